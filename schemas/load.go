@@ -1,0 +1,537 @@
+package schemas
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// rawSchema is schema.json as Strapi writes it; attributes are read separately to keep order.
+type rawSchema struct {
+	Kind           string `json:"kind"`
+	CollectionName string `json:"collectionName"`
+	Info           struct {
+		SingularName string `json:"singularName"`
+		PluralName   string `json:"pluralName"`
+		DisplayName  string `json:"displayName"`
+		Name         string `json:"name"`
+	} `json:"info"`
+	Options struct {
+		DraftAndPublish bool `json:"draftAndPublish"`
+	} `json:"options"`
+	PluginOptions struct {
+		I18n struct {
+			Localized bool `json:"localized"`
+		} `json:"i18n"`
+	} `json:"pluginOptions"`
+	Attributes json.RawMessage `json:"attributes"`
+}
+
+type rawAttr struct {
+	Type         string          `json:"type"`
+	Required     bool            `json:"required"`
+	Unique       bool            `json:"unique"`
+	Private      bool            `json:"private"`
+	Default      json.RawMessage `json:"default"`
+	Min          *float64        `json:"min"`
+	Max          *float64        `json:"max"`
+	MinLength    *int            `json:"minLength"`
+	MaxLength    *int            `json:"maxLength"`
+	Regex        string          `json:"regex"`
+	Enum         []string        `json:"enum"`
+	TargetField  string          `json:"targetField"`
+	Relation     string          `json:"relation"`
+	Target       string          `json:"target"`
+	MappedBy     string          `json:"mappedBy"`
+	InversedBy   string          `json:"inversedBy"`
+	Multiple     bool            `json:"multiple"`
+	AllowedTypes []string        `json:"allowedTypes"`
+	Component    string          `json:"component"`
+	Repeatable   bool            `json:"repeatable"`
+	Components   []string        `json:"components"`
+}
+
+// Error is a schema problem, naming the file and attribute so a user can fix it.
+type Error struct {
+	File      string
+	Attribute string
+	Problem   string
+}
+
+func (e *Error) Error() string {
+	if e.Attribute != "" {
+		return fmt.Sprintf("%s: attribute %q: %s", e.File, e.Attribute, e.Problem)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Problem)
+}
+
+type pending struct {
+	model *Model
+	attrs []namedRaw
+}
+
+type namedRaw struct {
+	name string
+	raw  rawAttr
+}
+
+// Load reads an app folder (or its src/ folder) and returns the validated schema.
+func Load(appDir string) (*Schema, error) {
+	src := filepath.Join(appDir, "src")
+	if st, err := os.Stat(filepath.Join(appDir, "api")); err == nil && st.IsDir() {
+		src = appDir
+	}
+	if _, err := os.Stat(src); err != nil {
+		return nil, fmt.Errorf("load schemas: %w", err)
+	}
+	var todo []*pending
+
+	ctFiles, err := filepath.Glob(filepath.Join(src, "api", "*", "content-types", "*", "schema.json"))
+	if err != nil {
+		return nil, fmt.Errorf("load schemas: %w", err)
+	}
+	sort.Strings(ctFiles)
+	for _, f := range ctFiles {
+		parts := strings.Split(filepath.ToSlash(f), "/")
+		apiName := parts[len(parts)-4]
+		ctName := parts[len(parts)-2]
+		p, err := readModel(f, "api::"+apiName+"."+ctName, false)
+		if err != nil {
+			return nil, err
+		}
+		todo = append(todo, p)
+	}
+	compDir := filepath.Join(src, "components")
+	var compFiles []string
+	err = filepath.WalkDir(compDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".json") {
+			compFiles = append(compFiles, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load components: %w", err)
+	}
+	sort.Strings(compFiles)
+	for _, f := range compFiles {
+		rel, _ := filepath.Rel(compDir, f)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		if len(parts) != 2 {
+			return nil, &Error{File: f, Problem: "components must be at src/components/<category>/<name>.json"}
+		}
+		uid := parts[0] + "." + strings.TrimSuffix(parts[1], ".json")
+		p, err := readModel(f, uid, true)
+		if err != nil {
+			return nil, err
+		}
+		todo = append(todo, p)
+	}
+	return build(todo)
+}
+
+func readModel(file, uid string, component bool) (*pending, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("load schema %s: %w", file, err)
+	}
+	var rs rawSchema
+	if err := json.Unmarshal(data, &rs); err != nil {
+		return nil, &Error{File: file, Problem: "invalid JSON: " + err.Error()}
+	}
+	m := &Model{UID: uid, File: file, Table: rs.CollectionName, DraftAndPublish: rs.Options.DraftAndPublish,
+		Localized: rs.PluginOptions.I18n.Localized, DisplayName: rs.Info.DisplayName}
+	if component {
+		m.Kind = Component
+		i := strings.IndexByte(uid, '.')
+		m.Category, m.SingularName = uid[:i], uid[i+1:]
+		m.DraftAndPublish, m.Localized = false, false
+		if m.Table == "" {
+			return nil, &Error{File: file, Problem: "components must declare collectionName"}
+		}
+	} else {
+		switch rs.Kind {
+		case "collectionType":
+			m.Kind = CollectionType
+		case "singleType":
+			m.Kind = SingleType
+		default:
+			return nil, &Error{File: file, Problem: fmt.Sprintf("kind must be collectionType or singleType, got %q", rs.Kind)}
+		}
+		m.SingularName, m.PluralName = rs.Info.SingularName, rs.Info.PluralName
+		if m.SingularName == "" || m.PluralName == "" {
+			return nil, &Error{File: file, Problem: "info.singularName and info.pluralName are required"}
+		}
+		if m.SingularName == m.PluralName {
+			return nil, &Error{File: file, Problem: "info.singularName and info.pluralName must differ"}
+		}
+		if m.Table == "" {
+			m.Table = m.SingularName
+		}
+	}
+	attrs, err := orderedAttrs(rs.Attributes)
+	if err != nil {
+		return nil, &Error{File: file, Problem: "attributes: " + err.Error()}
+	}
+	return &pending{model: m, attrs: attrs}, nil
+}
+
+// orderedAttrs decodes the attributes object keeping key order, which decides response order.
+func orderedAttrs(raw json.RawMessage) ([]namedRaw, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, errors.New("must be an object")
+	}
+	var out []namedRaw
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		name := tok.(string)
+		var ra rawAttr
+		if err := dec.Decode(&ra); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out = append(out, namedRaw{name, ra})
+	}
+	return out, nil
+}
+
+var reservedNames = map[string]bool{"id": true, "createdAt": true, "updatedAt": true, "publishedAt": true,
+	"createdBy": true, "updatedBy": true, "locale": true, "localizations": true, "__component": true}
+
+var validName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+
+func build(todo []*pending) (*Schema, error) {
+	s := &Schema{Models: map[string]*Model{}, byPlural: map[string]*Model{}, bySingular: map[string]*Model{}}
+	files := filesModel()
+	s.Files = files
+	s.Models[files.UID] = files
+	tables := map[string]string{files.Table: "plugin::upload.file"}
+	for _, p := range todo {
+		m := p.model
+		if !validName.MatchString(m.Table) {
+			return nil, &Error{File: m.File, Problem: fmt.Sprintf("collectionName %q is not a valid table name", m.Table)}
+		}
+		if other, dup := tables[m.Table]; dup {
+			return nil, &Error{File: m.File, Problem: fmt.Sprintf("collectionName %q is already used by %s", m.Table, other)}
+		}
+		tables[m.Table] = m.UID
+		s.Models[m.UID] = m
+		if m.Kind == Component {
+			s.Components = append(s.Components, m)
+			continue
+		}
+		s.ContentTypes = append(s.ContentTypes, m)
+		for _, name := range []string{m.PluralName, m.SingularName} {
+			if other, dup := s.byPlural[name]; dup {
+				return nil, &Error{File: m.File, Problem: fmt.Sprintf("API id %q is already used by %s", name, other.UID)}
+			}
+			if other, dup := s.bySingular[name]; dup {
+				return nil, &Error{File: m.File, Problem: fmt.Sprintf("API id %q is already used by %s", name, other.UID)}
+			}
+		}
+		if m.Kind == CollectionType {
+			s.byPlural[m.PluralName] = m
+		} else {
+			s.bySingular[m.SingularName] = m
+		}
+	}
+	// First pass: scalar facts and references; second pass: relation pairing and joins.
+	for _, p := range todo {
+		if err := s.buildAttrs(p); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range todo {
+		if err := s.linkRelations(p.model); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.checkComponentCycles(); err != nil {
+		return nil, err
+	}
+	sort.Slice(s.ContentTypes, func(i, j int) bool { return s.ContentTypes[i].UID < s.ContentTypes[j].UID })
+	return s, nil
+}
+
+func (s *Schema) buildAttrs(p *pending) error {
+	m := p.model
+	m.byName = map[string]*Attribute{}
+	fail := func(attr, problem string) error { return &Error{File: m.File, Attribute: attr, Problem: problem} }
+	columns := map[string]string{}
+	for _, na := range p.attrs {
+		name, ra := na.name, na.raw
+		if !validName.MatchString(name) {
+			return fail(name, "attribute names must start with a letter and use only letters, digits, - and _")
+		}
+		if reservedNames[name] {
+			return fail(name, "this name is reserved")
+		}
+		a := &Attribute{Name: name, Type: AttrType(ra.Type), Required: ra.Required, Unique: ra.Unique,
+			Private: ra.Private, Min: ra.Min, Max: ra.Max, MinLength: ra.MinLength, MaxLength: ra.MaxLength,
+			Enum: ra.Enum, TargetField: ra.TargetField, Multiple: ra.Multiple, Allowed: ra.AllowedTypes,
+			Repeatable: ra.Repeatable}
+		if len(ra.Default) > 0 && string(ra.Default) != "null" {
+			a.Default = ra.Default
+		}
+		switch a.Type {
+		case String, Text, RichText, Email, Password, UID, Date, Time, DateTime, Timestamp,
+			Integer, BigInteger, Float, Decimal, Boolean, JSON, Blocks:
+			a.Column = SnakeCase(name)
+		case Enumeration:
+			a.Column = SnakeCase(name)
+			if len(ra.Enum) == 0 {
+				return fail(name, "enumeration needs a non-empty enum list")
+			}
+		case Relation:
+			switch RelationKind(ra.Relation) {
+			case OneToOne, OneToMany, ManyToOne, ManyToMany:
+				a.Relation = RelationKind(ra.Relation)
+			case "morphToOne", "morphToMany", "morphOne", "morphMany":
+				return fail(name, fmt.Sprintf("polymorphic relation %q is not supported", ra.Relation))
+			default:
+				return fail(name, fmt.Sprintf("unknown relation kind %q", ra.Relation))
+			}
+			t, ok := s.Models[ra.Target]
+			if !ok || t.Kind == Component {
+				return fail(name, fmt.Sprintf("relation target %q does not exist", ra.Target))
+			}
+			a.Target, a.TargetUID, a.MappedBy, a.InversedBy = t, ra.Target, ra.MappedBy, ra.InversedBy
+			if a.MappedBy != "" && a.InversedBy != "" {
+				return fail(name, "a relation cannot have both mappedBy and inversedBy")
+			}
+			if m.Kind == Component && (a.MappedBy != "" || a.InversedBy != "") {
+				return fail(name, "relations in components must be unidirectional")
+			}
+		case Media:
+			a.Target, a.TargetUID = s.Files, s.Files.UID
+		case ComponentT:
+			c, ok := s.Models[ra.Component]
+			if !ok || c.Kind != Component {
+				return fail(name, fmt.Sprintf("component %q does not exist", ra.Component))
+			}
+			a.Components = []*Model{c}
+		case DynamicZone:
+			if m.Kind == Component {
+				return fail(name, "dynamic zones are not allowed in components")
+			}
+			if len(ra.Components) == 0 {
+				return fail(name, "a dynamic zone needs a non-empty components list")
+			}
+			for _, uid := range ra.Components {
+				c, ok := s.Models[uid]
+				if !ok || c.Kind != Component {
+					return fail(name, fmt.Sprintf("component %q does not exist", uid))
+				}
+				a.Components = append(a.Components, c)
+			}
+		case "":
+			return fail(name, "type is missing")
+		default:
+			return fail(name, fmt.Sprintf("unknown type %q", ra.Type))
+		}
+		if ra.Regex != "" {
+			re, err := regexp.Compile(ra.Regex)
+			if err != nil {
+				return fail(name, "regex does not compile: "+err.Error())
+			}
+			a.Regex, a.RegexSrc = re, ra.Regex
+		}
+		if a.Min != nil && a.Max != nil && *a.Min > *a.Max {
+			return fail(name, "min is greater than max")
+		}
+		if a.MinLength != nil && a.MaxLength != nil && *a.MinLength > *a.MaxLength {
+			return fail(name, "minLength is greater than maxLength")
+		}
+		if a.Column != "" {
+			if other, dup := columns[a.Column]; dup {
+				return fail(name, fmt.Sprintf("column %q is already used by attribute %q", a.Column, other))
+			}
+			columns[a.Column] = name
+		}
+		if a.Type == ComponentT || a.Type == DynamicZone {
+			m.ComponentsTable = m.Table + "_components"
+		}
+		m.Attributes = append(m.Attributes, a)
+		m.byName[name] = a
+	}
+	if m.Kind != Component {
+		sys := []*Attribute{
+			{Name: "createdAt", Type: DateTime, Column: "created_at", System: true},
+			{Name: "updatedAt", Type: DateTime, Column: "updated_at", System: true},
+		}
+		if m.DraftAndPublish {
+			sys = append(sys, &Attribute{Name: "publishedAt", Type: DateTime, Column: "published_at", System: true})
+		}
+		if m.Localized {
+			sys = append(sys, &Attribute{Name: "locale", Type: String, Column: "locale", System: true})
+		}
+		for _, a := range sys {
+			m.Attributes = append(m.Attributes, a)
+			m.byName[a.Name] = a
+		}
+	}
+	return nil
+}
+
+// singular is the snake_case name used in link-table column names.
+func (m *Model) singular() string { return SnakeCase(m.SingularName) }
+
+func (s *Schema) linkRelations(m *Model) error {
+	for _, a := range m.Attributes {
+		switch a.Type {
+		case Media:
+			a.Link = &Join{Table: "files_related_morphs", SourceCol: "related_id", TargetCol: "file_id",
+				OrderCol: "order", Morph: true, MorphType: m.UID, MorphField: a.Name}
+		case Relation:
+			if err := s.linkRelation(m, a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Schema) linkRelation(m *Model, a *Attribute) error {
+	fail := func(problem string) error { return &Error{File: m.File, Attribute: a.Name, Problem: problem} }
+	t := a.Target
+	if a.MappedBy != "" {
+		inv, ok := t.Attr(a.MappedBy)
+		if !ok || inv.Type != Relation || inv.Target != m {
+			return fail(fmt.Sprintf("mappedBy %q is not a relation of %s back to %s", a.MappedBy, t.UID, m.UID))
+		}
+		if inv.InversedBy != a.Name {
+			return fail(fmt.Sprintf("%s.%s must declare inversedBy %q", t.UID, a.MappedBy, a.Name))
+		}
+		if !compatible(inv.Relation, a.Relation) {
+			return fail(fmt.Sprintf("relation %s does not match %s on %s.%s", a.Relation, inv.Relation, t.UID, a.MappedBy))
+		}
+		own := ownerJoin(t, inv)
+		a.Link = &Join{Table: own.Table, SourceCol: own.TargetCol, TargetCol: own.SourceCol,
+			OrderCol: own.InvOrderCol, InvOrderCol: own.OrderCol}
+		return nil
+	}
+	if a.InversedBy != "" {
+		inv, ok := t.Attr(a.InversedBy)
+		if !ok || inv.Type != Relation || inv.Target != m || inv.MappedBy != a.Name {
+			return fail(fmt.Sprintf("inversedBy %q needs %s.%s with mappedBy %q", a.InversedBy, t.UID, a.InversedBy, a.Name))
+		}
+	}
+	a.Link = ownerJoin(m, a)
+	return nil
+}
+
+func compatible(owner, inverse RelationKind) bool {
+	switch owner {
+	case OneToOne:
+		return inverse == OneToOne
+	case ManyToOne:
+		return inverse == OneToMany
+	case OneToMany:
+		return inverse == ManyToOne
+	case ManyToMany:
+		return inverse == ManyToMany
+	}
+	return false
+}
+
+// ownerJoin names the link table owned by attribute a of model m (Strapi v4's rules).
+func ownerJoin(m *Model, a *Attribute) *Join {
+	ownerS, targetS := m.singular(), a.Target.singular()
+	j := &Join{Table: SnakeCase(m.Table + "_" + a.Name + "_links"), SourceCol: ownerS + "_id", TargetCol: targetS + "_id"}
+	if ownerS == targetS {
+		j.TargetCol = "inv_" + targetS + "_id"
+	}
+	if a.Relation == OneToMany || a.Relation == ManyToMany {
+		j.OrderCol = targetS + "_order"
+	}
+	if a.InversedBy != "" && (a.Relation == ManyToOne || a.Relation == ManyToMany) {
+		j.InvOrderCol = ownerS + "_order"
+		if ownerS == targetS {
+			j.InvOrderCol = "inv_" + ownerS + "_order"
+		}
+	}
+	return j
+}
+
+func (s *Schema) checkComponentCycles() error {
+	state := map[*Model]int{}
+	var visit func(m *Model) error
+	visit = func(m *Model) error {
+		switch state[m] {
+		case 1:
+			return &Error{File: m.File, Problem: "components nest into themselves"}
+		case 2:
+			return nil
+		}
+		state[m] = 1
+		for _, a := range m.Attributes {
+			for _, c := range a.Components {
+				if err := visit(c); err != nil {
+					return err
+				}
+			}
+		}
+		state[m] = 2
+		return nil
+	}
+	for _, c := range s.Components {
+		if err := visit(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// filesModel is the upload plugin's file type, which every media attribute points at.
+func filesModel() *Model {
+	m := &Model{UID: "plugin::upload.file", Kind: CollectionType, Table: "files", SingularName: "file",
+		PluralName: "files", DisplayName: "File", byName: map[string]*Attribute{}}
+	add := func(name string, t AttrType, col string) {
+		a := &Attribute{Name: name, Type: t, Column: col}
+		m.Attributes = append(m.Attributes, a)
+		m.byName[name] = a
+	}
+	add("name", String, "name")
+	add("alternativeText", String, "alternative_text")
+	add("caption", String, "caption")
+	add("width", Integer, "width")
+	add("height", Integer, "height")
+	add("formats", JSON, "formats")
+	add("hash", String, "hash")
+	add("ext", String, "ext")
+	add("mime", String, "mime")
+	add("size", Decimal, "size")
+	add("url", String, "url")
+	add("previewUrl", String, "preview_url")
+	add("provider", String, "provider")
+	add("provider_metadata", JSON, "provider_metadata")
+	add("folderPath", String, "folder_path")
+	m.byName["folderPath"].Private = true
+	add("createdAt", DateTime, "created_at")
+	add("updatedAt", DateTime, "updated_at")
+	m.byName["createdAt"].System = true
+	m.byName["updatedAt"].System = true
+	return m
+}

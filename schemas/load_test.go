@@ -1,0 +1,72 @@
+package schemas
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestLoadBlog(t *testing.T) {
+	s, err := Load("../examples/blog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	art, ok := s.ByPlural("articles")
+	if !ok {
+		t.Fatal("articles not found")
+	}
+	if _, ok := s.BySingular("homepage"); !ok {
+		t.Fatal("homepage single type not found")
+	}
+	joins := map[string]Join{
+		"author":  {Table: "articles_author_links", SourceCol: "article_id", TargetCol: "writer_id", InvOrderCol: "article_order"},
+		"tags":    {Table: "articles_tags_links", SourceCol: "article_id", TargetCol: "tag_id", OrderCol: "tag_order"},
+		"related": {Table: "articles_related_links", SourceCol: "article_id", TargetCol: "inv_article_id", OrderCol: "article_order"},
+	}
+	for name, want := range joins {
+		a, _ := art.Attr(name)
+		if *a.Link != want {
+			t.Errorf("%s: join %+v, want %+v", name, *a.Link, want)
+		}
+	}
+	w, _ := s.ByPlural("writers")
+	arts, _ := w.Attr("articles")
+	if want := (Join{Table: "articles_author_links", SourceCol: "writer_id", TargetCol: "article_id", OrderCol: "article_order"}); *arts.Link != want {
+		t.Errorf("writer.articles join %+v, want %+v", *arts.Link, want)
+	}
+	friends, _ := w.Attr("friends")
+	if want := (Join{Table: "writers_friends_links", SourceCol: "writer_id", TargetCol: "inv_writer_id", OrderCol: "writer_order", InvOrderCol: "inv_writer_order"}); *friends.Link != want {
+		t.Errorf("writer.friends join %+v, want %+v", *friends.Link, want)
+	}
+	owned, _ := w.Attr("ownedTag")
+	if want := (Join{Table: "tags_owner_links", SourceCol: "writer_id", TargetCol: "tag_id"}); *owned.Link != want {
+		t.Errorf("writer.ownedTag join %+v, want %+v", *owned.Link, want)
+	}
+	if art.ComponentsTable != "articles_components" {
+		t.Errorf("components table %q", art.ComponentsTable)
+	}
+	pd, _ := art.Attr("publishDate")
+	if pd.Column != "publish_date" {
+		t.Errorf("column %q", pd.Column)
+	}
+	last := art.Attributes[len(art.Attributes)-1]
+	if last.Name != "publishedAt" {
+		t.Errorf("last attribute %q, want publishedAt", last.Name)
+	}
+	link := s.Models["shared.link"]
+	tag, _ := link.Attr("tag")
+	if tag.Link.Table != "components_shared_links_tag_links" || tag.Link.SourceCol != "link_id" {
+		t.Errorf("component relation join %+v", *tag.Link)
+	}
+}
+
+func TestLoadBrokenNamesFileAndAttribute(t *testing.T) {
+	_, err := Load("testdata/broken")
+	var se *Error
+	if !errors.As(err, &se) {
+		t.Fatalf("want *Error, got %v", err)
+	}
+	if se.Attribute != "title" || !strings.Contains(se.File, "schema.json") || !strings.Contains(se.Problem, "strin") {
+		t.Fatalf("error does not name file/attribute/problem: %v", err)
+	}
+}

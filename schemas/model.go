@@ -1,0 +1,193 @@
+// Package schemas loads Strapi-layout content-type and component schemas into a typed model
+// and owns the database layout derived from it (table, column and link-table names), so that
+// every other package names tables the way Strapi v4 does without re-deriving the rules.
+package schemas
+
+import (
+	"encoding/json"
+	"regexp"
+)
+
+// Kind is what a model is: a collection type, a single type or a component.
+type Kind int
+
+const (
+	CollectionType Kind = iota
+	SingleType
+	Component
+)
+
+// AttrType is the Strapi attribute type name as written in schema.json.
+type AttrType string
+
+const (
+	String      AttrType = "string"
+	Text        AttrType = "text"
+	RichText    AttrType = "richtext"
+	Enumeration AttrType = "enumeration"
+	Email       AttrType = "email"
+	Password    AttrType = "password"
+	UID         AttrType = "uid"
+	Date        AttrType = "date"
+	Time        AttrType = "time"
+	DateTime    AttrType = "datetime"
+	Timestamp   AttrType = "timestamp"
+	Integer     AttrType = "integer"
+	BigInteger  AttrType = "biginteger"
+	Float       AttrType = "float"
+	Decimal     AttrType = "decimal"
+	Boolean     AttrType = "boolean"
+	JSON        AttrType = "json"
+	Blocks      AttrType = "blocks"
+	Relation    AttrType = "relation"
+	Media       AttrType = "media"
+	ComponentT  AttrType = "component"
+	DynamicZone AttrType = "dynamiczone"
+)
+
+// RelationKind is the cardinality of a relation attribute.
+type RelationKind string
+
+const (
+	OneToOne   RelationKind = "oneToOne"
+	OneToMany  RelationKind = "oneToMany"
+	ManyToOne  RelationKind = "manyToOne"
+	ManyToMany RelationKind = "manyToMany"
+)
+
+// Attribute is one typed attribute of a model.
+type Attribute struct {
+	Name   string
+	Type   AttrType
+	Column string // scalar column; empty for relations, media, components, dynamic zones
+
+	Required  bool
+	Unique    bool
+	Private   bool
+	Default   json.RawMessage
+	Min, Max  *float64
+	MinLength *int
+	MaxLength *int
+	Regex     *regexp.Regexp
+	RegexSrc  string
+	Enum      []string
+	// TargetField names the attribute a uid is derived from (admin-only in Strapi; kept for tools).
+	TargetField string
+
+	// Relation and media.
+	Relation   RelationKind
+	Target     *Model // target model; plugin::upload.file for media
+	TargetUID  string
+	MappedBy   string
+	InversedBy string
+	Multiple   bool // media multiple
+	Allowed    []string
+	Link       *Join // how to reach targets from an entry holding this attribute
+
+	// Components and dynamic zones.
+	Repeatable bool
+	Components []*Model // one for a component attribute, several for a dynamic zone
+
+	// System marks createdAt/updatedAt/publishedAt/locale, which users cannot write.
+	System bool
+}
+
+// IsScalar reports whether the attribute is stored in a column of its model's table.
+func (a *Attribute) IsScalar() bool { return a.Column != "" }
+
+// IsToMany reports whether a relation or media attribute holds a list.
+func (a *Attribute) IsToMany() bool {
+	switch a.Type {
+	case Media:
+		return a.Multiple
+	case Relation:
+		return a.Relation == OneToMany || a.Relation == ManyToMany
+	case ComponentT:
+		return a.Repeatable
+	case DynamicZone:
+		return true
+	}
+	return false
+}
+
+// IsNumber reports whether values of the attribute are compared as numbers.
+func (a *Attribute) IsNumber() bool {
+	switch a.Type {
+	case Integer, Float, Decimal:
+		return true
+	}
+	return false
+}
+
+// Hidden reports whether the attribute must never reach a client or be used in filters,
+// sort or field selection.
+func (a *Attribute) Hidden() bool { return a.Private || a.Type == Password }
+
+// Model is a content type or a component.
+type Model struct {
+	UID          string // api::article.article, plugin::upload.file, or shared.seo for components
+	Kind         Kind
+	Table        string
+	SingularName string // component: file name
+	PluralName   string
+	DisplayName  string
+	Category     string // components only
+
+	DraftAndPublish bool
+	Localized       bool
+
+	Attributes []*Attribute // schema order, followed by the system attributes
+	byName     map[string]*Attribute
+
+	// ComponentsTable is "<table>_components" when the model has component or dynamic-zone
+	// attributes.
+	ComponentsTable string
+
+	File string // the schema file it came from
+}
+
+// Attr returns the attribute with the given name.
+func (m *Model) Attr(name string) (*Attribute, bool) {
+	a, ok := m.byName[name]
+	return a, ok
+}
+
+// IsContentType reports whether the model has REST endpoints.
+func (m *Model) IsContentType() bool { return m.Kind != Component }
+
+// Join describes the link table that connects an entry (source) to related entries (targets)
+// as seen from one attribute. The same table seen from the inverse (mappedBy) side has the
+// columns swapped.
+type Join struct {
+	Table       string
+	SourceCol   string // id of the entry holding the attribute
+	TargetCol   string // id of the related entry
+	OrderCol    string // order of targets within one source; empty when unordered
+	InvOrderCol string // order of sources within one target; empty when not kept
+	// Morph joins (media) also match a type and a field name.
+	Morph     bool
+	MorphType string
+	MorphField string
+}
+
+// Schema is the whole loaded model set of an app.
+type Schema struct {
+	Models       map[string]*Model
+	ContentTypes []*Model // api:: and plugin content types with endpoints, sorted by UID
+	Components   []*Model
+	byPlural     map[string]*Model
+	bySingular   map[string]*Model
+	Files        *Model // plugin::upload.file
+}
+
+// ByPlural finds a collection type by its plural API id.
+func (s *Schema) ByPlural(name string) (*Model, bool) {
+	m, ok := s.byPlural[name]
+	return m, ok
+}
+
+// BySingular finds a single type by its singular API id.
+func (s *Schema) BySingular(name string) (*Model, bool) {
+	m, ok := s.bySingular[name]
+	return m, ok
+}
