@@ -165,8 +165,8 @@ type Join struct {
 	OrderCol    string // order of targets within one source; empty when unordered
 	InvOrderCol string // order of sources within one target; empty when not kept
 	// Morph joins (media) also match a type and a field name.
-	Morph     bool
-	MorphType string
+	Morph      bool
+	MorphType  string
 	MorphField string
 }
 

@@ -4,16 +4,16 @@ import "testing"
 
 func TestSnakeCase(t *testing.T) {
 	cases := map[string]string{
-		"publishDate":       "publish_date",
-		"provider_metadata": "provider_metadata",
-		"alternativeText":   "alternative_text",
-		"friendOf":          "friend_of",
-		"big2":              "big_2",
-		"XMLHttpRequest":    "xml_http_request",
-		"blog-post":         "blog_post",
-		"articles_author_links": "articles_author_links",
+		"publishDate":                       "publish_date",
+		"provider_metadata":                 "provider_metadata",
+		"alternativeText":                   "alternative_text",
+		"friendOf":                          "friend_of",
+		"big2":                              "big_2",
+		"XMLHttpRequest":                    "xml_http_request",
+		"blog-post":                         "blog_post",
+		"articles_author_links":             "articles_author_links",
 		"components_shared_links_tag_links": "components_shared_links_tag_links",
-		"a":                 "a",
+		"a":                                 "a",
 	}
 	for in, want := range cases {
 		if got := SnakeCase(in); got != want {
@@ -24,10 +24,10 @@ func TestSnakeCase(t *testing.T) {
 
 func TestCamelCase(t *testing.T) {
 	cases := map[string]string{
-		"users-permissions": "usersPermissions",
-		"blog_post":         "blogPost",
+		"users-permissions":    "usersPermissions",
+		"blog_post":            "blogPost",
 		"component_shared.seo": "componentSharedSeo",
-		"i18n":              "i18N",
+		"i18n":                 "i18N",
 	}
 	for in, want := range cases {
 		if got := CamelCase(in); got != want {
