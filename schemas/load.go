@@ -373,6 +373,7 @@ func (s *Schema) buildAttrs(p *pending) error {
 		if a.Type == ComponentT || a.Type == DynamicZone {
 			m.ComponentsTable = m.Table + "_components"
 		}
+		a.Owner = m
 		m.Attributes = append(m.Attributes, a)
 		m.byName[name] = a
 	}
@@ -388,6 +389,7 @@ func (s *Schema) buildAttrs(p *pending) error {
 			sys = append(sys, &Attribute{Name: "locale", Type: String, Column: "locale", System: true})
 		}
 		for _, a := range sys {
+			a.Owner = m
 			m.Attributes = append(m.Attributes, a)
 			m.byName[a.Name] = a
 		}
@@ -509,7 +511,7 @@ func filesModel() *Model {
 	m := &Model{UID: "plugin::upload.file", Kind: CollectionType, Table: "files", SingularName: "file",
 		PluralName: "files", DisplayName: "File", byName: map[string]*Attribute{}}
 	add := func(name string, t AttrType, col string) {
-		a := &Attribute{Name: name, Type: t, Column: col}
+		a := &Attribute{Name: name, Type: t, Column: col, Owner: m}
 		m.Attributes = append(m.Attributes, a)
 		m.byName[name] = a
 	}

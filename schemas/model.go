@@ -88,6 +88,9 @@ type Attribute struct {
 	Repeatable bool
 	Components []*Model // one for a component attribute, several for a dynamic zone
 
+	// Owner is the model the attribute belongs to.
+	Owner *Model
+
 	// System marks createdAt/updatedAt/publishedAt/locale, which users cannot write.
 	System bool
 }

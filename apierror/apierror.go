@@ -1,0 +1,69 @@
+// Package apierror is the error type every layer returns for a client-visible failure; the
+// transport turns it into Strapi's error envelope (REST) or a GraphQL error.
+package apierror
+
+import "fmt"
+
+// Error is a client-visible error with Strapi's name and status.
+type Error struct {
+	Status  int
+	Name    string
+	Message string
+	// Details is rendered as the envelope's details object; nil renders {} unless NoDetails.
+	Details   any
+	NoDetails bool
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Name, e.Message) }
+
+// FieldError is one entry of details.errors of a validation failure.
+type FieldError struct {
+	Path    []string `json:"path"`
+	Message string   `json:"message"`
+	Name    string   `json:"name"`
+}
+
+// ValidationDetails is the details object of a validation failure with field errors.
+type ValidationDetails struct {
+	Errors []FieldError `json:"errors"`
+}
+
+// Validation is a 400 ValidationError with empty details.
+func Validation(format string, args ...any) *Error {
+	return &Error{Status: 400, Name: "ValidationError", Message: fmt.Sprintf(format, args...)}
+}
+
+// InvalidParam is Strapi's answer to a query parameter it refuses: "Invalid parameter <key>".
+func InvalidParam(key string) *Error {
+	return &Error{Status: 400, Name: "ValidationError", Message: "Invalid parameter " + key}
+}
+
+// Fields is a 400 ValidationError carrying field errors; the message follows yup's wording.
+func Fields(errs []FieldError) *Error {
+	msg := fmt.Sprintf("%d errors occurred", len(errs))
+	if len(errs) == 1 {
+		msg = errs[0].Message
+	}
+	return &Error{Status: 400, Name: "ValidationError", Message: msg, Details: ValidationDetails{Errors: errs}}
+}
+
+// NotFound is the router's 404.
+func NotFound() *Error { return &Error{Status: 404, Name: "NotFoundError", Message: "Not Found"} }
+
+// Forbidden is the route authorization's 403.
+func Forbidden() *Error { return &Error{Status: 403, Name: "ForbiddenError", Message: "Forbidden"} }
+
+// Unauthorized is the 401 for credentials that match nothing.
+func Unauthorized(msg string) *Error {
+	return &Error{Status: 401, Name: "UnauthorizedError", Message: msg}
+}
+
+// Application is a 400 ApplicationError.
+func Application(msg string) *Error {
+	return &Error{Status: 400, Name: "ApplicationError", Message: msg}
+}
+
+// Pagination is a 400 PaginationError.
+func Pagination(msg string) *Error {
+	return &Error{Status: 400, Name: "PaginationError", Message: msg}
+}

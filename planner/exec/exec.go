@@ -1,0 +1,368 @@
+// Package exec runs a read plan with sqlx and stitches the rows of every level into one
+// result tree of entries. It is shared by the REST and GraphQL front-ends; turning the tree
+// into a response belongs to the transport.
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"quarry/planner"
+	"quarry/schemas"
+	"quarry/sqlgen"
+)
+
+// Entry is one row of a level with its populated children.
+type Entry struct {
+	ID     int64
+	Values []any // aligned with the step's Columns; see normalize for the Go types
+	// Kids is aligned with the step's Children.
+	Kids []Kid
+	// Component is the component UID of a dynamic-zone item.
+	Component string
+	order     float64
+}
+
+// Kid is the populated value of one attribute of an entry.
+type Kid struct {
+	Entries []*Entry
+	Count   int64
+	// Steps maps each entry to the step that produced it (dynamic zones mix several).
+	Steps []*planner.Select
+}
+
+// Result is the answer to a read plan.
+type Result struct {
+	Entries []*Entry
+	Total   int64
+	// Statements counts the SQL statements run, which depends only on the plan's shape.
+	Statements int
+}
+
+// Queryer is what exec needs from a database or transaction.
+type Queryer interface {
+	QueryxContext(ctx context.Context, query string, args ...any) (*sqlx.Rows, error)
+	QueryRowxContext(ctx context.Context, query string, args ...any) *sqlx.Row
+}
+
+// Runner runs plans for one dialect.
+type Runner struct {
+	Dialect *sqlgen.Dialect
+	// Trace, when set, receives each statement after it ran.
+	Trace func(stmt sqlgen.Stmt, rows int, took time.Duration)
+}
+
+// Run executes the plan: the root, the count, then each populate level batched over all
+// parents of that level.
+func (r *Runner) Run(ctx context.Context, q Queryer, p *planner.Plan) (*Result, error) {
+	res := &Result{}
+	stmt, err := r.Dialect.Select(p.Root, nil)
+	if err != nil {
+		return nil, fmt.Errorf("render root: %w", err)
+	}
+	entries, err := r.fetch(ctx, q, p.Root, stmt, res)
+	if err != nil {
+		return nil, err
+	}
+	res.Entries = entries
+	if p.Count != nil {
+		cs, err := r.Dialect.Select(p.Count, nil)
+		if err != nil {
+			return nil, fmt.Errorf("render count: %w", err)
+		}
+		start := time.Now()
+		if err := q.QueryRowxContext(ctx, cs.SQL, cs.Args...).Scan(&res.Total); err != nil {
+			return nil, fmt.Errorf("count: %w", err)
+		}
+		res.Statements++
+		if r.Trace != nil {
+			r.Trace(cs, 1, time.Since(start))
+		}
+	}
+	if err := r.children(ctx, q, p.Root, entries, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+type fetched struct {
+	parent  int64
+	entry   *Entry
+	count   int64
+}
+
+func (r *Runner) fetch(ctx context.Context, q Queryer, s *planner.Select, stmt sqlgen.Stmt, res *Result) ([]*Entry, error) {
+	rows, err := r.query(ctx, q, s, stmt, res)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Entry, len(rows))
+	for i, f := range rows {
+		out[i] = f.entry
+	}
+	return out, nil
+}
+
+func (r *Runner) query(ctx context.Context, q Queryer, s *planner.Select, stmt sqlgen.Stmt, res *Result) ([]fetched, error) {
+	start := time.Now()
+	rows, err := q.QueryxContext(ctx, stmt.SQL, stmt.Args...)
+	if err != nil {
+		return nil, fmt.Errorf("query %s: %w", s.Model.Table, err)
+	}
+	defer rows.Close()
+	res.Statements++
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	pidAt, ordAt, countAt := -1, -1, -1
+	for i, c := range cols {
+		switch c {
+		case sqlgen.ParentCol:
+			pidAt = i
+		case sqlgen.OrderCol:
+			ordAt = i
+		case sqlgen.CountCol:
+			countAt = i
+		}
+	}
+	raw := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range raw {
+		ptrs[i] = &raw[i]
+	}
+	var out []fetched
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, fmt.Errorf("scan %s: %w", s.Model.Table, err)
+		}
+		var f fetched
+		if pidAt >= 0 {
+			f.parent, _ = toInt(raw[pidAt])
+		}
+		if countAt >= 0 {
+			f.count, _ = toInt(raw[countAt])
+			out = append(out, f)
+			continue
+		}
+		e := &Entry{Values: make([]any, len(s.Columns))}
+		e.ID, _ = toInt(raw[0])
+		for i, a := range s.Columns {
+			v, err := Normalize(a.Type, raw[i+1])
+			if err != nil {
+				return nil, fmt.Errorf("read %s.%s: %w", s.Model.Table, a.Column, err)
+			}
+			e.Values[i] = v
+		}
+		if ordAt >= 0 {
+			e.order, _ = toFloat(raw[ordAt])
+		}
+		f.entry = e
+		out = append(out, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", s.Model.Table, err)
+	}
+	if r.Trace != nil {
+		r.Trace(stmt, len(out), time.Since(start))
+	}
+	return out, nil
+}
+
+// children fetches every populated attribute of a level for all its entries at once.
+func (r *Runner) children(ctx context.Context, q Queryer, s *planner.Select, parents []*Entry, res *Result) error {
+	if len(s.Children) == 0 || len(parents) == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, len(parents))
+	seen := make(map[int64]bool, len(parents))
+	for _, p := range parents {
+		p.Kids = make([]Kid, len(s.Children))
+		if !seen[p.ID] {
+			seen[p.ID] = true
+			ids = append(ids, p.ID)
+		}
+	}
+	byID := make(map[int64][]*Entry, len(parents))
+	for _, p := range parents {
+		byID[p.ID] = append(byID[p.ID], p)
+	}
+	for ci, c := range s.Children {
+		multi := len(c.Steps) > 1
+		for _, step := range c.Steps {
+			stmt, err := r.Dialect.Select(step, ids)
+			if err != nil {
+				return fmt.Errorf("render %s: %w", c.Attr.Name, err)
+			}
+			rows, err := r.query(ctx, q, step, stmt, res)
+			if err != nil {
+				return err
+			}
+			var level []*Entry
+			for _, f := range rows {
+				for _, p := range byID[f.parent] {
+					k := &p.Kids[ci]
+					if c.Count {
+						k.Count = f.count
+						continue
+					}
+					k.Entries = append(k.Entries, f.entry)
+					k.Steps = append(k.Steps, step)
+				}
+				if f.entry != nil {
+					if multi {
+						f.entry.Component = step.Model.UID
+					}
+					level = append(level, f.entry)
+				}
+			}
+			if err := r.children(ctx, q, step, level, res); err != nil {
+				return err
+			}
+		}
+		if multi {
+			for _, p := range parents {
+				sortByOrder(&p.Kids[ci])
+			}
+		}
+	}
+	return nil
+}
+
+// sortByOrder merges dynamic-zone items fetched per component type back into stored order.
+func sortByOrder(k *Kid) {
+	n := len(k.Entries)
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && k.Entries[j].order < k.Entries[j-1].order; j-- {
+			k.Entries[j], k.Entries[j-1] = k.Entries[j-1], k.Entries[j]
+			k.Steps[j], k.Steps[j-1] = k.Steps[j-1], k.Steps[j]
+		}
+	}
+}
+
+// Normalize converts a driver value to the canonical Go value of an attribute type:
+// int64 (integer, biginteger), float64 (float, decimal), bool, string (text types, date,
+// time), time.Time (datetime, timestamp), json.RawMessage (json) or nil.
+func Normalize(t schemas.AttrType, v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	switch t {
+	case schemas.Integer, schemas.BigInteger:
+		return toInt(v)
+	case schemas.Float, schemas.Decimal:
+		return toFloat(v)
+	case schemas.Boolean:
+		switch x := v.(type) {
+		case bool:
+			return x, nil
+		case int64:
+			return x != 0, nil
+		case string:
+			return x == "1" || x == "true" || x == "t", nil
+		case []byte:
+			s := string(x)
+			return s == "1" || s == "true" || s == "t", nil
+		}
+	case schemas.Date:
+		switch x := v.(type) {
+		case time.Time:
+			return x.Format("2006-01-02"), nil
+		case string:
+			if len(x) >= 10 {
+				return x[:10], nil
+			}
+			return x, nil
+		case []byte:
+			return Normalize(t, string(x))
+		}
+	case schemas.Time:
+		switch x := v.(type) {
+		case time.Time:
+			return x.Format("15:04:05.000"), nil
+		case string:
+			return x, nil
+		case []byte:
+			return string(x), nil
+		}
+	case schemas.DateTime, schemas.Timestamp:
+		switch x := v.(type) {
+		case time.Time:
+			return x.UTC(), nil
+		case int64:
+			return time.UnixMilli(x).UTC(), nil
+		case float64:
+			return time.UnixMilli(int64(x)).UTC(), nil
+		case string:
+			if t, ok := planner.ParseDateTime(x); ok {
+				return t, nil
+			}
+			return nil, fmt.Errorf("unreadable datetime %q", x)
+		case []byte:
+			return Normalize(t, string(x))
+		}
+	case schemas.JSON, schemas.Blocks:
+		switch x := v.(type) {
+		case []byte:
+			return json.RawMessage(append([]byte(nil), x...)), nil
+		case string:
+			return json.RawMessage(x), nil
+		}
+		b, err := json.Marshal(v)
+		return json.RawMessage(b), err
+	default:
+		switch x := v.(type) {
+		case string:
+			return x, nil
+		case []byte:
+			return string(x), nil
+		}
+		return fmt.Sprint(v), nil
+	}
+	return nil, fmt.Errorf("unexpected %T for %s", v, t)
+}
+
+func toInt(v any) (int64, error) {
+	switch x := v.(type) {
+	case int64:
+		return x, nil
+	case int32:
+		return int64(x), nil
+	case int:
+		return int64(x), nil
+	case float64:
+		return int64(x), nil
+	case []byte:
+		return strconv.ParseInt(strings.TrimSpace(string(x)), 10, 64)
+	case string:
+		return strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+	}
+	return 0, fmt.Errorf("unexpected %T for an integer", v)
+}
+
+func toFloat(v any) (float64, error) {
+	switch x := v.(type) {
+	case float64:
+		return x, nil
+	case float32:
+		return float64(x), nil
+	case int64:
+		return float64(x), nil
+	case []byte:
+		return strconv.ParseFloat(string(x), 64)
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		if err != nil || math.IsNaN(f) {
+			return 0, fmt.Errorf("unreadable number %q", x)
+		}
+		return f, nil
+	}
+	return 0, fmt.Errorf("unexpected %T for a number", v)
+}

@@ -1,0 +1,255 @@
+package sqlgen
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	sq "github.com/Masterminds/squirrel"
+
+	"quarry/planner"
+	"quarry/schemas"
+)
+
+// Stmt is rendered SQL with its bind values.
+type Stmt struct {
+	SQL  string
+	Args []any
+}
+
+// Column aliases the executor reads besides the model's own columns.
+const (
+	ParentCol = "__pid"
+	OrderCol  = "__ord"
+	CountCol  = "__count"
+)
+
+// renderer carries alias numbering for one statement.
+type renderer struct {
+	d *Dialect
+	n int
+}
+
+func (r *renderer) alias(prefix string) string {
+	r.n++
+	return prefix + strconv.Itoa(r.n)
+}
+
+// Select renders a plan step. Child steps take the ids of their parents in one bind value.
+func (d *Dialect) Select(s *planner.Select, parentIDs []int64) (Stmt, error) {
+	r := &renderer{d: d}
+	var b sq.SelectBuilder
+	const t = "t0"
+	table := d.Quote(s.Model.Table) + " " + t
+	var orderBy []string
+	var orderArgs []any
+	var partition string
+
+	if s.CountOnly {
+		b = sq.Select("COUNT(*)").From(table)
+	} else if s.Via != nil && s.Via.Count {
+		b = sq.Select()
+	} else {
+		cols := make([]string, 0, len(s.Columns)+3)
+		cols = append(cols, d.Col(t, "id"))
+		for _, a := range s.Columns {
+			cols = append(cols, d.Col(t, a.Column))
+		}
+		b = sq.Select(cols...).From(table)
+	}
+	if v := s.Via; v != nil {
+		const j = "j0"
+		var pid, join string
+		var joinArgs []any
+		switch v.Kind {
+		case planner.ViaLink:
+			pid = d.Col(j, v.Join.SourceCol)
+			join = fmt.Sprintf("%s %s ON %s = %s", d.Quote(v.Join.Table), j, d.Col(j, v.Join.TargetCol), d.Col(t, "id"))
+			if v.Join.OrderCol != "" {
+				orderBy = append(orderBy, d.Col(j, v.Join.OrderCol))
+			}
+			orderBy = append(orderBy, d.Col(j, "id"))
+		case planner.ViaMorph:
+			pid = d.Col(j, "related_id")
+			join = fmt.Sprintf("%s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote("files_related_morphs"), j,
+				d.Col(j, "file_id"), d.Col(t, "id"), d.Col(j, "related_type"), d.Col(j, "field"))
+			joinArgs = []any{v.Join.MorphType, v.Join.MorphField}
+			orderBy = append(orderBy, d.Col(j, "order"), d.Col(j, "id"))
+		case planner.ViaComponents:
+			pid = d.Col(j, "entity_id")
+			join = fmt.Sprintf("%s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote(v.ComponentsTable), j,
+				d.Col(j, "component_id"), d.Col(t, "id"), d.Col(j, "field"), d.Col(j, "component_type"))
+			joinArgs = []any{v.Field, v.ComponentType}
+			orderBy = append(orderBy, d.Col(j, "order"), d.Col(j, "id"))
+			if !v.Count {
+				b = b.Column(d.Col(j, "order") + " AS " + OrderCol)
+			}
+		}
+		partition = pid
+		if v.Count {
+			b = b.Column(pid + " AS " + ParentCol).Column("COUNT(*) AS " + CountCol).From(table).GroupBy(pid)
+		} else {
+			b = b.Column(pid + " AS " + ParentCol)
+		}
+		b = b.Join(join, joinArgs...).Where(d.InList(pid), d.ListArg(parentIDs))
+	}
+	if s.Where != nil {
+		cond, args, err := r.where(s.Model, t, s.Where)
+		if err != nil {
+			return Stmt{}, err
+		}
+		b = b.Where(cond, args...)
+	}
+	if !s.CountOnly && (s.Via == nil || !s.Via.Count) {
+		var explicit []string
+		for _, o := range s.Order {
+			expr, args := r.orderExpr(s.Model, t, o)
+			if o.Desc {
+				expr += " DESC"
+			} else {
+				expr += " ASC"
+			}
+			explicit = append(explicit, expr)
+			orderArgs = append(orderArgs, args...)
+		}
+		if len(explicit) > 0 {
+			orderBy = append(explicit, orderBy...)
+		}
+		if s.Via == nil {
+			// Strapi adds no ORDER BY without sort; Quarry orders by id so pages are stable.
+			orderBy = append(orderBy, d.Col(t, "id")+" ASC")
+		} else if len(orderBy) == 0 || len(explicit) > 0 {
+			orderBy = append(orderBy, d.Col(t, "id")+" ASC")
+		}
+	}
+	if s.Via != nil && !s.Via.Count && s.Limit >= 0 {
+		// Limits inside populate apply per parent: number rows within each parent.
+		over := "ROW_NUMBER() OVER (PARTITION BY " + partition + " ORDER BY " + strings.Join(orderBy, ", ") + ") AS __rn"
+		b = b.Column(sq.Expr(over, orderArgs...))
+		inner, args, err := b.ToSql()
+		if err != nil {
+			return Stmt{}, err
+		}
+		sql := "SELECT * FROM (" + inner + ") x WHERE x.__rn > ? AND x.__rn <= ? ORDER BY x." + ParentCol + ", x.__rn"
+		args = append(args, s.Offset, s.Offset+s.Limit)
+		return d.finish(sql, args)
+	}
+	if len(orderBy) > 0 && !s.CountOnly {
+		if s.Via != nil && !s.Via.Count {
+			orderBy = append([]string{d.Col("j0", viaParentCol(s.Via))}, orderBy...)
+		}
+		b = b.OrderByClause(strings.Join(orderBy, ", "), orderArgs...)
+	}
+	if s.Via == nil && !s.CountOnly && s.Limit >= 0 {
+		b = b.Suffix("LIMIT ? OFFSET ?", s.Limit, s.Offset)
+	} else if s.Via == nil && !s.CountOnly && s.Offset > 0 {
+		if d == SQLite {
+			b = b.Suffix("LIMIT -1 OFFSET ?", s.Offset)
+		} else {
+			b = b.Suffix("OFFSET ?", s.Offset)
+		}
+	}
+	sql, args, err := b.ToSql()
+	if err != nil {
+		return Stmt{}, err
+	}
+	return d.finish(sql, args)
+}
+
+func viaParentCol(v *planner.Via) string {
+	switch v.Kind {
+	case planner.ViaMorph:
+		return "related_id"
+	case planner.ViaComponents:
+		return "entity_id"
+	}
+	return v.Join.SourceCol
+}
+
+// finish converts placeholders and bind values to the dialect's conventions.
+func (d *Dialect) finish(sql string, args []any) (Stmt, error) {
+	sql, err := d.Placeholder.ReplacePlaceholders(sql)
+	if err != nil {
+		return Stmt{}, err
+	}
+	for i, a := range args {
+		args[i] = d.Bind(a)
+	}
+	return Stmt{SQL: sql, Args: args}, nil
+}
+
+// Bind converts a planner value to what the driver stores for this dialect. SQLite keeps
+// datetimes as epoch milliseconds, as Strapi's SQLite databases do.
+func (d *Dialect) Bind(v any) any {
+	switch x := v.(type) {
+	case time.Time:
+		if d == SQLite {
+			return x.UnixMilli()
+		}
+		return x.UTC()
+	case planner.Date:
+		return string(x)
+	case planner.TimeOfDay:
+		return string(x)
+	}
+	return v
+}
+
+// hop renders the LEFT JOINs that go from alias from through attribute a; it returns the
+// alias of the reached model.
+func (r *renderer) hop(from string, a *schemas.Attribute) (joins []string, args []any, to string) {
+	d := r.d
+	j, t := r.alias("j"), r.alias("t")
+	switch a.Type {
+	case schemas.Relation:
+		l := a.Link
+		joins = append(joins,
+			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(l.Table), j, d.Col(j, l.SourceCol), d.Col(from, "id")),
+			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(a.Target.Table), t, d.Col(t, "id"), d.Col(j, l.TargetCol)))
+	case schemas.Media:
+		joins = append(joins,
+			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote("files_related_morphs"), j,
+				d.Col(j, "related_id"), d.Col(from, "id"), d.Col(j, "related_type"), d.Col(j, "field")),
+			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote("files"), t, d.Col(t, "id"), d.Col(j, "file_id")))
+		args = append(args, a.Link.MorphType, a.Name)
+	case schemas.ComponentT:
+		c := a.Components[0]
+		joins = append(joins,
+			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote(a.Owner.ComponentsTable), j,
+				d.Col(j, "entity_id"), d.Col(from, "id"), d.Col(j, "field"), d.Col(j, "component_type")),
+			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(c.Table), t, d.Col(t, "id"), d.Col(j, "component_id")))
+		args = append(args, a.Name, c.UID)
+	}
+	return joins, args, t
+}
+
+// orderExpr renders one ORDER BY expression. Sorting through relations uses a correlated
+// subquery (MIN for ascending, MAX for descending) so to-many paths never duplicate rows.
+func (r *renderer) orderExpr(m *schemas.Model, t string, o planner.Order) (string, []any) {
+	d := r.d
+	col := "id"
+	if o.Attr != nil {
+		col = o.Attr.Column
+	}
+	if len(o.Path) == 0 {
+		return d.Col(t, col), nil
+	}
+	base := r.alias("s")
+	var joins []string
+	var args []any
+	from := base
+	for _, a := range o.Path {
+		js, as, to := r.hop(from, a)
+		joins = append(joins, js...)
+		args = append(args, as...)
+		from = to
+	}
+	agg := "MIN"
+	if o.Desc {
+		agg = "MAX"
+	}
+	expr := fmt.Sprintf("(SELECT %s(%s) FROM %s %s %s WHERE %s = %s)", agg, d.Col(from, col),
+		d.Quote(m.Table), base, strings.Join(joins, " "), d.Col(base, "id"), d.Col(t, "id"))
+	return expr, args
+}

@@ -1,0 +1,177 @@
+package sqlgen
+
+import (
+	"fmt"
+	"strings"
+
+	"quarry/planner"
+	"quarry/schemas"
+)
+
+// where renders a condition on alias t of model m. A condition that reaches through
+// relations, components or media runs in a subquery that joins each path once (as Strapi
+// joins them), so to-many joins never duplicate or miscount the outer rows.
+func (r *renderer) where(m *schemas.Model, t string, e planner.Expr) (string, []any, error) {
+	if !planner.HasPath(e) {
+		var b strings.Builder
+		var args []any
+		if err := r.expr(&b, &args, m, t, nil, e); err != nil {
+			return "", nil, err
+		}
+		return b.String(), args, nil
+	}
+	base := r.alias("f")
+	paths := map[string]string{"": base}
+	var joins []string
+	var joinArgs []any
+	r.collectJoins(e, base, paths, &joins, &joinArgs)
+	var b strings.Builder
+	var args []any
+	if err := r.expr(&b, &args, m, base, paths, e); err != nil {
+		return "", nil, err
+	}
+	d := r.d
+	sql := fmt.Sprintf("%s IN (SELECT %s FROM %s %s %s WHERE %s)", d.Col(t, "id"), d.Col(base, "id"),
+		d.Quote(m.Table), base, strings.Join(joins, " "), b.String())
+	return sql, append(joinArgs, args...), nil
+}
+
+func pathKey(path []*schemas.Attribute) string {
+	var b strings.Builder
+	for _, a := range path {
+		b.WriteString(a.Owner.UID)
+		b.WriteByte('.')
+		b.WriteString(a.Name)
+		b.WriteByte('/')
+	}
+	return b.String()
+}
+
+func (r *renderer) collectJoins(e planner.Expr, base string, paths map[string]string, joins *[]string, args *[]any) {
+	switch x := e.(type) {
+	case planner.And:
+		for _, c := range x {
+			r.collectJoins(c, base, paths, joins, args)
+		}
+	case planner.Or:
+		for _, c := range x {
+			r.collectJoins(c, base, paths, joins, args)
+		}
+	case planner.Not:
+		r.collectJoins(x.E, base, paths, joins, args)
+	case *planner.Cmp:
+		for i := range x.Path {
+			k := pathKey(x.Path[:i+1])
+			if _, ok := paths[k]; ok {
+				continue
+			}
+			from := paths[pathKey(x.Path[:i])]
+			js, as, to := r.hop(from, x.Path[i])
+			*joins = append(*joins, js...)
+			*args = append(*args, as...)
+			paths[k] = to
+		}
+	}
+}
+
+func (r *renderer) expr(b *strings.Builder, args *[]any, m *schemas.Model, t string, paths map[string]string, e planner.Expr) error {
+	d := r.d
+	switch x := e.(type) {
+	case planner.And, planner.Or:
+		var list []planner.Expr
+		sep := " AND "
+		if o, ok := x.(planner.Or); ok {
+			list, sep = o, " OR "
+		} else {
+			list = x.(planner.And)
+		}
+		b.WriteByte('(')
+		for i, c := range list {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			if err := r.expr(b, args, m, t, paths, c); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(')')
+	case planner.Not:
+		b.WriteString("NOT (")
+		if err := r.expr(b, args, m, t, paths, x.E); err != nil {
+			return err
+		}
+		b.WriteByte(')')
+	case planner.Published:
+		b.WriteString(d.Col(t, "published_at") + " IS NOT NULL")
+	case *planner.Cmp:
+		alias := t
+		if len(x.Path) > 0 {
+			alias = paths[pathKey(x.Path)]
+		}
+		col := "id"
+		var typ schemas.AttrType = schemas.Integer
+		if x.Attr != nil {
+			col, typ = x.Attr.Column, x.Attr.Type
+		}
+		c := d.Col(alias, col)
+		if (x.Text || typ == schemas.JSON || typ == schemas.Blocks) && d == Postgres {
+			c = "CAST(" + c + " AS text)"
+		}
+		r.cmp(b, args, c, typ, x)
+	default:
+		return fmt.Errorf("unknown condition %T", e)
+	}
+	return nil
+}
+
+func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.AttrType, x *planner.Cmp) {
+	bind := func(v any) { *args = append(*args, v) }
+	switch x.Op {
+	case "null":
+		b.WriteString(c + " IS NULL")
+	case "notNull":
+		b.WriteString(c + " IS NOT NULL")
+	case "eq", "ne", "lt", "lte", "gt", "gte":
+		op := map[string]string{"eq": "=", "ne": "<>", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}[x.Op]
+		b.WriteString(c + " " + op + " ?")
+		bind(x.Args[0])
+	case "in", "notIn":
+		if len(x.Args) == 0 {
+			if x.Op == "in" {
+				b.WriteString("1 = 0")
+			} else {
+				b.WriteString("1 = 1")
+			}
+			return
+		}
+		b.WriteString(c)
+		if x.Op == "notIn" {
+			b.WriteString(" NOT")
+		}
+		b.WriteString(" IN (")
+		for i, a := range x.Args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('?')
+			bind(a)
+		}
+		b.WriteByte(')')
+	case "between":
+		b.WriteString(c + " BETWEEN ? AND ?")
+		bind(x.Args[0])
+		bind(x.Args[1])
+	case "like":
+		b.WriteString(c + " LIKE ?")
+		bind(x.Args[0])
+	case "notLike":
+		b.WriteString(c + " NOT LIKE ?")
+		bind(x.Args[0])
+	case "ilike":
+		b.WriteString("LOWER(" + c + ") LIKE LOWER(?)")
+		bind(x.Args[0])
+	case "notIlike":
+		b.WriteString("LOWER(" + c + ") NOT LIKE LOWER(?)")
+		bind(x.Args[0])
+	}
+}
