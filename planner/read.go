@@ -78,7 +78,7 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 		// findOne by id shows drafts, as Strapi does.
 		where = append(where, Published{})
 	}
-	if q.Op == ir.FindOne && m.Kind == schemas.CollectionType {
+	if q.Op == ir.FindOne && q.ID != "" {
 		id, err := ParseID(q.ID)
 		if err != nil {
 			return nil, apierror.NotFound()
@@ -109,7 +109,13 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 		}
 	}
 	if q.Populate != nil {
-		if root.Children, err = b.populate(m, q.Populate, q.PublicationState, 0); err != nil {
+		state := q.PublicationState
+		if q.Op != ir.FindMany {
+			// Strapi's findOne (and the entry a write returns) shows drafts in populated
+			// relations too.
+			state = "preview"
+		}
+		if root.Children, err = b.populate(m, q.Populate, state, 0); err != nil {
 			return nil, err
 		}
 	}
@@ -386,17 +392,8 @@ func (b *builder) childSelect(m *schemas.Model, f *ir.PopulateField, via *Via, p
 			if pg.Limit != nil && *pg.Limit >= 0 {
 				s.Limit = max(*pg.Limit, 1)
 			}
-		} else {
-			size := b.p.Config.DefaultLimit
-			if pg.PageSize != nil {
-				size = max(*pg.PageSize, 1)
-			}
-			page := 1
-			if pg.Page != nil && *pg.Page > 1 {
-				page = *pg.Page
-			}
-			s.Limit, s.Offset = size, (page-1)*size
 		}
+		// Strapi 4.26 ignores page/pageSize inside populate; only start/limit apply.
 	}
 	if f.Populate != nil && !via.Count {
 		if s.Children, err = b.populate(m, f.Populate, state, depth+1); err != nil {

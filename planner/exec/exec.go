@@ -93,9 +93,9 @@ func (r *Runner) Run(ctx context.Context, q Queryer, p *planner.Plan) (*Result, 
 }
 
 type fetched struct {
-	parent  int64
-	entry   *Entry
-	count   int64
+	parent int64
+	entry  *Entry
+	count  int64
 }
 
 func (r *Runner) fetch(ctx context.Context, q Queryer, s *planner.Select, stmt sqlgen.Stmt, res *Result) ([]*Entry, error) {

@@ -1,0 +1,141 @@
+// Package app assembles a Quarry app from its folder: schemas, configuration and the open,
+// migrated database. Every command that touches the database goes through Open, so tables
+// are created or extended whichever command runs first.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"quarry/database"
+	"quarry/planner"
+	"quarry/schemas"
+)
+
+// App is a loaded app folder with its database.
+type App struct {
+	Dir    string
+	Schema *schemas.Schema
+	DB     *database.DB
+	REST   planner.Config
+	// TokenSalt is API_TOKEN_SALT (config/admin.json apiToken.salt as a fallback).
+	TokenSalt string
+}
+
+type apiConfig struct {
+	REST struct {
+		DefaultLimit *int  `json:"defaultLimit"`
+		MaxLimit     *int  `json:"maxLimit"`
+		WithCount    *bool `json:"withCount"`
+	} `json:"rest"`
+}
+
+type adminConfig struct {
+	APIToken struct {
+		Salt string `json:"salt"`
+	} `json:"apiToken"`
+}
+
+// Open loads the schemas and configuration of dir, connects to its database and migrates it.
+func Open(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger) (*App, error) {
+	s, err := schemas.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{Dir: dir, Schema: s, REST: planner.DefaultConfig()}
+	var ac apiConfig
+	if err := readJSON(filepath.Join(dir, "config", "api.json"), &ac); err != nil {
+		return nil, err
+	}
+	if v := ac.REST.DefaultLimit; v != nil && *v > 0 {
+		a.REST.DefaultLimit = *v
+	}
+	if v := ac.REST.MaxLimit; v != nil && *v > 0 {
+		a.REST.MaxLimit = *v
+	}
+	if v := ac.REST.WithCount; v != nil {
+		a.REST.WithCount = *v
+	}
+	var adm adminConfig
+	if err := readJSON(filepath.Join(dir, "config", "admin.json"), &adm); err != nil {
+		return nil, err
+	}
+	a.TokenSalt = adm.APIToken.Salt
+	if v := getenv("API_TOKEN_SALT"); v != "" {
+		a.TokenSalt = v
+	}
+	if a.TokenSalt == "" {
+		if a.TokenSalt, err = localSalt(dir); err != nil {
+			return nil, err
+		}
+	}
+	dbc, err := database.ConfigFor(dir, getenv)
+	if err != nil {
+		return nil, err
+	}
+	db, err := database.Open(ctx, dbc)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx, s, log); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	a.DB = db
+	return a, nil
+}
+
+// localSalt keeps a generated API token salt in the app's .tmp folder, so a development app
+// works without configuration (Strapi writes one into .env in development for the same
+// reason). Production deployments set API_TOKEN_SALT.
+func localSalt(dir string) (string, error) {
+	path := filepath.Join(dir, ".tmp", "api-token-salt")
+	if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
+		return string(b), nil
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return "", err
+	}
+	salt := base64.StdEncoding.EncodeToString(raw)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", fmt.Errorf("create .tmp: %w", err)
+	}
+	// O_EXCL: if another quarry process wrote one first, use theirs.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			b, err := os.ReadFile(path)
+			return string(b), err
+		}
+		return "", fmt.Errorf("write api token salt: %w", err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(salt); err != nil {
+		return "", err
+	}
+	return salt, nil
+}
+
+// readJSON reads an optional JSON config file.
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}

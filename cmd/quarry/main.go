@@ -1,0 +1,172 @@
+// Command quarry serves a Strapi v4 app's content API and administers its database.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"quarry/app"
+	"quarry/auth"
+	"quarry/planner"
+	"quarry/planner/exec"
+	"quarry/planner/write"
+	"quarry/transport"
+)
+
+const usage = `quarry serves the Strapi v4 content API of an app folder.
+
+Usage:
+  quarry serve  --app DIR [--host HOST] [--port PORT]
+  quarry tokens create --app DIR --name NAME [--type read-only|full-access] [--lifespan DAYS]
+  quarry tokens list   --app DIR
+
+Environment: HOST, PORT, DATABASE_CLIENT (sqlite|postgres), DATABASE_URL, DATABASE_FILENAME,
+API_TOKEN_SALT, LOG_LEVEL (debug|info|warn|error).
+`
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv); err != nil {
+		fmt.Fprintln(os.Stderr, "quarry:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command given")
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: logLevel(getenv("LOG_LEVEL"))}))
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:], log, getenv)
+	case "tokens":
+		return tokens(ctx, args[1:], stdout, log, getenv)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+func logLevel(s string) slog.Level {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return slog.LevelInfo
+	}
+	return l
+}
+
+func serve(ctx context.Context, args []string, log *slog.Logger, getenv func(string) string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	dir := fs.String("app", ".", "app folder (with src/api and src/components)")
+	host := fs.String("host", envOr(getenv, "HOST", "0.0.0.0"), "listen host")
+	port := fs.Int("port", envInt(getenv, "PORT", 1337), "listen port")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	a, err := app.Open(ctx, *dir, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer a.DB.Close()
+	srv := &transport.Server{
+		Schema:    a.Schema,
+		DB:        a.DB,
+		Planner:   &planner.Planner{Schema: a.Schema, Config: a.REST},
+		Runner:    &exec.Runner{Dialect: a.DB.Dialect},
+		Writer:    &write.Writer{Schema: a.Schema, Dialect: a.DB.Dialect, Now: time.Now},
+		Log:       log,
+		TokenSalt: a.TokenSalt,
+	}
+	hs := &http.Server{
+		Addr:              net.JoinHostPort(*host, strconv.Itoa(*port)),
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+	ln, err := net.Listen("tcp", hs.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	log.Info("quarry listening", "addr", ln.Addr().String(), "app", *dir, "database", a.DB.Dialect.Name)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	select {
+	case err := <-errc:
+		return err
+	case s := <-sig:
+		log.Info("shutting down", "signal", s.String())
+	}
+	// Finish in-flight requests before closing the database.
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return hs.Shutdown(sctx)
+}
+
+func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
+	if len(args) == 0 {
+		return errors.New("tokens: say create or list")
+	}
+	fs := flag.NewFlagSet("tokens "+args[0], flag.ContinueOnError)
+	dir := fs.String("app", ".", "app folder")
+	name := fs.String("name", "", "token name")
+	typ := fs.String("type", auth.ReadOnly, "read-only or full-access")
+	lifespan := fs.Int("lifespan", 0, "lifespan in days: 7, 30, 90, or 0 for unlimited")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	a, err := app.Open(ctx, *dir, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer a.DB.Close()
+	switch args[0] {
+	case "create":
+		key, err := auth.CreateToken(ctx, a.DB, a.TokenSalt, *name, *typ, *lifespan, time.Now())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, key)
+		return nil
+	case "list":
+		list, err := auth.List(ctx, a.DB)
+		if err != nil {
+			return err
+		}
+		for _, t := range list {
+			fmt.Fprintf(stdout, "%d\t%s\t%s\n", t.ID, t.Name, t.Type)
+		}
+		return nil
+	}
+	return fmt.Errorf("tokens: unknown subcommand %q", args[0])
+}
+
+func envOr(getenv func(string) string, k, def string) string {
+	if v := getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+func envInt(getenv func(string) string, k string, def int) int {
+	if v, err := strconv.Atoi(getenv(k)); err == nil {
+		return v
+	}
+	return def
+}

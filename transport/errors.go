@@ -1,0 +1,70 @@
+package transport
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"quarry/apierror"
+)
+
+// writeError answers with Strapi's error envelope. Anything that is not an *apierror.Error
+// is logged and hidden behind a 500 without details, as Strapi does.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var ae *apierror.Error
+	if !errors.As(err, &ae) {
+		s.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		ae = &apierror.Error{Status: 500, Name: "InternalServerError", Message: "Internal Server Error", NoDetails: true}
+	}
+	writeAPIError(w, ae)
+}
+
+func writeAPIError(w http.ResponseWriter, ae *apierror.Error) {
+	var b buf
+	b.WriteString(`{"data":null,"error":{"status":`)
+	b.int(int64(ae.Status))
+	b.WriteString(`,"name":`)
+	b.str(ae.Name)
+	b.WriteString(`,"message":`)
+	b.str(ae.Message)
+	if !ae.NoDetails {
+		b.WriteString(`,"details":`)
+		switch d := ae.Details.(type) {
+		case nil:
+			b.WriteString("{}")
+		case apierror.ValidationDetails:
+			b.WriteString(`{"errors":[`)
+			for i, fe := range d.Errors {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(`{"path":[`)
+				for j, p := range fe.Path {
+					if j > 0 {
+						b.WriteByte(',')
+					}
+					b.str(p)
+				}
+				b.WriteString(`],"message":`)
+				b.str(fe.Message)
+				b.WriteString(`,"name":`)
+				b.str(fe.Name)
+				b.WriteByte('}')
+			}
+			b.WriteString("]}")
+		default:
+			b.anyJSON(d)
+		}
+	}
+	b.WriteString("}}")
+	writeJSON(w, ae.Status, &b)
+}
+
+func writeJSON(w http.ResponseWriter, status int, b *buf) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	if _, err := w.Write(b.Bytes()); err != nil {
+		slog.Debug("write response", "err", err)
+	}
+}

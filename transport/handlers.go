@@ -1,0 +1,358 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"quarry/apierror"
+	"quarry/ir"
+	"quarry/parser/rest"
+	"quarry/planner"
+	"quarry/planner/exec"
+	"quarry/schemas"
+)
+
+func (s *Server) query(r *http.Request, m *schemas.Model, op ir.Op, id string) (*ir.Query, error) {
+	q := &ir.Query{Model: m.UID, Op: op, ID: id}
+	if err := rest.Parse(r.URL.RawQuery, q); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+func (s *Server) find(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, who planner.Principal) error {
+	q, err := s.query(r, m, ir.FindMany, "")
+	if err != nil {
+		return err
+	}
+	plan, err := s.Planner.Read(q, who)
+	if err != nil {
+		return err
+	}
+	res, err := s.Runner.Run(ctx, s.DB, plan)
+	if err != nil {
+		return err
+	}
+	var b buf
+	b.WriteString(`{"data":[`)
+	for i, e := range res.Entries {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.entry(plan.Root, e)
+	}
+	b.WriteString(`],"meta":`)
+	b.pagination(plan.Page, res.Total)
+	b.WriteByte('}')
+	writeJSON(w, http.StatusOK, &b)
+	return nil
+}
+
+// readOne plans and runs a single-entry read with the request's fields and populate.
+func (s *Server) readOne(ctx context.Context, db exec.Queryer, q *ir.Query, who planner.Principal) (*planner.Plan, *exec.Entry, error) {
+	plan, err := s.Planner.Read(q, who)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := s.Runner.Run(ctx, db, plan)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(res.Entries) == 0 {
+		return plan, nil, nil
+	}
+	return plan, res.Entries[0], nil
+}
+
+func writeEntry(w http.ResponseWriter, plan *planner.Plan, e *exec.Entry) {
+	var b buf
+	b.WriteString(`{"data":`)
+	b.entry(plan.Root, e)
+	b.WriteString(`,"meta":{}}`)
+	writeJSON(w, http.StatusOK, &b)
+}
+
+func (s *Server) findOne(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, id string, who planner.Principal) error {
+	q, err := s.query(r, m, ir.FindOne, id)
+	if err != nil {
+		return err
+	}
+	if _, err := planner.ParseID(id); err != nil {
+		return badID()
+	}
+	plan, e, err := s.readOne(ctx, s.DB, q, who)
+	if err != nil {
+		return err
+	}
+	if e == nil {
+		return apierror.NotFound()
+	}
+	writeEntry(w, plan, e)
+	return nil
+}
+
+// body decodes {"data": {...}}.
+func (s *Server) body(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, &apierror.Error{Status: 413, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
+		}
+		return nil, apierror.Validation("Unreadable request body")
+	}
+	missing := apierror.Validation(`Missing "data" payload in the request body`)
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, missing
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, syntaxError(err)
+	}
+	if dec.More() {
+		return nil, &apierror.Error{Status: 400, Name: "SyntaxError", Message: fmt.Sprintf("Unexpected non-whitespace character after JSON at position %d", dec.InputOffset()), NoDetails: true}
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, missing
+	}
+	data, ok := obj["data"].(map[string]any)
+	if !ok {
+		return nil, missing
+	}
+	return data, nil
+}
+
+// syntaxError words a JSON error the way the client's JSON.parse-minded tooling expects.
+func syntaxError(err error) error {
+	msg := "Unexpected end of JSON input"
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		msg = fmt.Sprintf("%s in JSON at position %d", se.Error(), max(se.Offset-1, 0))
+	} else if !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		msg = err.Error()
+	}
+	return &apierror.Error{Status: 400, Name: "SyntaxError", Message: msg, NoDetails: true}
+}
+
+// tx runs fn in one transaction: every write touching several tables commits or rolls back
+// as a whole.
+func (s *Server) tx(ctx context.Context, fn func(tx exec.Queryer, txw txWriter) error) error {
+	t, err := s.DB.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(t, txWriter{t}); err != nil {
+		t.Rollback()
+		return err
+	}
+	if err := t.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, who planner.Principal) error {
+	data, err := s.body(w, r)
+	if err != nil {
+		return err
+	}
+	q, err := s.query(r, m, ir.FindOne, "")
+	if err != nil {
+		return err
+	}
+	var plan *planner.Plan
+	var e *exec.Entry
+	err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
+		id, err := s.Writer.Create(ctx, txw.Tx, m, data)
+		if err != nil {
+			return err
+		}
+		q.ID = fmt.Sprint(id)
+		plan, e, err = s.readOne(ctx, tx, q, who)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if e == nil {
+		return errors.New("created entry vanished")
+	}
+	writeEntry(w, plan, e)
+	return nil
+}
+
+func (s *Server) update(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, idStr string, who planner.Principal) error {
+	id, err := planner.ParseID(idStr)
+	if err != nil {
+		return badID()
+	}
+	q, err := s.query(r, m, ir.FindOne, idStr)
+	if err != nil {
+		return err
+	}
+	var exists int
+	if err := s.DB.GetContext(ctx, &exists, s.DB.Rebind(fmt.Sprintf("SELECT COUNT(*) FROM %s WHERE id = ?", s.DB.Dialect.Quote(m.Table))), id); err != nil {
+		return err
+	}
+	if exists == 0 {
+		return apierror.NotFound()
+	}
+	data, err := s.body(w, r)
+	if err != nil {
+		return err
+	}
+	var plan *planner.Plan
+	var e *exec.Entry
+	err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
+		if err := s.Writer.Update(ctx, txw.Tx, m, id, data); err != nil {
+			return err
+		}
+		plan, e, err = s.readOne(ctx, tx, q, who)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if e == nil {
+		return apierror.NotFound()
+	}
+	writeEntry(w, plan, e)
+	return nil
+}
+
+func (s *Server) delete(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, idStr string, who planner.Principal) error {
+	id, err := planner.ParseID(idStr)
+	if err != nil {
+		return badID()
+	}
+	q, err := s.query(r, m, ir.FindOne, idStr)
+	if err != nil {
+		return err
+	}
+	var plan *planner.Plan
+	var e *exec.Entry
+	err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
+		plan, e, err = s.readOne(ctx, tx, q, who)
+		if err != nil || e == nil {
+			return err
+		}
+		return s.Writer.Delete(ctx, txw.Tx, m, id)
+	})
+	if err != nil {
+		return err
+	}
+	if e == nil {
+		return apierror.NotFound()
+	}
+	writeEntry(w, plan, e)
+	return nil
+}
+
+// single serves a single type: GET reads the one entry, PUT creates or updates it, DELETE
+// removes the published entry.
+func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, action string, who planner.Principal) error {
+	switch action {
+	case "find":
+		q, err := s.query(r, m, ir.FindMany, "")
+		if err != nil {
+			return err
+		}
+		plan, e, err := s.readOne(ctx, s.DB, q, who)
+		if err != nil {
+			return err
+		}
+		if e == nil {
+			return apierror.NotFound()
+		}
+		writeEntry(w, plan, e)
+		return nil
+	case "update":
+		q, err := s.query(r, m, ir.FindOne, "")
+		if err != nil {
+			return err
+		}
+		data, err := s.body(w, r)
+		if err != nil {
+			return err
+		}
+		var plan *planner.Plan
+		var e *exec.Entry
+		err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
+			id, found, err := s.singleID(ctx, tx, m, false)
+			if err != nil {
+				return err
+			}
+			if found {
+				err = s.Writer.Update(ctx, txw.Tx, m, id, data)
+			} else {
+				id, err = s.Writer.Create(ctx, txw.Tx, m, data)
+			}
+			if err != nil {
+				return err
+			}
+			q.ID = fmt.Sprint(id)
+			plan, e, err = s.readOne(ctx, tx, q, who)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		writeEntry(w, plan, e)
+		return nil
+	case "delete":
+		// Strapi's single-type delete ignores fields and populate.
+		q := &ir.Query{Model: m.UID, Op: ir.FindOne}
+		var plan *planner.Plan
+		var e *exec.Entry
+		err := s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
+			id, found, err := s.singleID(ctx, tx, m, true)
+			if err != nil || !found {
+				return err
+			}
+			q.ID = fmt.Sprint(id)
+			if plan, e, err = s.readOne(ctx, tx, q, who); err != nil {
+				return err
+			}
+			return s.Writer.Delete(ctx, txw.Tx, m, id)
+		})
+		if err != nil {
+			return err
+		}
+		if e == nil {
+			return apierror.NotFound()
+		}
+		writeEntry(w, plan, e)
+		return nil
+	}
+	return apierror.NotFound()
+}
+
+// singleID finds the single type's entry; liveOnly skips drafts.
+func (s *Server) singleID(ctx context.Context, db exec.Queryer, m *schemas.Model, liveOnly bool) (int64, bool, error) {
+	d := s.DB.Dialect
+	sql := fmt.Sprintf("SELECT id FROM %s", d.Quote(m.Table))
+	if liveOnly && m.DraftAndPublish {
+		sql += " WHERE published_at IS NOT NULL"
+	}
+	sql += " ORDER BY id LIMIT 1"
+	var id int64
+	err := db.QueryRowxContext(ctx, sql).Scan(&id)
+	if err != nil {
+		if errors.Is(err, errNoRows) {
+			return 0, false, nil
+		}
+		return 0, false, err
+	}
+	return id, true, nil
+}
+
+// badID answers an id that is not a positive integer; Strapi crashes there with a 500.
+func badID() error { return apierror.InvalidParam("id") }

@@ -1,0 +1,140 @@
+package transport
+
+import (
+	"quarry/planner"
+	"quarry/planner/exec"
+	"quarry/schemas"
+)
+
+// entry writes {"id":…,"attributes":{…}} for a content-type entry.
+func (b *buf) entry(s *planner.Select, e *exec.Entry) {
+	b.WriteString(`{"id":`)
+	b.int(e.ID)
+	b.WriteString(`,"attributes":{`)
+	b.fields(s, e, false)
+	b.WriteString("}}")
+}
+
+// fields writes the scalar attributes then the populated ones, Strapi's order.
+func (b *buf) fields(s *planner.Select, e *exec.Entry, comma bool) {
+	for i, a := range s.Columns {
+		if comma {
+			b.WriteByte(',')
+		}
+		comma = true
+		b.key(a.Name)
+		b.value(a.Type, e.Values[i])
+	}
+	for i, c := range s.Children {
+		if comma {
+			b.WriteByte(',')
+		}
+		comma = true
+		b.key(c.Attr.Name)
+		var k exec.Kid
+		if i < len(e.Kids) {
+			k = e.Kids[i]
+		}
+		b.child(c, k)
+	}
+}
+
+// component writes a component inline: {"id":…,[“__component”:…,] fields…}.
+func (b *buf) component(s *planner.Select, e *exec.Entry, dz bool) {
+	b.WriteString(`{"id":`)
+	b.int(e.ID)
+	if dz {
+		b.WriteString(`,"__component":`)
+		b.str(s.Model.UID)
+	}
+	b.fields(s, e, true)
+	b.WriteByte('}')
+}
+
+func (b *buf) child(c *planner.Child, k exec.Kid) {
+	a := c.Attr
+	if c.Count {
+		b.WriteString(`{"data":{"attributes":{"count":`)
+		b.int(k.Count)
+		b.WriteString("}}}")
+		return
+	}
+	switch a.Type {
+	case schemas.Relation, schemas.Media:
+		b.WriteString(`{"data":`)
+		switch {
+		case a.IsToMany() && (len(k.Entries) > 0 || a.Type == schemas.Relation):
+			b.WriteByte('[')
+			for i, e := range k.Entries {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.entry(k.Steps[i], e)
+			}
+			b.WriteByte(']')
+		case len(k.Entries) > 0 && !a.IsToMany():
+			b.entry(k.Steps[0], k.Entries[0])
+		default:
+			// Strapi 4.26 answers an empty multiple media field with null, not [].
+			b.WriteString("null")
+		}
+		b.WriteByte('}')
+	case schemas.ComponentT:
+		if a.Repeatable {
+			b.WriteByte('[')
+			for i, e := range k.Entries {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.component(k.Steps[i], e, false)
+			}
+			b.WriteByte(']')
+			return
+		}
+		if len(k.Entries) == 0 {
+			b.WriteString("null")
+			return
+		}
+		b.component(k.Steps[0], k.Entries[0], false)
+	case schemas.DynamicZone:
+		b.WriteByte('[')
+		for i, e := range k.Entries {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.component(k.Steps[i], e, true)
+		}
+		b.WriteByte(']')
+	}
+}
+
+// pagination writes meta.pagination in Strapi's key order.
+func (b *buf) pagination(p planner.PageMeta, total int64) {
+	b.WriteString(`{"pagination":{`)
+	if p.OffsetMode {
+		b.WriteString(`"start":`)
+		b.int(int64(p.Start))
+		b.WriteString(`,"limit":`)
+		b.int(int64(p.Limit))
+		if p.WithCount {
+			b.WriteString(`,"total":`)
+			b.int(total)
+		}
+	} else {
+		b.WriteString(`"page":`)
+		b.int(int64(p.Page))
+		b.WriteString(`,"pageSize":`)
+		b.int(int64(p.PageSize))
+		if p.WithCount {
+			pageCount := int64(0)
+			if p.PageSize > 0 {
+				pageCount = (total + int64(p.PageSize) - 1) / int64(p.PageSize)
+			}
+			b.WriteString(`,"pageCount":`)
+			b.int(pageCount)
+			b.WriteString(`,"total":`)
+			b.int(total)
+		}
+	}
+	b.WriteString("}}")
+}
