@@ -25,10 +25,11 @@ const (
 	CountCol  = "__count"
 )
 
-// renderer carries alias numbering for one statement.
+// renderer carries alias numbering and value slots for one statement.
 type renderer struct {
-	d *Dialect
-	n int
+	d  *Dialect
+	n  int
+	sh *shape
 }
 
 func (r *renderer) alias(prefix string) string {
@@ -36,9 +37,20 @@ func (r *renderer) alias(prefix string) string {
 	return prefix + strconv.Itoa(r.n)
 }
 
-// Select renders a plan step. Child steps take the ids of their parents in one bind value.
+// Select renders a plan step without caching. Child steps take the ids of their parents in
+// one bind value.
 func (d *Dialect) Select(s *planner.Select, parentIDs []int64) (Stmt, error) {
-	r := &renderer{d: d}
+	sh := newShape(d, s, parentIDs)
+	sql, tmpl, err := d.render(s, sh)
+	if err != nil {
+		return Stmt{}, err
+	}
+	return Stmt{SQL: sql, Args: d.resolve(tmpl, sh.vals)}, nil
+}
+
+// render renders a step with slots in place of its values.
+func (d *Dialect) render(s *planner.Select, sh *shape) (string, []any, error) {
+	r := &renderer{d: d, sh: sh}
 	var b sq.SelectBuilder
 	const t = "t0"
 	table := d.Quote(s.Model.Table) + " " + t
@@ -92,12 +104,12 @@ func (d *Dialect) Select(s *planner.Select, parentIDs []int64) (Stmt, error) {
 		} else {
 			b = b.Column(pid + " AS " + ParentCol)
 		}
-		b = b.Join(join, joinArgs...).Where(d.InList(pid), d.ListArg(parentIDs))
+		b = b.Join(join, joinArgs...).Where(d.InList(pid), slot(sh.parent))
 	}
 	if s.Where != nil {
 		cond, args, err := r.where(s.Model, t, s.Where)
 		if err != nil {
-			return Stmt{}, err
+			return "", nil, err
 		}
 		b = b.Where(cond, args...)
 	}
@@ -129,30 +141,30 @@ func (d *Dialect) Select(s *planner.Select, parentIDs []int64) (Stmt, error) {
 		b = b.Column(sq.Expr(over, orderArgs...))
 		inner, args, err := b.ToSql()
 		if err != nil {
-			return Stmt{}, err
+			return "", nil, err
 		}
 		sql := "SELECT * FROM (" + inner + ") x WHERE x.__rn > ? AND x.__rn <= ? ORDER BY x." + ParentCol + ", x.__rn"
-		args = append(args, s.Offset, s.Offset+s.Limit)
+		args = append(args, slot(sh.offset), slot(sh.upper))
 		return d.finish(sql, args)
 	}
-	if len(orderBy) > 0 && !s.CountOnly {
-		if s.Via != nil && !s.Via.Count {
+	if len(orderBy) > 0 && !s.CountOnly && (s.Via == nil || !s.Via.Count) {
+		if s.Via != nil {
 			orderBy = append([]string{d.Col("j0", viaParentCol(s.Via))}, orderBy...)
 		}
 		b = b.OrderByClause(strings.Join(orderBy, ", "), orderArgs...)
 	}
 	if s.Via == nil && !s.CountOnly && s.Limit >= 0 {
-		b = b.Suffix("LIMIT ? OFFSET ?", s.Limit, s.Offset)
+		b = b.Suffix("LIMIT ? OFFSET ?", slot(sh.limit), slot(sh.offset))
 	} else if s.Via == nil && !s.CountOnly && s.Offset > 0 {
 		if d == SQLite {
-			b = b.Suffix("LIMIT -1 OFFSET ?", s.Offset)
+			b = b.Suffix("LIMIT -1 OFFSET ?", slot(sh.offset))
 		} else {
-			b = b.Suffix("OFFSET ?", s.Offset)
+			b = b.Suffix("OFFSET ?", slot(sh.offset))
 		}
 	}
 	sql, args, err := b.ToSql()
 	if err != nil {
-		return Stmt{}, err
+		return "", nil, err
 	}
 	return d.finish(sql, args)
 }
@@ -167,16 +179,13 @@ func viaParentCol(v *planner.Via) string {
 	return v.Join.SourceCol
 }
 
-// finish converts placeholders and bind values to the dialect's conventions.
-func (d *Dialect) finish(sql string, args []any) (Stmt, error) {
+// finish converts placeholders to the dialect's.
+func (d *Dialect) finish(sql string, args []any) (string, []any, error) {
 	sql, err := d.Placeholder.ReplacePlaceholders(sql)
 	if err != nil {
-		return Stmt{}, err
+		return "", nil, err
 	}
-	for i, a := range args {
-		args[i] = d.Bind(a)
-	}
-	return Stmt{SQL: sql, Args: args}, nil
+	return sql, args, nil
 }
 
 // Bind converts a planner value to what the driver stores for this dialect. SQLite keeps

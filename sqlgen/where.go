@@ -125,7 +125,8 @@ func (r *renderer) expr(b *strings.Builder, args *[]any, m *schemas.Model, t str
 }
 
 func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.AttrType, x *planner.Cmp) {
-	bind := func(v any) { *args = append(*args, v) }
+	base := r.sh.slotOf[x]
+	bind := func(i int) { *args = append(*args, slot(base+i)) }
 	switch x.Op {
 	case "null":
 		b.WriteString(c + " IS NULL")
@@ -134,7 +135,7 @@ func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.At
 	case "eq", "ne", "lt", "lte", "gt", "gte":
 		op := map[string]string{"eq": "=", "ne": "<>", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}[x.Op]
 		b.WriteString(c + " " + op + " ?")
-		bind(x.Args[0])
+		bind(0)
 	case "in", "notIn":
 		if len(x.Args) == 0 {
 			if x.Op == "in" {
@@ -149,29 +150,29 @@ func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.At
 			b.WriteString(" NOT")
 		}
 		b.WriteString(" IN (")
-		for i, a := range x.Args {
+		for i := range x.Args {
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			b.WriteByte('?')
-			bind(a)
+			bind(i)
 		}
 		b.WriteByte(')')
 	case "between":
 		b.WriteString(c + " BETWEEN ? AND ?")
-		bind(x.Args[0])
-		bind(x.Args[1])
+		bind(0)
+		bind(1)
 	case "like":
 		b.WriteString(c + " LIKE ?")
-		bind(x.Args[0])
+		bind(0)
 	case "notLike":
 		b.WriteString(c + " NOT LIKE ?")
-		bind(x.Args[0])
+		bind(0)
 	case "ilike":
 		b.WriteString("LOWER(" + c + ") LIKE LOWER(?)")
-		bind(x.Args[0])
+		bind(0)
 	case "notIlike":
 		b.WriteString("LOWER(" + c + ") NOT LIKE LOWER(?)")
-		bind(x.Args[0])
+		bind(0)
 	}
 }

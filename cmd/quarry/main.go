@@ -21,6 +21,7 @@ import (
 	"quarry/planner"
 	"quarry/planner/exec"
 	"quarry/planner/write"
+	"quarry/sqlgen"
 	"quarry/transport"
 )
 
@@ -86,7 +87,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger, getenv func(str
 		Schema:    a.Schema,
 		DB:        a.DB,
 		Planner:   &planner.Planner{Schema: a.Schema, Config: a.REST},
-		Runner:    &exec.Runner{Dialect: a.DB.Dialect},
+		Runner:    &exec.Runner{Dialect: a.DB.Dialect, Cache: sqlgen.NewCache()},
 		Writer:    &write.Writer{Schema: a.Schema, Dialect: a.DB.Dialect, Now: time.Now},
 		Log:       log,
 		TokenSalt: a.TokenSalt,

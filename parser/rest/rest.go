@@ -79,7 +79,7 @@ func parseLocale(v *qs.Value) ([]string, error) {
 // ---- filters ----
 
 func parseFilters(v *qs.Value, param string) (*ir.Filter, error) {
-	if v.Kind != qs.Object {
+	if v.Kind != qs.ObjectKind {
 		if v.Kind == qs.String && v.Str == "" {
 			return nil, nil
 		}
@@ -108,7 +108,7 @@ func entityLevel(o *qs.Object, param string) (*ir.Filter, error) {
 				node.Kind = ir.Or
 			}
 			for i, e := range v.Arr {
-				if e.Kind != qs.Object {
+				if e.Kind != qs.ObjectKind {
 					return nil, apierror.InvalidParam(k)
 				}
 				c, err := entityLevel(e.Obj, p+"["+strconv.Itoa(i)+"]")
@@ -123,7 +123,7 @@ func entityLevel(o *qs.Object, param string) (*ir.Filter, error) {
 				and.Children = append(and.Children, node)
 			}
 		case k == "$not":
-			if v.Kind != qs.Object {
+			if v.Kind != qs.ObjectKind {
 				return nil, apierror.InvalidParam(k)
 			}
 			c, err := entityLevel(v.Obj, p)
@@ -215,7 +215,7 @@ func attributeLevel(field string, v *qs.Value, param string) (*ir.Filter, error)
 func operator(field, op string, v *qs.Value, param string) (*ir.Filter, error) {
 	switch op {
 	case "$not":
-		if v.Kind != qs.Object {
+		if v.Kind != qs.ObjectKind {
 			// `filters[title][$not]=x` negates an implicit equality.
 			c, err := attributeLevel(field, v, param)
 			if err != nil || c == nil {
@@ -329,7 +329,7 @@ func sortInto(v *qs.Value, prefix []string, out *[]ir.Sort) error {
 			}
 		}
 		return nil
-	case qs.Object:
+	case qs.ObjectKind:
 		for _, k := range v.Obj.Keys {
 			p := append(append([]string(nil), prefix...), k)
 			if err := sortInto(v.Obj.Map[k], p, out); err != nil {
@@ -492,13 +492,13 @@ func populateOptions(o *qs.Object, c *ir.PopulateField, param string) error {
 			}
 			err = pageField(k, v, c.Pagination, param)
 		case "on":
-			if v.Kind != qs.Object {
+			if v.Kind != qs.ObjectKind {
 				return apierror.InvalidParam(param + "[on]")
 			}
 			for _, uid := range v.Obj.Keys {
 				sub := v.Obj.Map[uid]
 				f := &ir.PopulateField{Field: c.Field}
-				if sub.Kind == qs.Object {
+				if sub.Kind == qs.ObjectKind {
 					if err := populateOptions(sub.Obj, f, param+"[on]["+uid+"]"); err != nil {
 						return err
 					}
@@ -535,7 +535,7 @@ func boolParam(v *qs.Value, param string) (bool, error) {
 // ---- pagination ----
 
 func parsePagination(v *qs.Value, p *ir.Pagination, param string) error {
-	if v.Kind != qs.Object {
+	if v.Kind != qs.ObjectKind {
 		return apierror.InvalidParam(param)
 	}
 	for _, k := range v.Obj.Keys {

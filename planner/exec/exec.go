@@ -55,6 +55,8 @@ type Queryer interface {
 // Runner runs plans for one dialect.
 type Runner struct {
 	Dialect *sqlgen.Dialect
+	// Cache, when set, keeps rendered SQL per step shape.
+	Cache *sqlgen.Cache
 	// Trace, when set, receives each statement after it ran.
 	Trace func(stmt sqlgen.Stmt, rows int, took time.Duration)
 }
@@ -63,7 +65,7 @@ type Runner struct {
 // parents of that level.
 func (r *Runner) Run(ctx context.Context, q Queryer, p *planner.Plan) (*Result, error) {
 	res := &Result{}
-	stmt, err := r.Dialect.Select(p.Root, nil)
+	stmt, err := r.render(p.Root, nil)
 	if err != nil {
 		return nil, fmt.Errorf("render root: %w", err)
 	}
@@ -73,7 +75,7 @@ func (r *Runner) Run(ctx context.Context, q Queryer, p *planner.Plan) (*Result, 
 	}
 	res.Entries = entries
 	if p.Count != nil {
-		cs, err := r.Dialect.Select(p.Count, nil)
+		cs, err := r.render(p.Count, nil)
 		if err != nil {
 			return nil, fmt.Errorf("render count: %w", err)
 		}
@@ -90,6 +92,13 @@ func (r *Runner) Run(ctx context.Context, q Queryer, p *planner.Plan) (*Result, 
 		return nil, err
 	}
 	return res, nil
+}
+
+func (r *Runner) render(s *planner.Select, ids []int64) (sqlgen.Stmt, error) {
+	if r.Cache != nil {
+		return r.Cache.Select(r.Dialect, s, ids)
+	}
+	return r.Dialect.Select(s, ids)
 }
 
 type fetched struct {
@@ -197,7 +206,7 @@ func (r *Runner) children(ctx context.Context, q Queryer, s *planner.Select, par
 	for ci, c := range s.Children {
 		multi := len(c.Steps) > 1
 		for _, step := range c.Steps {
-			stmt, err := r.Dialect.Select(step, ids)
+			stmt, err := r.render(step, ids)
 			if err != nil {
 				return fmt.Errorf("render %s: %w", c.Attr.Name, err)
 			}

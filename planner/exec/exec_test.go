@@ -1,0 +1,110 @@
+package exec_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"quarry/database"
+	"quarry/ir"
+	"quarry/parser/rest"
+	"quarry/planner"
+	"quarry/planner/exec"
+	"quarry/schemas"
+)
+
+// openBlog opens a fresh SQLite database with the example app's layout.
+func openBlog(t *testing.T) (*database.DB, *schemas.Schema) {
+	t.Helper()
+	s, err := schemas.Load("../../examples/blog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	db, err := database.Open(ctx, database.Config{Client: "sqlite", Filename: filepath.Join(t.TempDir(), "t.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Migrate(ctx, s, nil); err != nil {
+		t.Fatal(err)
+	}
+	return db, s
+}
+
+// seed inserts n published articles, each with an author (who has a mentor) and two tags,
+// directly in SQL, so the read path is tested on its own.
+func seed(t *testing.T, db *database.DB, n int) {
+	t.Helper()
+	now := time.Now().UnixMilli()
+	exec := func(q string, args ...any) {
+		if _, err := db.Exec(db.Rebind(q), args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for i := 1; i <= 3; i++ {
+		exec(`INSERT INTO tags (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)`, i, fmt.Sprintf("tag%d", i), now, now)
+	}
+	for i := 1; i <= n; i++ {
+		exec(`INSERT INTO writers (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)`, i, fmt.Sprintf("writer%d", i), now, now)
+		if i > 1 {
+			exec(`INSERT INTO writers_mentor_links (writer_id, inv_writer_id) VALUES (?, ?)`, i, i-1)
+		}
+		exec(`INSERT INTO articles (id, title, views, created_at, updated_at, published_at) VALUES (?, ?, ?, ?, ?, ?)`, i, fmt.Sprintf("article %d", i), i, now, now, now)
+		exec(`INSERT INTO articles_author_links (article_id, writer_id, article_order) VALUES (?, ?, 1)`, i, i)
+		exec(`INSERT INTO articles_tags_links (article_id, tag_id, tag_order) VALUES (?, 1, 1), (?, 2, 2)`, i, i)
+	}
+}
+
+func run(t *testing.T, db *database.DB, s *schemas.Schema, query string) *exec.Result {
+	t.Helper()
+	q := &ir.Query{Model: "api::article.article", Op: ir.FindMany}
+	if err := rest.Parse(query, q); err != nil {
+		t.Fatal(err)
+	}
+	p := &planner.Planner{Schema: s, Config: planner.Config{DefaultLimit: 25, MaxLimit: 1000, WithCount: true, MaxPopulateDepth: 10}}
+	plan, err := p.Read(q, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &exec.Runner{Dialect: db.Dialect}
+	res, err := r.Run(context.Background(), db, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestStatementCountIndependentOfRows shows the number of SQL statements of a request
+// depends on its populate shape only: 1, 10 and 100 entries with two populate levels.
+func TestStatementCountIndependentOfRows(t *testing.T) {
+	const query = "populate[author][populate][mentor]=true&populate[tags]=true&pagination[pageSize]=1000"
+	counts := map[int]int{}
+	for _, n := range []int{1, 10, 100} {
+		db, s := openBlog(t)
+		seed(t, db, n)
+		res := run(t, db, s, query)
+		if len(res.Entries) != n {
+			t.Fatalf("n=%d: got %d entries", n, len(res.Entries))
+		}
+		last := res.Entries[n-1]
+		if len(last.Kids) != 2 || len(last.Kids[0].Entries) != 1 || len(last.Kids[1].Entries) != 2 {
+			t.Fatalf("n=%d: populate not stitched: %+v", n, last.Kids)
+		}
+		if n > 1 && len(last.Kids[0].Entries[0].Kids[0].Entries) != 1 {
+			t.Fatalf("n=%d: second level not stitched", n)
+		}
+		counts[n] = res.Statements
+	}
+	// root + count + author + author.mentor + tags
+	for n, c := range counts {
+		if c != 5 {
+			t.Errorf("n=%d: %d statements, want 5", n, c)
+		}
+	}
+}
+
+func TestMain(m *testing.M) { os.Exit(m.Run()) }
