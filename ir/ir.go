@@ -16,22 +16,22 @@ const (
 
 // Query is one read or write request against one content type.
 type Query struct {
-	Model string // content-type UID
-	Op    Op
-	ID    string // FindOne/Update/Delete of a collection type
+	Model string `json:"model"` // content-type UID
+	Op    Op     `json:"op"`
+	ID    string `json:"id,omitempty"` // FindOne/Update/Delete of a collection type
 
-	Filters          *Filter
-	Sort             []Sort
-	Fields           []string // nil: every scalar attribute
-	Populate         *Populate
-	Pagination       Pagination
-	PublicationState string // "", "live", "preview"
-	Locale           []string
+	Filters          *Filter    `json:"filters,omitempty"`
+	Sort             []Sort     `json:"sort,omitempty"`
+	Fields           []string   `json:"fields,omitempty"` // nil: every scalar attribute
+	Populate         *Populate  `json:"populate,omitempty"`
+	Pagination       Pagination `json:"pagination"`
+	PublicationState string     `json:"publicationState,omitempty"` // "", "live", "preview"
+	Locale           []string   `json:"locale,omitempty"`
 
 	// Data is the write payload (Create/Update), as decoded JSON.
-	Data map[string]any
+	Data map[string]any `json:"data,omitempty"`
 	// DataKeys keeps the payload's key order, which decides the order of validation errors.
-	DataKeys []string
+	DataKeys []string `json:"-"`
 }
 
 // ValueKind tells how a client typed a value; REST values are always strings or nulls.
@@ -46,8 +46,8 @@ const (
 
 // Value is one scalar operand as the client sent it.
 type Value struct {
-	Kind ValueKind
-	S    string // text form for VString and VNumber; "true"/"false" for VBool
+	Kind ValueKind `json:"kind"`
+	S    string    `json:"value"` // text form for VString and VNumber; "true"/"false" for VBool
 }
 
 // Str makes a string value.
@@ -69,36 +69,39 @@ const (
 
 // Filter is a boolean tree of conditions.
 type Filter struct {
-	Kind     FilterKind
-	Children []*Filter
+	Kind     FilterKind `json:"kind"`
+	Children []*Filter  `json:"children,omitempty"`
 	// Field is the attribute (or "id") a Cond or Relation node applies to.
-	Field string
+	Field string `json:"field,omitempty"`
 	// Operator is the filter operator with its $ ("$eq", "$containsi", ...).
-	Operator string
-	Values   []Value
+	Operator string  `json:"operator,omitempty"`
+	Values   []Value `json:"values,omitempty"`
 	// Param is the client's name for the offending part, used in error messages.
-	Param string
+	Param string `json:"-"`
 }
 
 // Sort is one sort key; Path has more than one element when sorting through relations.
 type Sort struct {
-	Path  []string
-	Desc  bool
-	Param string
+	Path  []string `json:"path"`
+	Desc  bool     `json:"desc,omitempty"`
+	Param string   `json:"-"`
 }
 
 // Pagination as the client asked for it; the planner applies defaults and limits.
 type Pagination struct {
-	Page, PageSize, Start, Limit *int
+	Page     *int `json:"page,omitempty"`
+	PageSize *int `json:"pageSize,omitempty"`
+	Start    *int `json:"start,omitempty"`
+	Limit    *int `json:"limit,omitempty"`
 	// WithCount nil means the configured default.
-	WithCount *bool
+	WithCount *bool `json:"withCount,omitempty"`
 }
 
 // Populate is the population tree of one level.
 type Populate struct {
 	// All means every populatable attribute of the level (populate=*).
-	All      bool
-	Children []*PopulateField
+	All      bool             `json:"all,omitempty"`
+	Children []*PopulateField `json:"fields,omitempty"`
 }
 
 // Find returns the child for a field.
@@ -116,20 +119,35 @@ func (p *Populate) Find(field string) *PopulateField {
 
 // PopulateField populates one attribute, with its own query options.
 type PopulateField struct {
-	Field            string
-	Fields           []string
-	Sort             []Sort
-	Filters          *Filter
-	Populate         *Populate
-	Pagination       *Pagination
-	PublicationState string
-	Count            bool
+	Field            string      `json:"field"`
+	Fields           []string    `json:"fields,omitempty"`
+	Sort             []Sort      `json:"sort,omitempty"`
+	Filters          *Filter     `json:"filters,omitempty"`
+	Populate         *Populate   `json:"populate,omitempty"`
+	Pagination       *Pagination `json:"pagination,omitempty"`
+	PublicationState string      `json:"publicationState,omitempty"`
+	Count            bool        `json:"count,omitempty"`
 	// On holds per-component options for dynamic zones, keyed by component UID in order.
-	On []*PopulateOn
+	On []*PopulateOn `json:"on,omitempty"`
 }
 
 // PopulateOn is the dynamic-zone fragment for one component.
 type PopulateOn struct {
-	Component string
-	Field     *PopulateField
+	Component string         `json:"component"`
+	Field     *PopulateField `json:"options"`
 }
+
+var (
+	opNames     = [...]string{"findMany", "findOne", "create", "update", "delete"}
+	filterNames = [...]string{"and", "or", "not", "cond", "relation"}
+	valueNames  = [...]string{"null", "string", "number", "bool"}
+)
+
+// MarshalText names the op in dumps (qplan).
+func (o Op) MarshalText() ([]byte, error) { return []byte(opNames[o]), nil }
+
+// MarshalText names the node kind in dumps.
+func (k FilterKind) MarshalText() ([]byte, error) { return []byte(filterNames[k]), nil }
+
+// MarshalText names the value kind in dumps.
+func (k ValueKind) MarshalText() ([]byte, error) { return []byte(valueNames[k]), nil }

@@ -19,6 +19,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	writeAPIError(w, ae)
 }
 
+// WriteError writes an API error in Strapi's envelope.
+func WriteError(w http.ResponseWriter, ae *apierror.Error) { writeAPIError(w, ae) }
+
 func writeAPIError(w http.ResponseWriter, ae *apierror.Error) {
 	var b buf
 	b.WriteString(`{"data":null,"error":{"status":`)

@@ -35,6 +35,9 @@ type Server struct {
 	// MaxBody bounds request bodies (Strapi's JSON limit is 1 MB).
 	MaxBody int64
 	Now     func() time.Time
+	// GraphQL, when set, is mounted at GraphQLPath (default /graphql).
+	GraphQL     http.Handler
+	GraphQLPath string
 
 	tokens tokenCache
 }
@@ -66,6 +69,13 @@ func (s *Server) Handler() http.Handler {
 	r.Use(s.recoverer)
 	r.Get("/_health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	r.Head("/_health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	if s.GraphQL != nil {
+		path := s.GraphQLPath
+		if path == "" {
+			path = "/graphql"
+		}
+		r.Handle(path, s.GraphQL)
+	}
 	r.HandleFunc("/api/{name}", s.route)
 	r.HandleFunc("/api/{name}/{id}", s.route)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { writeAPIError(w, apierror.NotFound()) })

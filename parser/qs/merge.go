@@ -109,7 +109,7 @@ func (b *builder) srcAt(s src, k int) (key string, idx int, child src) {
 		if o.kind == opArr {
 			return "", o.idx, child
 		}
-		return o.key, -1, child
+		return b.opName(o), -1, child
 	}
 	if s.v.Kind == Array {
 		// Real array sources are leaves made by combine, hence dense.
@@ -155,7 +155,7 @@ func (b *builder) materialize(s src) *Value {
 			v = a
 		default: // opKey, opOvf
 			obj := b.newObject(1)
-			b.objSet(obj.Obj, o.key, v)
+			b.objSet(obj.Obj, b.opName(o), v)
 			if o.kind == opOvf {
 				b.metaFor(obj).setOverflow(o.num)
 			}

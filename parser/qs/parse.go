@@ -27,11 +27,22 @@ const (
 // op is one level of the nested value qs builds for a single key before
 // merging it into the result. The level's only child is the next op, or the
 // leaf value after the last one.
+//
+// The key is kept as offsets into builder.key rather than as a string so
+// that op holds no pointers: the ops slice is rewritten for every parameter
+// and pointer writes into it would cost GC write barriers.
 type op struct {
-	kind opKind
-	key  string  // opKey, opOvf
-	idx  int     // opArr
-	num  float64 // opOvf: the index as the JS number qs computes with
+	kind   opKind
+	lo, hi int     // opKey, opOvf: key is builder.key[lo:hi]; lo < 0 means "0"
+	idx    int     // opArr
+	num    float64 // opOvf: the index as the JS number qs computes with
+}
+
+func (b *builder) opName(o *op) string {
+	if o.lo < 0 {
+		return "0"
+	}
+	return b.key[o.lo:o.hi]
 }
 
 type builder struct {
@@ -55,7 +66,8 @@ type builder struct {
 	order []int32
 	ops   []op
 
-	chain []op   // ops of the key being merged, after resolve
+	key   string // the flat key being merged
+	chain []op   // its levels, after resolve
 	leaf  *Value // value at the bottom of chain
 
 	// qs keeps hidden state on some containers (sparse array holes, the
@@ -96,7 +108,8 @@ func newBuilder(raw string, opt Options) *builder {
 		nobj = est
 	}
 	b.objs = make([]Object, 0, nobj)
-	b.keys = make([]string, 0, 2*nobj)
+	// Two keys per object, plus the root's room for every parameter.
+	b.keys = make([]string, 0, 2*nobj+parts)
 	return b
 }
 
@@ -114,7 +127,7 @@ func (b *builder) release() {
 	b.order = b.order[:0]
 	clear(b.ops)
 	b.ops = b.ops[:0]
-	b.chain, b.leaf, b.meta = nil, nil, nil
+	b.key, b.chain, b.leaf, b.meta = "", nil, nil, nil
 	builderPool.Put(b)
 }
 
@@ -257,16 +270,20 @@ func (b *builder) makeLeaf(p *pair) *Value {
 // drops the whole parameter because a level names an Object.prototype
 // property.
 func (b *builder) segment(key string) bool {
+	b.key = key
 	b.ops = b.ops[:0]
 	if b.opt.Depth <= 0 {
-		clean := stripBrackets(key)
-		if isProtoKey(clean) {
+		lo, hi := 0, len(key)
+		if len(key) >= 2 && key[0] == '[' && key[len(key)-1] == ']' {
+			lo, hi = 1, len(key)-1
+		}
+		if isProtoKey(key[lo:hi]) {
 			return false
 		}
 		if key == "[]" {
 			b.ops = append(b.ops, op{kind: opPush})
 		} else {
-			b.ops = append(b.ops, b.classify(clean, len(clean) != len(key)))
+			b.ops = append(b.ops, b.classify(lo, hi, lo > 0))
 		}
 		return true
 	}
@@ -280,7 +297,7 @@ func (b *builder) segment(key string) bool {
 		if isProtoKey(parent) {
 			return false
 		}
-		b.ops = append(b.ops, op{kind: opKey, key: parent})
+		b.ops = append(b.ops, op{kind: opKey, lo: 0, hi: len(parent)})
 	}
 
 	open := first
@@ -300,17 +317,16 @@ func (b *builder) segment(key string) bool {
 		}
 		if end < 0 {
 			// An unterminated group: the rest of the key is one literal level.
-			b.ops = append(b.ops, op{kind: opKey, key: key[open:]})
+			b.ops = append(b.ops, op{kind: opKey, lo: open, hi: len(key)})
 			return true
 		}
-		content := key[open+1 : end]
-		if isProtoKey(content) {
+		if isProtoKey(key[open+1 : end]) {
 			return false
 		}
-		if content == "" {
+		if end == open+1 {
 			b.ops = append(b.ops, op{kind: opPush})
 		} else {
-			b.ops = append(b.ops, b.classify(content, true))
+			b.ops = append(b.ops, b.classify(open+1, end, true))
 		}
 		// Text between or after groups ("a[b]x[c]") is ignored by qs.
 		next := strings.IndexByte(key[end+1:], '[')
@@ -322,7 +338,7 @@ func (b *builder) segment(key string) bool {
 	}
 	if open >= 0 {
 		// Past Depth, the remainder (from its '[') is one literal key.
-		b.ops = append(b.ops, op{kind: opKey, key: key[open:]})
+		b.ops = append(b.ops, op{kind: opKey, lo: open, hi: len(key)})
 	}
 	return true
 }
@@ -330,16 +346,16 @@ func (b *builder) segment(key string) bool {
 // classify maps a level's key to an array slot, an overflowed-array slot,
 // or an object key. Only a bracketed canonical non-negative integer is an
 // index; "01", "-1" and bare parent keys like "0" stay object keys.
-func (b *builder) classify(clean string, bracketed bool) op {
+func (b *builder) classify(lo, hi int, bracketed bool) op {
 	if bracketed {
-		if num, ok := jsCanonicalInt(clean); ok && num >= 0 {
+		if num, ok := jsCanonicalInt(b.key[lo:hi]); ok && num >= 0 {
 			if num < float64(b.opt.ArrayLimit) {
 				return op{kind: opArr, idx: int(num)}
 			}
-			return op{kind: opOvf, key: clean, num: num}
+			return op{kind: opOvf, lo: lo, hi: hi, num: num}
 		}
 	}
-	return op{kind: opKey, key: clean}
+	return op{kind: opKey, lo: lo, hi: hi}
 }
 
 // resolve rewrites "[]" levels. qs builds them with combine([], child): an
@@ -369,7 +385,7 @@ func (b *builder) resolve() {
 				continue
 			}
 			if b.opt.ArrayLimit < 1 {
-				o = op{kind: opOvf, key: "0"}
+				o = op{kind: opOvf, lo: -1}
 				next = kOverflow
 			} else {
 				o = op{kind: opArr}
@@ -386,13 +402,6 @@ func (b *builder) resolve() {
 		ops[w] = o
 	}
 	b.chain = ops[w:]
-}
-
-func stripBrackets(s string) string {
-	if len(s) >= 2 && s[0] == '[' && s[len(s)-1] == ']' {
-		return s[1 : len(s)-1]
-	}
-	return s
 }
 
 // isProtoKey reports whether qs (with allowPrototypes false) drops a key:

@@ -26,10 +26,10 @@ func TestFilters(t *testing.T) {
 	cases := []struct {
 		in, want string
 	}{
-		{"filters[title][$eq]=Hello", `{"Kind":3,"Children":null,"Field":"title","Operator":"$eq","Values":[{"Kind":1,"S":"Hello"}],"Param":"$eq"}`},
-		{"filters[title]=Hello", `{"Kind":3,"Children":null,"Field":"title","Operator":"$eq","Values":[{"Kind":1,"S":"Hello"}],"Param":"title"}`},
-		{"filters[title][$eq]", `{"Kind":3,"Children":null,"Field":"title","Operator":"$eq","Values":[{"Kind":0,"S":""}],"Param":"$eq"}`},
-		{"filters[id][$in][0]=1&filters[id][$in][1]=2", `{"Kind":3,"Children":null,"Field":"id","Operator":"$in","Values":[{"Kind":1,"S":"1"},{"Kind":1,"S":"2"}],"Param":"$in"}`},
+		{"filters[title][$eq]=Hello", `{"kind":"cond","field":"title","operator":"$eq","values":[{"kind":"string","value":"Hello"}]}`},
+		{"filters[title]=Hello", `{"kind":"cond","field":"title","operator":"$eq","values":[{"kind":"string","value":"Hello"}]}`},
+		{"filters[title][$eq]", `{"kind":"cond","field":"title","operator":"$eq","values":[{"kind":"null","value":""}]}`},
+		{"filters[id][$in][0]=1&filters[id][$in][1]=2", `{"kind":"cond","field":"id","operator":"$in","values":[{"kind":"string","value":"1"},{"kind":"string","value":"2"}]}`},
 	}
 	for _, c := range cases {
 		q, err := parse(t, c.in)

@@ -1,0 +1,187 @@
+// Command qplan shows how Quarry answers a request: the parsed IR, the plan as a tree of
+// steps with the parent keys each batches on, and each step's SQL with its bind values for a
+// dialect; optionally the database's EXPLAIN of each step.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"net/http/httptest"
+	"os"
+	"strings"
+
+	"quarry/apierror"
+	"quarry/app"
+	"quarry/ir"
+	"quarry/parser/rest"
+	"quarry/planner"
+	"quarry/planner/explain"
+	"quarry/schemas"
+	"quarry/sqlgen"
+	"quarry/transport"
+)
+
+const usage = `qplan prints the query plan of a Quarry request.
+
+Usage:
+  qplan --app DIR [--dialect sqlite|postgres] [--json] [--explain [--analyze]] 'GET /api/articles?filters[title][$containsi]=go'
+
+The request is METHOD PATH?QUERY as a client would send it (only GET reads are planned).
+--explain runs EXPLAIN (SQLite: EXPLAIN QUERY PLAN) for each step against the app's configured
+database (DATABASE_CLIENT, DATABASE_URL, ...); child steps are explained with parent ids [1].
+`
+
+func main() {
+	code, err := run(context.Background(), os.Args[1:], os.Stdout, os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "qplan:", err)
+	}
+	os.Exit(code)
+}
+
+type output struct {
+	Request string          `json:"request"`
+	IR      *ir.Query       `json:"ir"`
+	Dialect string          `json:"dialect"`
+	Steps   []explain.Step  `json:"steps,omitempty"`
+	Removed []string        `json:"removed,omitempty"`
+	Error   json.RawMessage `json:"error,omitempty"`
+}
+
+func run(ctx context.Context, args []string, stdout io.Writer, getenv func(string) string) (int, error) {
+	fs := flag.NewFlagSet("qplan", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dir := fs.String("app", ".", "app folder")
+	dialect := fs.String("dialect", "", "sqlite or postgres (default: the app's configured database client)")
+	asJSON := fs.Bool("json", false, "print one JSON document")
+	doExplain := fs.Bool("explain", false, "run EXPLAIN for each step against the configured database")
+	analyze := fs.Bool("analyze", false, "with --explain on PostgreSQL: EXPLAIN (ANALYZE, BUFFERS)")
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprint(os.Stderr, usage)
+		return 2, err
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprint(os.Stderr, usage)
+		return 2, errors.New("give exactly one request")
+	}
+	request := fs.Arg(0)
+	s, err := schemas.Load(*dir)
+	if err != nil {
+		return 1, err
+	}
+	client := *dialect
+	if client == "" {
+		client = getenv("DATABASE_CLIENT")
+	}
+	d, err := sqlgen.ByName(client)
+	if err != nil {
+		return 2, err
+	}
+	var a *app.App
+	if *doExplain {
+		if a, err = app.Open(ctx, *dir, getenv, nil); err != nil {
+			return 1, err
+		}
+		defer a.DB.Close()
+		if a.DB.Dialect != d {
+			return 2, fmt.Errorf("--dialect %s does not match the configured database %s", d.Name, a.DB.Dialect.Name)
+		}
+	}
+	cfg := planner.DefaultConfig()
+	if a != nil {
+		cfg = a.REST
+	}
+	out := output{Request: request, Dialect: d.Name}
+	q, plan, perr := planRequest(s, cfg, request)
+	out.IR = q
+	if perr != nil {
+		var ae *apierror.Error
+		if !errors.As(perr, &ae) {
+			return 1, perr
+		}
+		out.Error = envelope(ae)
+	} else {
+		steps, err := explain.Steps(plan, d)
+		if err != nil {
+			return 1, err
+		}
+		if a != nil {
+			if err := explain.Run(ctx, a.DB, steps, *analyze); err != nil {
+				return 1, err
+			}
+		}
+		out.Steps, out.Removed = steps, plan.Removed
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(out); err != nil {
+			return 1, err
+		}
+	} else {
+		fmt.Fprintf(stdout, "request: %s\n\nIR:\n", request)
+		irJSON, _ := json.MarshalIndent(q, "  ", "  ")
+		fmt.Fprintf(stdout, "  %s\n\n", irJSON)
+		if out.Error != nil {
+			fmt.Fprintf(stdout, "error (as the server answers):\n  %s\n", out.Error)
+		} else {
+			fmt.Fprintf(stdout, "plan (%s):\n", d.Name)
+			fmt.Fprint(stdout, explain.Format(out.Steps))
+			for _, r := range out.Removed {
+				fmt.Fprintf(stdout, "removed: %s\n", r)
+			}
+		}
+	}
+	if out.Error != nil {
+		return 3, nil
+	}
+	return 0, nil
+}
+
+// planRequest parses "GET /api/<name>[/<id>]?query" and plans it.
+func planRequest(s *schemas.Schema, cfg planner.Config, request string) (*ir.Query, *planner.Plan, error) {
+	method, target, ok := strings.Cut(strings.TrimSpace(request), " ")
+	if !ok {
+		method, target = "GET", request
+	}
+	if !strings.EqualFold(method, "GET") {
+		return nil, nil, fmt.Errorf("only GET requests are planned, got %s", method)
+	}
+	u, err := url.Parse(strings.TrimSpace(target))
+	if err != nil {
+		return nil, nil, fmt.Errorf("bad request target: %w", err)
+	}
+	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+	if len(parts) < 2 || parts[0] != "api" || len(parts) > 3 {
+		return nil, nil, apierror.NotFound()
+	}
+	q := &ir.Query{Op: ir.FindMany}
+	if m, ok := s.ByPlural(parts[1]); ok {
+		q.Model = m.UID
+		if len(parts) == 3 {
+			q.Op, q.ID = ir.FindOne, parts[2]
+		}
+	} else if m, ok := s.BySingular(parts[1]); ok && len(parts) == 2 {
+		q.Model = m.UID
+	} else {
+		return nil, nil, apierror.NotFound()
+	}
+	if err := rest.Parse(u.RawQuery, q); err != nil {
+		return q, nil, err
+	}
+	plan, err := (&planner.Planner{Schema: s, Config: cfg}).Read(q, nil)
+	return q, plan, err
+}
+
+// envelope renders the error exactly as the server's REST envelope does.
+func envelope(ae *apierror.Error) json.RawMessage {
+	rec := httptest.NewRecorder()
+	transport.WriteError(rec, ae)
+	return rec.Body.Bytes()
+}
