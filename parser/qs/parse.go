@@ -92,24 +92,18 @@ func newBuilder(raw string, opt Options) *builder {
 	if parts > opt.ParameterLimit {
 		parts = opt.ParameterLimit
 	}
-	// Every bracket group is potentially one node, and clients that encode
-	// brackets spend two '%' per group.
-	levels := strings.Count(raw, "[") + strings.Count(raw, "%")/2
-	// Keys share prefixes, so typically only part of the levels become nodes;
-	// the slabs grow if this is short.
-	est := parts + levels*3/4 + 4
-	if est > 4096 {
-		est = 4096
-	}
+	// Every bracket group is potentially one node (clients built on
+	// qs.stringify percent-encode the brackets).
+	levels := strings.Count(raw, "[") + strings.Count(raw, "%5B") + strings.Count(raw, "%5b")
+	// Keys share prefixes, so typically only part of the levels become nodes.
+	// The cap keeps junk input from reserving much; slabs grow when short.
+	est := min(parts+levels*3/4+4, 1024)
 	b.chunk = est
 	b.vals = make([]Value, 0, est)
-	nobj := levels/2 + 2
-	if nobj > est {
-		nobj = est
-	}
+	nobj := min(levels/2+2, est)
 	b.objs = make([]Object, 0, nobj)
-	// Two keys per object, plus the root's room for every parameter.
-	b.keys = make([]string, 0, 2*nobj+parts)
+	// Two keys per object, plus room for the root's.
+	b.keys = make([]string, 0, 2*nobj+min(parts, maxCarve))
 	return b
 }
 
@@ -133,8 +127,9 @@ func (b *builder) release() {
 
 func (b *builder) run() *Object {
 	b.collect()
-	// Every distinct key may become a root key.
-	root := b.newObject(len(b.pairs))
+	// Strapi queries have a handful of root keys (filters, populate, sort,
+	// ...); more than 8 would only make the map grow once more.
+	root := b.newObject(min(len(b.pairs), 8))
 
 	// qs walks its flat key table with Object.keys, i.e. array-index keys
 	// first in numeric order. That decides merge order, so `1[a]=x&1=y`
@@ -208,13 +203,16 @@ func (b *builder) addPart(part string) {
 		return
 	}
 	b.pairs = append(b.pairs, pair{key: key, val: v})
-	if b.index != nil {
-		b.index[key] = int32(len(b.pairs) - 1)
-	} else if len(b.pairs) > indexThreshold {
-		b.index = make(map[string]int32, 2*indexThreshold)
+	switch n := len(b.pairs); {
+	case n == indexThreshold+1:
+		if b.index == nil {
+			b.index = make(map[string]int32, 2*indexThreshold)
+		}
 		for i := range b.pairs {
 			b.index[b.pairs[i].key] = int32(i)
 		}
+	case n > indexThreshold+1:
+		b.index[key] = int32(n - 1)
 	}
 }
 

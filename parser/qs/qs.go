@@ -9,6 +9,12 @@
 // collide with Object.prototype being dropped, and JavaScript's
 // integer-keys-first property order.
 //
+// The reference is the current qs@6 (6.17.1). Strapi releases pin older
+// ones (4.26.2 pins 6.15.1, most earlier 4.x releases 6.11.1); they agree on
+// ordinary queries and differ on edge cases: a scalar colliding with an
+// object, indexes >= arrayLimit, arrays longer than arrayLimit, and
+// unbalanced brackets.
+//
 // The input is attacker controlled and parsed on every request, so Parse
 // never panics, does work linear in the input (plus a small factor bounded by
 // the limits in Options), and keeps allocations to roughly two per object
