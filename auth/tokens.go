@@ -141,14 +141,3 @@ func List(ctx context.Context, db *database.DB) ([]Token, error) {
 	}
 	return out, rows.Err()
 }
-
-// Allows reports whether a token type may run a content-API action (find, findOne, ...).
-func Allows(typ, action string) bool {
-	switch typ {
-	case FullAccess:
-		return true
-	case ReadOnly:
-		return action == "find" || action == "findOne"
-	}
-	return false
-}

@@ -34,3 +34,23 @@ func TestMigrateSQLiteIsIdempotent(t *testing.T) {
 		}
 	}
 }
+
+// TestSQLiteLikeIsCaseSensitive guards the pragma that makes $contains case-sensitive on
+// SQLite, as it is on PostgreSQL.
+func TestSQLiteLikeIsCaseSensitive(t *testing.T) {
+	db, err := Open(context.Background(), Config{Client: "sqlite", Filename: filepath.Join(t.TempDir(), "x.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(2)
+	for i := 0; i < 3; i++ { // every pooled connection carries the pragma
+		var n int
+		if err := db.Get(&n, "SELECT 'Hello' LIKE '%hell%'"); err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			t.Fatal("LIKE matched across case")
+		}
+	}
+}

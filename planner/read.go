@@ -96,6 +96,9 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 	if plan.One {
 		root.Order = nil
 	}
+	if q.Fields != nil && root.Where != nil && HasPath(root.Where) {
+		root.Columns = sortColumnsFirst(root.Columns, root.Order)
+	}
 	if plan.One {
 		root.Limit = 1
 	} else {
@@ -307,7 +310,7 @@ func (b *builder) child(owner *schemas.Model, a *schemas.Attribute, f *ir.Popula
 			via.Join = &schemas.Join{Table: a.Link.Table, SourceCol: a.Link.SourceCol, TargetCol: a.Link.TargetCol,
 				OrderCol: a.Link.OrderCol, Morph: true, MorphType: owner.UID, MorphField: a.Name}
 		}
-		if f.Count && a.Type == schemas.Relation && a.IsToMany() {
+		if f.Count && a.Type == schemas.Relation {
 			via.Count = true
 			c.Count = true
 		}
@@ -401,4 +404,26 @@ func (b *builder) childSelect(m *schemas.Model, f *ir.PopulateField, via *Via, p
 		}
 	}
 	return s, nil
+}
+
+// sortColumnsFirst mirrors Strapi's answer when filters join other tables: its query selects
+// DISTINCT with the sort columns first, and the entry keeps the row's column order.
+func sortColumnsFirst(cols []*schemas.Attribute, order []Order) []*schemas.Attribute {
+	var out []*schemas.Attribute
+	seen := map[*schemas.Attribute]bool{}
+	for _, o := range order {
+		if len(o.Path) == 0 && o.Attr != nil && !seen[o.Attr] {
+			seen[o.Attr] = true
+			out = append(out, o.Attr)
+		}
+	}
+	if len(out) == 0 {
+		return cols
+	}
+	for _, c := range cols {
+		if !seen[c] {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -122,6 +122,14 @@ func (d *Dialect) render(s *planner.Select, sh *shape) (string, []any, error) {
 			} else {
 				expr += " ASC"
 			}
+			if d == SQLite {
+				// PostgreSQL's default null placement, which Strapi's answers show.
+				if o.Desc {
+					expr += " NULLS FIRST"
+				} else {
+					expr += " NULLS LAST"
+				}
+			}
 			explicit = append(explicit, expr)
 			orderArgs = append(orderArgs, args...)
 		}

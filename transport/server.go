@@ -173,12 +173,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// authorize authenticates the request and checks the route's action. Until roles exist, a
-// request without a token has no permissions (the public role is empty).
-func (s *Server) authorize(r *http.Request, m *schemas.Model, action string) (planner.Principal, error) {
+// Authenticate identifies the caller: no credentials is the public role; a bearer token
+// must be a known, unexpired API token (401 otherwise, as Strapi answers).
+func (s *Server) Authenticate(r *http.Request) (*auth.Caller, error) {
 	key, ok := bearer(r.Header.Get("Authorization"))
 	if !ok {
-		return nil, apierror.Forbidden()
+		return &auth.Caller{Kind: auth.Public}, nil
 	}
 	tok, err := s.lookupToken(r.Context(), key)
 	switch {
@@ -189,10 +189,19 @@ func (s *Server) authorize(r *http.Request, m *schemas.Model, action string) (pl
 	case err != nil:
 		return nil, err
 	}
-	if !auth.Allows(tok.Type, action) {
+	return &auth.Caller{Kind: auth.APIToken, TokenType: tok.Type}, nil
+}
+
+// authorize authenticates the request and checks the route's action.
+func (s *Server) authorize(r *http.Request, m *schemas.Model, action string) (*auth.Caller, error) {
+	c, err := s.Authenticate(r)
+	if err != nil {
+		return nil, err
+	}
+	if !c.Can(m.UID + "." + action) {
 		return nil, apierror.Forbidden()
 	}
-	return planner.Everyone{}, nil
+	return c, nil
 }
 
 func (s *Server) lookupToken(ctx context.Context, key string) (*auth.Token, error) {

@@ -10,8 +10,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 

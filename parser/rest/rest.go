@@ -323,7 +323,11 @@ func sortInto(v *qs.Value, prefix []string, out *[]ir.Sort) error {
 		if prefix != nil {
 			return apierror.InvalidParam("sort")
 		}
-		for _, e := range v.Arr {
+		for i, e := range v.Arr {
+			if e.Kind != qs.String {
+				// Strapi's validator refuses an object inside the sort array by its index.
+				return apierror.InvalidParam(strconv.Itoa(i))
+			}
 			if err := sortInto(e, nil, out); err != nil {
 				return err
 			}

@@ -1,0 +1,46 @@
+package auth
+
+import "strings"
+
+// CallerKind says how a request authenticated.
+type CallerKind int
+
+const (
+	Public CallerKind = iota // no credentials: the public role
+	APIToken
+	User // a users-permissions JWT
+)
+
+// Caller is who sends a request and what it may do. Actions are named as Strapi names them:
+// api::article.article.find, plugin::users-permissions.user.me, ...
+type Caller struct {
+	Kind      CallerKind
+	TokenType string          // APIToken: read-only, full-access, custom
+	Actions   map[string]bool // public role, user role or custom token permissions
+	UserID    int64
+}
+
+// Can reports whether the caller may run an action.
+func (c *Caller) Can(action string) bool {
+	if c == nil {
+		return false
+	}
+	if c.Kind == APIToken {
+		switch c.TokenType {
+		case FullAccess:
+			return true
+		case ReadOnly:
+			return strings.HasSuffix(action, ".find") || strings.HasSuffix(action, ".findOne")
+		}
+	}
+	return c.Actions[action]
+}
+
+// CanFind reports whether the caller may read entries of a content type; the planner asks
+// it for every relation a request populates, filters or sorts through.
+func (c *Caller) CanFind(uid string) bool {
+	if uid == "plugin::upload.file" {
+		return true // media is never restricted
+	}
+	return c.Can(uid + ".find")
+}

@@ -1,0 +1,625 @@
+package write
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+	"golang.org/x/crypto/bcrypt"
+
+	"quarry/schemas"
+	"quarry/sqlgen"
+)
+
+// dbx runs statements written with ? placeholders in the caller's transaction, converting
+// placeholders and bind values to the dialect's conventions.
+type dbx struct {
+	ctx context.Context
+	tx  *sqlx.Tx
+	d   *sqlgen.Dialect
+}
+
+func (db dbx) q(ident string) string { return db.d.Quote(ident) }
+
+func (db dbx) prep(query string, args []any) (string, []any, error) {
+	s, err := db.d.Placeholder.ReplacePlaceholders(query)
+	if err != nil {
+		return "", nil, err
+	}
+	out := make([]any, len(args))
+	for i, a := range args {
+		out[i] = db.d.Bind(a)
+	}
+	return s, out, nil
+}
+
+func (db dbx) exec(query string, args ...any) error {
+	s, a, err := db.prep(query, args)
+	if err != nil {
+		return err
+	}
+	if _, err := db.tx.ExecContext(db.ctx, s, a...); err != nil {
+		return fmt.Errorf("%s: %w", firstWords(query), err)
+	}
+	return nil
+}
+
+func (db dbx) query(query string, args ...any) (*sqlx.Rows, error) {
+	s, a, err := db.prep(query, args)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.tx.QueryxContext(db.ctx, s, a...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", firstWords(query), err)
+	}
+	return rows, nil
+}
+
+func (db dbx) get(dest any, query string, args ...any) error {
+	s, a, err := db.prep(query, args)
+	if err != nil {
+		return err
+	}
+	return db.tx.QueryRowxContext(db.ctx, s, a...).Scan(dest)
+}
+
+func firstWords(q string) string {
+	if len(q) > 60 {
+		return q[:60] + "…"
+	}
+	return q
+}
+
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
+
+func joinComma(parts []string) string { return strings.Join(parts, ", ") }
+
+func marks(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+// execer runs the write operations of a validated payload.
+type execer struct {
+	w  *Writer
+	db dbx
+}
+
+func (x *execer) q(ident string) string { return x.db.q(ident) }
+
+// run writes one row and what hangs off it, in Strapi's order: components first (their
+// rows do not need the owner's id), then the row, then component links, then relations.
+func (x *execer) run(op *entryOp) (int64, error) {
+	for _, cf := range op.comps {
+		for _, it := range cf.items {
+			id, err := x.run(it.op)
+			if err != nil {
+				return 0, err
+			}
+			it.id = id
+		}
+	}
+	id := op.id
+	if id == 0 {
+		var err error
+		if id, err = x.insert(op.model.Table, op.cols); err != nil {
+			return 0, err
+		}
+	} else if len(op.cols) > 0 {
+		if err := x.update(op.model.Table, id, op.cols); err != nil {
+			return 0, err
+		}
+	}
+	for _, cf := range op.comps {
+		if err := x.linkComponents(op, id, cf); err != nil {
+			return 0, err
+		}
+	}
+	for _, rf := range op.rels {
+		if err := x.relation(id, rf, op.id == 0); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
+}
+
+func (x *execer) value(v any) (any, error) {
+	if pw, ok := v.(plainPassword); ok {
+		h, err := bcrypt.GenerateFromPassword([]byte(pw), 10)
+		if err != nil {
+			return nil, err
+		}
+		return string(h), nil
+	}
+	return v, nil
+}
+
+func (x *execer) insert(table string, cols []colVal) (int64, error) {
+	var id int64
+	if len(cols) == 0 {
+		err := x.db.get(&id, fmt.Sprintf("INSERT INTO %s DEFAULT VALUES RETURNING %s", x.q(table), x.q("id")))
+		return id, err
+	}
+	names := make([]string, len(cols))
+	args := make([]any, len(cols))
+	for i, c := range cols {
+		names[i] = x.q(c.col)
+		v, err := x.value(c.val)
+		if err != nil {
+			return 0, err
+		}
+		args[i] = v
+	}
+	err := x.db.get(&id, fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s) RETURNING %s", x.q(table), joinComma(names),
+		marks(len(cols)), x.q("id")), args...)
+	if err != nil {
+		return 0, fmt.Errorf("insert into %s: %w", table, err)
+	}
+	return id, nil
+}
+
+func (x *execer) update(table string, id int64, cols []colVal) error {
+	sets := make([]string, len(cols))
+	args := make([]any, 0, len(cols)+1)
+	for i, c := range cols {
+		sets[i] = x.q(c.col) + " = ?"
+		v, err := x.value(c.val)
+		if err != nil {
+			return err
+		}
+		args = append(args, v)
+	}
+	args = append(args, id)
+	return x.db.exec(fmt.Sprintf("UPDATE %s SET %s WHERE %s = ?", x.q(table), joinComma(sets), x.q("id")), args...)
+}
+
+// insertRows inserts many rows with as few statements as the bind limits allow.
+func (x *execer) insertRows(table string, cols []string, rows [][]any) error {
+	const chunk = 200
+	quoted := make([]string, len(cols))
+	for i, c := range cols {
+		quoted[i] = x.q(c)
+	}
+	tuple := "(" + marks(len(cols)) + ")"
+	for start := 0; start < len(rows); start += chunk {
+		end := min(start+chunk, len(rows))
+		tuples := make([]string, 0, end-start)
+		var args []any
+		for _, r := range rows[start:end] {
+			tuples = append(tuples, tuple)
+			args = append(args, r...)
+		}
+		err := x.db.exec(fmt.Sprintf("INSERT INTO %s (%s) VALUES %s", x.q(table), joinComma(quoted), joinComma(tuples)), args...)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// existingIDs returns which of ids exist in table (one SELECT).
+func (x *execer) existingIDs(table string, ids []int64) ([]int64, error) {
+	d := x.db.d
+	rows, err := x.db.query(fmt.Sprintf("SELECT %s FROM %s WHERE %s", x.q("id"), x.q(table), d.InList(x.q("id"))), d.ListArg(ids))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// linkComponents rewrites the owner's links of one component field and deletes the
+// components it no longer references.
+func (x *execer) linkComponents(op *entryOp, ownerID int64, cf *compField) error {
+	ct := op.model.ComponentsTable
+	field := cf.attr.Name
+	var old []compLink
+	if op.id != 0 {
+		old = op.links[field]
+	}
+	cur := make([]compLink, len(cf.items))
+	for i, it := range cf.items {
+		cur[i] = compLink{it.id, it.uid}
+	}
+	if equalLinks(old, cur) {
+		return nil
+	}
+	if len(old) > 0 {
+		if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s = ? AND %s = ?", x.q(ct), x.q("entity_id"), x.q("field")), ownerID, field); err != nil {
+			return err
+		}
+	}
+	if len(cur) > 0 {
+		rows := make([][]any, len(cur))
+		for i, l := range cur {
+			rows[i] = []any{ownerID, l.id, l.typ, field, float64(i + 1)}
+		}
+		if err := x.insertRows(ct, []string{"entity_id", "component_id", "component_type", "field", "order"}, rows); err != nil {
+			return err
+		}
+	}
+	keep := map[compLink]bool{}
+	for _, l := range cur {
+		keep[l] = true
+	}
+	gone := map[string][]int64{}
+	for _, l := range old {
+		if !keep[l] {
+			gone[l.typ] = append(gone[l.typ], l.id)
+		}
+	}
+	return x.deleteComponents(gone)
+}
+
+func equalLinks(a, b []compLink) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// deleteComponents deletes component rows by type, with their nested components, link
+// rows and media morph rows (batched per type and level).
+func (x *execer) deleteComponents(byType map[string][]int64) error {
+	uids := make([]string, 0, len(byType))
+	for uid, ids := range byType {
+		if len(ids) > 0 {
+			uids = append(uids, uid)
+		}
+	}
+	sort.Strings(uids)
+	d := x.db.d
+	for _, uid := range uids {
+		c := x.w.Schema.Models[uid]
+		if c == nil || c.Kind != schemas.Component {
+			continue
+		}
+		ids := dedupe(byType[uid])
+		if c.ComponentsTable != "" {
+			nested, err := x.componentsOf(c.ComponentsTable, ids)
+			if err != nil {
+				return err
+			}
+			if err := x.deleteComponents(nested); err != nil {
+				return err
+			}
+			if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s", x.q(c.ComponentsTable), d.InList(x.q("entity_id"))), d.ListArg(ids)); err != nil {
+				return err
+			}
+		}
+		if err := x.deleteLinksOf(c, ids); err != nil {
+			return err
+		}
+		if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s", x.q(c.Table), d.InList(x.q("id"))), d.ListArg(ids)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// componentsOf lists the components the given owners hold, by type.
+func (x *execer) componentsOf(ct string, owners []int64) (map[string][]int64, error) {
+	d := x.db.d
+	rows, err := x.db.query(fmt.Sprintf("SELECT %s, %s FROM %s WHERE %s", x.q("component_id"), x.q("component_type"),
+		x.q(ct), d.InList(x.q("entity_id"))), d.ListArg(owners))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]int64{}
+	for rows.Next() {
+		var id int64
+		var typ string
+		if err := rows.Scan(&id, &typ); err != nil {
+			return nil, err
+		}
+		out[typ] = append(out[typ], id)
+	}
+	return out, rows.Err()
+}
+
+// deleteLinksOf removes the relation links and media morph rows held by rows of m.
+func (x *execer) deleteLinksOf(m *schemas.Model, ids []int64) error {
+	d := x.db.d
+	seen := map[string]bool{}
+	media := false
+	for _, a := range m.Attributes {
+		switch a.Type {
+		case schemas.Media:
+			media = true
+		case schemas.Relation:
+			k := a.Link.Table + "\x00" + a.Link.SourceCol
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s", x.q(a.Link.Table), d.InList(x.q(a.Link.SourceCol))), d.ListArg(ids)); err != nil {
+				return err
+			}
+		}
+	}
+	if media {
+		return x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s = ? AND %s", x.q("files_related_morphs"), x.q("related_type"),
+			d.InList(x.q("related_id"))), m.UID, d.ListArg(ids))
+	}
+	return nil
+}
+
+// deleteEntry deletes an entry with its components, its links in both directions and its
+// media links.
+func (x *execer) deleteEntry(m *schemas.Model, id int64) error {
+	ids := []int64{id}
+	if m.ComponentsTable != "" {
+		comps, err := x.componentsOf(m.ComponentsTable, ids)
+		if err != nil {
+			return err
+		}
+		if err := x.deleteComponents(comps); err != nil {
+			return err
+		}
+		if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s = ?", x.q(m.ComponentsTable), x.q("entity_id")), id); err != nil {
+			return err
+		}
+	}
+	if err := x.deleteLinksOf(m, ids); err != nil {
+		return err
+	}
+	// Links other types hold towards this entry (unidirectional relations, and the owning
+	// side of bidirectional ones).
+	seen := map[string]bool{}
+	for _, a := range m.Attributes {
+		if a.Type == schemas.Relation {
+			seen[a.Link.Table+"\x00"+a.Link.SourceCol] = true
+		}
+	}
+	models := append(append([]*schemas.Model(nil), x.w.Schema.ContentTypes...), x.w.Schema.Components...)
+	for _, o := range models {
+		for _, a := range o.Attributes {
+			if a.Type != schemas.Relation || a.MappedBy != "" || a.Target != m {
+				continue
+			}
+			k := a.Link.Table + "\x00" + a.Link.TargetCol
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s = ?", x.q(a.Link.Table), x.q(a.Link.TargetCol)), id); err != nil {
+				return err
+			}
+		}
+	}
+	return x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s = ?", x.q(m.Table), x.q("id")), id)
+}
+
+type curLink struct {
+	rowID  int64
+	target int64
+	order  sql.NullFloat64
+}
+
+// relation writes one relation attribute of row src.
+func (x *execer) relation(src int64, rf *relField, isNew bool) error {
+	a := rf.attr
+	if a.Type == schemas.Media {
+		return x.media(src, rf, isNew)
+	}
+	j := a.Link
+	d := x.db.d
+	var cur []curLink
+	if !isNew {
+		cols := []string{x.q("id"), x.q(j.TargetCol)}
+		order := x.q("id")
+		if j.OrderCol != "" {
+			cols = append(cols, x.q(j.OrderCol))
+			order = x.q(j.OrderCol) + ", " + order
+		}
+		rows, err := x.db.query(fmt.Sprintf("SELECT %s FROM %s WHERE %s = ? ORDER BY %s", joinComma(cols), x.q(j.Table),
+			x.q(j.SourceCol), order), src)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var l curLink
+			dest := []any{&l.rowID, &l.target}
+			if j.OrderCol != "" {
+				dest = append(dest, &l.order)
+			}
+			if err := rows.Scan(dest...); err != nil {
+				rows.Close()
+				return err
+			}
+			cur = append(cur, l)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	curIDs := make([]int64, len(cur))
+	for i, l := range cur {
+		curIDs[i] = l.target
+	}
+	final, err := finalTargets(curIDs, rf, a.IsToMany())
+	if err != nil {
+		return err
+	}
+	want := map[int64]int{}
+	for i, t := range final {
+		want[t] = i
+	}
+	have := map[int64]bool{}
+	var drop []int64
+	for _, l := range cur {
+		if _, ok := want[l.target]; ok && !have[l.target] {
+			have[l.target] = true
+			continue
+		}
+		drop = append(drop, l.rowID)
+	}
+	if len(drop) > 0 {
+		if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s", x.q(j.Table), d.InList(x.q("id"))), d.ListArg(drop)); err != nil {
+			return err
+		}
+	}
+	var add []int64
+	for _, t := range final {
+		if !have[t] {
+			add = append(add, t)
+		}
+	}
+	// Each target of a bidirectional oneToOne/oneToMany has one source: take it over.
+	if len(add) > 0 && (a.Relation == schemas.OneToOne || a.Relation == schemas.OneToMany) && (a.MappedBy != "" || a.InversedBy != "") {
+		if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s AND %s <> ?", x.q(j.Table), d.InList(x.q(j.TargetCol)), x.q(j.SourceCol)),
+			d.ListArg(add), src); err != nil {
+			return err
+		}
+	}
+	// Kept links whose position changed get consecutive order values.
+	if j.OrderCol != "" {
+		var whens []string
+		var args []any
+		var moved []int64
+		for _, l := range cur {
+			i, ok := want[l.target]
+			if !ok || !have[l.target] {
+				continue
+			}
+			if !l.order.Valid || l.order.Float64 != float64(i+1) {
+				whens = append(whens, "WHEN ? THEN "+x.floatParam())
+				args = append(args, l.rowID, float64(i+1))
+				moved = append(moved, l.rowID)
+			}
+		}
+		if len(moved) > 0 {
+			args = append(args, d.ListArg(moved))
+			err := x.db.exec(fmt.Sprintf("UPDATE %s SET %s = CASE %s %s END WHERE %s", x.q(j.Table), x.q(j.OrderCol), x.q("id"),
+				strings.Join(whens, " "), d.InList(x.q("id"))), args...)
+			if err != nil {
+				return err
+			}
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	inv := map[int64]float64{}
+	if j.InvOrderCol != "" {
+		rows, err := x.db.query(fmt.Sprintf("SELECT %s, MAX(%s) FROM %s WHERE %s GROUP BY %s", x.q(j.TargetCol), x.q(j.InvOrderCol),
+			x.q(j.Table), d.InList(x.q(j.TargetCol)), x.q(j.TargetCol)), d.ListArg(add))
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var t int64
+			var mx sql.NullFloat64
+			if err := rows.Scan(&t, &mx); err != nil {
+				rows.Close()
+				return err
+			}
+			inv[t] = mx.Float64
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	cols := []string{j.SourceCol, j.TargetCol}
+	if j.OrderCol != "" {
+		cols = append(cols, j.OrderCol)
+	}
+	if j.InvOrderCol != "" {
+		cols = append(cols, j.InvOrderCol)
+	}
+	rows := make([][]any, 0, len(add))
+	for _, t := range add {
+		r := []any{src, t}
+		if j.OrderCol != "" {
+			r = append(r, float64(want[t]+1))
+		}
+		if j.InvOrderCol != "" {
+			r = append(r, inv[t]+1)
+		}
+		rows = append(rows, r)
+	}
+	return x.insertRows(j.Table, cols, rows)
+}
+
+// floatParam is a bind parameter typed as a float where the database cannot infer it.
+func (x *execer) floatParam() string {
+	if x.db.d == sqlgen.Postgres {
+		return "CAST(? AS double precision)"
+	}
+	return "?"
+}
+
+// media writes one media attribute of row src: files_related_morphs rows with order 1..n.
+func (x *execer) media(src int64, rf *relField, isNew bool) error {
+	a := rf.attr
+	j := a.Link
+	var cur []int64
+	if !isNew {
+		rows, err := x.db.query(fmt.Sprintf("SELECT %s FROM %s WHERE %s = ? AND %s = ? AND %s = ? ORDER BY %s, %s",
+			x.q("file_id"), x.q(j.Table), x.q("related_id"), x.q("related_type"), x.q("field"), x.q("order"), x.q("id")),
+			src, j.MorphType, j.MorphField)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			cur = append(cur, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	final, err := finalTargets(cur, rf, a.Multiple)
+	if err != nil {
+		return err
+	}
+	if len(final) == len(cur) {
+		same := true
+		for i := range cur {
+			if cur[i] != final[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return nil
+		}
+	}
+	if len(cur) > 0 {
+		err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s = ? AND %s = ? AND %s = ?", x.q(j.Table), x.q("related_id"),
+			x.q("related_type"), x.q("field")), src, j.MorphType, j.MorphField)
+		if err != nil {
+			return err
+		}
+	}
+	rows := make([][]any, len(final))
+	for i, f := range final {
+		rows[i] = []any{f, src, j.MorphType, j.MorphField, float64(i + 1)}
+	}
+	return x.insertRows(j.Table, []string{"file_id", "related_id", "related_type", "field", "order"}, rows)
+}

@@ -1,0 +1,922 @@
+package write
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jmoiron/sqlx"
+
+	"quarry/apierror"
+	"quarry/ir"
+	"quarry/planner"
+	"quarry/schemas"
+)
+
+// walker walks one payload: it validates it like Strapi's entity validator and builds the
+// tree of write operations. It reads from the database (existing links, uniqueness,
+// relation existence) but never writes.
+type walker struct {
+	w     *Writer
+	x     *execer
+	mode  mode
+	draft bool // D&P draft: required and minLength are not enforced
+	now   time.Time
+
+	uniques []*uniqueCheck
+	rel     *store
+	// linked lists, per target UID, the ids the operations will link (checked to exist).
+	linked     map[string][]int64
+	linkedUIDs []string
+	// badRelations marks a malformed relation value the relation store does not see
+	// (disconnect lists, {id} objects).
+	badRelations bool
+	// dbErr is the first database failure met while planning.
+	dbErr error
+}
+
+func (w *Writer) newPlanner(ctx context.Context, tx *sqlx.Tx, md mode) *walker {
+	return &walker{w: w, x: &execer{w: w, db: dbx{ctx: ctx, tx: tx, d: w.Dialect}}, mode: md,
+		now: w.now(), linked: map[string][]int64{}}
+}
+
+// existing is a stored row a payload object updates in place.
+type existing struct {
+	id     int64
+	draft  bool
+	stored map[string]any // root entry: normalized stored values of unique attributes
+}
+
+// verr is one validation error; uniq marks an error that only exists if the uniqueness
+// lookup finds another row.
+type verr struct {
+	path string
+	segs []string
+	msg  string
+	uniq *uniqueCheck
+}
+
+type errGroup struct {
+	path string
+	errs []verr
+}
+
+type colVal struct {
+	col string
+	val any
+}
+
+// plainPassword is hashed with bcrypt right before it is written.
+type plainPassword string
+
+// entryOp writes one row (an entry or a component) and what hangs off it.
+type entryOp struct {
+	model *schemas.Model
+	id    int64 // 0: the row is inserted
+	cols  []colVal
+	comps []*compField
+	rels  []*relField
+	// links are the stored component links of an existing row, by field.
+	links       map[string][]compLink
+	linksLoaded bool
+}
+
+type compLink struct {
+	id  int64
+	typ string
+}
+
+// compField is the new content of one component or dynamic-zone attribute.
+type compField struct {
+	attr  *schemas.Attribute
+	items []*compItem
+}
+
+type compItem struct {
+	uid string
+	op  *entryOp
+	id  int64 // set when written
+}
+
+type uniqueCheck struct {
+	model    *schemas.Model
+	attr     *schemas.Attribute
+	value    any
+	exclude  int64
+	conflict bool
+}
+
+// objPath is a yup path ("blocks[0].text") with its segments (["blocks","0","text"]).
+type objPath struct {
+	str  string
+	segs []string
+}
+
+func (o objPath) field(name string) objPath {
+	s := name
+	if o.str != "" {
+		s = o.str + "." + name
+	}
+	return objPath{s, append(append([]string(nil), o.segs...), name)}
+}
+
+func (o objPath) index(i int) objPath {
+	return objPath{fmt.Sprintf("%s[%d]", o.str, i), append(append([]string(nil), o.segs...), strconv.Itoa(i))}
+}
+
+func (o objPath) err(format string, args ...any) verr {
+	return verr{path: o.str, segs: o.segs, msg: fmt.Sprintf("%s "+format, append([]any{o.str}, args...)...)}
+}
+
+// typeErr is yup's notType message (Strapi's wording, without yup's hint about nullable).
+func (o objPath) typeErr(typ string, final, orig any, cast bool) verr {
+	msg := fmt.Sprintf("%s must be a `%s` type, but the final value was: `%s`", o.str, typ, printValue(final, true))
+	if cast {
+		msg += fmt.Sprintf(" (cast from the value `%s`).", printValue(orig, true))
+	} else {
+		msg += "."
+	}
+	return verr{path: o.str, segs: o.segs, msg: msg}
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// plan validates the payload of a root entry and returns its operations, or the error the
+// client gets.
+func (p *walker) plan(m *schemas.Model, data map[string]any, ex *existing) (*entryOp, error) {
+	op, errs, stage2 := p.entry(m, data, ex, objPath{segs: []string{}}, true, nil, false)
+	if p.dbErr != nil {
+		return nil, p.dbErr
+	}
+	rootMsg := p.buildStore(m, data)
+	if rootMsg == "" {
+		msg, err := p.checkRelations()
+		if err != nil {
+			return nil, err
+		}
+		rootMsg = msg
+	}
+	if rootMsg == "" && p.badRelations {
+		rootMsg = errInvalidRelations
+	}
+	if err := p.runUniques(); err != nil {
+		return nil, err
+	}
+	var out []apierror.FieldError
+	for _, e := range errs {
+		if e.uniq != nil && !e.uniq.conflict {
+			continue
+		}
+		out = append(out, apierror.FieldError{Path: e.segs, Message: e.msg, Name: "ValidationError"})
+	}
+	if rootMsg != "" {
+		out = append(out, apierror.FieldError{Path: []string{}, Message: rootMsg, Name: "ValidationError"})
+	}
+	if len(out) > 0 {
+		return nil, apierror.Fields(out)
+	}
+	if stage2 != nil {
+		return nil, stage2
+	}
+	return op, nil
+}
+
+// entry validates one object of model m (the root entry, a component or a dynamic-zone
+// item) and builds its operation. It returns the object's validation errors in yup's order
+// and the first error Strapi would only meet while writing (component ownership, date
+// formats) in Strapi's write order: components first, then the row itself.
+func (p *walker) entry(m *schemas.Model, data map[string]any, ex *existing, at objPath, root bool, lead []verr, hasLead bool) (*entryOp, []verr, error) {
+	op := &entryOp{model: m}
+	if ex != nil {
+		op.id = ex.id
+	}
+	var keys []string
+	var groups []errGroup
+	if hasLead {
+		keys = append(keys, "__component")
+		if len(lead) > 0 {
+			groups = append(groups, errGroup{at.field("__component").str, lead})
+		}
+	}
+	var compErr, rowErr error
+	for _, a := range m.Attributes {
+		if a.System {
+			continue
+		}
+		keys = append(keys, a.Name)
+		v, present := data[a.Name]
+		if !present && p.mode == modeCreate {
+			v, present = defaultFor(a)
+		}
+		fp := at.field(a.Name)
+		var errs []verr
+		var s2 error
+		switch a.Type {
+		case schemas.Relation, schemas.Media:
+			errs = p.relation(op, a, v, present, fp)
+		case schemas.ComponentT:
+			if a.Repeatable {
+				errs, s2 = p.repeatable(op, a, v, present, fp)
+			} else {
+				errs, s2 = p.single(op, a, v, present, fp)
+			}
+			compErr = firstErr(compErr, s2)
+		case schemas.DynamicZone:
+			errs, s2 = p.dynamicZone(op, a, v, present, fp)
+			compErr = firstErr(compErr, s2)
+		default:
+			errs, s2 = p.scalar(op, a, v, present, fp, ex)
+			rowErr = firstErr(rowErr, s2)
+		}
+		if len(errs) > 0 {
+			groups = append(groups, errGroup{fp.str, errs})
+		}
+	}
+	if root {
+		rowErr = firstErr(rowErr, p.system(op, m, data))
+	}
+	return op, sortGroups(keys, groups), firstErr(compErr, rowErr)
+}
+
+// sortGroups orders the field groups of one object as yup's sortByKeyOrder does: by the
+// index of the first schema key contained in the field's path (a stable sort).
+func sortGroups(keys []string, groups []errGroup) []verr {
+	idx := func(path string) int {
+		for i, k := range keys {
+			if strings.Contains(path, k) {
+				return i
+			}
+		}
+		return math.MaxInt
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return idx(groups[i].path) < idx(groups[j].path) })
+	var out []verr
+	for _, g := range groups {
+		out = append(out, g.errs...)
+	}
+	return out
+}
+
+// defaultFor is the value a create uses for an absent key.
+func defaultFor(a *schemas.Attribute) (any, bool) {
+	if (a.Type == schemas.DynamicZone || (a.Type == schemas.ComponentT && a.Repeatable)) && !a.Required {
+		return []any{}, true
+	}
+	if a.Default == nil {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(a.Default))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// system sets timestamps, publishedAt and locale of a root entry.
+func (p *walker) system(op *entryOp, m *schemas.Model, data map[string]any) error {
+	if p.mode == modeCreate {
+		op.cols = append(op.cols, colVal{"created_at", p.now}, colVal{"updated_at", p.now})
+	} else {
+		op.cols = append(op.cols, colVal{"updated_at", p.now})
+	}
+	var err error
+	if m.DraftAndPublish {
+		v, ok := data["publishedAt"]
+		switch {
+		case !ok && p.mode == modeCreate:
+			op.cols = append(op.cols, colVal{"published_at", p.now})
+		case !ok:
+		case v == nil:
+			op.cols = append(op.cols, colVal{"published_at", nil})
+		default:
+			t, cerr := castTemporal(schemas.DateTime, v)
+			if cerr != nil {
+				err = cerr
+			} else {
+				op.cols = append(op.cols, colVal{"published_at", t})
+			}
+		}
+	}
+	if m.Localized && p.mode == modeCreate {
+		loc, _ := data["locale"].(string)
+		if loc == "" {
+			loc = p.w.DefaultLocale
+		}
+		if loc == "" {
+			loc = "en"
+		}
+		op.cols = append(op.cols, colVal{"locale", loc})
+	}
+	return err
+}
+
+// castTemporal casts a date, time or datetime with the shared caster, refusing years the
+// databases cannot store (PostgreSQL has no year 0 and stops at 294276).
+func castTemporal(t schemas.AttrType, v any) (any, error) {
+	out, err := planner.CastValue(t, irValue(v))
+	if err != nil {
+		return nil, err
+	}
+	switch x := out.(type) {
+	case planner.Date:
+		if strings.HasPrefix(string(x), "0000") {
+			return nil, apierror.Validation("Invalid format, expected yyyy-MM-dd")
+		}
+	case time.Time:
+		if x.Year() < 1 || x.Year() > 9999 {
+			return nil, apierror.Validation("Invalid format, expected a timestamp or an ISO date")
+		}
+	}
+	return out, nil
+}
+
+func irValue(v any) ir.Value {
+	switch x := v.(type) {
+	case string:
+		return ir.Str(x)
+	case json.Number:
+		return ir.Value{Kind: ir.VNumber, S: string(x)}
+	case bool:
+		return ir.Value{Kind: ir.VBool, S: strconv.FormatBool(x)}
+	}
+	return ir.Str("")
+}
+
+type scalarKind int
+
+const (
+	kString scalarKind = iota
+	kEnum
+	kNumber
+	kBool
+	kMixed
+)
+
+func kindOf(t schemas.AttrType) scalarKind {
+	switch t {
+	case schemas.String, schemas.Text, schemas.RichText, schemas.Email, schemas.Password, schemas.UID:
+		return kString
+	case schemas.Enumeration:
+		return kEnum
+	case schemas.Integer, schemas.Float, schemas.Decimal:
+		return kNumber
+	case schemas.Boolean:
+		return kBool
+	}
+	return kMixed
+}
+
+// scalar validates and casts one column value. The second result is a date/time format
+// error, which Strapi only meets when writing (400 ValidationError without details).
+func (p *walker) scalar(op *entryOp, a *schemas.Attribute, v any, present bool, at objPath, ex *existing) ([]verr, error) {
+	required := a.Required && !p.draft
+	if !present {
+		if p.mode == modeCreate && required {
+			return []verr{at.err("must be defined.")}, nil
+		}
+		return nil, nil
+	}
+	kind := kindOf(a.Type)
+	if v == nil {
+		if !required {
+			op.cols = append(op.cols, colVal{a.Column, nil})
+			return nil, nil
+		}
+		switch kind {
+		case kString, kEnum:
+			return []verr{at.typeErr("string", nil, nil, false)}, nil
+		case kBool:
+			return []verr{at.typeErr("boolean", nil, nil, false)}, nil
+		case kNumber:
+			return []verr{at.typeErr("number", math.NaN(), nil, false)}, nil
+		}
+		if p.mode == modeCreate {
+			return []verr{at.err("must be defined.")}, nil
+		}
+		return []verr{at.err("cannot be null.")}, nil
+	}
+	var errs []verr
+	var val any
+	unique := a.Unique || a.Type == schemas.UID
+	switch kind {
+	case kString:
+		s, ok := v.(string)
+		if !ok {
+			return []verr{at.typeErr("string", v, v, false)}, nil
+		}
+		n := utf16Len(s)
+		if a.Type != schemas.Email && a.MinLength != nil && *a.MinLength > 0 && !p.draft && n < *a.MinLength {
+			errs = append(errs, at.err("must be at least %d characters", *a.MinLength))
+		}
+		if a.MaxLength != nil && *a.MaxLength > 0 && n > *a.MaxLength {
+			errs = append(errs, at.err("must be at most %d characters", *a.MaxLength))
+		}
+		if a.Regex != nil && !(s == "" && !a.Required) && !a.Regex.MatchString(s) {
+			errs = append(errs, at.err("must match the following: \"%s\"", jsRegexString(a.RegexSrc)))
+		}
+		// Column limits Strapi leaves to the database (a 500 there): varchar(255), no NUL.
+		if a.Type != schemas.Text && a.Type != schemas.RichText && a.Type != schemas.Password && utf8.RuneCountInString(s) > 255 &&
+			(a.MaxLength == nil || *a.MaxLength <= 0 || n <= *a.MaxLength) {
+			errs = append(errs, at.err("must be at most 255 characters"))
+		}
+		if strings.ContainsRune(s, 0) {
+			errs = append(errs, at.err("must not contain NUL characters"))
+			unique = false // PostgreSQL refuses the lookup itself
+		}
+		switch a.Type {
+		case schemas.Email:
+			if s != "" && !yupEmail.MatchString(s) {
+				errs = append(errs, at.err("must be a valid email"))
+			}
+			if n < 1 {
+				errs = append(errs, at.err("cannot be empty"))
+			}
+		case schemas.UID:
+			if !uidPattern.MatchString(s) {
+				errs = append(errs, at.err("must match the following: \"%s\"", uidPatternJS))
+			}
+		case schemas.Password:
+			if len(s) > 72 {
+				errs = append(errs, at.err("must be at most 72 bytes"))
+			}
+		}
+		val = s
+		if a.Type == schemas.Password {
+			val = plainPassword(s)
+			unique = false
+		}
+	case kEnum:
+		var s string
+		switch x := v.(type) {
+		case string:
+			s = x
+		case json.Number, bool:
+			s = jsString(x)
+		default:
+			return []verr{at.typeErr("string", v, v, false)}, nil
+		}
+		found := false
+		for _, e := range a.Enum {
+			if e == s {
+				found = true
+				break
+			}
+		}
+		if !found {
+			errs = append(errs, at.err("must be one of the following values: %s", strings.Join(append(append([]string(nil), a.Enum...), ""), ", ")))
+		}
+		val, unique = s, false
+	case kNumber:
+		f := yupNumber(v)
+		if math.IsNaN(f) {
+			return []verr{at.typeErr("number", f, v, true)}, nil
+		}
+		var inRange bool
+		errs, val, inRange = p.number(a, f, at)
+		unique = unique && inRange
+	case kBool:
+		b, ok := v.(bool)
+		if !ok {
+			switch strings.ToLower(jsString(v)) {
+			case "true", "1":
+				b, ok = true, true
+			case "false", "0":
+				b, ok = false, true
+			}
+		}
+		if !ok {
+			return []verr{at.typeErr("boolean", v, v, false)}, nil
+		}
+		val, unique = b, false
+	default:
+		switch a.Type {
+		case schemas.BigInteger:
+			n, ok := bigIntOf(v)
+			if !ok {
+				return []verr{at.typeErr("number", v, v, false)}, nil
+			}
+			val = n
+		case schemas.Date, schemas.Time, schemas.DateTime, schemas.Timestamp:
+			t, err := castTemporal(a.Type, v)
+			if err != nil {
+				return nil, err
+			}
+			val = t
+		default: // json, blocks
+			if hasNUL(v) {
+				return []verr{at.err("must not contain NUL characters")}, nil
+			}
+			text, err := jsonText(v)
+			if err != nil {
+				return nil, err
+			}
+			val, unique = text, false
+		}
+	}
+	if unique && !ex.keeps(a.Name, val) {
+		uc := &uniqueCheck{model: op.model, attr: a, value: val}
+		if ex != nil {
+			uc.exclude = ex.id
+		}
+		p.uniques = append(p.uniques, uc)
+		errs = append(errs, verr{path: at.str, segs: at.segs, msg: "This attribute must be unique", uniq: uc})
+	}
+	op.cols = append(op.cols, colVal{a.Column, val})
+	return errs, nil
+}
+
+// hasNUL reports whether a JSON value holds a NUL character, which PostgreSQL refuses.
+func hasNUL(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.ContainsRune(x, 0)
+	case []any:
+		for _, e := range x {
+			if hasNUL(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, e := range x {
+			if strings.ContainsRune(k, 0) || hasNUL(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// number applies yup's integer/min/max tests and the column's range; inRange is false
+// when the value does not fit the column (it must not reach a query then).
+func (p *walker) number(a *schemas.Attribute, f float64, at objPath) (errs []verr, val any, inRange bool) {
+	isInt := a.Type == schemas.Integer
+	if isInt && (math.IsInf(f, 0) || f != math.Trunc(f)) {
+		errs = append(errs, at.err("must be an integer"))
+	}
+	minErr, maxErr := false, false
+	if a.Min != nil {
+		lim := *a.Min
+		if isInt {
+			lim = math.Trunc(lim)
+		}
+		if f < lim {
+			errs = append(errs, at.err("must be greater than or equal to %s", jsNumberString(lim)))
+			minErr = true
+		}
+	}
+	if a.Max != nil {
+		lim := *a.Max
+		if isInt {
+			lim = math.Trunc(lim)
+		}
+		if f > lim {
+			errs = append(errs, at.err("must be less than or equal to %s", jsNumberString(lim)))
+			maxErr = true
+		}
+	}
+	// Column ranges (Strapi answers 500 here): integer is 32-bit, decimal is numeric(10,2).
+	switch a.Type {
+	case schemas.Integer:
+		inRange = f <= math.MaxInt32 && f >= math.MinInt32
+		if !maxErr && f > math.MaxInt32 {
+			errs = append(errs, at.err("must be less than or equal to %d", math.MaxInt32))
+		}
+		if !minErr && f < math.MinInt32 {
+			errs = append(errs, at.err("must be greater than or equal to %d", math.MinInt32))
+		}
+		if !inRange {
+			return errs, nil, false
+		}
+		return errs, int64(f), true
+	case schemas.Decimal:
+		r := roundDecimal(f)
+		inRange = r <= 99999999.99 && r >= -99999999.99
+		if !maxErr && r > 99999999.99 {
+			errs = append(errs, at.err("must be less than or equal to 99999999.99"))
+		}
+		if !minErr && r < -99999999.99 {
+			errs = append(errs, at.err("must be greater than or equal to -99999999.99"))
+		}
+		return errs, r, inRange
+	}
+	if math.IsInf(f, 0) {
+		errs = append(errs, at.err("must be a finite number"))
+		return errs, f, false
+	}
+	return errs, f, true
+}
+
+// bigIntOf accepts integral numbers and integer strings within int64.
+func bigIntOf(v any) (int64, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		if n, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return n, true
+		}
+		f := numberOf(x)
+		if f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+			return int64(f), true
+		}
+	case string:
+		if n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64); err == nil {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+func jsonText(v any) (string, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// keeps reports whether a unique attribute of the root entry keeps its stored value
+// (Strapi skips the uniqueness lookup then).
+func (ex *existing) keeps(name string, val any) bool {
+	if ex == nil || ex.stored == nil {
+		return false
+	}
+	stored, ok := ex.stored[name]
+	return ok && stored != nil && canon(val) == canon(stored)
+}
+
+func canon(v any) string {
+	switch x := v.(type) {
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano)
+	case planner.Date:
+		return string(x)
+	case planner.TimeOfDay:
+		return string(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+// relation checks required and parses a relation or media value into an operation.
+func (p *walker) relation(op *entryOp, a *schemas.Attribute, v any, present bool, at objPath) []verr {
+	if a.Type == schemas.Relation && a.Required && !p.draft {
+		switch {
+		case !present && p.mode == modeCreate, present && v == nil && p.mode == modeCreate:
+			return []verr{at.err("must be defined.")}
+		case present && v == nil:
+			return []verr{at.err("cannot be null.")}
+		}
+	}
+	if !present {
+		return nil
+	}
+	rf, ok := parseRelation(a, v)
+	if !ok {
+		p.badRelations = true
+		return nil
+	}
+	uid := a.Target.UID
+	if _, seen := p.linked[uid]; !seen {
+		p.linkedUIDs = append(p.linkedUIDs, uid)
+	}
+	p.linked[uid] = append(p.linked[uid], rf.ids...)
+	for _, c := range rf.connect {
+		p.linked[uid] = append(p.linked[uid], c.id)
+	}
+	op.rels = append(op.rels, rf)
+	return nil
+}
+
+// ensureLinks loads the stored component links of an existing row once.
+func (p *walker) ensureLinks(op *entryOp) {
+	if op.id == 0 || op.linksLoaded || op.model.ComponentsTable == "" {
+		return
+	}
+	op.linksLoaded = true
+	op.links = map[string][]compLink{}
+	db := p.x.db
+	rows, err := db.query(fmt.Sprintf("SELECT %s, %s, %s FROM %s WHERE %s = ? ORDER BY %s, %s",
+		db.q("component_id"), db.q("component_type"), db.q("field"), db.q(op.model.ComponentsTable),
+		db.q("entity_id"), db.q("order"), db.q("id")), op.id)
+	if err != nil {
+		p.dbErr = firstErr(p.dbErr, err)
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var l compLink
+		var field string
+		if err := rows.Scan(&l.id, &l.typ, &field); err != nil {
+			p.dbErr = firstErr(p.dbErr, err)
+			return
+		}
+		op.links[field] = append(op.links[field], l)
+	}
+	if err := rows.Err(); err != nil {
+		p.dbErr = firstErr(p.dbErr, err)
+	}
+}
+
+// own resolves an item's id against the components the row holds in that field: a known
+// id is updated in place, a foreign one is refused like Strapi does.
+func (p *walker) own(op *entryOp, a *schemas.Attribute, obj map[string]any, uid string, taken map[compLink]bool) (*existing, error) {
+	idv, has := obj["id"]
+	if !has || op.id == 0 {
+		return nil, nil
+	}
+	p.ensureLinks(op)
+	if id, ok := intID(idv); ok {
+		l := compLink{id, uid}
+		for _, have := range op.links[a.Name] {
+			if have == l && !taken[l] {
+				taken[l] = true
+				return &existing{id: id}, nil
+			}
+		}
+	}
+	msg := fmt.Sprintf("Some of the provided components in %s are not related to the entity", a.Name)
+	if a.Type == schemas.DynamicZone {
+		return nil, &apierror.Error{Status: 400, Name: "Error", Message: msg, NoDetails: true}
+	}
+	return nil, apierror.Application(msg)
+}
+
+// single handles a non-repeatable component attribute.
+func (p *walker) single(op *entryOp, a *schemas.Attribute, v any, present bool, at objPath) ([]verr, error) {
+	comp := a.Components[0]
+	required := a.Required && !p.draft
+	if !present {
+		if p.mode == modeCreate && required {
+			return []verr{at.err("must be defined.")}, nil
+		}
+		return nil, nil
+	}
+	p.ensureLinks(op)
+	if v == nil {
+		if required {
+			return []verr{at.typeErr("object", nil, nil, false)}, nil
+		}
+		op.comps = append(op.comps, &compField{attr: a})
+		return nil, nil
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return []verr{at.typeErr("object", v, v, false)}, nil
+	}
+	ex, ownErr := p.own(op, a, obj, comp.UID, map[compLink]bool{})
+	sub, errs, s2 := p.entry(comp, obj, ex, at, false, nil, false)
+	op.comps = append(op.comps, &compField{attr: a, items: []*compItem{{uid: comp.UID, op: sub}}})
+	return errs, firstErr(ownErr, s2)
+}
+
+// list checks the array shape shared by repeatable components and dynamic zones.
+func (p *walker) list(op *entryOp, a *schemas.Attribute, v any, present bool, at objPath) ([]any, []verr, bool) {
+	if !present {
+		if p.mode == modeCreate && a.Required {
+			return nil, []verr{at.err("must be defined.")}, false
+		}
+		return nil, nil, false
+	}
+	if v == nil {
+		return nil, []verr{at.typeErr("array", nil, nil, false)}, false
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, []verr{at.typeErr("array", v, v, false)}, false
+	}
+	p.ensureLinks(op)
+	return arr, nil, true
+}
+
+// countErrs are the array-level min/max tests, reported after the items' errors.
+func countErrs(a *schemas.Attribute, n int, at objPath) []verr {
+	var errs []verr
+	if a.Min != nil && *a.Min == math.Trunc(*a.Min) && (a.Required || n > 0) && float64(n) < *a.Min {
+		errs = append(errs, at.err("field must have at least %s items", jsNumberString(*a.Min)))
+	}
+	if a.Max != nil && *a.Max == math.Trunc(*a.Max) && float64(n) > *a.Max {
+		errs = append(errs, at.err("field must have less than or equal to %s items", jsNumberString(*a.Max)))
+	}
+	return errs
+}
+
+func (p *walker) repeatable(op *entryOp, a *schemas.Attribute, v any, present bool, at objPath) ([]verr, error) {
+	arr, errs, ok := p.list(op, a, v, present, at)
+	if !ok {
+		return errs, nil
+	}
+	comp := a.Components[0]
+	cf := &compField{attr: a}
+	taken := map[compLink]bool{}
+	var stage2 error
+	for i, item := range arr {
+		ip := at.index(i)
+		obj, isObj := item.(map[string]any)
+		if !isObj {
+			errs = append(errs, ip.typeErr("object", item, item, false))
+			continue
+		}
+		ex, ownErr := p.own(op, a, obj, comp.UID, taken)
+		sub, ierrs, s2 := p.entry(comp, obj, ex, ip, false, nil, false)
+		errs = append(errs, ierrs...)
+		stage2 = firstErr(stage2, ownErr, s2)
+		cf.items = append(cf.items, &compItem{uid: comp.UID, op: sub})
+	}
+	op.comps = append(op.comps, cf)
+	return append(errs, countErrs(a, len(arr), at)...), stage2
+}
+
+func (p *walker) dynamicZone(op *entryOp, a *schemas.Attribute, v any, present bool, at objPath) ([]verr, error) {
+	arr, errs, ok := p.list(op, a, v, present, at)
+	if !ok {
+		return errs, nil
+	}
+	var allowed []string
+	if p.w.LaxDynamicZones {
+		for _, c := range p.w.Schema.Components {
+			allowed = append(allowed, c.UID)
+		}
+	} else {
+		for _, c := range a.Components {
+			allowed = append(allowed, c.UID)
+		}
+	}
+	cf := &compField{attr: a}
+	taken := map[compLink]bool{}
+	var stage2 error
+	for i, item := range arr {
+		ip := at.index(i)
+		obj, isObj := item.(map[string]any)
+		if !isObj {
+			errs = append(errs, ip.typeErr("object", item, item, false))
+			continue
+		}
+		cp := ip.field("__component")
+		var lead []verr
+		var uid string
+		isStr := false
+		switch x := obj["__component"].(type) {
+		case nil:
+			if _, has := obj["__component"]; has {
+				lead = append(lead, cp.typeErr("string", nil, nil, false))
+			} else {
+				lead = append(lead, cp.err("is a required field"))
+			}
+		case string:
+			uid, isStr = x, true
+		case json.Number, bool:
+			uid, isStr = jsString(x), true
+		default:
+			lead = append(lead, cp.typeErr("string", x, x, false))
+		}
+		if isStr {
+			if uid == "" {
+				lead = append(lead, cp.err("is a required field"))
+			}
+			okUID := false
+			for _, u := range allowed {
+				if u == uid {
+					okUID = true
+					break
+				}
+			}
+			if !okUID {
+				lead = append(lead, cp.err("must be one of the following values: %s", strings.Join(allowed, ", ")))
+			}
+		}
+		comp := p.w.Schema.Models[uid]
+		if comp == nil || comp.Kind != schemas.Component {
+			errs = append(errs, lead...)
+			continue
+		}
+		ex, ownErr := p.own(op, a, obj, uid, taken)
+		sub, ierrs, s2 := p.entry(comp, obj, ex, ip, false, lead, true)
+		errs = append(errs, ierrs...)
+		stage2 = firstErr(stage2, ownErr, s2)
+		cf.items = append(cf.items, &compItem{uid: uid, op: sub})
+	}
+	op.comps = append(op.comps, cf)
+	return append(errs, countErrs(a, len(arr), at)...), stage2
+}

@@ -1,0 +1,215 @@
+// Package write applies Strapi v4 REST writes to the database: create, partial update and
+// delete of one entry together with its components, dynamic-zone items, relations and media
+// links.
+//
+// Every write runs in two phases inside the caller's transaction. The first phase walks the
+// payload against the schema the way Strapi's entity validator (yup) does: it collects every
+// field error with Strapi's messages, paths and order, checks uniqueness and that related ids
+// exist (batched SELECTs, nothing written), and builds a tree of write operations. Only when
+// the payload is valid does the second phase run the INSERT/UPDATE/DELETE statements. Errors
+// found while writing (relation positions) are returned as *apierror.Error too; the caller
+// rolls the transaction back.
+//
+// Deliberate differences from Strapi 4:
+//   - Dynamic-zone items must use one of the zone's components (Writer.LaxDynamicZones
+//     restores Strapi's "any component" behaviour).
+//   - Values Strapi passes to the database and answers with a 500 are refused with a 400
+//     ValidationError naming the field: strings over varchar(255), NUL characters,
+//     integers outside 32 bits, decimals outside numeric(10,2), infinite floats, years the
+//     databases cannot store, passwords over bcrypt's 72 bytes, non-integral bigintegers,
+//     {id} relation objects naming missing entries, malformed disconnect ids.
+//   - Decimals are rounded to two places on every dialect (PostgreSQL's numeric(10,2)).
+//   - Values quoted in type errors print object keys sorted (Go maps keep no key order).
+package write
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"quarry/apierror"
+	"quarry/planner/exec"
+	"quarry/schemas"
+	"quarry/sqlgen"
+)
+
+// Writer writes entries of one schema to one database dialect.
+type Writer struct {
+	Schema  *schemas.Schema
+	Dialect *sqlgen.Dialect
+	Now     func() time.Time // injectable clock; time.Now when nil
+
+	// DefaultLocale is stored in `locale` when an entry of a localized type is created
+	// without one ("en" when empty).
+	DefaultLocale string
+	// LaxDynamicZones accepts dynamic-zone items whose __component is an existing component
+	// the zone does not list, as Strapi 4 does. By default they are refused with a 400
+	// ValidationError naming the zone's components.
+	LaxDynamicZones bool
+}
+
+type mode int
+
+const (
+	modeCreate mode = iota
+	modeUpdate
+)
+
+func (w *Writer) now() time.Time {
+	now := time.Now
+	if w.Now != nil {
+		now = w.Now
+	}
+	return now().UTC().Truncate(time.Millisecond)
+}
+
+func (w *Writer) check(m *schemas.Model) error {
+	if w.Schema == nil || w.Dialect == nil {
+		return errors.New("write: Writer needs a Schema and a Dialect")
+	}
+	if m == nil || m.Kind == schemas.Component {
+		return errors.New("write: the model must be a content type")
+	}
+	return nil
+}
+
+// Create validates data (the decoded `data` object of the body, decoded with
+// json.Decoder.UseNumber so numbers are json.Number) and inserts the entry with its
+// components, dynamic-zone items, relations and media links. Returns the new id.
+func (w *Writer) Create(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data map[string]any) (int64, error) {
+	if err := w.check(m); err != nil {
+		return 0, err
+	}
+	if data == nil {
+		data = map[string]any{}
+	}
+	p := w.newPlanner(ctx, tx, modeCreate)
+	if m.DraftAndPublish {
+		if v, ok := data["publishedAt"]; ok && v == nil {
+			p.draft = true
+		}
+	}
+	op, err := p.plan(m, data, nil)
+	if err != nil {
+		return 0, err
+	}
+	return p.x.run(op)
+}
+
+// Update applies a partial update (keys present only; null clears) to entry id; updatedAt
+// is always set. A missing id gives a 404 NotFoundError.
+func (w *Writer) Update(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, data map[string]any) error {
+	if err := w.check(m); err != nil {
+		return err
+	}
+	if data == nil {
+		data = map[string]any{}
+	}
+	p := w.newPlanner(ctx, tx, modeUpdate)
+	ex, err := p.loadEntry(m, id)
+	if err != nil {
+		return err
+	}
+	if ex == nil {
+		return apierror.NotFound()
+	}
+	p.draft = ex.draft
+	op, err := p.plan(m, data, ex)
+	if err != nil {
+		return err
+	}
+	_, err = p.x.run(op)
+	return err
+}
+
+// Delete deletes entry id, its component rows (recursively, nested components too), its
+// link rows (both directions, including unidirectional relations of other types pointing at
+// it) and its media morph rows. A missing id gives a 404 NotFoundError.
+func (w *Writer) Delete(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64) error {
+	if err := w.check(m); err != nil {
+		return err
+	}
+	x := &execer{w: w, db: dbx{ctx: ctx, tx: tx, d: w.Dialect}}
+	var one int64
+	err := x.db.get(&one, fmt.Sprintf("SELECT %s FROM %s WHERE %s = ?", x.q("id"), x.q(m.Table), x.q("id")), id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return apierror.NotFound()
+	}
+	if err != nil {
+		return err
+	}
+	return x.deleteEntry(m, id)
+}
+
+// SingleID finds the entry of a single type, drafts included (the first one by id).
+func (w *Writer) SingleID(ctx context.Context, tx *sqlx.Tx, m *schemas.Model) (int64, bool, error) {
+	db := dbx{ctx: ctx, tx: tx, d: w.Dialect}
+	var id int64
+	err := db.get(&id, fmt.Sprintf("SELECT %s FROM %s ORDER BY %s LIMIT 1", db.q("id"), db.q(m.Table), db.q("id")))
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return id, true, nil
+}
+
+// PutSingle is a single type's PUT: it updates the existing entry (drafts included) or
+// creates it. It returns the entry's id and whether it was created.
+func (w *Writer) PutSingle(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data map[string]any) (int64, bool, error) {
+	id, found, err := w.SingleID(ctx, tx, m)
+	if err != nil {
+		return 0, false, err
+	}
+	if found {
+		return id, false, w.Update(ctx, tx, m, id, data)
+	}
+	id, err = w.Create(ctx, tx, m, data)
+	return id, true, err
+}
+
+// loadEntry reads what an update needs from the stored row: whether it is a draft and the
+// stored values of unique attributes (unchanged values skip the uniqueness check).
+func (p *walker) loadEntry(m *schemas.Model, id int64) (*existing, error) {
+	d := p.w.Dialect
+	cols := []string{d.Quote("id")}
+	var attrs []*schemas.Attribute
+	for _, a := range m.Attributes {
+		if a.IsScalar() && !a.System && (a.Unique || a.Type == schemas.UID) {
+			attrs = append(attrs, a)
+			cols = append(cols, d.Quote(a.Column))
+		}
+	}
+	if m.DraftAndPublish {
+		cols = append(cols, d.Quote("published_at"))
+	}
+	rows, err := p.x.db.query(fmt.Sprintf("SELECT %s FROM %s WHERE %s = ?", joinComma(cols), d.Quote(m.Table), d.Quote("id")), id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		return nil, rows.Err()
+	}
+	vals, err := rows.SliceScan()
+	if err != nil {
+		return nil, err
+	}
+	ex := &existing{id: id, stored: map[string]any{}}
+	for i, a := range attrs {
+		v, err := exec.Normalize(a.Type, vals[i+1])
+		if err != nil {
+			return nil, err
+		}
+		ex.stored[a.Name] = v
+	}
+	if m.DraftAndPublish {
+		ex.draft = vals[len(vals)-1] == nil
+	}
+	return ex, rows.Err()
+}
