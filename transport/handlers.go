@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
+	"time"
 
 	"quarry/apierror"
 	"quarry/ir"
@@ -15,6 +17,7 @@ import (
 	"quarry/planner"
 	"quarry/planner/exec"
 	"quarry/schemas"
+	"quarry/sqlgen"
 )
 
 func (s *Server) query(r *http.Request, m *schemas.Model, op ir.Op, id string) (*ir.Query, error) {
@@ -34,7 +37,7 @@ func (s *Server) find(ctx context.Context, w http.ResponseWriter, r *http.Reques
 	if err != nil {
 		return err
 	}
-	res, err := s.Runner.Run(ctx, s.DB, plan)
+	res, err := s.run(ctx, s.DB, plan, r)
 	if err != nil {
 		return err
 	}
@@ -51,6 +54,22 @@ func (s *Server) find(ctx context.Context, w http.ResponseWriter, r *http.Reques
 	b.WriteByte('}')
 	writeJSON(w, http.StatusOK, &b)
 	return nil
+}
+
+// run executes a plan; with LogPlans it logs the plan's statements with their timings.
+func (s *Server) run(ctx context.Context, db exec.Queryer, plan *planner.Plan, r *http.Request) (*exec.Result, error) {
+	if !s.LogPlans {
+		return s.Runner.Run(ctx, db, plan)
+	}
+	var lines []string
+	ctx = exec.WithTrace(ctx, func(st sqlgen.Stmt, rows int, took time.Duration) {
+		lines = append(lines, fmt.Sprintf("%s -- args %v -- %d rows in %s", st.SQL, st.Args, rows, took))
+	})
+	start := time.Now()
+	res, err := s.Runner.Run(ctx, db, plan)
+	s.Log.Debug("plan", "method", r.Method, "path", r.URL.Path, "query", r.URL.RawQuery,
+		"statements", len(lines), "took", time.Since(start), "sql", strings.Join(lines, "\n"))
+	return res, err
 }
 
 // readOne plans and runs a single-entry read with the request's fields and populate.

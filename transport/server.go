@@ -35,6 +35,8 @@ type Server struct {
 	// MaxBody bounds request bodies (Strapi's JSON limit is 1 MB).
 	MaxBody int64
 	Now     func() time.Time
+	// LogPlans logs each read's statements with timings at debug level (QUARRY_LOG_PLANS=1).
+	LogPlans bool
 	// GraphQL, when set, is mounted at GraphQLPath (default /graphql).
 	GraphQL     http.Handler
 	GraphQLPath string

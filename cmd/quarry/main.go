@@ -91,6 +91,11 @@ func serve(ctx context.Context, args []string, log *slog.Logger, getenv func(str
 		Writer:    &write.Writer{Schema: a.Schema, Dialect: a.DB.Dialect, Now: time.Now},
 		Log:       log,
 		TokenSalt: a.TokenSalt,
+		LogPlans:  getenv("QUARRY_LOG_PLANS") == "1",
+	}
+	if srv.LogPlans {
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		srv.Log = log
 	}
 	hs := &http.Server{
 		Addr:              net.JoinHostPort(*host, strconv.Itoa(*port)),

@@ -57,8 +57,22 @@ type Runner struct {
 	Dialect *sqlgen.Dialect
 	// Cache, when set, keeps rendered SQL per step shape.
 	Cache *sqlgen.Cache
-	// Trace, when set, receives each statement after it ran.
-	Trace func(stmt sqlgen.Stmt, rows int, took time.Duration)
+}
+
+// TraceFunc receives each statement of a run after it ran.
+type TraceFunc func(stmt sqlgen.Stmt, rows int, took time.Duration)
+
+type traceKey struct{}
+
+// WithTrace returns a context under which Run reports every statement to fn, so one request
+// can be traced without affecting others sharing the Runner.
+func WithTrace(ctx context.Context, fn TraceFunc) context.Context {
+	return context.WithValue(ctx, traceKey{}, fn)
+}
+
+func traceOf(ctx context.Context) TraceFunc {
+	fn, _ := ctx.Value(traceKey{}).(TraceFunc)
+	return fn
 }
 
 // Run executes the plan: the root, the count, then each populate level batched over all
@@ -84,8 +98,8 @@ func (r *Runner) Run(ctx context.Context, q Queryer, p *planner.Plan) (*Result, 
 			return nil, fmt.Errorf("count: %w", err)
 		}
 		res.Statements++
-		if r.Trace != nil {
-			r.Trace(cs, 1, time.Since(start))
+		if tr := traceOf(ctx); tr != nil {
+			tr(cs, 1, time.Since(start))
 		}
 	}
 	if err := r.children(ctx, q, p.Root, entries, res); err != nil {
@@ -179,8 +193,8 @@ func (r *Runner) query(ctx context.Context, q Queryer, s *planner.Select, stmt s
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read %s: %w", s.Model.Table, err)
 	}
-	if r.Trace != nil {
-		r.Trace(stmt, len(out), time.Since(start))
+	if tr := traceOf(ctx); tr != nil {
+		tr(stmt, len(out), time.Since(start))
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -52,7 +53,11 @@ func TestGoldenPlans(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got = "GET ?" + r.query + "\n" + got
+				irJSON, err := json.MarshalIndent(q, "", "  ")
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = "GET ?" + r.query + "\nIR:\n" + string(irJSON) + "\nplan:\n" + got
 				path := filepath.Join("testdata", r.name+"."+d.Name+".golden")
 				if *update {
 					os.MkdirAll("testdata", 0o755)
