@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 
 	"quarry/database"
+	"quarry/i18n"
 	"quarry/planner"
 	"quarry/schemas"
 )
@@ -26,6 +27,8 @@ type App struct {
 	Schema *schemas.Schema
 	DB     *database.DB
 	REST   planner.Config
+	// I18n manages locales (the default locale exists from the first start).
+	I18n *i18n.Service
 	// TokenSalt is API_TOKEN_SALT (config/admin.json apiToken.salt as a fallback).
 	TokenSalt string
 }
@@ -90,6 +93,16 @@ func Open(ctx context.Context, dir string, getenv func(string) string, log *slog
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	a.DB = db
+	ic, err := i18n.LoadConfig(dir)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	a.I18n = &i18n.Service{DB: db}
+	if err := a.I18n.Setup(ctx, ic); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("set up locales: %w", err)
+	}
 	return a, nil
 }
 

@@ -73,6 +73,11 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 			where = append(where, e)
 		}
 	}
+	if m.Localized && q.Op == ir.FindMany {
+		if e := localeFilter(m, q.Locale); e != nil {
+			where = append(where, e)
+		}
+	}
 	live := q.PublicationState != "preview"
 	if m.DraftAndPublish && live && q.Op == ir.FindMany {
 		// findOne by id shows drafts, as Strapi does.
@@ -426,4 +431,24 @@ func sortColumnsFirst(cols []*schemas.Attribute, order []Order) []*schemas.Attri
 		}
 	}
 	return out
+}
+
+// localeFilter keeps the entries of the requested locales; "all" keeps every locale. The
+// transport fills in the default locale when the request names none.
+func localeFilter(m *schemas.Model, codes []string) Expr {
+	if len(codes) == 0 {
+		return nil
+	}
+	args := make([]any, 0, len(codes))
+	for _, c := range codes {
+		if c == "all" {
+			return nil
+		}
+		args = append(args, c)
+	}
+	a, _ := m.Attr("locale")
+	if len(args) == 1 {
+		return &Cmp{Attr: a, Op: "eq", Args: args}
+	}
+	return &Cmp{Attr: a, Op: "in", Args: args}
 }

@@ -35,27 +35,32 @@ type rawSchema struct {
 }
 
 type rawAttr struct {
-	Type         string          `json:"type"`
-	Required     bool            `json:"required"`
-	Unique       bool            `json:"unique"`
-	Private      bool            `json:"private"`
-	Default      json.RawMessage `json:"default"`
-	Min          *float64        `json:"min"`
-	Max          *float64        `json:"max"`
-	MinLength    *int            `json:"minLength"`
-	MaxLength    *int            `json:"maxLength"`
-	Regex        string          `json:"regex"`
-	Enum         []string        `json:"enum"`
-	TargetField  string          `json:"targetField"`
-	Relation     string          `json:"relation"`
-	Target       string          `json:"target"`
-	MappedBy     string          `json:"mappedBy"`
-	InversedBy   string          `json:"inversedBy"`
-	Multiple     bool            `json:"multiple"`
-	AllowedTypes []string        `json:"allowedTypes"`
-	Component    string          `json:"component"`
-	Repeatable   bool            `json:"repeatable"`
-	Components   []string        `json:"components"`
+	Type          string          `json:"type"`
+	Required      bool            `json:"required"`
+	Unique        bool            `json:"unique"`
+	Private       bool            `json:"private"`
+	Default       json.RawMessage `json:"default"`
+	Min           *float64        `json:"min"`
+	Max           *float64        `json:"max"`
+	MinLength     *int            `json:"minLength"`
+	MaxLength     *int            `json:"maxLength"`
+	Regex         string          `json:"regex"`
+	Enum          []string        `json:"enum"`
+	TargetField   string          `json:"targetField"`
+	Relation      string          `json:"relation"`
+	Target        string          `json:"target"`
+	MappedBy      string          `json:"mappedBy"`
+	InversedBy    string          `json:"inversedBy"`
+	Multiple      bool            `json:"multiple"`
+	AllowedTypes  []string        `json:"allowedTypes"`
+	Component     string          `json:"component"`
+	Repeatable    bool            `json:"repeatable"`
+	Components    []string        `json:"components"`
+	PluginOptions struct {
+		I18n struct {
+			Localized *bool `json:"localized"`
+		} `json:"i18n"`
+	} `json:"pluginOptions"`
 }
 
 // Error is a schema problem, naming the file and attribute so a user can fix it.
@@ -139,7 +144,15 @@ func Load(appDir string) (*Schema, error) {
 		}
 		todo = append(todo, p)
 	}
-	return build(todo)
+	up, err := usersPermissionsModels(src)
+	if err != nil {
+		return nil, err
+	}
+	s, err := build(append(todo, up...))
+	if err != nil {
+		return nil, err
+	}
+	return s, s.finishUsersPermissions()
 }
 
 func readModel(file, uid string, component bool) (*pending, error) {
@@ -147,6 +160,10 @@ func readModel(file, uid string, component bool) (*pending, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load schema %s: %w", file, err)
 	}
+	return readModelData(data, file, uid, component)
+}
+
+func readModelData(data []byte, file, uid string, component bool) (*pending, error) {
 	var rs rawSchema
 	if err := json.Unmarshal(data, &rs); err != nil {
 		return nil, &Error{File: file, Problem: "invalid JSON: " + err.Error()}
@@ -242,6 +259,10 @@ func build(todo []*pending) (*Schema, error) {
 			s.Components = append(s.Components, m)
 			continue
 		}
+		if m.IsPlugin() {
+			s.Plugins = append(s.Plugins, m) // served by the plugin's own routes
+			continue
+		}
 		s.ContentTypes = append(s.ContentTypes, m)
 		for _, name := range []string{m.PluralName, m.SingularName} {
 			if other, dup := s.byPlural[name]; dup {
@@ -292,6 +313,8 @@ func (s *Schema) buildAttrs(p *pending) error {
 			Private: ra.Private, Min: ra.Min, Max: ra.Max, MinLength: ra.MinLength, MaxLength: ra.MaxLength,
 			Enum: ra.Enum, TargetField: ra.TargetField, Multiple: ra.Multiple, Allowed: ra.AllowedTypes,
 			Repeatable: ra.Repeatable}
+		// In a localized type every attribute is localized unless it opts out.
+		a.Localized = m.Localized && (ra.PluginOptions.I18n.Localized == nil || *ra.PluginOptions.I18n.Localized)
 		if len(ra.Default) > 0 && string(ra.Default) != "null" {
 			a.Default = ra.Default
 		}
@@ -387,6 +410,11 @@ func (s *Schema) buildAttrs(p *pending) error {
 		}
 		if m.Localized {
 			sys = append(sys, &Attribute{Name: "locale", Type: String, Column: "locale", System: true})
+			// i18n's localizations relation links every localization of an entry to the others.
+			s := SnakeCase(m.SingularName)
+			sys = append(sys, &Attribute{Name: "localizations", Type: Relation, Relation: OneToMany, Target: m,
+				TargetUID: m.UID, System: true, Link: &Join{Table: SnakeCase(m.Table + "_localizations_links"),
+					SourceCol: s + "_id", TargetCol: "inv_" + s + "_id", OrderCol: s + "_order"}})
 		}
 		for _, a := range sys {
 			a.Owner = m
@@ -407,6 +435,9 @@ func (s *Schema) linkRelations(m *Model) error {
 			a.Link = &Join{Table: "files_related_morphs", SourceCol: "related_id", TargetCol: "file_id",
 				OrderCol: "order", Morph: true, MorphType: m.UID, MorphField: a.Name}
 		case Relation:
+			if a.System {
+				continue // localizations: joined at build time
+			}
 			if err := s.linkRelation(m, a); err != nil {
 				return err
 			}

@@ -91,8 +91,12 @@ type Attribute struct {
 	// Owner is the model the attribute belongs to.
 	Owner *Model
 
-	// System marks createdAt/updatedAt/publishedAt/locale, which users cannot write.
+	// System marks createdAt/updatedAt/publishedAt/locale/localizations, which the write
+	// path handles itself.
 	System bool
+	// Localized is false for attributes of a localized type that opt out
+	// (pluginOptions.i18n.localized: false); their values are kept equal across localizations.
+	Localized bool
 }
 
 // IsScalar reports whether the attribute is stored in a column of its model's table.
@@ -181,6 +185,9 @@ type Schema struct {
 	byPlural     map[string]*Model
 	bySingular   map[string]*Model
 	Files        *Model // plugin::upload.file
+	// Plugins are the users-permissions types (user, role, permission): real models that
+	// relations may target, without generated REST routes.
+	Plugins []*Model
 }
 
 // ByPlural finds a collection type by its plural API id.

@@ -36,6 +36,7 @@ type ForeignKey struct {
 func Layout(d *Dialect, s *schemas.Schema) []Table {
 	var out []Table
 	models := append([]*schemas.Model{s.Files}, s.ContentTypes...)
+	models = append(models, s.Plugins...) // users-permissions: up_users, up_roles, up_permissions and links
 	models = append(models, s.Components...)
 	for _, m := range models {
 		t := Table{Name: m.Table, Columns: []Column{{"id", "id"}}}
@@ -126,10 +127,12 @@ func Layout(d *Dialect, s *schemas.Schema) []Table {
 			{Name: "files_related_morphs_id_column_index", Columns: []string{"related_id"}},
 		}})
 	out = append(out, systemTables(d)...)
+	out = append(out, i18nTables(d)...)
 	return out
 }
 
-// systemTables are Quarry's share of Strapi's system tables: API tokens.
+// systemTables are Quarry's share of Strapi's system tables: API tokens with their
+// permissions (custom tokens). The users-permissions tables come from the plugin's models.
 func systemTables(d *Dialect) []Table {
 	dt := d.ColumnType(schemas.DateTime)
 	return []Table{
@@ -182,4 +185,16 @@ func (d *Dialect) CreateIndex(table string, ix Index) string {
 		u = "UNIQUE "
 	}
 	return fmt.Sprintf("CREATE %sINDEX IF NOT EXISTS %s ON %s (%s)", u, d.Quote(ix.Name), d.Quote(table), strings.Join(cols, ", "))
+}
+
+// i18nTables are the i18n plugin's locales and the core store where Strapi keeps the
+// default locale.
+func i18nTables(d *Dialect) []Table {
+	dt := d.ColumnType(schemas.DateTime)
+	return []Table{
+		{Name: "i18n_locale", Columns: []Column{{"id", "id"}, {"name", "varchar(255)"}, {"code", "varchar(255)"},
+			{"created_at", dt}, {"updated_at", dt}, {"created_by_id", "integer"}, {"updated_by_id", "integer"}}},
+		{Name: "strapi_core_store_settings", Columns: []Column{{"id", "id"}, {"key", "varchar(255)"}, {"value", "text"},
+			{"type", "varchar(255)"}, {"environment", "varchar(255)"}, {"tag", "varchar(255)"}}},
+	}
 }

@@ -33,6 +33,9 @@ func (s *Server) find(ctx context.Context, w http.ResponseWriter, r *http.Reques
 	if err != nil {
 		return err
 	}
+	if err := s.withLocale(ctx, m, q); err != nil {
+		return err
+	}
 	plan, err := s.Planner.Read(q, who)
 	if err != nil {
 		return err
@@ -187,6 +190,9 @@ func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if err != nil {
 		return err
 	}
+	if err := s.createLocale(ctx, m, data); err != nil {
+		return err
+	}
 	var plan *planner.Plan
 	var e *exec.Entry
 	err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
@@ -282,6 +288,9 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	case "find":
 		q, err := s.query(r, m, ir.FindMany, "")
 		if err != nil {
+			return err
+		}
+		if err := s.withLocale(ctx, m, q); err != nil {
 			return err
 		}
 		plan, e, err := s.readOne(ctx, s.DB, q, who)

@@ -16,6 +16,7 @@ import (
 	"quarry/apierror"
 	"quarry/auth"
 	"quarry/database"
+	"quarry/i18n"
 	"quarry/planner"
 	"quarry/planner/exec"
 	"quarry/planner/write"
@@ -35,6 +36,8 @@ type Server struct {
 	// MaxBody bounds request bodies (Strapi's JSON limit is 1 MB).
 	MaxBody int64
 	Now     func() time.Time
+	// I18n serves locales; nil when the app has no localized types' tables yet.
+	I18n *i18n.Service
 	// LogPlans logs each read's statements with timings at debug level (QUARRY_LOG_PLANS=1).
 	LogPlans bool
 	// GraphQL, when set, is mounted at GraphQLPath (default /graphql).
@@ -77,6 +80,9 @@ func (s *Server) Handler() http.Handler {
 			path = "/graphql"
 		}
 		r.Handle(path, s.GraphQL)
+	}
+	if s.I18n != nil {
+		r.Get("/api/i18n/locales", s.listLocales)
 	}
 	r.HandleFunc("/api/{name}", s.route)
 	r.HandleFunc("/api/{name}/{id}", s.route)

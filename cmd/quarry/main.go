@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -31,6 +32,7 @@ Usage:
   quarry serve  --app DIR [--host HOST] [--port PORT]
   quarry tokens create --app DIR --name NAME [--type read-only|full-access] [--lifespan DAYS]
   quarry tokens list   --app DIR
+  quarry locales list|add|remove|default --app DIR [CODE [NAME]]
 
 Environment: HOST, PORT, DATABASE_CLIENT (sqlite|postgres), DATABASE_URL, DATABASE_FILENAME,
 API_TOKEN_SALT, LOG_LEVEL (debug|info|warn|error).
@@ -54,6 +56,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return serve(ctx, args[1:], log, getenv)
 	case "tokens":
 		return tokens(ctx, args[1:], stdout, log, getenv)
+	case "locales":
+		return locales(ctx, args[1:], stdout, log, getenv)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -91,6 +95,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger, getenv func(str
 		Writer:    &write.Writer{Schema: a.Schema, Dialect: a.DB.Dialect, Now: time.Now},
 		Log:       log,
 		TokenSalt: a.TokenSalt,
+		I18n:      a.I18n,
 		LogPlans:  getenv("QUARRY_LOG_PLANS") == "1",
 	}
 	if srv.LogPlans {
@@ -175,4 +180,62 @@ func envInt(getenv func(string) string, k string, def int) int {
 		return v
 	}
 	return def
+}
+
+func locales(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
+	if len(args) == 0 {
+		return errors.New("locales: say list, add, remove or default")
+	}
+	fs := flag.NewFlagSet("locales "+args[0], flag.ContinueOnError)
+	dir := fs.String("app", ".", "app folder")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	a, err := app.Open(ctx, *dir, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer a.DB.Close()
+	rest := fs.Args()
+	need := func(n int) error {
+		if len(rest) < n {
+			return fmt.Errorf("locales %s: give a locale code", args[0])
+		}
+		return nil
+	}
+	switch args[0] {
+	case "list":
+		list, _, err := a.I18n.Locales(ctx)
+		if err != nil {
+			return err
+		}
+		for _, l := range list {
+			def := ""
+			if l.IsDefault {
+				def = "\tdefault"
+			}
+			fmt.Fprintf(stdout, "%s\t%s%s\n", l.Code, l.Name, def)
+		}
+		return nil
+	case "add":
+		if err := need(1); err != nil {
+			return err
+		}
+		name := ""
+		if len(rest) > 1 {
+			name = strings.Join(rest[1:], " ")
+		}
+		return a.I18n.Add(ctx, rest[0], name)
+	case "remove":
+		if err := need(1); err != nil {
+			return err
+		}
+		return a.I18n.Remove(ctx, rest[0])
+	case "default":
+		if err := need(1); err != nil {
+			return err
+		}
+		return a.I18n.SetDefault(ctx, rest[0])
+	}
+	return fmt.Errorf("locales: unknown subcommand %q", args[0])
 }
