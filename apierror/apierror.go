@@ -12,6 +12,15 @@ type Error struct {
 	// Details is rendered as the envelope's details object; nil renders {} unless NoDetails.
 	Details   any
 	NoDetails bool
+	// Path locates the offending part of the request (e.g. filters[author][email]) for tools
+	// such as qplan; it is not part of Strapi's envelope.
+	Path string
+}
+
+// At returns the error with Path set.
+func (e *Error) At(path string) *Error {
+	e.Path = path
+	return e
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Name, e.Message) }

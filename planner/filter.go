@@ -23,12 +23,12 @@ var operators = map[string]struct{ cast, list bool }{
 }
 
 // filter resolves a filter tree on model m reached through path.
-func (b *builder) filter(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute) (Expr, error) {
+func (b *builder) filter(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute, at string) (Expr, error) {
 	switch f.Kind {
 	case ir.And, ir.Or:
 		var out []Expr
 		for _, c := range f.Children {
-			e, err := b.filter(m, c, path)
+			e, err := b.filter(m, c, path, at)
 			if err != nil {
 				return nil, err
 			}
@@ -49,7 +49,7 @@ func (b *builder) filter(m *schemas.Model, f *ir.Filter, path []*schemas.Attribu
 	case ir.Not:
 		var out []Expr
 		for _, c := range f.Children {
-			e, err := b.filter(m, c, path)
+			e, err := b.filter(m, c, path, at)
 			if err != nil {
 				return nil, err
 			}
@@ -65,14 +65,14 @@ func (b *builder) filter(m *schemas.Model, f *ir.Filter, path []*schemas.Attribu
 		}
 		return Not{And(out)}, nil
 	case ir.Relation:
-		a, err := b.traversable(m, f.Field)
+		a, err := b.traversable(m, f.Field, at)
 		if err != nil {
 			return nil, err
 		}
 		sub := append(append([]*schemas.Attribute(nil), path...), a)
 		var out []Expr
 		for _, c := range f.Children {
-			e, err := b.filter(target(a), c, sub)
+			e, err := b.filter(target(a), c, sub, at+"["+f.Field+"]")
 			if err != nil {
 				return nil, err
 			}
@@ -88,32 +88,32 @@ func (b *builder) filter(m *schemas.Model, f *ir.Filter, path []*schemas.Attribu
 		}
 		return And(out), nil
 	}
-	return b.cond(m, f, path)
+	return b.cond(m, f, path, at)
 }
 
 // traversable checks that a filter may go through attribute name of m.
-func (b *builder) traversable(m *schemas.Model, name string) (*schemas.Attribute, error) {
+func (b *builder) traversable(m *schemas.Model, name, at string) (*schemas.Attribute, error) {
 	a, ok := m.Attr(name)
 	if !ok || a.Hidden() || a.Type == schemas.DynamicZone || a.IsScalar() {
-		return nil, apierror.InvalidParam(name)
+		return nil, apierror.InvalidParam(name).At(at + "[" + name + "]")
 	}
 	if a.Type == schemas.Relation && !b.who.CanFind(a.Target.UID) {
-		return nil, apierror.InvalidParam(name)
+		return nil, apierror.InvalidParam(name).At(at + "[" + name + "]")
 	}
 	return a, nil
 }
 
-func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute) (Expr, error) {
+func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute, at string) (Expr, error) {
 	var attr *schemas.Attribute
 	t := schemas.Integer // the id's type
 	if f.Field != "id" {
 		a, ok := m.Attr(f.Field)
 		if !ok || a.Hidden() || a.Type == schemas.DynamicZone {
-			return nil, apierror.InvalidParam(f.Field)
+			return nil, apierror.InvalidParam(f.Field).At(at + "[" + f.Field + "]")
 		}
 		if !a.IsScalar() {
 			// An operator on a relation compares the related entry's id.
-			ra, err := b.traversable(m, f.Field)
+			ra, err := b.traversable(m, f.Field, at)
 			if err != nil {
 				return nil, err
 			}
@@ -125,7 +125,7 @@ func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute
 	spec, ok := operators[f.Operator]
 	if !ok {
 		// Strapi ignores an unknown operator and so widens the result; refuse it instead.
-		return nil, apierror.InvalidParam(f.Operator)
+		return nil, apierror.InvalidParam(f.Operator).At(at + "[" + f.Field + "][" + f.Operator + "]")
 	}
 	vals := f.Values
 	param := f.Field

@@ -65,7 +65,7 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 	var where And
 	if q.Filters != nil {
 		// findOne validates its filters, as Strapi does, but does not apply them.
-		e, err := b.filter(m, q.Filters, nil)
+		e, err := b.filter(m, q.Filters, nil, "filters")
 		if err != nil {
 			return nil, err
 		}
@@ -160,7 +160,7 @@ func columns(m *schemas.Model, fields []string) ([]*schemas.Attribute, error) {
 		}
 		a, ok := m.Attr(f)
 		if !ok || !a.IsScalar() || a.Hidden() {
-			return nil, apierror.InvalidParam(f)
+			return nil, apierror.InvalidParam(f).At("fields")
 		}
 		seen[f] = true
 		out = append(out, a)
@@ -230,7 +230,7 @@ func (b *builder) sort(m *schemas.Model, keys []ir.Sort) ([]Order, error) {
 			}
 			a, ok := cur.Attr(name)
 			if !ok || a.Hidden() || a.Type == schemas.DynamicZone {
-				return nil, apierror.InvalidParam(name)
+				return nil, apierror.InvalidParam(name).At("sort")
 			}
 			if a.IsScalar() {
 				if !last {
@@ -368,7 +368,7 @@ func (b *builder) childSelect(m *schemas.Model, f *ir.PopulateField, via *Via, p
 	}
 	var where And
 	if f.Filters != nil {
-		e, err := b.filter(m, f.Filters, nil)
+		e, err := b.filter(m, f.Filters, nil, "populate["+f.Field+"][filters]")
 		if err != nil {
 			return nil, err
 		}

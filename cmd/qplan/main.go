@@ -17,6 +17,7 @@ import (
 
 	"quarry/apierror"
 	"quarry/app"
+	"quarry/auth"
 	"quarry/ir"
 	"quarry/parser/rest"
 	"quarry/planner"
@@ -51,6 +52,21 @@ type output struct {
 	Steps   []explain.Step  `json:"steps,omitempty"`
 	Removed []string        `json:"removed,omitempty"`
 	Error   json.RawMessage `json:"error,omitempty"`
+	ErrorAt string          `json:"errorAt,omitempty"`
+}
+
+// caller builds the principal named by --as. Roles come from the database once
+// users-permissions exist; until then the public role has no permissions.
+func caller(as string) (*auth.Caller, error) {
+	switch as {
+	case "public":
+		return &auth.Caller{Kind: auth.Public}, nil
+	case "token:full-access":
+		return &auth.Caller{Kind: auth.APIToken, TokenType: auth.FullAccess}, nil
+	case "token:read-only":
+		return &auth.Caller{Kind: auth.APIToken, TokenType: auth.ReadOnly}, nil
+	}
+	return nil, fmt.Errorf("--as must be public, token:full-access or token:read-only, got %q", as)
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer, getenv func(string) string) (int, error) {
@@ -61,6 +77,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	doExplain := fs.Bool("explain", false, "run EXPLAIN for each step against the configured database")
 	analyze := fs.Bool("analyze", false, "with --explain on PostgreSQL: EXPLAIN (ANALYZE, BUFFERS)")
+	as := fs.String("as", "token:full-access", "plan as this caller: public, token:full-access, token:read-only")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprint(os.Stderr, usage)
 		return 2, err
@@ -97,7 +114,11 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 		cfg = a.REST
 	}
 	out := output{Request: request, Dialect: d.Name}
-	q, plan, perr := planRequest(s, cfg, request)
+	who, err := caller(*as)
+	if err != nil {
+		return 2, err
+	}
+	q, plan, perr := planRequest(s, cfg, request, who)
 	out.IR = q
 	if perr != nil {
 		var ae *apierror.Error
@@ -105,6 +126,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 			return 1, perr
 		}
 		out.Error = envelope(ae)
+		out.ErrorAt = ae.Path
 	} else {
 		steps, err := explain.Steps(plan, d)
 		if err != nil {
@@ -130,6 +152,9 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 		fmt.Fprintf(stdout, "  %s\n\n", irJSON)
 		if out.Error != nil {
 			fmt.Fprintf(stdout, "error (as the server answers):\n  %s\n", out.Error)
+			if out.ErrorAt != "" {
+				fmt.Fprintf(stdout, "at: %s\n", out.ErrorAt)
+			}
 		} else {
 			fmt.Fprintf(stdout, "plan (%s):\n", d.Name)
 			fmt.Fprint(stdout, explain.Format(out.Steps))
@@ -145,7 +170,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 }
 
 // planRequest parses "GET /api/<name>[/<id>]?query" and plans it.
-func planRequest(s *schemas.Schema, cfg planner.Config, request string) (*ir.Query, *planner.Plan, error) {
+func planRequest(s *schemas.Schema, cfg planner.Config, request string, who *auth.Caller) (*ir.Query, *planner.Plan, error) {
 	method, target, ok := strings.Cut(strings.TrimSpace(request), " ")
 	if !ok {
 		method, target = "GET", request
@@ -175,7 +200,14 @@ func planRequest(s *schemas.Schema, cfg planner.Config, request string) (*ir.Que
 	if err := rest.Parse(u.RawQuery, q); err != nil {
 		return q, nil, err
 	}
-	plan, err := (&planner.Planner{Schema: s, Config: cfg}).Read(q, nil)
+	action := "find"
+	if q.Op == ir.FindOne {
+		action = "findOne"
+	}
+	if !who.Can(q.Model + "." + action) {
+		return q, nil, apierror.Forbidden()
+	}
+	plan, err := (&planner.Planner{Schema: s, Config: cfg}).Read(q, who)
 	return q, plan, err
 }
 
