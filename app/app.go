@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"quarry/auth"
 	"quarry/database"
 	"quarry/i18n"
 	"quarry/planner"
@@ -31,6 +32,8 @@ type App struct {
 	I18n *i18n.Service
 	// TokenSalt is API_TOKEN_SALT (config/admin.json apiToken.salt as a fallback).
 	TokenSalt string
+	// Auth is the users-permissions configuration (config/plugins.json); see auth.go.
+	Auth auth.Config
 }
 
 type apiConfig struct {
@@ -102,6 +105,10 @@ func Open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if err := a.I18n.Setup(ctx, ic); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("set up locales: %w", err)
+	}
+	if err := a.setupAuth(ctx); err != nil {
+		db.Close()
+		return nil, err
 	}
 	return a, nil
 }

@@ -17,10 +17,12 @@ type Caller struct {
 	Kind      CallerKind
 	TokenType string          // APIToken: read-only, full-access, custom
 	Actions   map[string]bool // public role, user role or custom token permissions
-	UserID    int64
+	UserID    int64           // User: the authenticated user
+	RoleID    int64           // Public and User: the role whose permissions apply
+	TokenID   int64           // APIToken: the token's id
 }
 
-// Can reports whether the caller may run an action.
+// Can reports whether the caller may run an action (Strapi's verify with the route's scope).
 func (c *Caller) Can(action string) bool {
 	if c == nil {
 		return false
@@ -30,7 +32,7 @@ func (c *Caller) Can(action string) bool {
 		case FullAccess:
 			return true
 		case ReadOnly:
-			return strings.HasSuffix(action, ".find") || strings.HasSuffix(action, ".findOne")
+			return strings.HasSuffix(action, "find") || strings.HasSuffix(action, "findOne")
 		}
 	}
 	return c.Actions[action]
@@ -44,3 +46,6 @@ func (c *Caller) CanFind(uid string) bool {
 	}
 	return c.Can(uid + ".find")
 }
+
+// IsUser reports whether the caller is a logged-in user (a valid JWT).
+func (c *Caller) IsUser() bool { return c != nil && c.Kind == User && c.UserID > 0 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"quarry/apierror"
 	"quarry/ir"
@@ -129,6 +130,12 @@ func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute
 	}
 	vals := f.Values
 	param := f.Field
+	for _, v := range vals {
+		if strings.IndexByte(v.S, 0) >= 0 {
+			// PostgreSQL cannot compare text with NUL characters (Strapi answers a 500 there).
+			return nil, apierror.Validation("Invalid parameter %s: NUL characters are not allowed", param)
+		}
+	}
 	mk := func(op string, args ...any) *Cmp { return &Cmp{Path: path, Attr: attr, Op: op, Args: args} }
 
 	switch f.Operator {

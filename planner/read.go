@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"quarry/apierror"
 	"quarry/ir"
@@ -71,6 +72,11 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 		}
 		if e != nil && (q.Op == ir.FindMany || m.Kind == schemas.SingleType) {
 			where = append(where, e)
+		}
+	}
+	for _, c := range q.Locale {
+		if strings.IndexByte(c, 0) >= 0 {
+			return nil, apierror.InvalidParam("locale") // PostgreSQL cannot compare NUL characters
 		}
 	}
 	if m.Localized && q.Op == ir.FindMany {

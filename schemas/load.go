@@ -313,8 +313,10 @@ func (s *Schema) buildAttrs(p *pending) error {
 			Private: ra.Private, Min: ra.Min, Max: ra.Max, MinLength: ra.MinLength, MaxLength: ra.MaxLength,
 			Enum: ra.Enum, TargetField: ra.TargetField, Multiple: ra.Multiple, Allowed: ra.AllowedTypes,
 			Repeatable: ra.Repeatable}
-		// In a localized type every attribute is localized unless it opts out.
-		a.Localized = m.Localized && (ra.PluginOptions.I18n.Localized == nil || *ra.PluginOptions.I18n.Localized)
+		// Strapi's i18n counts an attribute as localized only when it says so, except relations
+		// and uids, which always are; the others are kept equal across localizations.
+		a.Localized = m.Localized && (ra.PluginOptions.I18n.Localized != nil && *ra.PluginOptions.I18n.Localized ||
+			a.Type == Relation || a.Type == UID)
 		if len(ra.Default) > 0 && string(ra.Default) != "null" {
 			a.Default = ra.Default
 		}

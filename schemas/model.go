@@ -159,6 +159,21 @@ func (m *Model) Attr(name string) (*Attribute, bool) {
 	return a, ok
 }
 
+// NonLocalized lists the scalar attributes of a localized type that are shared by all
+// localizations of an entry (what Strapi's i18n copies and syncs).
+func (m *Model) NonLocalized() []*Attribute {
+	if !m.Localized {
+		return nil
+	}
+	var out []*Attribute
+	for _, a := range m.Attributes {
+		if a.IsScalar() && !a.System && !a.Localized && a.Type != Password {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // IsContentType reports whether the model has REST endpoints.
 func (m *Model) IsContentType() bool { return m.Kind != Component }
 

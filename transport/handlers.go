@@ -120,6 +120,9 @@ func (s *Server) findOne(ctx context.Context, w http.ResponseWriter, r *http.Req
 
 // body decodes {"data": {...}}.
 func (s *Server) body(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
+	if data, ok, err := s.inlineBody(w, r); ok {
+		return data, err // multipart with files (upload.go)
+	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBody))
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -173,12 +176,14 @@ func (s *Server) tx(ctx context.Context, fn func(tx exec.Queryer, txw txWriter) 
 	}
 	if err := fn(t, txWriter{t}); err != nil {
 		t.Rollback()
+		s.afterTx(ctx, t, false)
 		return err
 	}
 	if err := t.Commit(); err != nil {
+		s.afterTx(ctx, t, false)
 		return fmt.Errorf("commit: %w", err)
 	}
-	return nil
+	return s.afterTx(ctx, t, true) // files uploaded with the entry go in place (upload.go)
 }
 
 func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, who planner.Principal) error {
@@ -186,12 +191,20 @@ func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if err != nil {
 		return err
 	}
+	stripRestricted(m, data, who)
 	q, err := s.query(r, m, ir.FindOne, "")
 	if err != nil {
 		return err
 	}
 	if err := s.createLocale(ctx, m, data); err != nil {
 		return err
+	}
+	var links []int64
+	if m.Localized {
+		if v, ok := data["localizations"]; ok {
+			links, _ = localizationIDs(v)
+			delete(data, "localizations")
+		}
 	}
 	var plan *planner.Plan
 	var e *exec.Entry
@@ -200,9 +213,21 @@ func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		if err != nil {
 			return err
 		}
+		if len(links) > 0 {
+			if err := s.setLinks(ctx, txw.Tx, m, id, links); err != nil {
+				return err
+			}
+		}
 		q.ID = fmt.Sprint(id)
-		plan, e, err = s.readOne(ctx, tx, q, who)
-		return err
+		if plan, e, err = s.readOne(ctx, tx, q, who); err != nil {
+			return err
+		}
+		if len(links) > 0 && populatesLocalizations(q) {
+			// Strapi's i18n joins the listed entries into one group when the answer
+			// shows localizations (after the answer is read).
+			return s.syncGroup(ctx, tx, txw.Tx, m, id, links)
+		}
+		return nil
 	})
 	if err != nil {
 		return err
@@ -234,14 +259,22 @@ func (s *Server) update(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if err != nil {
 		return err
 	}
+	stripRestricted(m, data, who)
+	if m.Localized {
+		// An entry's locale never changes; its group changes only through localizations.
+		delete(data, "locale")
+		delete(data, "localizations")
+	}
 	var plan *planner.Plan
 	var e *exec.Entry
 	err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
 		if err := s.Writer.Update(ctx, txw.Tx, m, id, data); err != nil {
 			return err
 		}
-		plan, e, err = s.readOne(ctx, tx, q, who)
-		return err
+		if plan, e, err = s.readOne(ctx, tx, q, who); err != nil || e == nil {
+			return err
+		}
+		return s.syncAfterUpdate(ctx, tx, txw, m, q, plan, e)
 	})
 	if err != nil {
 		return err
@@ -293,6 +326,9 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		if err := s.withLocale(ctx, m, q); err != nil {
 			return err
 		}
+		if m.Localized && len(q.Locale) == 1 && q.Locale[0] == "all" {
+			return s.singleAll(ctx, w, r, q, who)
+		}
 		plan, e, err := s.readOne(ctx, s.DB, q, who)
 		if err != nil {
 			return err
@@ -311,24 +347,52 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		if err != nil {
 			return err
 		}
+		stripRestricted(m, data, who)
+		locale, err := s.singleLocale(ctx, m, q)
+		if err != nil {
+			return err
+		}
 		var plan *planner.Plan
 		var e *exec.Entry
 		err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
-			id, found, err := s.singleID(ctx, tx, m, false)
+			id, found, err := s.singleID(ctx, tx, m, false, locale)
 			if err != nil {
 				return err
 			}
 			if found {
+				if m.Localized {
+					delete(data, "locale")
+					delete(data, "localizations")
+				}
 				err = s.Writer.Update(ctx, txw.Tx, m, id, data)
 			} else {
+				if m.Localized {
+					// Another locale's entry exists: new locales come through
+					// POST /localizations, as in Strapi.
+					if _, any, err := s.singleID(ctx, tx, m, false, ""); err != nil {
+						return err
+					} else if any {
+						return apierror.Validation("singleType.alreadyExists")
+					}
+					// The new entry takes the body's locale, not the query's (Strapi's quirk).
+					delete(data, "localizations")
+					if err := s.createLocale(ctx, m, data); err != nil {
+						return err
+					}
+				}
 				id, err = s.Writer.Create(ctx, txw.Tx, m, data)
 			}
 			if err != nil {
 				return err
 			}
 			q.ID = fmt.Sprint(id)
-			plan, e, err = s.readOne(ctx, tx, q, who)
-			return err
+			if plan, e, err = s.readOne(ctx, tx, q, who); err != nil || e == nil {
+				return err
+			}
+			if found {
+				return s.syncAfterUpdate(ctx, tx, txw, m, q, plan, e)
+			}
+			return nil
 		})
 		if err != nil {
 			return err
@@ -337,11 +401,19 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		return nil
 	case "delete":
 		// Strapi's single-type delete ignores fields and populate.
+		rq, err := s.query(r, m, ir.FindOne, "")
+		if err != nil {
+			return err
+		}
+		locale, err := s.singleLocale(ctx, m, rq)
+		if err != nil {
+			return err
+		}
 		q := &ir.Query{Model: m.UID, Op: ir.FindOne}
 		var plan *planner.Plan
 		var e *exec.Entry
-		err := s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
-			id, found, err := s.singleID(ctx, tx, m, true)
+		err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
+			id, found, err := s.singleID(ctx, tx, m, true, locale)
 			if err != nil || !found {
 				return err
 			}
@@ -364,15 +436,20 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 }
 
 // singleID finds the single type's entry; liveOnly skips drafts.
-func (s *Server) singleID(ctx context.Context, db exec.Queryer, m *schemas.Model, liveOnly bool) (int64, bool, error) {
+func (s *Server) singleID(ctx context.Context, db exec.Queryer, m *schemas.Model, liveOnly bool, locale string) (int64, bool, error) {
 	d := s.DB.Dialect
-	sql := fmt.Sprintf("SELECT id FROM %s", d.Quote(m.Table))
+	sql := fmt.Sprintf("SELECT id FROM %s WHERE 1 = 1", d.Quote(m.Table))
 	if liveOnly && m.DraftAndPublish {
-		sql += " WHERE published_at IS NOT NULL"
+		sql += " AND published_at IS NOT NULL"
+	}
+	var args []any
+	if locale != "" {
+		sql += " AND locale = ?"
+		args = append(args, locale)
 	}
 	sql += " ORDER BY id LIMIT 1"
 	var id int64
-	err := db.QueryRowxContext(ctx, sql).Scan(&id)
+	err := db.QueryRowxContext(ctx, s.DB.Rebind(sql), args...).Scan(&id)
 	if err != nil {
 		if errors.Is(err, errNoRows) {
 			return 0, false, nil

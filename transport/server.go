@@ -3,12 +3,8 @@
 package transport
 
 import (
-	"context"
-	"errors"
 	"log/slog"
 	"net/http"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -21,6 +17,7 @@ import (
 	"quarry/planner/exec"
 	"quarry/planner/write"
 	"quarry/schemas"
+	"quarry/upload"
 )
 
 // Server is the HTTP face of one app.
@@ -43,24 +40,14 @@ type Server struct {
 	// GraphQL, when set, is mounted at GraphQLPath (default /graphql).
 	GraphQL     http.Handler
 	GraphQLPath string
-
-	tokens tokenCache
+	// Upload, when set, serves the media library (/api/upload, /uploads).
+	Upload *upload.Service
+	// Auth authenticates requests (public role, users' JWTs, API tokens) and serves the
+	// users-permissions routes (users.go); built from TokenSalt without JWTs when nil.
+	Auth *auth.Service
+	// HTTP is config/middlewares.json: security headers and CORS (middleware.go).
+	HTTP *HTTPConfig
 }
-
-// tokenCache keeps recent token look-ups briefly so a busy client does not cost a query per
-// request; revocation and expiry take effect within the TTL.
-type tokenCache struct {
-	mu sync.Mutex
-	m  map[string]cachedToken
-}
-
-type cachedToken struct {
-	tok *auth.Token
-	err error
-	at  time.Time
-}
-
-const tokenTTL = 5 * time.Second
 
 // Handler returns the HTTP handler.
 func (s *Server) Handler() http.Handler {
@@ -70,8 +57,12 @@ func (s *Server) Handler() http.Handler {
 	if s.MaxBody == 0 {
 		s.MaxBody = 1 << 20
 	}
+	if s.Auth == nil {
+		s.Auth = auth.NewService(s.DB, s.Schema, auth.DefaultConfig(), s.TokenSalt, s.Log)
+	}
 	r := chi.NewRouter()
 	r.Use(s.recoverer)
+	r.Use(s.httpMiddleware) // security headers and CORS on every response
 	r.Get("/_health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	r.Head("/_health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	if s.GraphQL != nil {
@@ -84,8 +75,11 @@ func (s *Server) Handler() http.Handler {
 	if s.I18n != nil {
 		r.Get("/api/i18n/locales", s.listLocales)
 	}
+	s.mountUsersPermissions(r)
+	s.mountUpload(r)
 	r.HandleFunc("/api/{name}", s.route)
 	r.HandleFunc("/api/{name}/{id}", s.route)
+	r.HandleFunc("/api/{name}/{id}/localizations", s.localizationRoute)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { writeAPIError(w, apierror.NotFound()) })
 	r.MethodNotAllowed(methodNotAllowed)
 	return r
@@ -138,6 +132,15 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 				action = "delete"
 			}
 		}
+	} else if st, ok := s.Schema.BySingular(name); ok && id == "localizations" && st.Localized && s.I18n != nil {
+		if r.Method != http.MethodPost {
+			methodNotAllowed(w, r)
+			return
+		}
+		if err := s.createLocalization(r.Context(), w, r, st, ""); err != nil {
+			s.writeError(w, r, err)
+		}
+		return
 	} else if st, ok := s.Schema.BySingular(name); ok && id == "" {
 		m = st
 		switch r.Method {
@@ -181,23 +184,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Authenticate identifies the caller: no credentials is the public role; a bearer token
-// must be a known, unexpired API token (401 otherwise, as Strapi answers).
+// Authenticate identifies the caller (see auth.Service.Authenticate): no credentials is the
+// public role, a bearer token a user's JWT or an API token; an *apierror.Error refuses it.
 func (s *Server) Authenticate(r *http.Request) (*auth.Caller, error) {
-	key, ok := bearer(r.Header.Get("Authorization"))
-	if !ok {
-		return &auth.Caller{Kind: auth.Public}, nil
-	}
-	tok, err := s.lookupToken(r.Context(), key)
-	switch {
-	case errors.Is(err, auth.ErrExpired):
-		return nil, apierror.Unauthorized("Token expired")
-	case errors.Is(err, auth.ErrUnknown):
-		return nil, apierror.Unauthorized("Missing or invalid credentials")
-	case err != nil:
-		return nil, err
-	}
-	return &auth.Caller{Kind: auth.APIToken, TokenType: tok.Type}, nil
+	return s.Auth.Authenticate(r.Context(), r.Header.Get("Authorization"))
 }
 
 // authorize authenticates the request and checks the route's action.
@@ -210,37 +200,4 @@ func (s *Server) authorize(r *http.Request, m *schemas.Model, action string) (*a
 		return nil, apierror.Forbidden()
 	}
 	return c, nil
-}
-
-func (s *Server) lookupToken(ctx context.Context, key string) (*auth.Token, error) {
-	now := s.Now()
-	s.tokens.mu.Lock()
-	if c, ok := s.tokens.m[key]; ok && now.Sub(c.at) < tokenTTL {
-		s.tokens.mu.Unlock()
-		if c.err == nil && c.tok.ExpiresAt != nil && !now.Before(*c.tok.ExpiresAt) {
-			return c.tok, auth.ErrExpired
-		}
-		return c.tok, c.err
-	}
-	s.tokens.mu.Unlock()
-	tok, err := auth.Lookup(ctx, s.DB, s.TokenSalt, key, now)
-	if err != nil && !errors.Is(err, auth.ErrUnknown) && !errors.Is(err, auth.ErrExpired) {
-		return nil, err
-	}
-	s.tokens.mu.Lock()
-	if s.tokens.m == nil || len(s.tokens.m) > 10000 {
-		s.tokens.m = map[string]cachedToken{}
-	}
-	s.tokens.m[key] = cachedToken{tok: tok, err: err, at: now}
-	s.tokens.mu.Unlock()
-	return tok, err
-}
-
-// bearer extracts the token of "Bearer <token>" (scheme case-insensitive), as Strapi does.
-func bearer(h string) (string, bool) {
-	parts := strings.Fields(h)
-	if len(parts) != 2 || !strings.EqualFold(parts[0], "bearer") {
-		return "", false
-	}
-	return parts[1], true
 }

@@ -18,24 +18,31 @@ import (
 	"time"
 
 	"quarry/app"
-	"quarry/auth"
 	"quarry/planner"
 	"quarry/planner/exec"
 	"quarry/planner/write"
 	"quarry/sqlgen"
 	"quarry/transport"
+	"quarry/upload"
 )
 
 const usage = `quarry serves the Strapi v4 content API of an app folder.
 
 Usage:
   quarry serve  --app DIR [--host HOST] [--port PORT]
-  quarry tokens create --app DIR --name NAME [--type read-only|full-access] [--lifespan DAYS]
+  quarry tokens create --app DIR --name NAME [--type read-only|full-access|custom]
+                       [--actions ACTION,...] [--lifespan 7|30|90] [--description TEXT]
   quarry tokens list   --app DIR
+  quarry tokens revoke --app DIR ID|NAME
+  quarry permissions list   --app DIR [--role ROLE]
+  quarry permissions grant  --app DIR --role ROLE ACTION...
+  quarry permissions revoke --app DIR --role ROLE ACTION...
+  quarry permissions actions --app DIR
   quarry locales list|add|remove|default --app DIR [CODE [NAME]]
 
 Environment: HOST, PORT, DATABASE_CLIENT (sqlite|postgres), DATABASE_URL, DATABASE_FILENAME,
-API_TOKEN_SALT, LOG_LEVEL (debug|info|warn|error).
+API_TOKEN_SALT, JWT_SECRET (required when QUARRY_ENV or NODE_ENV is production),
+LOG_LEVEL (debug|info|warn|error).
 `
 
 func main() {
@@ -56,6 +63,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return serve(ctx, args[1:], log, getenv)
 	case "tokens":
 		return tokens(ctx, args[1:], stdout, log, getenv)
+	case "permissions":
+		return permissions(ctx, args[1:], stdout, log, getenv)
 	case "locales":
 		return locales(ctx, args[1:], stdout, log, getenv)
 	case "help", "-h", "--help":
@@ -98,6 +107,13 @@ func serve(ctx context.Context, args []string, log *slog.Logger, getenv func(str
 		I18n:      a.I18n,
 		LogPlans:  getenv("QUARRY_LOG_PLANS") == "1",
 	}
+	if srv.Upload, err = upload.New(a.Dir, a.Schema, a.DB, getenv, log); err != nil {
+		return err
+	}
+	srv.Writer.Inline = srv
+	if err := setupAuth(ctx, a, srv, log, getenv); err != nil {
+		return err
+	}
 	if srv.LogPlans {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		srv.Log = log
@@ -128,44 +144,6 @@ func serve(ctx context.Context, args []string, log *slog.Logger, getenv func(str
 	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	return hs.Shutdown(sctx)
-}
-
-func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
-	if len(args) == 0 {
-		return errors.New("tokens: say create or list")
-	}
-	fs := flag.NewFlagSet("tokens "+args[0], flag.ContinueOnError)
-	dir := fs.String("app", ".", "app folder")
-	name := fs.String("name", "", "token name")
-	typ := fs.String("type", auth.ReadOnly, "read-only or full-access")
-	lifespan := fs.Int("lifespan", 0, "lifespan in days: 7, 30, 90, or 0 for unlimited")
-	if err := fs.Parse(args[1:]); err != nil {
-		return err
-	}
-	a, err := app.Open(ctx, *dir, getenv, log)
-	if err != nil {
-		return err
-	}
-	defer a.DB.Close()
-	switch args[0] {
-	case "create":
-		key, err := auth.CreateToken(ctx, a.DB, a.TokenSalt, *name, *typ, *lifespan, time.Now())
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(stdout, key)
-		return nil
-	case "list":
-		list, err := auth.List(ctx, a.DB)
-		if err != nil {
-			return err
-		}
-		for _, t := range list {
-			fmt.Fprintf(stdout, "%d\t%s\t%s\n", t.ID, t.Name, t.Type)
-		}
-		return nil
-	}
-	return fmt.Errorf("tokens: unknown subcommand %q", args[0])
 }
 
 func envOr(getenv func(string) string, k, def string) string {

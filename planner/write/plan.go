@@ -35,6 +35,8 @@ type walker struct {
 	// linked lists, per target UID, the ids the operations will link (checked to exist).
 	linked     map[string][]int64
 	linkedUIDs []string
+	// media lists the media values whose files must match allowedTypes.
+	media []mediaCheck
 	// badRelations marks a malformed relation value the relation store does not see
 	// (disconnect lists, {id} objects).
 	badRelations bool
@@ -172,6 +174,13 @@ func (p *walker) plan(m *schemas.Model, data map[string]any, ex *existing) (*ent
 	}
 	if rootMsg == "" && p.badRelations {
 		rootMsg = errInvalidRelations
+	}
+	if rootMsg == "" {
+		bad, err := p.checkMediaTypes()
+		if err != nil {
+			return nil, err
+		}
+		errs = append(errs, bad...)
 	}
 	if err := p.runUniques(); err != nil {
 		return nil, err
@@ -706,6 +715,7 @@ func (p *walker) relation(op *entryOp, a *schemas.Attribute, v any, present bool
 		p.linked[uid] = append(p.linked[uid], c.id)
 	}
 	op.rels = append(op.rels, rf)
+	p.noteMedia(a, rf, at)
 	return nil
 }
 

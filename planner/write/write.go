@@ -50,6 +50,8 @@ type Writer struct {
 	// the zone does not list, as Strapi 4 does. By default they are refused with a 400
 	// ValidationError naming the zone's components.
 	LaxDynamicZones bool
+	// Inline, when set, records files uploaded with the payload (multipart requests).
+	Inline InlineMedia
 }
 
 type mode int
@@ -97,7 +99,11 @@ func (w *Writer) Create(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data
 	if err != nil {
 		return 0, err
 	}
-	return p.x.run(op)
+	id, err := p.x.run(op)
+	if err != nil {
+		return 0, err
+	}
+	return id, w.recordInline(ctx, tx, m, id, data)
 }
 
 // Update applies a partial update (keys present only; null clears) to entry id; updatedAt
@@ -122,8 +128,10 @@ func (w *Writer) Update(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id i
 	if err != nil {
 		return err
 	}
-	_, err = p.x.run(op)
-	return err
+	if _, err = p.x.run(op); err != nil {
+		return err
+	}
+	return w.recordInline(ctx, tx, m, id, data)
 }
 
 // Delete deletes entry id, its component rows (recursively, nested components too), its

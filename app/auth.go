@@ -1,0 +1,116 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"quarry/auth"
+)
+
+// Env is the running environment: QUARRY_ENV, else NODE_ENV (Strapi's), else development.
+func Env(getenv func(string) string) string {
+	for _, k := range []string{"QUARRY_ENV", "NODE_ENV"} {
+		if v := strings.TrimSpace(getenv(k)); v != "" {
+			return strings.ToLower(v)
+		}
+	}
+	return "development"
+}
+
+// setupAuth reads the users-permissions configuration (config/plugins.json) and creates the
+// plugin's roles, default permissions and settings when missing.
+func (a *App) setupAuth(ctx context.Context) error {
+	data, err := readOptional(filepath.Join(a.Dir, "config", "plugins.json"))
+	if err != nil {
+		return err
+	}
+	if a.Auth, err = auth.ParsePluginsConfig(data); err != nil {
+		return err
+	}
+	return auth.Setup(ctx, a.DB, a.Auth, time.Now())
+}
+
+// ApplyPermissions grants what config/permissions.json lists (role → actions); `quarry serve`
+// runs it at start. It returns the actions added per role.
+func (a *App) ApplyPermissions(ctx context.Context) (map[string][]string, error) {
+	data, err := readOptional(filepath.Join(a.Dir, "config", "permissions.json"))
+	if err != nil || data == nil {
+		return nil, err
+	}
+	perms, err := auth.ParsePermissions(data)
+	if err != nil {
+		return nil, err
+	}
+	return auth.ApplyPermissions(ctx, a.DB, a.Schema, perms, time.Now())
+}
+
+// Middlewares returns config/middlewares.json, nil when absent.
+func (a *App) Middlewares() ([]byte, error) {
+	return readOptional(filepath.Join(a.Dir, "config", "middlewares.json"))
+}
+
+// JWTSecret is the secret that signs the users' JWTs: JWT_SECRET, else config/plugins.json's
+// jwtSecret. In production (QUARRY_ENV or NODE_ENV = production) one of them is required;
+// in development a secret is generated once into .tmp/jwt-secret (Strapi writes one into .env
+// in development for the same reason).
+func (a *App) JWTSecret(getenv func(string) string) (string, error) {
+	if v := getenv("JWT_SECRET"); v != "" {
+		return v, nil
+	}
+	if a.Auth.JWTSecret != "" {
+		return a.Auth.JWTSecret, nil
+	}
+	if Env(getenv) == "production" {
+		return "", errors.New("JWT_SECRET is required in production: set it (or users-permissions.config.jwtSecret in config/plugins.json) to a long random string")
+	}
+	return localSecret(a.Dir, "jwt-secret")
+}
+
+// localSecret keeps a generated secret in the app's .tmp folder.
+func localSecret(dir, name string) (string, error) {
+	path := filepath.Join(dir, ".tmp", name)
+	if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
+		return string(b), nil
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return "", err
+	}
+	secret := base64.StdEncoding.EncodeToString(raw)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", fmt.Errorf("create .tmp: %w", err)
+	}
+	// O_EXCL: if another quarry process wrote one first, use theirs.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			b, err := os.ReadFile(path)
+			return string(b), err
+		}
+		return "", fmt.Errorf("write %s: %w", name, err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(secret); err != nil {
+		return "", err
+	}
+	return secret, nil
+}
+
+func readOptional(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, nil
+}

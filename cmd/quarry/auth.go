@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"quarry/app"
+	"quarry/auth"
+	"quarry/transport"
+)
+
+// setupAuth wires users-permissions into the server: the JWT secret (required in
+// production), config/permissions.json applied at start, and config/middlewares.json.
+func setupAuth(ctx context.Context, a *app.App, srv *transport.Server, log *slog.Logger, getenv func(string) string) error {
+	secret, err := a.JWTSecret(getenv)
+	if err != nil {
+		return err
+	}
+	cfg := a.Auth
+	cfg.JWTSecret = secret
+	srv.Auth = auth.NewService(a.DB, a.Schema, cfg, a.TokenSalt, log)
+	srv.Auth.Production = app.Env(getenv) == "production"
+	added, err := a.ApplyPermissions(ctx)
+	if err != nil {
+		return err
+	}
+	for role, actions := range added {
+		log.Info("config/permissions.json granted", "role", role, "actions", strings.Join(actions, ","))
+	}
+	mw, err := a.Middlewares()
+	if err != nil {
+		return err
+	}
+	if srv.HTTP, err = transport.ParseHTTPConfig(mw); err != nil {
+		return err
+	}
+	return nil
+}
+
+// multiFlag collects a repeatable or comma-separated flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*m = append(*m, p)
+		}
+	}
+	return nil
+}
+
+func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
+	if len(args) == 0 {
+		return errors.New("tokens: say create, list or revoke")
+	}
+	fs := flag.NewFlagSet("tokens "+args[0], flag.ContinueOnError)
+	dir := fs.String("app", ".", "app folder")
+	name := fs.String("name", "", "token name")
+	desc := fs.String("description", "", "token description")
+	typ := fs.String("type", auth.ReadOnly, "read-only, full-access or custom")
+	lifespan := fs.Int("lifespan", 0, "lifespan in days: 7, 30, 90, or 0 for unlimited")
+	var actions multiFlag
+	fs.Var(&actions, "actions", "custom token actions, comma-separated or repeated (api::article.article.find, api::article.article.*)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	a, err := app.Open(ctx, *dir, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer a.DB.Close()
+	switch args[0] {
+	case "create":
+		spec := auth.TokenSpec{Name: *name, Description: *desc, Type: *typ, LifespanDays: *lifespan}
+		if len(actions) > 0 {
+			if spec.Actions, err = auth.ExpandActions(a.Schema, actions); err != nil {
+				return err
+			}
+		}
+		key, err := auth.CreateToken(ctx, a.DB, a.TokenSalt, spec, time.Now())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, key)
+		return nil
+	case "list":
+		list, err := auth.List(ctx, a.DB)
+		if err != nil {
+			return err
+		}
+		for _, t := range list {
+			expires, used := "never", "never"
+			if t.ExpiresAt != nil {
+				expires = t.ExpiresAt.UTC().Format(time.RFC3339)
+				if !time.Now().Before(*t.ExpiresAt) {
+					expires += " (expired)"
+				}
+			}
+			if t.LastUsedAt != nil {
+				used = t.LastUsedAt.UTC().Format(time.RFC3339)
+			}
+			fmt.Fprintf(stdout, "%d\t%s\t%s\texpires %s\tlast used %s", t.ID, t.Name, t.Type, expires, used)
+			if t.Type == auth.Custom {
+				fmt.Fprintf(stdout, "\t%s", strings.Join(t.Actions, ","))
+			}
+			fmt.Fprintln(stdout)
+		}
+		return nil
+	case "revoke":
+		target := *name
+		if target == "" && fs.NArg() == 1 {
+			target = fs.Arg(0)
+		}
+		if target == "" {
+			return errors.New("tokens revoke: give the token's id or name")
+		}
+		t, err := auth.RevokeToken(ctx, a.DB, target)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "revoked %d\t%s\n", t.ID, t.Name)
+		return nil
+	}
+	return fmt.Errorf("tokens: unknown subcommand %q", args[0])
+}
+
+func permissions(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
+	if len(args) == 0 {
+		return errors.New("permissions: say list, grant, revoke or actions")
+	}
+	fs := flag.NewFlagSet("permissions "+args[0], flag.ContinueOnError)
+	dir := fs.String("app", ".", "app folder")
+	role := fs.String("role", "", "role type or name (public, authenticated, …)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	a, err := app.Open(ctx, *dir, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer a.DB.Close()
+	switch args[0] {
+	case "actions":
+		for _, act := range auth.Actions(a.Schema) {
+			fmt.Fprintln(stdout, act)
+		}
+		return nil
+	case "list":
+		roles, err := auth.Roles(ctx, a.DB)
+		if err != nil {
+			return err
+		}
+		found := false
+		for _, r := range roles {
+			if *role != "" && r.Type != *role && !strings.EqualFold(r.Name, *role) {
+				continue
+			}
+			found = true
+			list, err := auth.RoleActions(ctx, a.DB, r.ID)
+			if err != nil {
+				return err
+			}
+			for _, act := range list {
+				fmt.Fprintf(stdout, "%s\t%s\n", r.Type, act)
+			}
+		}
+		if *role != "" && !found {
+			return fmt.Errorf("no role %q", *role)
+		}
+		return nil
+	case "grant", "revoke":
+		if *role == "" {
+			return fmt.Errorf("permissions %s: give --role", args[0])
+		}
+		if fs.NArg() == 0 {
+			return fmt.Errorf("permissions %s: give one or more actions (quarry permissions actions lists them)", args[0])
+		}
+		r, err := auth.FindRole(ctx, a.DB, *role)
+		if err != nil {
+			return err
+		}
+		var acts multiFlag
+		for _, arg := range fs.Args() {
+			acts.Set(arg)
+		}
+		var changed []string
+		if args[0] == "grant" {
+			expanded, err := auth.ExpandActions(a.Schema, acts)
+			if err != nil {
+				return err
+			}
+			changed, err = auth.Grant(ctx, a.DB, r.ID, expanded, time.Now())
+			if err != nil {
+				return err
+			}
+		} else {
+			// Revoking accepts any action name, so stale ones can be cleaned up.
+			list := []string(acts)
+			if expanded, err := auth.ExpandActions(a.Schema, acts); err == nil {
+				list = expanded
+			}
+			changed, err = auth.Revoke(ctx, a.DB, r.ID, list)
+			if err != nil {
+				return err
+			}
+		}
+		verb := map[string]string{"grant": "granted", "revoke": "revoked"}[args[0]]
+		if len(changed) == 0 {
+			fmt.Fprintf(stdout, "%s: nothing to change\n", r.Type)
+		}
+		for _, act := range changed {
+			fmt.Fprintf(stdout, "%s %s\t%s\n", verb, r.Type, act)
+		}
+		return nil
+	}
+	return fmt.Errorf("permissions: unknown subcommand %q", args[0])
+}

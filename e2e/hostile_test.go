@@ -1,0 +1,517 @@
+package e2e
+
+import (
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHostileInput sends requests an attacker would send to a live server on each database
+// and checks that every one gets the expected status with Strapi's error envelope, that no
+// secret (password hashes, reset and confirmation tokens, private attributes, the JWT secret)
+// appears in any answer, and that the database is exactly as it was.
+
+// qp builds a query string from raw key/value pairs, percent-encoding both.
+func qp(kv ...string) string {
+	var parts []string
+	for i := 0; i+1 < len(kv); i += 2 {
+		parts = append(parts, url.QueryEscape(kv[i])+"="+url.QueryEscape(kv[i+1]))
+	}
+	return strings.Join(parts, "&")
+}
+
+type hostile struct {
+	name   string
+	as     string // "": no credentials; "user": a user's JWT; "full": full-access token; "ro": read-only token; "bearer:…": that header value
+	method string
+	path   string
+	body   string
+	status int
+	// errName is the envelope's error name for 4xx answers ("" for 405's plain text).
+	errName string
+	// msg, when set, must appear in the error message.
+	msg string
+}
+
+const hostilePermissions = `{
+  "public": ["api::article.article.find", "api::article.article.findOne", "api::writer.writer.find", "api::page.page.find"],
+  "authenticated": ["api::article.article.find", "api::article.article.findOne", "api::writer.writer.find", "api::tag.tag.find"]
+}`
+
+const hostilePlugins = `{
+  "users-permissions": {"config": {"jwtSecret": "` + testJWTSecret + `", "ratelimit": {"max": 100000}}}
+}`
+
+func hostileCases(now int64) []hostile {
+	jwt := func(header, payload string) string {
+		return "bearer:Bearer " + signJWT(testJWTSecret, header, payload)
+	}
+	hs := `{"alg":"HS256","typ":"JWT"}`
+	valid := fmt.Sprintf(`{"id":1,"iat":%d,"exp":%d}`, now, now+3600)
+	noneTok := strings.Join(strings.Split(signJWT("", `{"alg":"none","typ":"JWT"}`, valid), ".")[:2], ".")
+	tampered := func() string {
+		t := signJWT(testJWTSecret, hs, valid)
+		p := strings.Split(t, ".")
+		p[1] = strings.TrimRight(jsonB64(fmt.Sprintf(`{"id":2,"iat":%d,"exp":%d}`, now, now+3600)), "=")
+		return "bearer:Bearer " + strings.Join(p, ".")
+	}()
+	deepFilter := "filters" + strings.Repeat("[$and][0]", 30) + "[title][$eq]"
+	deepPopulate := "populate" + strings.Repeat("[author][populate][articles][populate]", 12) + "[author]"
+	deepJSON := strings.Repeat(`{"a":`, 20000) + "1" + strings.Repeat("}", 20000)
+	bigIn := []string{}
+	for i := 0; i < 300; i++ {
+		bigIn = append(bigIn, fmt.Sprintf("filters[id][$in][%d]", i), fmt.Sprint(i))
+	}
+	V := "ValidationError"
+	inv := "Invalid parameter "
+	arts := "/api/articles?"
+	return []hostile{
+		// ---- SQL injection in filter values (bound parameters: they match nothing) ----
+		{name: "value or-true", path: arts + qp("filters[title][$eq]", "' OR 1=1--"), status: 200},
+		{name: "value drop table", path: arts + qp("filters[title][$eq]", "x'; DROP TABLE articles;--"), status: 200},
+		{name: "value contains quote", path: arts + qp("filters[title][$contains]", "%' OR '1'='1"), status: 200},
+		{name: "value startsWith backslash", path: arts + qp("filters[title][$startsWith]", `\'`), status: 200},
+		{name: "value union", path: arts + qp("filters[title][$eqi]", "x' UNION SELECT password FROM up_users--"), status: 200},
+		{name: "value pg_sleep", path: arts + qp("filters[title][$eq]", "x' AND pg_sleep(5)--"), status: 200},
+		{name: "value in list injection", path: arts + qp("filters[title][$in][0]", "a') OR ('1'='1", "filters[title][$in][1]", "b"), status: 200},
+		{name: "value notIn injection", path: arts + qp("filters[title][$notIn][0]", "') OR 1=1--"), status: 200},
+		{name: "value null-ish injection", path: arts + qp("filters[title][$null]", "true' --"), status: 200},
+		{name: "value NUL byte", path: arts + qp("filters[title][$eq]", "a\x00b"), status: 400, errName: V, msg: "NUL"},
+		{name: "value NUL contains", path: arts + qp("filters[author][name][$containsi]", "\x00"), status: 400, errName: V, msg: "NUL"},
+		{name: "populate filter NUL", path: arts + qp("populate[author][filters][name][$eq]", "\x00"), status: 400, errName: V, msg: "NUL"},
+		{name: "users filter NUL", as: "full", path: "/api/users?" + qp("filters[email][$eq]", "a\x00"), status: 400, errName: V, msg: "NUL"},
+		{name: "locale NUL", path: "/api/pages?" + qp("locale", "en\x00"), status: 400, errName: V},
+		{name: "key NUL", path: arts + qp("filters[title\x00][$eq]", "x"), status: 400, errName: V, msg: inv},
+		{name: "sort NUL", path: arts + qp("sort", "title\x00"), status: 400, errName: V, msg: inv},
+		{name: "login NUL", method: "POST", path: "/api/auth/local", body: `{"identifier":"ann\u0000","password":"x"}`, status: 400, errName: V, msg: "NUL"},
+		{name: "reset code NUL", method: "POST", path: "/api/auth/reset-password", body: `{"code":"\u0000","password":"secret-pw","passwordConfirmation":"secret-pw"}`, status: 400, errName: V, msg: "NUL"},
+		{name: "confirmation NUL", path: "/api/auth/email-confirmation?" + qp("confirmation", "\x00"), status: 400, errName: V, msg: "NUL"},
+		{name: "id value or-true", path: arts + qp("filters[id][$eq]", "1 OR 1=1"), status: 400, errName: V},
+		{name: "id in injection", path: arts + qp("filters[id][$in][0]", "1) OR (1=1"), status: 400, errName: V},
+		{name: "number injection", path: arts + qp("filters[views][$gt]", "0; DELETE FROM articles"), status: 400, errName: V},
+		{name: "between injection", path: arts + qp("filters[views][$between][0]", "0", "filters[views][$between][1]", "1 OR 1=1"), status: 400, errName: V},
+		{name: "date injection", path: arts + qp("filters[createdAt][$lt]", "2020-01-01' OR '1'='1"), status: 400, errName: V},
+		{name: "datetime function", path: arts + qp("filters[eventAt][$gt]", "now()"), status: 400, errName: V},
+		{name: "boolean injection", path: arts + qp("filters[featured][$eq]", "true OR 1=1"), status: 200},
+		{name: "relation value injection", path: arts + qp("filters[author][name][$eq]", "x' OR '1'='1"), status: 200},
+		{name: "nested or injection", path: arts + qp("filters[$or][0][title][$eq]", "x' OR 1=1--", "filters[$or][1][summary][$null]", "true"), status: 200},
+		{name: "users value injection", as: "full", path: "/api/users?" + qp("filters[username][$eq]", "' OR '1'='1"), status: 200},
+		{name: "page locale injection", path: "/api/pages?" + qp("locale", "en' OR '1'='1"), status: 200},
+		{name: "page locale list injection", path: "/api/pages?" + qp("locale[0]", "en", "locale[1]", "') OR 1=1--"), status: 200},
+
+		// ---- SQL injection in filter keys and operators ----
+		{name: "key or-true", path: arts + qp("filters[title' OR '1'='1][$eq]", "x"), status: 400, errName: V, msg: inv},
+		{name: "key paren", path: arts + qp("filters[id) OR (1=1][$eq]", "1"), status: 400, errName: V, msg: inv},
+		{name: "key quote", path: arts + qp(`filters[title"][$eq]`, "x"), status: 400, errName: V, msg: inv},
+		{name: "key semicolon", path: arts + qp("filters[title;DROP TABLE articles][$eq]", "x"), status: 400, errName: V, msg: inv},
+		{name: "key comment", path: arts + qp("filters[title--][$eq]", "x"), status: 400, errName: V, msg: inv},
+		{name: "operator injection", path: arts + qp("filters[title][$eq' OR 1=1--]", "x"), status: 400, errName: V},
+		{name: "operator raw sql", path: arts + qp("filters[title][= 'x' OR 1=1 --]", "x"), status: 400, errName: V},
+		{name: "relation key injection", path: arts + qp("filters[author][name; DROP TABLE writers][$eq]", "x"), status: 400, errName: V, msg: inv},
+		{name: "or key injection", path: arts + qp("filters[$or][0][title\"--][$eq]", "x"), status: 400, errName: V, msg: inv},
+		{name: "proto key", path: arts + qp("filters[__proto__][polluted]", "1"), status: 200},
+		{name: "constructor key", path: arts + qp("filters[constructor][prototype][x]", "1"), status: 200}, // qs drops prototype keys
+		{name: "filters scalar", path: arts + qp("filters", "1=1"), status: 400, errName: V, msg: inv},
+		{name: "or as object", path: arts + qp("filters[$or][title][$eq]", "x"), status: 400, errName: V},
+		{name: "unknown logical", path: arts + qp("filters[$where]", "1=1"), status: 400, errName: V},
+		{name: "raw operator", path: arts + qp("filters[title][$raw]", "1=1"), status: 400, errName: V},
+
+		// ---- sort ----
+		{name: "sort semicolon", path: arts + qp("sort", "title;DROP TABLE articles"), status: 400, errName: V},
+		{name: "sort paren", path: arts + qp("sort", "title:desc,id) DESC--"), status: 400, errName: V},
+		{name: "sort subquery", path: arts + qp("sort[0]", "(SELECT password FROM up_users)"), status: 400, errName: V},
+		{name: "sort quote", path: arts + qp("sort", "title:asc'"), status: 400, errName: V},
+		{name: "sort function", path: arts + qp("sort", "RANDOM()"), status: 400, errName: V},
+		{name: "sort pg_sleep", path: arts + qp("sort", "id:asc;SELECT pg_sleep(5)"), status: 400, errName: V},
+		{name: "sort relation injection", path: arts + qp("sort", "author.name'--"), status: 400, errName: V},
+		{name: "sort object", path: arts + qp("sort[title]", "asc' --"), status: 400, errName: V},
+		{name: "sort operator key", path: arts + qp("sort[$gt]", "x"), status: 400, errName: V},
+
+		// ---- fields ----
+		{name: "fields comma", path: arts + qp("fields[0]", "title,password"), status: 400, errName: V, msg: inv},
+		{name: "fields star", path: arts + qp("fields[0]", "*"), status: 200}, // every visible field, as Strapi
+		{name: "fields from", path: arts + qp("fields[0]", "title FROM up_users--"), status: 400, errName: V, msg: inv},
+		{name: "fields subquery", path: arts + qp("fields[0]", "(select 1)"), status: 400, errName: V, msg: inv},
+		{name: "fields proto", path: arts + qp("fields[__proto__]", "x"), status: 200},
+
+		// ---- populate ----
+		{name: "populate injection", path: arts + qp("populate", "author;DROP TABLE writers"), status: 200},
+		{name: "populate field injection", path: arts + qp("populate[author][fields][0]", "name'--"), status: 400, errName: V, msg: inv},
+		{name: "populate filter injection", path: arts + qp("populate[author][filters][name][$eq]", "' OR 1=1--"), status: 200},
+		{name: "populate sort injection", path: arts + qp("populate[author][sort]", "name;DROP TABLE writers"), status: 400, errName: V},
+		{name: "populate operator key", path: arts + qp("populate[0][$ne]", "x"), status: 400, errName: V, msg: inv},
+		{name: "populate star public", path: arts + qp("populate", "*"), status: 200},
+		{name: "populate count injection", path: arts + qp("populate[tags][count]", "true' OR 1=1"), status: 400, errName: V, msg: inv},
+
+		// ---- pagination ----
+		{name: "page injection", path: arts + qp("pagination[page]", "1;DROP TABLE articles"), status: 400, errName: V},
+		{name: "pageSize injection", path: arts + qp("pagination[pageSize]", "-1 OR 1=1"), status: 400, errName: V},
+		{name: "start union", path: arts + qp("pagination[start]", "0 UNION SELECT 1"), status: 400, errName: V},
+		{name: "limit huge", path: arts + qp("pagination[limit]", "999999999999999999999999"), status: 400, errName: V},
+		{name: "page huge", path: arts + qp("pagination[page]", "99999999999"), status: 200},
+		{name: "page overflow", path: arts + qp("pagination[page]", "9223372036854775807", "pagination[pageSize]", "100"), status: 200},
+		{name: "start overflow", path: arts + qp("pagination[start]", "9223372036854775807"), status: 200},
+		{name: "withCount injection", path: arts + qp("pagination[withCount]", "true'--"), status: 400, errName: V},
+		{name: "mixed pagination", path: arts + qp("pagination[page]", "1", "pagination[limit]", "1"), status: 400, errName: V},
+		{name: "publicationState injection", path: arts + qp("publicationState", "preview' OR 1=1"), status: 400, errName: V},
+		{name: "users start injection", as: "full", path: "/api/users?" + qp("start", "0;DROP TABLE up_users"), status: 400, errName: V},
+		{name: "users limit injection", as: "full", path: "/api/users?" + qp("limit", "1 OR 1=1"), status: 400, errName: V},
+
+		// ---- ids in paths ----
+		{name: "id or-true", path: "/api/articles/" + url.PathEscape("1 OR 1=1"), status: 400, errName: V},
+		{name: "id semicolon", path: "/api/articles/" + url.PathEscape("1;DROP TABLE articles"), status: 400, errName: V},
+		{name: "id negative", path: "/api/articles/-1", status: 400, errName: V},
+		{name: "id hex", path: "/api/articles/0x1", status: 400, errName: V},
+		{name: "id huge", path: "/api/articles/99999999999999999999999", status: 400, errName: V},
+		{name: "id quote put", as: "full", method: "PUT", path: "/api/articles/" + url.PathEscape("1'"), body: `{"data":{"title":"Hacked"}}`, status: 400, errName: V},
+		{name: "id injection delete", as: "full", method: "DELETE", path: "/api/articles/" + url.PathEscape("1 OR 1=1"), status: 400, errName: V},
+		{name: "user id injection", as: "full", path: "/api/users/" + url.PathEscape("1 OR 1=1"), status: 400, errName: V},
+		{name: "user id injection delete", as: "full", method: "DELETE", path: "/api/users/" + url.PathEscape("1;DELETE FROM up_users"), status: 400, errName: V},
+		{name: "role id injection", as: "full", path: "/api/users-permissions/roles/" + url.PathEscape("1 OR 1=1"), status: 400, errName: V},
+		{name: "path traversal", path: "/api/../../etc/passwd", status: 404, errName: "NotFoundError"},
+		{name: "unknown collection", path: "/api/up_users", status: 404, errName: "NotFoundError"},
+		{name: "plugin type via generic route", path: "/api/roles", status: 404, errName: "NotFoundError"},
+
+		// ---- private fields, directly ----
+		{name: "filter secret", path: arts + qp("filters[secret][$eq]", "x"), status: 400, errName: V, msg: inv + "secret"},
+		{name: "filter password", path: arts + qp("filters[password][$startsWith]", "$2"), status: 400, errName: V, msg: inv + "password"},
+		{name: "sort secret", path: arts + qp("sort", "secret"), status: 400, errName: V, msg: inv + "secret"},
+		{name: "sort password", path: arts + qp("sort", "password:desc"), status: 400, errName: V, msg: inv + "password"},
+		{name: "fields secret", path: arts + qp("fields[0]", "secret"), status: 400, errName: V, msg: inv + "secret"},
+		{name: "fields password", as: "full", path: arts + qp("fields[0]", "password"), status: 400, errName: V, msg: inv + "password"},
+		{name: "writer email filter", path: "/api/writers?" + qp("filters[email][$startsWith]", "w"), status: 400, errName: V, msg: inv + "email"},
+		{name: "users password filter", as: "full", path: "/api/users?" + qp("filters[password][$startsWith]", "$2"), status: 400, errName: V, msg: inv + "password"},
+		{name: "users password sort", as: "full", path: "/api/users?" + qp("sort", "password"), status: 400, errName: V, msg: inv + "password"},
+		{name: "users password fields", as: "full", path: "/api/users?" + qp("fields[0]", "password"), status: 400, errName: V, msg: inv + "password"},
+		{name: "users reset token fields", as: "full", path: "/api/users?" + qp("fields[0]", "resetPasswordToken"), status: 400, errName: V, msg: inv + "resetPasswordToken"},
+		{name: "users confirmation token filter", as: "full", path: "/api/users?" + qp("filters[confirmationToken][$notNull]", "true"), status: 400, errName: V, msg: inv + "confirmationToken"},
+		{name: "users count password", as: "full", path: "/api/users/count?" + qp("filters[password][$startsWith]", "$2a"), status: 400, errName: V, msg: inv + "password"},
+		{name: "me password fields", as: "user", path: "/api/users/me?" + qp("fields[0]", "password"), status: 400, errName: V, msg: inv + "password"},
+		{name: "user findOne reset filter", as: "full", path: "/api/users/1?" + qp("filters[resetPasswordToken][$null]", "false"), status: 400, errName: V, msg: inv},
+
+		// ---- private fields through relations ----
+		{name: "editor password", as: "full", path: arts + qp("filters[editor][password][$startsWith]", "$2a"), status: 400, errName: V, msg: inv + "password"},
+		{name: "editor reset token", as: "full", path: arts + qp("filters[editor][resetPasswordToken][$notNull]", "true"), status: 400, errName: V, msg: inv + "resetPasswordToken"},
+		{name: "editor confirmation token", as: "full", path: arts + qp("filters[editor][confirmationToken][$null]", "false"), status: 400, errName: V, msg: inv + "confirmationToken"},
+		{name: "editor password sort", as: "full", path: arts + qp("sort", "editor.password"), status: 400, errName: V, msg: inv + "password"},
+		{name: "editor password populate fields", as: "full", path: arts + qp("populate[editor][fields][0]", "password"), status: 400, errName: V, msg: inv + "password"},
+		{name: "editor password populate filter", as: "full", path: arts + qp("populate[editor][filters][password][$startsWith]", "$"), status: 400, errName: V, msg: inv + "password"},
+		{name: "editor password populate sort", as: "full", path: arts + qp("populate[editor][sort]", "password"), status: 400, errName: V, msg: inv + "password"},
+		{name: "editor role users password", as: "full", path: arts + qp("filters[editor][role][users][password][$startsWith]", "$"), status: 400, errName: V, msg: inv + "users"},
+		{name: "editor or password", as: "full", path: arts + qp("filters[editor][$or][0][password][$eq]", "x"), status: 400, errName: V, msg: inv + "password"},
+		{name: "or editor password", as: "full", path: arts + qp("filters[$or][0][editor][password][$eq]", "x"), status: 400, errName: V, msg: inv + "password"},
+		{name: "not editor password", as: "full", path: arts + qp("filters[$not][editor][password][$eq]", "x"), status: 400, errName: V, msg: inv + "password"},
+		{name: "and nested editor reset", as: "full", path: arts + qp("filters[$and][0][$or][0][editor][resetPasswordToken][$eq]", "x"), status: 400, errName: V, msg: inv + "resetPasswordToken"},
+		{name: "author articles secret", path: arts + qp("filters[author][articles][secret][$eq]", "x"), status: 400, errName: V, msg: inv + "secret"},
+		{name: "author articles password", path: arts + qp("filters[author][articles][password][$null]", "false"), status: 400, errName: V, msg: inv + "password"},
+		{name: "author email", path: arts + qp("filters[author][email][$contains]", "@"), status: 400, errName: V, msg: inv + "email"},
+		{name: "sort author email", path: arts + qp("sort", "author.email"), status: 400, errName: V, msg: inv + "email"},
+		{name: "populate author email", path: arts + qp("populate[author][fields][0]", "email"), status: 400, errName: V, msg: inv + "email"},
+		{name: "deep relation secret", path: "/api/writers?" + qp("filters[articles][author][articles][secret][$eq]", "x"), status: 400, errName: V, msg: inv + "secret"},
+		{name: "users role users password", as: "full", path: "/api/users?" + qp("filters[role][users][password][$startsWith]", "$"), status: 400, errName: V, msg: inv + "users"},
+		{name: "users populate role users", as: "full", path: "/api/users?" + qp("populate[role][populate][users][fields][0]", "password"), status: 200},
+		{name: "populate editor deep star", as: "full", path: arts + qp("populate[editor][populate][role][populate]", "*"), status: 200},
+
+		// ---- relations the caller may not find ----
+		{name: "public editor filter", path: arts + qp("filters[editor][id][$eq]", "1"), status: 400, errName: V, msg: inv + "editor"},
+		{name: "public editor sort", path: arts + qp("sort", "editor.username"), status: 400, errName: V, msg: inv + "editor"},
+		{name: "public editor populate", path: arts + qp("populate", "editor"), status: 200},
+		{name: "public tags filter", path: arts + qp("filters[tags][name][$eq]", "x"), status: 400, errName: V, msg: inv + "tags"},
+		{name: "user editor filter", as: "user", path: arts + qp("filters[editor][username][$eq]", "ann"), status: 400, errName: V, msg: inv + "editor"},
+		{name: "user editor populate", as: "user", path: arts + qp("populate[editor][fields][0]", "username"), status: 200},
+		{name: "readonly users me", as: "ro", path: "/api/users/me", status: 403, errName: "ForbiddenError"},
+
+		// ---- routes the caller may not use ----
+		{name: "public users list", path: "/api/users", status: 403, errName: "ForbiddenError"},
+		{name: "public users create", method: "POST", path: "/api/users", body: `{"username":"evil","email":"evil@x.io","password":"evil-pw","role":1}`, status: 403, errName: "ForbiddenError"},
+		{name: "public users delete", method: "DELETE", path: "/api/users/1", status: 403, errName: "ForbiddenError"},
+		{name: "user updates other user", as: "user", method: "PUT", path: "/api/users/2", body: `{"blocked":true}`, status: 403, errName: "ForbiddenError"},
+		{name: "user escalates own role", as: "user", method: "PUT", path: "/api/users/1", body: `{"role":2}`, status: 403, errName: "ForbiddenError"},
+		{name: "public roles", path: "/api/users-permissions/roles", status: 403, errName: "ForbiddenError"},
+		{name: "user creates role", as: "user", method: "POST", path: "/api/users-permissions/roles", body: `{"name":"pwned","permissions":{}}`, status: 403, errName: "ForbiddenError"},
+		{name: "public create article", method: "POST", path: "/api/articles", body: `{"data":{"title":"Hacked"}}`, status: 403, errName: "ForbiddenError"},
+		{name: "readonly create", as: "ro", method: "POST", path: "/api/tags", body: `{"data":{"name":"x"}}`, status: 403, errName: "ForbiddenError"},
+		{name: "change password public", method: "POST", path: "/api/auth/change-password", body: `{"currentPassword":"x","password":"y","passwordConfirmation":"y"}`, status: 403, errName: "ForbiddenError"},
+
+		// ---- forged, expired and malformed JWTs ----
+		{name: "alg none", as: "bearer:Bearer " + noneTok + ".", path: "/api/users/me", status: 401, errName: "UnauthorizedError", msg: "Missing or invalid credentials"},
+		{name: "alg none no dot", as: "bearer:Bearer " + noneTok, path: "/api/articles", status: 401, errName: "UnauthorizedError"},
+		{name: "alg None casing", as: "bearer:Bearer " + strings.Join(strings.Split(signJWT("", `{"alg":"None","typ":"JWT"}`, valid), ".")[:2], ".") + ".", path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "tampered payload", as: tampered, path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "expired", as: jwt(hs, fmt.Sprintf(`{"id":1,"iat":%d,"exp":%d}`, now-7200, now-60)), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "no exp", as: jwt(hs, fmt.Sprintf(`{"id":1,"iat":%d}`, now)), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "wrong secret", as: "bearer:Bearer " + signJWT("not-the-secret", hs, valid), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "alg HS512 header", as: jwt(`{"alg":"HS512","typ":"JWT"}`, valid), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "alg RS256 confusion", as: jwt(`{"alg":"RS256","typ":"JWT"}`, valid), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "id string", as: jwt(hs, fmt.Sprintf(`{"id":"1","iat":%d,"exp":%d}`, now, now+3600)), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "id sql", as: jwt(hs, fmt.Sprintf(`{"id":"1 OR 1=1","iat":%d,"exp":%d}`, now, now+3600)), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "id zero", as: jwt(hs, fmt.Sprintf(`{"id":0,"iat":%d,"exp":%d}`, now, now+3600)), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "id fraction", as: jwt(hs, fmt.Sprintf(`{"id":1.5,"iat":%d,"exp":%d}`, now, now+3600)), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "id unknown user", as: jwt(hs, fmt.Sprintf(`{"id":424242,"iat":%d,"exp":%d}`, now, now+3600)), path: "/api/users/me", status: 401, errName: "UnauthorizedError", msg: "Invalid credentials"},
+		{name: "id missing", as: jwt(hs, fmt.Sprintf(`{"sub":1,"iat":%d,"exp":%d}`, now, now+3600)), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "kid injection", as: jwt(`{"alg":"HS256","typ":"JWT","kid":"../../etc/passwd' OR 1=1"}`, fmt.Sprintf(`{"id":999,"iat":%d,"exp":%d}`, now, now+3600)), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "garbage bearer", as: "bearer:Bearer not-a-token", path: "/api/articles", status: 401, errName: "UnauthorizedError", msg: "Missing or invalid credentials"},
+		{name: "sql bearer", as: "bearer:Bearer ' OR 1=1--", path: "/api/articles", status: 200},
+		{name: "huge bearer", as: "bearer:Bearer " + strings.Repeat("A", 20000), path: "/api/articles", status: 401, errName: "UnauthorizedError"},
+		{name: "basic auth is public", as: "bearer:Basic YWRtaW46YWRtaW4=", path: "/api/users", status: 403, errName: "ForbiddenError"},
+
+		// ---- oversized and deeply nested input ----
+		{name: "long filter value", path: arts + qp("filters[title][$contains]", strings.Repeat("x", 20000)), status: 200},
+		{name: "deep filters", path: arts + qp(deepFilter, "x"), status: 400, errName: V, msg: inv}, // past qs depth 20 the rest is a literal key
+		{name: "deep populate", path: arts + qp(deepPopulate, "true"), status: 400, errName: V},
+		{name: "big in list", path: arts + qp(bigIn...), status: 400, errName: V},
+		{name: "many params", path: arts + strings.Repeat("a=1&", 3000) + "b=2", status: 200},
+		{name: "body over 1MB", as: "full", method: "POST", path: "/api/tags", body: `{"data":{"name":"` + strings.Repeat("x", 1<<20) + `"}}`, status: 413, errName: "PayloadTooLargeError"},
+		{name: "deep JSON body", as: "full", method: "POST", path: "/api/tags", body: deepJSON, status: 400},
+		{name: "deep JSON login", method: "POST", path: "/api/auth/local", body: deepJSON, status: 400},
+		{name: "login body over 1MB", method: "POST", path: "/api/auth/local", body: `{"identifier":"` + strings.Repeat("x", 1<<20) + `","password":"x"}`, status: 413, errName: "PayloadTooLargeError"},
+		{name: "malformed JSON login", method: "POST", path: "/api/auth/local", body: `{"identifier":`, status: 400, errName: "SyntaxError"},
+
+		// ---- auth bodies ----
+		{name: "login identifier object", method: "POST", path: "/api/auth/local", body: `{"identifier":{"$ne":""},"password":{"$ne":""}}`, status: 400, errName: V, msg: "2 errors occurred"},
+		{name: "login or-true", method: "POST", path: "/api/auth/local", body: `{"identifier":"' OR '1'='1","password":"' OR '1'='1"}`, status: 400, errName: V, msg: "Invalid identifier or password"},
+		{name: "login comment", method: "POST", path: "/api/auth/local", body: `{"identifier":"ann'--","password":"x"}`, status: 400, errName: V, msg: "Invalid identifier or password"},
+		{name: "login wildcard", method: "POST", path: "/api/auth/local", body: `{"identifier":"%","password":"%"}`, status: 400, errName: V, msg: "Invalid identifier or password"},
+		{name: "login array", method: "POST", path: "/api/auth/local", body: `["ann","pw"]`, status: 400, errName: V},
+		{name: "register email injection", method: "POST", path: "/api/auth/local/register", body: `{"username":"mallory","email":"a@b.co' OR 1=1--","password":"secret-pw"}`, status: 400, errName: V, msg: "email must be a valid email"},
+		{name: "register sql username short pw", method: "POST", path: "/api/auth/local/register", body: `{"username":"x'); DROP TABLE up_users;--","email":"m@b.co","password":"1"}`, status: 400, errName: V},
+		{name: "register taken via case", method: "POST", path: "/api/auth/local/register", body: `{"username":"ANN@EXAMPLE.COM","email":"ann2@example.com","password":"secret-pw"}`, status: 400, errName: "ApplicationError"},
+		{name: "register long username", method: "POST", path: "/api/auth/local/register", body: `{"username":"` + strings.Repeat("u", 300) + `","email":"long@b.co","password":"secret-pw"}`, status: 400, errName: V},
+		{name: "register NUL", method: "POST", path: "/api/auth/local/register", body: `{"username":"nul\u0000l","email":"nul@b.co","password":"secret-pw"}`, status: 400, errName: V},
+		{name: "register long password", method: "POST", path: "/api/auth/local/register", body: `{"username":"longpw","email":"longpw@b.co","password":"` + strings.Repeat("p", 100) + `"}`, status: 400, errName: V},
+		{name: "reset wildcard code", method: "POST", path: "/api/auth/reset-password", body: `{"code":"%","password":"secret-pw","passwordConfirmation":"secret-pw"}`, status: 400, errName: V, msg: "Incorrect code provided"},
+		{name: "reset or-true code", method: "POST", path: "/api/auth/reset-password", body: `{"code":"' OR '1'='1","password":"secret-pw","passwordConfirmation":"secret-pw"}`, status: 400, errName: V, msg: "Incorrect code provided"},
+		{name: "reset extra keys", method: "POST", path: "/api/auth/reset-password", body: `{"code":"x","password":"a","passwordConfirmation":"a","id":1}`, status: 400, errName: V},
+		{name: "email confirmation wildcard", path: "/api/auth/email-confirmation?" + qp("confirmation", "%"), status: 400, errName: V, msg: "Invalid token"},
+		{name: "email confirmation injection", path: "/api/auth/email-confirmation?" + qp("confirmation", "' OR 1=1--"), status: 400, errName: V, msg: "Invalid token"},
+		{name: "email confirmation array", path: "/api/auth/email-confirmation?" + qp("confirmation[]", "x"), status: 400, errName: V},
+		{name: "wrong method on auth", method: "GET", path: "/api/auth/local", status: 404, errName: "NotFoundError"},
+		{name: "connect provider", path: "/api/connect/github", status: 400, errName: "ApplicationError", msg: "This provider is disabled"},
+		{name: "forgot extra keys", method: "POST", path: "/api/auth/forgot-password", body: `{"email":"ann@example.com","resetPasswordToken":"x"}`, status: 400, errName: V},
+		{name: "method override", method: "PATCH", path: "/api/articles/1", status: 405},
+	}
+}
+
+func jsonB64(s string) string {
+	return strings.Split(signJWT("k", `{}`, s), ".")[1]
+}
+
+// snapshot hashes every table's rows (order-independent), leaving out last_used_at, which a
+// token's first use of the hour may set.
+func snapshot(t *testing.T, s *server, db *sql.DB) map[string]string {
+	t.Helper()
+	var q string
+	if isPostgres(s) {
+		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+	} else {
+		q = `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
+	}
+	var tables []string
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var n string
+		rows.Scan(&n)
+		tables = append(tables, n)
+	}
+	rows.Close()
+	out := map[string]string{}
+	for _, tb := range tables {
+		rows, err := db.Query(`SELECT * FROM "` + tb + `"`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		var lines []string
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			for i, c := range cols {
+				if c == "last_used_at" {
+					continue
+				}
+				v := vals[i]
+				if bs, ok := v.([]byte); ok {
+					v = string(bs)
+				}
+				if tm, ok := v.(time.Time); ok {
+					v = tm.UTC().Format(time.RFC3339Nano)
+				}
+				fmt.Fprintf(&b, "%s=%v|", c, v)
+			}
+			lines = append(lines, b.String())
+		}
+		rows.Close()
+		sort.Strings(lines)
+		h := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+		out[tb] = fmt.Sprintf("%d rows %s", len(lines), hex.EncodeToString(h[:8]))
+	}
+	return out
+}
+
+// secrets reads every value a response must never show.
+func secrets(t *testing.T, s *server, db *sql.DB) []string {
+	t.Helper()
+	out := []string{testJWTSecret, "quarry-e2e-salt", "TOPSECRET", "$2a$", "$2b$"}
+	for _, q := range []string{
+		`SELECT password FROM up_users`, `SELECT reset_password_token FROM up_users`, `SELECT confirmation_token FROM up_users`,
+		`SELECT password FROM articles`, `SELECT secret FROM articles`, `SELECT email FROM writers`, `SELECT access_key FROM strapi_api_tokens`,
+	} {
+		rows, err := db.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var v sql.NullString
+			rows.Scan(&v)
+			if v.Valid && len(v.String) >= 6 {
+				out = append(out, v.String)
+			}
+		}
+		rows.Close()
+	}
+	return out
+}
+
+func TestHostileInput(t *testing.T) {
+	for _, be := range backends() {
+		t.Run(be.Name, func(t *testing.T) {
+			app := authApp(t, map[string]string{"permissions.json": hostilePermissions, "plugins.json": hostilePlugins})
+			srv := start(t, be, app)
+			full := srv.Token
+			ro := strings.TrimSpace(quarry(t, srv.Env, "tokens", "create", "--app", app, "--name", "ro", "--type", "read-only"))
+			db := openDB(t, srv)
+
+			// Seed: two users, a writer with a private e-mail, articles with private values and
+			// an editor, a tag, a page; a pending password reset and e-mail confirmation.
+			r := srv.call(t, "", "POST", "/api/auth/local/register", `{"username":"ann","email":"ann@example.com","password":"ann-password"}`)
+			expect(t, r, 200)
+			userJWT := jsonField(t, r.Body, "jwt").(string)
+			expect(t, srv.call(t, "", "POST", "/api/auth/local/register", `{"username":"bob","email":"bob@example.com","password":"bob-password"}`), 200)
+			expect(t, srv.call(t, full, "POST", "/api/writers", `{"data":{"name":"Wanda","email":"wanda-private@example.com"}}`), 200)
+			expect(t, srv.call(t, full, "POST", "/api/tags", `{"data":{"name":"go"}}`), 200)
+			for i := 1; i <= 3; i++ {
+				expect(t, srv.call(t, full, "POST", "/api/articles", fmt.Sprintf(
+					`{"data":{"title":"Article %d","secret":"TOPSECRET-%d","password":"article-pw-%d","author":1,"editor":%d,"tags":[1],"publishedAt":"2024-01-01T00:00:00Z"}}`, i, i, i, 1+i%2)), 200)
+			}
+			expect(t, srv.call(t, full, "POST", "/api/pages", `{"data":{"title":"Home"}}`), 200)
+			expect(t, srv.call(t, "", "POST", "/api/auth/forgot-password", `{"email":"ann@example.com"}`), 200)
+			if _, err := db.Exec(`UPDATE up_users SET confirmation_token = 'pending-confirmation-token-123' WHERE username = 'bob'`); err != nil {
+				t.Fatal(err)
+			}
+			// Every credential used once, so last-use bookkeeping is done before the snapshot.
+			expect(t, srv.call(t, ro, "GET", "/api/articles", ""), 200)
+			expect(t, srv.call(t, userJWT, "GET", "/api/users/me", ""), 200)
+
+			hidden := secrets(t, srv, db)
+			before := snapshot(t, srv, db)
+			cases := hostileCases(time.Now().Unix())
+			if len(cases) < 100 {
+				t.Fatalf("only %d hostile cases", len(cases))
+			}
+			for _, c := range cases {
+				token, headers := "", []string(nil)
+				switch {
+				case c.as == "user":
+					token = userJWT
+				case c.as == "full":
+					token = full
+				case c.as == "ro":
+					token = ro
+				case strings.HasPrefix(c.as, "bearer:"):
+					headers = append(headers, "Authorization: "+strings.TrimPrefix(c.as, "bearer:"))
+				}
+				method := c.method
+				if method == "" {
+					method = "GET"
+				}
+				start := time.Now()
+				r := srv.call(t, token, method, c.path, c.body, headers...)
+				if took := time.Since(start); took > 4*time.Second {
+					t.Errorf("%s: took %s", c.name, took)
+				}
+				if r.Status != c.status {
+					t.Errorf("%s: %s %.200s\n got %.300s, want status %d", c.name, method, c.path, r, c.status)
+					continue
+				}
+				body := string(r.Body)
+				for _, h := range hidden {
+					if strings.Contains(body, h) {
+						t.Errorf("%s: the answer leaks %q: %.300s", c.name, h, body)
+					}
+					for k, vs := range r.Header {
+						for _, v := range vs {
+							if strings.Contains(v, h) {
+								t.Errorf("%s: header %s leaks %q", c.name, k, h)
+							}
+						}
+					}
+				}
+				if r.Header.Get("X-Content-Type-Options") != "nosniff" || r.Header.Get("Content-Security-Policy") == "" {
+					t.Errorf("%s: security headers missing: %v", c.name, r.Header)
+				}
+				switch {
+				case r.Status == 405:
+					if body != "Method Not Allowed" {
+						t.Errorf("%s: 405 body %q", c.name, body)
+					}
+				case r.Status >= 400:
+					var env struct {
+						Data  *json.RawMessage `json:"data"`
+						Error *struct {
+							Status  int    `json:"status"`
+							Name    string `json:"name"`
+							Message string `json:"message"`
+						} `json:"error"`
+					}
+					if err := json.Unmarshal(r.Body, &env); err != nil || env.Error == nil || env.Data != nil || env.Error.Status != r.Status || env.Error.Message == "" {
+						t.Errorf("%s: not an error envelope: %.300s", c.name, body)
+						continue
+					}
+					if c.errName != "" && env.Error.Name != c.errName {
+						t.Errorf("%s: error %s, want %s: %.300s", c.name, env.Error.Name, c.errName, body)
+					}
+					if c.msg != "" && !strings.Contains(env.Error.Message, c.msg) {
+						t.Errorf("%s: message %q, want %q", c.name, env.Error.Message, c.msg)
+					}
+					if strings.Contains(strings.ToLower(env.Error.Message), "sql") || strings.Contains(env.Error.Message, "syntax error at") {
+						t.Errorf("%s: database error text leaked: %s", c.name, env.Error.Message)
+					}
+				default:
+					if !json.Valid(r.Body) {
+						t.Errorf("%s: answer is not JSON: %.300s", c.name, body)
+					}
+				}
+			}
+			after := snapshot(t, srv, db)
+			for tb, h := range before {
+				if after[tb] != h {
+					t.Errorf("table %s changed: %s → %s", tb, h, after[tb])
+				}
+			}
+			for tb := range after {
+				if _, ok := before[tb]; !ok {
+					t.Errorf("table %s appeared", tb)
+				}
+			}
+			// The server is still healthy and the data still there.
+			expect(t, srv.call(t, full, "GET", "/api/articles?sort=id", ""), 200, `"title":"Article 3"`)
+		})
+	}
+}

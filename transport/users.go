@@ -1,0 +1,719 @@
+package transport
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"quarry/apierror"
+	"quarry/auth"
+	"quarry/ir"
+	"quarry/parser/qs"
+	"quarry/parser/rest"
+	"quarry/planner"
+	"quarry/planner/exec"
+	"quarry/schemas"
+)
+
+// The users-permissions plugin's content API (Strapi v4 @strapi/plugin-users-permissions):
+//
+//	POST /api/auth/local                   login {identifier, password} → {jwt, user}
+//	POST /api/auth/local/register          register {username, email, password} → {jwt, user}
+//	POST /api/auth/forgot-password         {email} → {ok: true}
+//	POST /api/auth/reset-password          {code, password, passwordConfirmation} → {jwt, user}
+//	POST /api/auth/change-password         {currentPassword, password, passwordConfirmation}
+//	GET  /api/auth/email-confirmation      ?confirmation=… → redirect
+//	POST /api/auth/send-email-confirmation {email} → {email, sent: true}
+//	GET  /api/connect/*                    OAuth providers: none is enabled
+//	GET  /api/users, /api/users/count, /api/users/me, /api/users/:id
+//	POST /api/users, PUT /api/users/:id, DELETE /api/users/:id
+//	GET/POST /api/users-permissions/roles, GET/PUT/DELETE /api/users-permissions/roles/:id
+//	GET  /api/users-permissions/permissions
+//
+// Each route needs its action (plugin::users-permissions.<controller>.<action>) like any
+// content-API route. Answers are raw objects, not the {data, meta} envelope. Users are
+// rendered through the planner, so password and the private tokens can never be output,
+// filtered, sorted or populated.
+
+// upHandler serves one users-permissions route once the caller is allowed.
+type upHandler func(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error
+
+// upRoute is one route: its action, whether it reads a body, whether it is rate limited.
+type upRoute struct {
+	action  string
+	body    bool
+	limited bool
+	h       upHandler
+}
+
+// mountUsersPermissions adds the plugin's routes.
+func (s *Server) mountUsersPermissions(r chi.Router) {
+	post := func(action string, limited bool, h upHandler) http.HandlerFunc {
+		return s.upMethods(true, map[string]upRoute{http.MethodPost: {action, true, limited, h}})
+	}
+	r.HandleFunc("/api/auth/local", post(auth.ActLogin, true, s.upLogin))
+	r.HandleFunc("/api/auth/local/register", post(auth.ActRegister, true, s.upRegister))
+	r.HandleFunc("/api/auth/forgot-password", post(auth.ActForgotPassword, true, s.upForgotPassword))
+	r.HandleFunc("/api/auth/reset-password", post(auth.ActResetPassword, true, s.upResetPassword))
+	r.HandleFunc("/api/auth/change-password", post(auth.ActChangePassword, true, s.upChangePassword))
+	r.HandleFunc("/api/auth/send-email-confirmation", post(auth.ActSendEmailConfirmation, false, s.upSendEmailConfirmation))
+	r.HandleFunc("/api/auth/email-confirmation", s.upMethods(true, map[string]upRoute{
+		http.MethodGet: {auth.ActEmailConfirmation, false, false, s.upEmailConfirmation}}))
+	r.HandleFunc("/api/connect/*", s.upMethods(true, map[string]upRoute{
+		http.MethodGet: {auth.ActConnect, false, true, s.upConnect}}))
+
+	r.HandleFunc("/api/users", s.upMethods(false, map[string]upRoute{
+		http.MethodGet:  {auth.ActUserFind, false, false, s.upUsersFind},
+		http.MethodPost: {auth.ActUserCreate, true, false, s.upUserCreate}}))
+	r.HandleFunc("/api/users/count", s.upMethods(false, map[string]upRoute{
+		http.MethodGet: {auth.ActUserCount, false, false, s.upUsersCount}}))
+	r.HandleFunc("/api/users/me", s.upMethods(false, map[string]upRoute{
+		http.MethodGet: {auth.ActUserMe, false, false, s.upMe}}))
+	r.HandleFunc("/api/users/{id}", s.upMethods(false, map[string]upRoute{
+		http.MethodGet:    {auth.ActUserFindOne, false, false, s.upUserFindOne},
+		http.MethodPut:    {auth.ActUserUpdate, true, false, s.upUserUpdate},
+		http.MethodDelete: {auth.ActUserDestroy, false, false, s.upUserDestroy}}))
+
+	r.HandleFunc("/api/users-permissions/roles", s.upMethods(false, map[string]upRoute{
+		http.MethodGet:  {auth.ActRoleFind, false, false, s.upRoles},
+		http.MethodPost: {auth.ActRoleCreate, true, false, s.upRoleCreate}}))
+	r.HandleFunc("/api/users-permissions/roles/{id}", s.upMethods(false, map[string]upRoute{
+		http.MethodGet:    {auth.ActRoleFindOne, false, false, s.upRole},
+		http.MethodPut:    {auth.ActRoleUpdate, true, false, s.upRoleUpdate},
+		http.MethodDelete: {auth.ActRoleDelete, false, false, s.upRoleDelete}}))
+	r.HandleFunc("/api/users-permissions/permissions", s.upMethods(false, map[string]upRoute{
+		http.MethodGet: {auth.ActGetPermissions, false, false, s.upPermissions}}))
+}
+
+// upMethods dispatches by method. Unknown methods get 404 on the auth routes (as Strapi
+// answers there) and 405 elsewhere.
+func (s *Server) upMethods(notFoundOtherwise bool, routes map[string]upRoute) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		rt, ok := routes[r.Method]
+		if !ok {
+			if notFoundOtherwise {
+				writeAPIError(w, apierror.NotFound())
+			} else {
+				methodNotAllowed(w, r)
+			}
+			return
+		}
+		if err := s.upServe(w, r, rt); err != nil {
+			s.writeError(w, r, err)
+		}
+	}
+}
+
+func (s *Server) upServe(w http.ResponseWriter, r *http.Request, rt upRoute) error {
+	who, err := s.Authenticate(r)
+	if err != nil {
+		return err
+	}
+	if !who.Can(rt.action) {
+		return apierror.Forbidden()
+	}
+	var body map[string]any
+	if rt.body {
+		if body, err = s.plainBody(w, r); err != nil {
+			return err
+		}
+	}
+	if rt.limited {
+		email := ""
+		if v, ok := body["email"]; ok && v != nil {
+			if str, ok := v.(string); ok {
+				email = str
+			} else {
+				email = fmt.Sprint(v)
+			}
+		}
+		if info, on := s.Auth.RateLimit(email, path.Clean(r.URL.Path), clientIP(r)); on {
+			h := w.Header()
+			h.Set("X-RateLimit-Limit", strconv.Itoa(info.Limit))
+			h.Set("X-RateLimit-Remaining", strconv.Itoa(info.Remaining))
+			h.Set("X-RateLimit-Reset", strconv.FormatInt(int64(math.Ceil(float64(info.Reset.UnixMilli())/1000)), 10))
+			if !info.Allowed {
+				return &apierror.Error{Status: 429, Name: "RateLimitError", Message: "Too many requests, please try again later."}
+			}
+		}
+	}
+	return rt.h(w, r, who, body)
+}
+
+// clientIP is the connection's address, as Strapi's ctx.request.ip without proxy trust.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// plainBody decodes the plugin's unwrapped bodies: a JSON object (anything else counts as
+// empty, as koa-body leaves it) or an URL-encoded form; an empty body is {}.
+func (s *Server) plainBody(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, &apierror.Error{Status: 413, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
+		}
+		return nil, apierror.Validation("Unreadable request body")
+	}
+	out := map[string]any{}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return out, nil
+	}
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "application/x-www-form-urlencoded" {
+		vals, err := url.ParseQuery(string(raw))
+		if err != nil {
+			return nil, apierror.Validation("Invalid form body")
+		}
+		for k, v := range vals {
+			if len(v) > 0 {
+				out[k] = v[len(v)-1]
+			}
+		}
+		return out, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, syntaxError(err)
+	}
+	if dec.More() {
+		return nil, &apierror.Error{Status: 400, Name: "SyntaxError", Message: fmt.Sprintf("Unexpected non-whitespace character after JSON at position %d", dec.InputOffset()), NoDetails: true}
+	}
+	if obj, ok := v.(map[string]any); ok {
+		return obj, nil
+	}
+	return out, nil
+}
+
+func writeRaw(w http.ResponseWriter, status int, b *buf) { writeJSON(w, status, b) }
+
+// ---- users rendered through the planner ----
+
+// userQuery reads the query of a users route: filters, sort, fields, populate, and (lists)
+// top-level start and limit; pagination[...], publicationState and locale do not apply.
+func userQuery(raw string, op ir.Op, id string) (*ir.Query, int, int, error) {
+	q := &ir.Query{Model: schemas.UserUID, Op: op, ID: id}
+	root, err := qs.Parse(raw, qs.StrapiOptions())
+	if err != nil {
+		return nil, 0, 0, apierror.Validation("Invalid query string")
+	}
+	start, limit := 0, -1
+	kept := &qs.Object{Map: root.Map}
+	for _, k := range root.Keys {
+		v := root.Map[k]
+		switch k {
+		case "start", "limit":
+			if v.Kind != qs.String {
+				return nil, 0, 0, apierror.InvalidParam(k)
+			}
+			n, err := strconv.Atoi(strings.TrimSpace(v.Str))
+			if err != nil {
+				return nil, 0, 0, apierror.InvalidParam(k)
+			}
+			if k == "start" {
+				start = max(n, 0)
+			} else if n >= 0 {
+				limit = max(n, 1)
+			}
+		case "filters", "sort", "fields", "populate":
+			kept.Keys = append(kept.Keys, k)
+		}
+	}
+	if err := rest.Lower(kept, q); err != nil {
+		return nil, 0, 0, err
+	}
+	return q, start, limit, nil
+}
+
+// userByID is a read of one user with the request's fields and populate.
+func (s *Server) readUser(r *http.Request, id int64, q *ir.Query, who *auth.Caller) (*planner.Plan, *exec.Entry, error) {
+	if q == nil {
+		var err error
+		if q, _, _, err = userQuery(r.URL.RawQuery, ir.FindOne, ""); err != nil {
+			return nil, nil, err
+		}
+	}
+	q.Op, q.ID = ir.FindOne, strconv.FormatInt(id, 10)
+	return s.readOne(r.Context(), s.DB, q, who)
+}
+
+// writeUser answers one user as the plugin does (raw, relations flat).
+func (s *Server) writeUser(w http.ResponseWriter, r *http.Request, status int, id int64, q *ir.Query, who *auth.Caller) error {
+	plan, e, err := s.readUser(r, id, q, who)
+	if err != nil {
+		return err
+	}
+	if e == nil {
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
+	var b buf
+	b.flatEntry(plan.Root, e)
+	writeRaw(w, status, &b)
+	return nil
+}
+
+// userOnly is a read of a user's scalars (register, login and password answers: Strapi
+// sanitizes the user row it has, with nothing populated).
+func userOnly() *ir.Query { return &ir.Query{Model: schemas.UserUID} }
+
+// withRole is a read populating the role (create and update answer so; the role is left out
+// when the caller may not find roles).
+func withRole() *ir.Query {
+	return &ir.Query{Model: schemas.UserUID, Populate: &ir.Populate{Children: []*ir.PopulateField{{Field: "role"}}}}
+}
+
+// writeSession answers {jwt, user} ({user} without a JWT).
+func (s *Server) writeSession(w http.ResponseWriter, r *http.Request, sess auth.Session, who *auth.Caller) error {
+	plan, e, err := s.readUser(r, sess.UserID, userOnly(), who)
+	if err != nil {
+		return err
+	}
+	if e == nil {
+		return errors.New("user vanished")
+	}
+	var b buf
+	b.WriteByte('{')
+	if sess.JWT != "" {
+		b.WriteString(`"jwt":`)
+		b.str(sess.JWT)
+		b.WriteByte(',')
+	}
+	b.WriteString(`"user":`)
+	b.flatEntry(plan.Root, e)
+	b.WriteByte('}')
+	writeRaw(w, http.StatusOK, &b)
+	return nil
+}
+
+// flatEntry writes an entry as plugins answer: {"id":…, fields…, relation: {…}|[…]}.
+func (b *buf) flatEntry(s *planner.Select, e *exec.Entry) {
+	b.WriteString(`{"id":`)
+	b.int(e.ID)
+	for i, a := range s.Columns {
+		b.WriteByte(',')
+		b.key(a.Name)
+		b.value(a.Type, e.Values[i])
+	}
+	for i, c := range s.Children {
+		b.WriteByte(',')
+		b.key(c.Attr.Name)
+		var k exec.Kid
+		if i < len(e.Kids) {
+			k = e.Kids[i]
+		}
+		b.flatChild(c, k)
+	}
+	b.WriteByte('}')
+}
+
+func (b *buf) flatChild(c *planner.Child, k exec.Kid) {
+	a := c.Attr
+	if c.Count {
+		b.WriteString(`{"count":`)
+		b.int(k.Count)
+		b.WriteByte('}')
+		return
+	}
+	switch {
+	case a.Type == schemas.DynamicZone || a.IsToMany():
+		b.WriteByte('[')
+		for i, e := range k.Entries {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if a.Type == schemas.DynamicZone {
+				b.flatComponent(k.Steps[i], e, true)
+			} else {
+				b.flatEntry(k.Steps[i], e)
+			}
+		}
+		b.WriteByte(']')
+	case len(k.Entries) == 0:
+		b.WriteString("null")
+	case a.Type == schemas.ComponentT:
+		b.flatComponent(k.Steps[0], k.Entries[0], false)
+	default:
+		b.flatEntry(k.Steps[0], k.Entries[0])
+	}
+}
+
+func (b *buf) flatComponent(s *planner.Select, e *exec.Entry, dz bool) {
+	if !dz {
+		b.flatEntry(s, e)
+		return
+	}
+	b.WriteString(`{"id":`)
+	b.int(e.ID)
+	b.WriteString(`,"__component":`)
+	b.str(s.Model.UID)
+	for i, a := range s.Columns {
+		b.WriteByte(',')
+		b.key(a.Name)
+		b.value(a.Type, e.Values[i])
+	}
+	for i, c := range s.Children {
+		b.WriteByte(',')
+		b.key(c.Attr.Name)
+		var k exec.Kid
+		if i < len(e.Kids) {
+			k = e.Kids[i]
+		}
+		b.flatChild(c, k)
+	}
+	b.WriteByte('}')
+}
+
+func userID(r *http.Request) (int64, error) {
+	id, err := planner.ParseID(chi.URLParam(r, "id"))
+	if err != nil {
+		return 0, apierror.InvalidParam("id")
+	}
+	return id, nil
+}
+
+// ---- auth routes ----
+
+func (s *Server) upLogin(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+	sess, err := s.Auth.Login(r.Context(), body)
+	if err != nil {
+		return err
+	}
+	return s.writeSession(w, r, sess, who)
+}
+
+func (s *Server) upRegister(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+	sess, err := s.Auth.Register(r.Context(), body)
+	if err != nil {
+		return err
+	}
+	return s.writeSession(w, r, sess, who)
+}
+
+func (s *Server) upForgotPassword(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+	if err := s.Auth.ForgotPassword(r.Context(), body); err != nil {
+		return err
+	}
+	var b buf
+	b.WriteString(`{"ok":true}`)
+	writeRaw(w, http.StatusOK, &b)
+	return nil
+}
+
+func (s *Server) upResetPassword(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+	sess, err := s.Auth.ResetPassword(r.Context(), body)
+	if err != nil {
+		return err
+	}
+	return s.writeSession(w, r, sess, who)
+}
+
+func (s *Server) upChangePassword(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+	sess, err := s.Auth.ChangePassword(r.Context(), who, body)
+	if err != nil {
+		return err
+	}
+	return s.writeSession(w, r, sess, who)
+}
+
+func (s *Server) upEmailConfirmation(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+	query := map[string]any{}
+	if vals, err := url.ParseQuery(r.URL.RawQuery); err == nil {
+		if v, ok := vals["confirmation"]; ok && len(v) > 0 {
+			query["confirmation"] = v[len(v)-1]
+		}
+	}
+	_, to, err := s.Auth.EmailConfirmation(r.Context(), query)
+	if err != nil {
+		return err
+	}
+	http.Redirect(w, r, to, http.StatusFound)
+	return nil
+}
+
+func (s *Server) upSendEmailConfirmation(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+	email, err := s.Auth.SendEmailConfirmation(r.Context(), body)
+	if err != nil {
+		return err
+	}
+	var b buf
+	b.WriteString(`{"email":`)
+	b.str(email)
+	b.WriteString(`,"sent":true}`)
+	writeRaw(w, http.StatusOK, &b)
+	return nil
+}
+
+func (s *Server) upConnect(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+	return apierror.Application("This provider is disabled")
+}
+
+// ---- users ----
+
+func (s *Server) upUsersFind(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+	q, start, limit, err := userQuery(r.URL.RawQuery, ir.FindMany, "")
+	if err != nil {
+		return err
+	}
+	plan, err := s.Planner.Read(q, who)
+	if err != nil {
+		return err
+	}
+	plan.Count = nil
+	plan.Root.Offset, plan.Root.Limit = start, limit
+	res, err := s.run(r.Context(), s.DB, plan, r)
+	if err != nil {
+		return err
+	}
+	var b buf
+	b.WriteByte('[')
+	for i, e := range res.Entries {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.flatEntry(plan.Root, e)
+	}
+	b.WriteByte(']')
+	writeRaw(w, http.StatusOK, &b)
+	return nil
+}
+
+func (s *Server) upUsersCount(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+	q, _, _, err := userQuery(r.URL.RawQuery, ir.FindMany, "")
+	if err != nil {
+		return err
+	}
+	q.Populate, q.Sort = nil, nil
+	plan, err := s.Planner.Read(q, who)
+	if err != nil {
+		return err
+	}
+	plan.Count = &planner.Select{Model: plan.Model, Where: plan.Root.Where, CountOnly: true, Limit: -1}
+	plan.Root.Limit = 1
+	res, err := s.run(r.Context(), s.DB, plan, r)
+	if err != nil {
+		return err
+	}
+	var b buf
+	b.int(res.Total)
+	writeRaw(w, http.StatusOK, &b)
+	return nil
+}
+
+func (s *Server) upMe(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+	if !who.IsUser() {
+		return apierror.Unauthorized("Unauthorized")
+	}
+	return s.writeUser(w, r, http.StatusOK, who.UserID, nil, who)
+}
+
+func (s *Server) upUserFindOne(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+	id, err := userID(r)
+	if err != nil {
+		return err
+	}
+	return s.writeUser(w, r, http.StatusOK, id, nil, who)
+}
+
+func (s *Server) upUserCreate(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+	id, err := s.Auth.CreateUser(r.Context(), body)
+	if err != nil {
+		return err
+	}
+	return s.writeUser(w, r, http.StatusCreated, id, withRole(), who)
+}
+
+func (s *Server) upUserUpdate(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+	id, err := userID(r)
+	if err != nil {
+		return err
+	}
+	if err := s.Auth.UpdateUser(r.Context(), id, body); err != nil {
+		return err
+	}
+	return s.writeUser(w, r, http.StatusOK, id, withRole(), who)
+}
+
+func (s *Server) upUserDestroy(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+	id, err := userID(r)
+	if err != nil {
+		return err
+	}
+	plan, e, err := s.readUser(r, id, userOnly(), who)
+	if err != nil {
+		return err
+	}
+	if e == nil {
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
+	if err := s.Auth.DeleteUser(r.Context(), id); err != nil {
+		return err
+	}
+	var b buf
+	b.flatEntry(plan.Root, e)
+	writeRaw(w, http.StatusOK, &b)
+	return nil
+}
+
+// ---- roles ----
+
+func (b *buf) role(ro *auth.Role) {
+	b.WriteString(`{"id":`)
+	b.int(ro.ID)
+	b.WriteString(`,"name":`)
+	b.str(ro.Name)
+	b.WriteString(`,"description":`)
+	b.str(ro.Description)
+	b.WriteString(`,"type":`)
+	b.str(ro.Type)
+	b.WriteString(`,"createdAt":`)
+	b.value(schemas.DateTime, ro.CreatedAt)
+	b.WriteString(`,"updatedAt":`)
+	b.value(schemas.DateTime, ro.UpdatedAt)
+}
+
+func (b *buf) tree(t auth.PermissionTree) {
+	b.WriteByte('{')
+	for i, typ := range t {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.key(typ.Name)
+		b.WriteString(`{"controllers":{`)
+		for j, c := range typ.Controllers {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.key(c.Name)
+			b.WriteByte('{')
+			for k, a := range c.Actions {
+				if k > 0 {
+					b.WriteByte(',')
+				}
+				b.key(a.Name)
+				b.WriteString(`{"enabled":`)
+				b.WriteString(strconv.FormatBool(a.Enabled))
+				b.WriteString(`,"policy":""}`)
+			}
+			b.WriteByte('}')
+		}
+		b.WriteString("}}")
+	}
+	b.WriteByte('}')
+}
+
+func (s *Server) upRoles(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+	roles, err := auth.Roles(r.Context(), s.DB)
+	if err != nil {
+		return err
+	}
+	var b buf
+	b.WriteString(`{"roles":[`)
+	for i := range roles {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.role(&roles[i])
+		b.WriteString(`,"nb_users":`)
+		b.int(roles[i].NbUsers)
+		b.WriteByte('}')
+	}
+	b.WriteString("]}")
+	writeRaw(w, http.StatusOK, &b)
+	return nil
+}
+
+func roleID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(chi.URLParam(r, "id"), 10, 64)
+	if err != nil || id < 1 {
+		return 0, apierror.InvalidParam("id")
+	}
+	return id, nil
+}
+
+func (s *Server) upRole(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+	id, err := roleID(r)
+	if err != nil {
+		return err
+	}
+	ro, tree, err := s.Auth.RoleWithPermissions(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	if ro == nil {
+		return &apierror.Error{Status: 404, Name: "NotFoundError", Message: "Role not found"}
+	}
+	var b buf
+	b.WriteString(`{"role":`)
+	b.role(ro)
+	b.WriteString(`,"permissions":`)
+	b.tree(tree)
+	b.WriteString("}}")
+	writeRaw(w, http.StatusOK, &b)
+	return nil
+}
+
+func writeOK(w http.ResponseWriter) {
+	var b buf
+	b.WriteString(`{"ok":true}`)
+	writeRaw(w, http.StatusOK, &b)
+}
+
+func (s *Server) upRoleCreate(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+	if err := s.Auth.CreateRole(r.Context(), body); err != nil {
+		return err
+	}
+	writeOK(w)
+	return nil
+}
+
+func (s *Server) upRoleUpdate(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+	id, err := roleID(r)
+	if err != nil {
+		return err
+	}
+	if err := s.Auth.UpdateRole(r.Context(), id, body); err != nil {
+		return err
+	}
+	writeOK(w)
+	return nil
+}
+
+func (s *Server) upRoleDelete(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+	id, err := roleID(r)
+	if err != nil {
+		return err
+	}
+	if err := s.Auth.RemoveRole(r.Context(), id); err != nil {
+		return err
+	}
+	writeOK(w)
+	return nil
+}
+
+func (s *Server) upPermissions(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+	var b buf
+	b.WriteString(`{"permissions":`)
+	b.tree(s.Auth.Tree(nil))
+	b.WriteByte('}')
+	writeRaw(w, http.StatusOK, &b)
+	return nil
+}

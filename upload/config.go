@@ -1,0 +1,125 @@
+package upload
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Config is the upload plugin's configuration: config/plugins.json `upload.config`, with
+// Strapi's defaults.
+type Config struct {
+	// Dir is where the local provider keeps files: <app>/public/uploads by default
+	// (`upload.config.providerOptions.uploadsDir`, or UPLOADS_DIR, moves it).
+	Dir string
+	// SizeLimit is the largest file accepted, in bytes (`sizeLimit`, Strapi's default 1 GB).
+	SizeLimit int64
+	// MaxFileBytes bounds the file data of one multipart request (formidable's maxFileSize
+	// under Strapi: 200 MiB, raised to SizeLimit when that is larger).
+	MaxFileBytes int64
+	// Breakpoints are the responsive formats (`breakpoints`): name → largest side in px.
+	Breakpoints map[string]int
+	// ResponsiveDimensions generates the breakpoint formats (the media library setting,
+	// on by default; `responsiveDimensions`).
+	ResponsiveDimensions bool
+	// SizeOptimization re-encodes JPEG and PNG uploads when that makes them smaller
+	// (`sizeOptimization`, on by default).
+	SizeOptimization bool
+	// MaxAge is the Cache-Control max-age of served files in seconds
+	// (`providerOptions.localServer.maxage` in milliseconds, as koa-static takes it).
+	MaxAge int
+}
+
+// DefaultBreakpoints are Strapi's responsive formats.
+var DefaultBreakpoints = map[string]int{"large": 1000, "medium": 750, "small": 500}
+
+// DefaultSizeLimit is Strapi's sizeLimit (1 GB); multipart bodies carry at most 200 MiB of
+// file data unless sizeLimit is raised above that.
+const (
+	DefaultSizeLimit    = 1_000_000_000
+	DefaultMaxFileBytes = 200 << 20
+)
+
+type pluginsFile struct {
+	Upload struct {
+		Config struct {
+			SizeLimit            *int64          `json:"sizeLimit"`
+			Breakpoints          map[string]int  `json:"breakpoints"`
+			ResponsiveDimensions *bool           `json:"responsiveDimensions"`
+			SizeOptimization     *bool           `json:"sizeOptimization"`
+			Provider             string          `json:"provider"`
+			ProviderOptions      providerOptions `json:"providerOptions"`
+		} `json:"config"`
+	} `json:"upload"`
+}
+
+type providerOptions struct {
+	UploadsDir  string `json:"uploadsDir"`
+	LocalServer struct {
+		MaxAge *float64 `json:"maxage"`
+	} `json:"localServer"`
+}
+
+// LoadConfig reads the upload configuration of an app folder.
+func LoadConfig(appDir string, getenv func(string) string) (Config, error) {
+	c := Config{
+		Dir:                  filepath.Join(appDir, "public", "uploads"),
+		SizeLimit:            DefaultSizeLimit,
+		MaxFileBytes:         DefaultMaxFileBytes,
+		Breakpoints:          DefaultBreakpoints,
+		ResponsiveDimensions: true,
+		SizeOptimization:     true,
+	}
+	var pf pluginsFile
+	data, err := os.ReadFile(filepath.Join(appDir, "config", "plugins.json"))
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(data, &pf); err != nil {
+			return c, fmt.Errorf("config/plugins.json: %w", err)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return c, fmt.Errorf("read config/plugins.json: %w", err)
+	}
+	uc := pf.Upload.Config
+	if uc.Provider != "" && uc.Provider != "local" {
+		return c, fmt.Errorf("config/plugins.json: upload provider %q is not supported (only local)", uc.Provider)
+	}
+	if uc.SizeLimit != nil {
+		if *uc.SizeLimit <= 0 {
+			return c, errors.New("config/plugins.json: upload.config.sizeLimit must be positive")
+		}
+		c.SizeLimit = *uc.SizeLimit
+	}
+	c.MaxFileBytes = max(c.MaxFileBytes, c.SizeLimit)
+	if uc.Breakpoints != nil {
+		for k, v := range uc.Breakpoints {
+			if v <= 0 || k == "" || k == "thumbnail" {
+				return c, fmt.Errorf("config/plugins.json: upload.config.breakpoints.%s must be a positive size", k)
+			}
+		}
+		c.Breakpoints = uc.Breakpoints
+	}
+	if uc.ResponsiveDimensions != nil {
+		c.ResponsiveDimensions = *uc.ResponsiveDimensions
+	}
+	if uc.SizeOptimization != nil {
+		c.SizeOptimization = *uc.SizeOptimization
+	}
+	if v := uc.ProviderOptions.LocalServer.MaxAge; v != nil && *v > 0 {
+		c.MaxAge = int(*v / 1000)
+	}
+	dir := uc.ProviderOptions.UploadsDir
+	if v := getenv("UPLOADS_DIR"); v != "" {
+		dir = v
+	}
+	if dir != "" {
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(appDir, dir)
+		}
+		c.Dir = dir
+	}
+	return c, nil
+}
