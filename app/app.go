@@ -5,8 +5,6 @@ package app
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,7 +77,7 @@ func Open(ctx context.Context, dir string, getenv func(string) string, log *slog
 		a.TokenSalt = v
 	}
 	if a.TokenSalt == "" {
-		if a.TokenSalt, err = localSalt(dir); err != nil {
+		if a.TokenSalt, err = localSecret(dir, "api-token-salt"); err != nil {
 			return nil, err
 		}
 	}
@@ -111,38 +109,6 @@ func Open(ctx context.Context, dir string, getenv func(string) string, log *slog
 		return nil, err
 	}
 	return a, nil
-}
-
-// localSalt keeps a generated API token salt in the app's .tmp folder, so a development app
-// works without configuration (Strapi writes one into .env in development for the same
-// reason). Production deployments set API_TOKEN_SALT.
-func localSalt(dir string) (string, error) {
-	path := filepath.Join(dir, ".tmp", "api-token-salt")
-	if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
-		return string(b), nil
-	}
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
-		return "", err
-	}
-	salt := base64.StdEncoding.EncodeToString(raw)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", fmt.Errorf("create .tmp: %w", err)
-	}
-	// O_EXCL: if another quarry process wrote one first, use theirs.
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			b, err := os.ReadFile(path)
-			return string(b), err
-		}
-		return "", fmt.Errorf("write api token salt: %w", err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(salt); err != nil {
-		return "", err
-	}
-	return salt, nil
 }
 
 // readJSON reads an optional JSON config file.
