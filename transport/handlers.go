@@ -44,6 +44,13 @@ func (s *Server) find(ctx context.Context, w http.ResponseWriter, r *http.Reques
 	if err != nil {
 		return err
 	}
+	writeList(w, plan, res, true)
+	return nil
+}
+
+// writeList answers a list: {"data":[entries],"meta":{...}}, with meta.pagination unless
+// the list is not paginated (a single type's locale=all).
+func writeList(w http.ResponseWriter, plan *planner.Plan, res *exec.Result, paginated bool) {
 	var b buf
 	b.WriteString(`{"data":[`)
 	for i, e := range res.Entries {
@@ -53,10 +60,13 @@ func (s *Server) find(ctx context.Context, w http.ResponseWriter, r *http.Reques
 		b.entry(plan.Root, e)
 	}
 	b.WriteString(`],"meta":`)
-	b.pagination(plan.Page, res.Total)
+	if paginated {
+		b.pagination(plan.Page, res.Total)
+	} else {
+		b.WriteString("{}")
+	}
 	b.WriteByte('}')
 	writeJSON(w, http.StatusOK, &b)
-	return nil
 }
 
 // run executes a plan; with LogPlans it logs the plan's statements with their timings.

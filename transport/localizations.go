@@ -389,15 +389,6 @@ func (s *Server) singleAll(ctx context.Context, w http.ResponseWriter, r *http.R
 	if err != nil {
 		return err
 	}
-	var b buf
-	b.WriteString(`{"data":[`)
-	for i, e := range res.Entries {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.entry(plan.Root, e)
-	}
-	b.WriteString(`],"meta":{}}`)
-	writeJSON(w, http.StatusOK, &b)
+	writeList(w, plan, res, false)
 	return nil
 }
