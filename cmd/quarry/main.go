@@ -33,6 +33,7 @@ Usage:
   quarry tokens create --app DIR --name NAME [--type read-only|full-access|custom]
                        [--actions ACTION,...] [--lifespan 7|30|90] [--description TEXT]
   quarry tokens list   --app DIR
+  quarry schema --app DIR                 print the GraphQL schema (SDL)
   quarry tokens revoke --app DIR ID|NAME
   quarry permissions list   --app DIR [--role ROLE]
   quarry permissions grant  --app DIR --role ROLE ACTION...
@@ -61,6 +62,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	switch args[0] {
 	case "serve":
 		return serve(ctx, args[1:], log, getenv)
+	case "schema":
+		return printSchema(args[1:], stdout)
 	case "tokens":
 		return tokens(ctx, args[1:], stdout, log, getenv)
 	case "permissions":
@@ -117,6 +120,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger, getenv func(str
 	if srv.LogPlans {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		srv.Log = log
+	}
+	if err := mountGraphQL(a, srv, log, getenv); err != nil {
+		return err
 	}
 	hs := &http.Server{
 		Addr:              net.JoinHostPort(*host, strconv.Itoa(*port)),

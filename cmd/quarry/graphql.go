@@ -1,0 +1,57 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"log/slog"
+
+	"quarry/app"
+	"quarry/gqlschema"
+	"quarry/schemas"
+	"quarry/transport"
+	gqltransport "quarry/transport/graphql"
+)
+
+// mountGraphQL builds the GraphQL plugin from config/plugins.json (on by default) and
+// mounts it on the server; it runs after authentication is set up, which it shares.
+func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv func(string) string) error {
+	gcfg, err := gqlschema.LoadConfig(a.Dir)
+	if err != nil {
+		return err
+	}
+	if !gcfg.Enabled {
+		return nil
+	}
+	opts := gqltransport.Options{
+		Schema: a.Schema, Config: gcfg,
+		Planner: srv.Planner, Runner: srv.Runner, Writer: srv.Writer, DB: a.DB,
+		Authenticate: srv.Authenticate, Log: log, Env: app.Env(getenv),
+	}
+	if a.I18n != nil { // a nil *i18n.Service must stay a nil interface
+		opts.Locales = a.I18n
+	}
+	if srv.Auth != nil {
+		opts.Accounts = srv.Auth
+	}
+	h, err := gqltransport.New(opts)
+	if err != nil {
+		return err
+	}
+	srv.GraphQL, srv.GraphQLPath = h, gcfg.Endpoint
+	return nil
+}
+
+// printSchema prints the app's GraphQL schema as SDL.
+func printSchema(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
+	dir := fs.String("app", ".", "app folder")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	sdl, err := gqlschema.AppSDL(*dir, schemas.Load)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(stdout, sdl)
+	return err
+}

@@ -1,0 +1,754 @@
+package graphql
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"quarry/apierror"
+	"quarry/gqlschema"
+	"quarry/ir"
+	"quarry/schemas"
+)
+
+// maxSelectionNodes bounds the merged selection tree of one request.
+const maxSelectionNodes = 50000
+
+// RootKind says what a root field does.
+type RootKind int
+
+const (
+	KindTypename RootKind = iota // __typename
+	KindSchema                   // __schema
+	KindType                     // __type(name)
+	KindFind                     // <plural>(filters, pagination, sort, publicationState)
+	KindFindOne                  // <singular>(id)
+	KindSingle                   // a single type's query
+	KindCreate
+	KindUpdate
+	KindDelete
+	KindCustom // a field added by an extension
+	// KindAccount is a users-permissions resolver (me, login, register, password routes,
+	// user and role administration); Action names it.
+	KindAccount
+)
+
+// RootField is one root field of the operation, lowered.
+type RootField struct {
+	*Field
+	Kind   RootKind
+	Model  *schemas.Model
+	Action string
+	// Query is the read (for mutations: the read-back of the written entry, without id).
+	Query *ir.Query
+	// Data is the write payload of create and update, as the REST body would carry it.
+	Data map[string]any
+	// ID is the id argument of findOne, update and delete as given ("" if none).
+	ID string
+	// Start and Limit are the effective pagination of a find (Limit -1: none), from which
+	// meta.pagination is computed.
+	Start, Limit int
+	// Count says whether the response needs the total (meta.pagination.total or pageCount
+	// is selected): the COUNT statement runs only then.
+	Count bool
+	// Err is a failure of this root field (answered as null with the error).
+	Err error
+}
+
+type lowerer struct {
+	s     *gqlschema.Schema
+	c     *coercer
+	doc   *ast.QueryDocument
+	opt   Options
+	nodes int
+}
+
+// rootFields collects and lowers the operation's root fields.
+func (l *lowerer) rootFields(def *ast.OperationDefinition, root *ast.Definition) []*RootField {
+	// The root selection is collected as the sub-selection of a synthetic field.
+	obj := l.object([]*ast.Field{{SelectionSet: def.SelectionSet}}, root)
+	out := make([]*RootField, 0, len(obj.Fields))
+	for _, f := range obj.Fields {
+		rf := &RootField{Field: f}
+		out = append(out, rf)
+		if f.Err != nil {
+			rf.Kind = KindCustom
+			rf.Err = f.Err
+			continue
+		}
+		switch f.Name {
+		case "__typename":
+			rf.Kind = KindTypename
+			continue
+		case "__schema":
+			rf.Kind = KindSchema
+			continue
+		case "__type":
+			rf.Kind = KindType
+			continue
+		}
+		r, ok := l.s.Root(def.Operation, f.Name)
+		if !ok {
+			rf.Kind = KindCustom
+			rf.Resolver = l.s.Resolver(root.Name, f.Name)
+			l.annotate(f.Object)
+			for _, o := range f.Union {
+				l.annotate(o)
+			}
+			continue
+		}
+		rf.Model, rf.Action = r.Model, r.Action
+		rf.Err = l.lowerRoot(rf)
+	}
+	if l.nodes > maxSelectionNodes {
+		for _, rf := range out {
+			rf.Err = apierror.Validation("The query selects too many fields")
+		}
+	}
+	return out
+}
+
+// annotate marks attribute fields below a custom field's result, so generated types
+// returned by extension resolvers are shaped like Shadow CRUD ones where possible.
+func (l *lowerer) annotate(o *Object) {
+	if o == nil {
+		return
+	}
+	ti := l.s.Type(o.Type.Name)
+	for _, f := range o.Fields {
+		if ti != nil && ti.Role == gqlschema.RoleAttributes {
+			if a, ok := l.s.OutputAttr(ti.Model, f.Name); ok {
+				f.Attr = a
+			}
+		}
+		if f.Attr == nil && f.Name != "__typename" {
+			f.Resolver = l.s.Resolver(o.Type.Name, f.Name)
+		}
+		l.annotate(f.Object)
+		for _, u := range f.Union {
+			l.annotate(u)
+		}
+	}
+}
+
+func (l *lowerer) lowerRoot(rf *RootField) error {
+	m := rf.Model
+	args := rf.Args
+	switch {
+	case m.Kind == schemas.SingleType && rf.Action == gqlschema.ActionFind:
+		rf.Kind = KindSingle
+	case rf.Action == gqlschema.ActionFind:
+		rf.Kind = KindFind
+	case rf.Action == gqlschema.ActionFindOne:
+		rf.Kind = KindFindOne
+	case rf.Action == gqlschema.ActionCreate:
+		rf.Kind = KindCreate
+	case rf.Action == gqlschema.ActionUpdate:
+		rf.Kind = KindUpdate
+	case rf.Action == gqlschema.ActionDelete:
+		rf.Kind = KindDelete
+	default:
+		rf.Kind = KindAccount
+		return l.lowerAccount(rf)
+	}
+	q := &ir.Query{Model: m.UID, Op: ir.FindOne}
+	rf.Query = q
+	if v, ok := args.Get("locale"); ok && v != nil {
+		q.Locale = []string{str(v)}
+	}
+	if v, ok := args.Get("id"); ok && v != nil {
+		rf.ID = str(v)
+		q.ID = rf.ID
+	}
+	lv := newLevel(m)
+	switch rf.Kind {
+	case KindFind, KindSingle:
+		q.Op = ir.FindMany
+		if v, ok := args.Get("publicationState"); ok {
+			q.PublicationState = publicationState(v)
+		}
+		if rf.Kind == KindFind {
+			f, err := l.filters(m, args)
+			if err != nil {
+				return err
+			}
+			q.Filters = f
+			if q.Sort, err = parseSort(args.Map["sort"]); err != nil {
+				return err
+			}
+			if rf.Start, rf.Limit, err = l.paginate(args.Map["pagination"]); err != nil {
+				return err
+			}
+			start, limit := rf.Start, rf.Limit
+			q.Pagination = ir.Pagination{Start: &start, Limit: &limit}
+		}
+	case KindCreate, KindUpdate:
+		data, err := l.inputData(m, args.Map["data"])
+		if err != nil {
+			return err
+		}
+		rf.Data = data
+	}
+	if rf.Object != nil {
+		l.response(rf, rf.Object, lv)
+	}
+	lv.apply(q)
+	if rf.Kind == KindFind {
+		count := rf.Count
+		q.Pagination.WithCount = &count
+	}
+	return nil
+}
+
+// lowerAccount prepares a users-permissions resolver: the payload of user and role writes and
+// the read-back of the user entity the user mutations return.
+func (l *lowerer) lowerAccount(rf *RootField) error {
+	args := rf.Args
+	if v, ok := args.Get("id"); ok && v != nil {
+		rf.ID = str(v)
+	}
+	switch rf.Action {
+	case gqlschema.ActionCreateUser, gqlschema.ActionUpdateUser, gqlschema.ActionCreateRole, gqlschema.ActionUpdateRole:
+		data, err := l.inputData(rf.Model, args.Map["data"])
+		if err != nil {
+			return err
+		}
+		rf.Data = data
+	}
+	switch rf.Action {
+	case gqlschema.ActionCreateUser, gqlschema.ActionUpdateUser, gqlschema.ActionDeleteUser:
+		q := &ir.Query{Model: rf.Model.UID, Op: ir.FindOne, ID: rf.ID}
+		lv := newLevel(rf.Model)
+		if rf.Object != nil {
+			l.response(rf, rf.Object, lv)
+		}
+		lv.apply(q)
+		rf.Query = q
+	}
+	return nil
+}
+
+// level accumulates what one populate level selects: scalar fields and populated attributes.
+type level struct {
+	ref    *Level
+	model  *schemas.Model
+	fields []string
+	seen   map[string]bool
+	all    bool // an extension field needs every scalar of the entry
+	pop    []*ir.PopulateField
+}
+
+func newLevel(m *schemas.Model) *level {
+	return &level{ref: &Level{}, model: m, seen: map[string]bool{}}
+}
+
+func (lv *level) field(name string) {
+	if !lv.seen[name] {
+		lv.seen[name] = true
+		lv.fields = append(lv.fields, name)
+	}
+}
+
+// fieldList is the level's field selection: only what was asked for (never nil, which
+// would mean every scalar), or nil when an extension field needs the whole entry.
+func (lv *level) fieldList() []string {
+	if lv.all {
+		return nil
+	}
+	if lv.fields == nil {
+		return []string{}
+	}
+	return lv.fields
+}
+
+func (lv *level) populate() *ir.Populate {
+	if len(lv.pop) == 0 {
+		return nil
+	}
+	return &ir.Populate{Children: lv.pop}
+}
+
+func (lv *level) apply(q *ir.Query) {
+	q.Fields = lv.fieldList()
+	q.Populate = lv.populate()
+}
+
+// response lowers the selection of an EntityResponse or EntityResponseCollection.
+func (l *lowerer) response(rf *RootField, o *Object, lv *level) {
+	for _, f := range o.Fields {
+		switch f.Name {
+		case "data":
+			if f.Object != nil {
+				l.entity(f.Object, lv)
+			}
+		case "meta":
+			if f.Object == nil {
+				continue
+			}
+			for _, mf := range f.Object.Fields {
+				if mf.Name != "pagination" || mf.Object == nil {
+					continue
+				}
+				for _, pf := range mf.Object.Fields {
+					switch pf.Name {
+					case "total", "pageCount":
+						rf.Count = true
+					case "pageSize":
+						// With no limit the page size is what is left after start.
+						if rf.Limit == -1 {
+							rf.Count = true
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// entity lowers an <Type>Entity selection.
+func (l *lowerer) entity(o *Object, lv *level) {
+	for _, f := range o.Fields {
+		if f.Name == "attributes" && f.Object != nil {
+			l.attributes(f.Object, lv)
+		}
+	}
+}
+
+// attributes lowers the selection of a content type's or component's attributes.
+func (l *lowerer) attributes(o *Object, lv *level) {
+	o.Level = lv.ref
+	for _, f := range o.Fields {
+		if f.Name == "__typename" || f.Name == "id" {
+			continue
+		}
+		a, ok := l.s.OutputAttr(lv.model, f.Name)
+		if !ok {
+			// A field added by an extension: its resolver sees the whole entry.
+			f.Resolver = l.s.Resolver(o.Type.Name, f.Name)
+			lv.all = true
+			l.annotate(f.Object)
+			for _, u := range f.Union {
+				l.annotate(u)
+			}
+			continue
+		}
+		f.Attr = a
+		if a.IsScalar() {
+			lv.field(a.Name)
+			continue
+		}
+		if f.Err != nil {
+			continue
+		}
+		pf, err := l.populateField(f, a)
+		if err != nil {
+			f.Err = err
+			continue
+		}
+		f.Pop = len(lv.pop)
+		lv.pop = append(lv.pop, pf)
+		lv.ref.Attrs = append(lv.ref.Attrs, a)
+	}
+}
+
+// populateField lowers a relation, media, component or dynamic-zone field into one
+// populate entry with its own arguments and nested selection.
+func (l *lowerer) populateField(f *Field, a *schemas.Attribute) (*ir.PopulateField, error) {
+	pf := &ir.PopulateField{Field: a.Name}
+	args := f.Args
+	toMany := a.IsToMany() && a.Type != schemas.DynamicZone
+	switch a.Type {
+	case schemas.Relation, schemas.Media:
+		if toMany {
+			if err := l.relationArgs(pf, a.Target, args); err != nil {
+				return nil, err
+			}
+		}
+		// Every relation resolver of Strapi's GraphQL has its own publicationState argument
+		// (default LIVE); it does not inherit the parent's, unlike REST populate.
+		if a.Target.DraftAndPublish {
+			pf.PublicationState = "live"
+			if v, ok := args.Get("publicationState"); ok {
+				pf.PublicationState = publicationState(v)
+			}
+		}
+		sub := newLevel(a.Target)
+		if f.Object != nil {
+			for _, df := range f.Object.Fields {
+				if df.Name == "data" && df.Object != nil {
+					l.entity(df.Object, sub)
+				}
+			}
+		}
+		pf.Fields, pf.Populate = sub.fieldList(), sub.populate()
+	case schemas.ComponentT:
+		comp := a.Components[0]
+		if a.Repeatable {
+			if err := l.relationArgs(pf, comp, args); err != nil {
+				return nil, err
+			}
+		}
+		sub := newLevel(comp)
+		if f.Object != nil {
+			l.attributes(f.Object, sub)
+		}
+		pf.Fields, pf.Populate = sub.fieldList(), sub.populate()
+	case schemas.DynamicZone:
+		// Every component of the zone is read, selected or not, so the list keeps its
+		// length and order; unselected members answer with only what was asked (maybe {}).
+		for _, comp := range a.Components {
+			sub := newLevel(comp)
+			if o := f.Union[l.s.TypeName(comp)]; o != nil {
+				l.attributes(o, sub)
+			}
+			pf.On = append(pf.On, &ir.PopulateOn{Component: comp.UID,
+				Field: &ir.PopulateField{Field: a.Name, Fields: sub.fieldList(), Populate: sub.populate()}})
+		}
+	}
+	return pf, nil
+}
+
+// relationArgs lowers filters, sort and pagination of a to-many field.
+func (l *lowerer) relationArgs(pf *ir.PopulateField, target *schemas.Model, args *Obj) error {
+	var err error
+	if pf.Filters, err = l.filters(target, args); err != nil {
+		return err
+	}
+	if pf.Sort, err = parseSort(args.Map["sort"]); err != nil {
+		return err
+	}
+	start, limit, err := l.paginate(args.Map["pagination"])
+	if err != nil {
+		return err
+	}
+	pf.Pagination = &ir.Pagination{Start: &start, Limit: &limit}
+	return nil
+}
+
+// paginate is Strapi's withDefaultPagination with the plugin's defaultLimit and maxLimit,
+// then Quarry's amountLimit. The page form without pageSize gives pageSize 1, a Strapi quirk
+// kept on purpose so that clients see the same pages.
+func (l *lowerer) paginate(v any) (start, limit int, err error) {
+	o, _ := v.(*Obj)
+	get := func(k string) (int, bool) {
+		x, ok := o.Get(k)
+		if !ok || x == nil {
+			return 0, false
+		}
+		return clampInt(x), true
+	}
+	page, hasPage := get("page")
+	pageSize, hasSize := get("pageSize")
+	st, hasStart := get("start")
+	lim, hasLimit := get("limit")
+	usePage, useOffset := hasPage || hasSize, hasStart || hasLimit
+	maxLimit := l.opt.MaxLimit
+	if maxLimit == 0 {
+		maxLimit = -1
+	}
+	def := l.opt.DefaultLimit
+	if def <= 0 {
+		def = 10
+	}
+	switch {
+	case usePage && useOffset:
+		return 0, 0, apierror.Pagination("Cannot use both page & offset pagination in the same query")
+	case useOffset:
+		start, limit = 0, def
+		if hasStart {
+			start = st
+		}
+		if hasLimit {
+			limit = lim
+		}
+	case usePage:
+		if !hasPage {
+			page = 1
+		}
+		pageSize = max(1, pageSize) // Math.max(1, pageSize ?? 0): absent → 1
+		start, limit = (page-1)*pageSize, pageSize
+	default:
+		start, limit = 0, def
+	}
+	if limit == -1 && (usePage || useOffset) {
+		limit = maxLimit
+	}
+	start = max(start, 0)
+	if limit != -1 {
+		limit = max(limit, 1)
+	}
+	if maxLimit != -1 && (limit == -1 || limit >= maxLimit) {
+		limit = maxLimit
+	}
+	if a := l.opt.AmountLimit; a > 0 && (limit == -1 || limit > a) {
+		limit = a
+	}
+	return start, limit, nil
+}
+
+// clampInt reads a coerced Int; absurd values are clamped so offsets cannot overflow.
+func clampInt(v any) int {
+	var n int64
+	switch x := v.(type) {
+	case json.Number:
+		n, _ = strconv.ParseInt(string(x), 10, 64)
+	case int64:
+		n = x
+	case int:
+		n = int64(x)
+	}
+	const lim = 1 << 40
+	return int(min(max(n, -lim), lim))
+}
+
+func publicationState(v any) string {
+	if s, _ := v.(string); s == "PREVIEW" {
+		return "preview"
+	}
+	return "live"
+}
+
+func str(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return string(x)
+	}
+	return ""
+}
+
+// parseSort reads sort: [String] ("title:desc", "author.name", comma lists) as Strapi's
+// convertSortQueryParams does.
+func parseSort(v any) ([]ir.Sort, error) {
+	var items []any
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		items = x
+	default:
+		items = []any{x}
+	}
+	var out []ir.Sort
+	for _, it := range items {
+		s, ok := it.(string)
+		if !ok {
+			continue
+		}
+		for _, part := range strings.Split(s, ",") {
+			part = strings.TrimSpace(part)
+			if part == "" {
+				continue
+			}
+			field, ord, _ := strings.Cut(part, ":")
+			var desc bool
+			switch strings.ToLower(ord) {
+			case "", "asc":
+			case "desc":
+				desc = true
+			default:
+				return nil, apierror.Validation("Invalid order in sort parameter %s: order can only be one of asc|desc|ASC|DESC", part)
+			}
+			path := strings.Split(field, ".")
+			out = append(out, ir.Sort{Path: path, Desc: desc, Param: path[0]})
+		}
+	}
+	return out, nil
+}
+
+// filters lowers the filters argument of a field on model m.
+func (l *lowerer) filters(m *schemas.Model, args *Obj) (*ir.Filter, error) {
+	v, ok := args.Get("filters")
+	if !ok || v == nil {
+		return nil, nil
+	}
+	o, ok := v.(*Obj)
+	if !ok {
+		return nil, apierror.InvalidParam("filters")
+	}
+	return l.entityFilter(m, o)
+}
+
+// entityFilter lowers a <Type>FiltersInput object.
+func (l *lowerer) entityFilter(m *schemas.Model, o *Obj) (*ir.Filter, error) {
+	and := &ir.Filter{Kind: ir.And}
+	for _, k := range o.Keys {
+		v := o.Map[k]
+		if v == nil {
+			// An explicit null filter constrains nothing (Strapi drops it).
+			continue
+		}
+		switch k {
+		case "and", "or":
+			list, _ := v.([]any)
+			node := &ir.Filter{Kind: ir.And, Param: "$" + k}
+			if k == "or" {
+				node.Kind = ir.Or
+			}
+			for _, e := range list {
+				eo, ok := e.(*Obj)
+				if !ok {
+					continue
+				}
+				c, err := l.entityFilter(m, eo)
+				if err != nil {
+					return nil, err
+				}
+				if c != nil {
+					node.Children = append(node.Children, c)
+				}
+			}
+			if len(node.Children) > 0 {
+				and.Children = append(and.Children, node)
+			}
+		case "not":
+			eo, ok := v.(*Obj)
+			if !ok {
+				continue
+			}
+			c, err := l.entityFilter(m, eo)
+			if err != nil {
+				return nil, err
+			}
+			if c != nil {
+				and.Children = append(and.Children, &ir.Filter{Kind: ir.Not, Children: []*ir.Filter{c}, Param: "$not"})
+			}
+		default:
+			vo, ok := v.(*Obj)
+			if !ok {
+				return nil, apierror.InvalidParam(k)
+			}
+			var c *ir.Filter
+			var err error
+			a, isAttr := l.s.FilterAttr(m, k)
+			switch {
+			case k == "id" || (isAttr && a.IsScalar()):
+				c, err = scalarFilter(k, vo)
+			case isAttr && (a.Type == schemas.Relation || a.Type == schemas.Media):
+				c, err = l.nested(k, a.Target, vo)
+			case isAttr && a.Type == schemas.ComponentT:
+				c, err = l.nested(k, a.Components[0], vo)
+			default:
+				err = apierror.InvalidParam(k)
+			}
+			if err != nil {
+				return nil, err
+			}
+			if c != nil {
+				and.Children = append(and.Children, c)
+			}
+		}
+	}
+	switch len(and.Children) {
+	case 0:
+		return nil, nil
+	case 1:
+		return and.Children[0], nil
+	}
+	return and, nil
+}
+
+func (l *lowerer) nested(field string, target *schemas.Model, o *Obj) (*ir.Filter, error) {
+	inner, err := l.entityFilter(target, o)
+	if err != nil || inner == nil {
+		return nil, err
+	}
+	return &ir.Filter{Kind: ir.Relation, Field: field, Param: field, Children: []*ir.Filter{inner}}, nil
+}
+
+// scalarFilter lowers a <Scalar>FilterInput object on one attribute.
+func scalarFilter(field string, o *Obj) (*ir.Filter, error) {
+	and := &ir.Filter{Kind: ir.And}
+	for _, k := range o.Keys {
+		v := o.Map[k]
+		switch k {
+		case "and", "or":
+			list, _ := v.([]any)
+			node := &ir.Filter{Kind: ir.And, Param: "$" + k}
+			if k == "or" {
+				node.Kind = ir.Or
+			}
+			for _, e := range list {
+				// Each element is a value compared for equality, as $and/$or under an
+				// attribute mean in Strapi.
+				node.Children = append(node.Children, &ir.Filter{Kind: ir.Cond, Field: field, Operator: "$eq", Values: []ir.Value{irValue(e)}, Param: field})
+			}
+			if len(node.Children) > 0 {
+				and.Children = append(and.Children, node)
+			}
+		case "not":
+			no, ok := v.(*Obj)
+			if !ok {
+				continue
+			}
+			c, err := scalarFilter(field, no)
+			if err != nil {
+				return nil, err
+			}
+			if c != nil {
+				and.Children = append(and.Children, &ir.Filter{Kind: ir.Not, Children: []*ir.Filter{c}, Param: "$not"})
+			}
+		default:
+			op := "$" + k
+			var vals []ir.Value
+			if list, ok := v.([]any); ok {
+				for _, e := range list {
+					vals = append(vals, irValue(e))
+				}
+				if vals == nil {
+					vals = []ir.Value{}
+				}
+			} else {
+				vals = []ir.Value{irValue(v)}
+			}
+			switch k {
+			case "in", "notIn", "between":
+			default:
+				if len(vals) != 1 {
+					return nil, apierror.InvalidParam(op)
+				}
+			}
+			and.Children = append(and.Children, &ir.Filter{Kind: ir.Cond, Field: field, Operator: op, Values: vals, Param: op})
+		}
+	}
+	switch len(and.Children) {
+	case 0:
+		return nil, nil
+	case 1:
+		return and.Children[0], nil
+	}
+	return and, nil
+}
+
+// irValue keeps a coerced value's GraphQL type as the ir value kind.
+func irValue(v any) ir.Value {
+	switch x := v.(type) {
+	case nil:
+		return ir.Null
+	case string:
+		return ir.Str(x)
+	case json.Number:
+		return ir.Value{Kind: ir.VNumber, S: string(x)}
+	case bool:
+		if x {
+			return ir.Value{Kind: ir.VBool, S: "true"}
+		}
+		return ir.Value{Kind: ir.VBool, S: "false"}
+	}
+	// JSON objects and lists compare as their JSON text.
+	b, _ := json.Marshal(plain(v))
+	return ir.Str(string(b))
+}
+
+// userInput wraps a coercion failure as a BAD_USER_INPUT validation error.
+func userInput(err error) error {
+	var ae *apierror.Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	return apierror.Validation("%s", err.Error())
+}

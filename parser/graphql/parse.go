@@ -1,0 +1,242 @@
+// Package graphql parses and validates a GraphQL request against the generated schema
+// (gqlparser) and lowers every Shadow CRUD root field into the same ir.Query the REST
+// parser produces: the selection of data.attributes decides the fields, nested relation,
+// media, component and dynamic-zone selections become populate levels with their own
+// filters, sort, pagination and publication state. Next to each query it keeps the merged
+// selection tree (aliases, fragments, __typename) the transport needs to shape the result.
+// It does not touch the database.
+package graphql
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+
+	"quarry/gqlschema"
+)
+
+// Error codes of request-level failures, as Apollo Server reports them.
+const (
+	CodeParseFailed      = "GRAPHQL_PARSE_FAILED"
+	CodeValidationFailed = "GRAPHQL_VALIDATION_FAILED"
+	CodeBadUserInput     = "BAD_USER_INPUT"
+	CodeInternal         = "INTERNAL_SERVER_ERROR"
+)
+
+// DefaultTokenLimit bounds the tokens of a document; an introspection query has about 300.
+const DefaultTokenLimit = 15000
+
+// Request is one GraphQL request as sent over HTTP. Variables are decoded JSON, numbers as
+// json.Number.
+type Request struct {
+	Query         string
+	OperationName string
+	Variables     map[string]any
+}
+
+// Location is a position in the document.
+type Location struct{ Line, Column int }
+
+// RequestError is a failure of the request as a whole: nothing runs and the answer is 400.
+type RequestError struct {
+	Message   string
+	Locations []Location
+	Code      string
+}
+
+// RequestErrors are the failures of a request; Parse returns them as its error.
+type RequestErrors []*RequestError
+
+func (e RequestErrors) Error() string {
+	msgs := make([]string, len(e))
+	for i, x := range e {
+		msgs[i] = x.Message
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// Options bound and configure parsing and lowering.
+type Options struct {
+	TokenLimit int // 0: DefaultTokenLimit
+	DepthLimit int // 0: none
+	// DefaultLimit, MaxLimit (-1: none) and AmountLimit (0: none) are the pagination
+	// settings of the plugin.
+	DefaultLimit int
+	MaxLimit     int
+	AmountLimit  int
+}
+
+// OptionsFrom takes the limits of a plugin configuration.
+func OptionsFrom(c gqlschema.Config) Options {
+	return Options{DepthLimit: c.DepthLimit, DefaultLimit: c.DefaultLimit, MaxLimit: c.MaxLimit, AmountLimit: c.AmountLimit}
+}
+
+// Operation is a parsed, validated and lowered request.
+type Operation struct {
+	Kind   ast.Operation
+	Name   string
+	Doc    *ast.QueryDocument
+	Def    *ast.OperationDefinition
+	Vars   map[string]any // coerced variables
+	Fields []*RootField   // root fields in response order
+}
+
+// Parse parses, validates and lowers a request. A *RequestErrors error means the request
+// must be answered with 400 and those errors; errors of single root fields are on the fields.
+func Parse(s *gqlschema.Schema, req Request, opt Options) (op *Operation, err error) {
+	defer func() {
+		// gqlparser's validator panics on some malformed input; never let that reach a client.
+		if v := recover(); v != nil {
+			op, err = nil, RequestErrors{{Message: "Internal Server Error", Code: CodeInternal}}
+		}
+	}()
+	if strings.TrimSpace(req.Query) == "" {
+		return nil, RequestErrors{{Message: "GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.", Code: CodeInternal}}
+	}
+	limit := opt.TokenLimit
+	if limit <= 0 {
+		limit = DefaultTokenLimit
+	}
+	doc, perr := parser.ParseQueryWithTokenLimit(&ast.Source{Name: "request", Input: req.Query}, limit)
+	if perr != nil {
+		return nil, RequestErrors{syntaxError(perr)}
+	}
+	// graphql-js validates a subscription against a schema without one and fails when it
+	// executes; answer as Strapi does.
+	if def, rerr := selectOperation(doc, req.OperationName); rerr == nil && def.Operation == ast.Subscription && s.AST.Subscription == nil {
+		return nil, RequestErrors{{Message: "Schema is not configured for subscriptions.", Locations: locations(def.Position), Code: CodeInternal}}
+	}
+	if verrs := validator.Validate(s.AST, doc); len(verrs) > 0 {
+		out := make(RequestErrors, 0, len(verrs))
+		for _, e := range verrs {
+			out = append(out, &RequestError{Message: e.Message, Locations: locs(e.Locations), Code: CodeValidationFailed})
+		}
+		return nil, out
+	}
+	if lerrs := checkLiterals(s, doc); len(lerrs) > 0 {
+		return nil, lerrs
+	}
+	if opt.DepthLimit > 0 {
+		if derrs := checkDepth(doc, opt.DepthLimit); len(derrs) > 0 {
+			return nil, derrs
+		}
+	}
+	def, rerr := selectOperation(doc, req.OperationName)
+	if rerr != nil {
+		return nil, RequestErrors{rerr}
+	}
+	if def.Operation == ast.Subscription {
+		return nil, RequestErrors{{Message: "Schema is not configured for subscriptions.", Locations: locations(def.Position), Code: CodeInternal}}
+	}
+	c := &coercer{schema: s.AST, gs: s}
+	if verrs := c.coerceVariables(def, req.Variables); len(verrs) > 0 {
+		return nil, RequestErrors(verrs)
+	}
+	op = &Operation{Kind: def.Operation, Name: def.Name, Doc: doc, Def: def, Vars: c.vars}
+	l := &lowerer{s: s, c: c, doc: doc, opt: opt}
+	root := s.AST.Query
+	if def.Operation == ast.Mutation {
+		root = s.AST.Mutation
+	}
+	if root == nil {
+		return nil, RequestErrors{{Message: fmt.Sprintf("Schema is not configured for %ss.", def.Operation), Locations: locations(def.Position), Code: CodeValidationFailed}}
+	}
+	op.Fields = l.rootFields(def, root)
+	return op, nil
+}
+
+// syntaxError words a parse failure as graphql-js does ("Syntax Error: ….").
+func syntaxError(err error) *RequestError {
+	var ge *gqlerror.Error
+	msg := err.Error()
+	var loc []Location
+	if errors.As(err, &ge) {
+		msg = ge.Message
+		loc = locs(ge.Locations)
+	}
+	if !strings.HasPrefix(msg, "Syntax Error") {
+		msg = "Syntax Error: " + msg
+	}
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return &RequestError{Message: msg, Locations: loc, Code: CodeParseFailed}
+}
+
+func selectOperation(doc *ast.QueryDocument, name string) (*ast.OperationDefinition, *RequestError) {
+	if name != "" {
+		if op := doc.Operations.ForName(name); op != nil {
+			return op, nil
+		}
+		return nil, &RequestError{Message: fmt.Sprintf("Unknown operation named \"%s\".", name), Code: CodeInternal}
+	}
+	switch len(doc.Operations) {
+	case 0:
+		return nil, &RequestError{Message: "Must provide an operation.", Code: CodeInternal}
+	case 1:
+		return doc.Operations[0], nil
+	}
+	return nil, &RequestError{Message: "Must provide operation name if query contains multiple operations.", Code: CodeInternal}
+}
+
+// checkDepth is graphql-depth-limit as Strapi configures it: the root fields are at depth 0,
+// fields named __* are not counted, and every node deeper than the limit is reported.
+func checkDepth(doc *ast.QueryDocument, max int) RequestErrors {
+	var errs RequestErrors
+	for _, op := range doc.Operations {
+		seen := map[string]bool{}
+		var depth func(sel ast.Selection, so int)
+		var set func(ss ast.SelectionSet, so int)
+		set = func(ss ast.SelectionSet, so int) {
+			for _, s := range ss {
+				depth(s, so)
+			}
+		}
+		depth = func(sel ast.Selection, so int) {
+			if so > max {
+				errs = append(errs, &RequestError{Message: fmt.Sprintf("'%s' exceeds maximum operation depth of %d", op.Name, max),
+					Locations: locations(sel.GetPosition()), Code: CodeValidationFailed})
+				return
+			}
+			switch x := sel.(type) {
+			case *ast.Field:
+				if strings.HasPrefix(x.Name, "__") || len(x.SelectionSet) == 0 {
+					return
+				}
+				set(x.SelectionSet, so+1)
+			case *ast.InlineFragment:
+				set(x.SelectionSet, so)
+			case *ast.FragmentSpread:
+				fd := doc.Fragments.ForName(x.Name)
+				if fd == nil || seen[x.Name] {
+					return
+				}
+				seen[x.Name] = true
+				set(fd.SelectionSet, so)
+				delete(seen, x.Name)
+			}
+		}
+		set(op.SelectionSet, 0)
+	}
+	return errs
+}
+
+func locs(in []gqlerror.Location) []Location {
+	out := make([]Location, 0, len(in))
+	for _, l := range in {
+		out = append(out, Location{Line: l.Line, Column: l.Column})
+	}
+	return out
+}
+
+func locations(p *ast.Position) []Location {
+	if p == nil {
+		return nil
+	}
+	return []Location{{Line: p.Line, Column: p.Column}}
+}

@@ -1,0 +1,89 @@
+package graphql_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"quarry/database"
+	"quarry/gqlschema"
+	"quarry/ir"
+	"quarry/parser/rest"
+	"quarry/planner"
+)
+
+// seedSQL inserts n published articles, each with an author (who has a mentor) and two
+// tags, directly in SQL (as planner/exec's statement-count test does).
+func seedSQL(t *testing.T, db *database.DB, n int) {
+	t.Helper()
+	now := time.Now().UnixMilli()
+	x := func(q string, args ...any) {
+		if _, err := db.Exec(db.Rebind(q), args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for i := 1; i <= 3; i++ {
+		x(`INSERT INTO tags (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)`, i, fmt.Sprintf("tag%d", i), now, now)
+	}
+	for i := 1; i <= n; i++ {
+		x(`INSERT INTO writers (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)`, i, fmt.Sprintf("writer%d", i), now, now)
+		if i > 1 {
+			x(`INSERT INTO writers_mentor_links (writer_id, inv_writer_id) VALUES (?, ?)`, i, i-1)
+		}
+		x(`INSERT INTO articles (id, title, views, created_at, updated_at, published_at) VALUES (?, ?, ?, ?, ?, ?)`, i, fmt.Sprintf("article %d", i), i, now, now, now)
+		x(`INSERT INTO articles_author_links (article_id, writer_id, article_order) VALUES (?, ?, 1)`, i, i)
+		x(`INSERT INTO articles_tags_links (article_id, tag_id, tag_order) VALUES (?, 1, 1), (?, 2, 2)`, i, i)
+	}
+}
+
+// TestStatementCountEqualsREST: a GraphQL query with two nested relation levels runs
+// exactly the statements of its REST equivalent (root, count, one batched statement per
+// populated attribute per level), whatever the number of rows; without meta.pagination it
+// skips the count.
+func TestStatementCountEqualsREST(t *testing.T) {
+	const restQuery = "populate[author][populate][mentor]=true&populate[tags]=true&pagination[pageSize]=100"
+	const gqlQuery = `{ articles(pagination: {pageSize: 100}) { data { id attributes { title author { data { attributes { name mentor { data { attributes { name } } } } } } tags { data { attributes { name } } } } } %s } }`
+	for _, n := range []int{1, 10, 100} {
+		e := newEnv(t, gqlschema.DefaultConfig())
+		seedSQL(t, e.db, n)
+
+		q := &ir.Query{Model: "api::article.article", Op: ir.FindMany}
+		if err := rest.Parse(restQuery, q); err != nil {
+			t.Fatal(err)
+		}
+		p := &planner.Planner{Schema: e.schema, Config: planner.DefaultConfig()}
+		plan, err := p.Read(q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := e.runner.Run(context.Background(), e.db, plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Entries) != n {
+			t.Fatalf("REST: %d entries", len(res.Entries))
+		}
+
+		withMeta := e.exec(fullAccess, fmt.Sprintf(gqlQuery, "meta { pagination { total } }"), nil)
+		if strings.Contains(string(withMeta.Body), `"errors"`) || !strings.Contains(string(withMeta.Body), fmt.Sprintf(`"total":%d`, n)) {
+			t.Fatalf("GraphQL: %.300s", withMeta.Body)
+		}
+		if n > 1 && !strings.Contains(string(withMeta.Body), `"mentor":{"data":{"attributes":{"name":"writer1"}}}`) {
+			t.Fatalf("second level not populated: %.300s", withMeta.Body)
+		}
+		if withMeta.Statements != res.Statements || res.Statements != 5 {
+			t.Errorf("n=%d: GraphQL %d statements, REST %d, want 5 (root, count, author, mentor, tags)", n, withMeta.Statements, res.Statements)
+		}
+		noMeta := e.exec(fullAccess, fmt.Sprintf(gqlQuery, ""), nil)
+		if noMeta.Statements != res.Statements-1 {
+			t.Errorf("n=%d: without meta.pagination %d statements, want %d (no count)", n, noMeta.Statements, res.Statements-1)
+		}
+		// Only the page is selected: no count needed either.
+		pageOnly := e.exec(fullAccess, fmt.Sprintf(gqlQuery, "meta { pagination { page pageSize } }"), nil)
+		if pageOnly.Statements != res.Statements-1 {
+			t.Errorf("n=%d: page/pageSize only: %d statements, want %d", n, pageOnly.Statements, res.Statements-1)
+		}
+	}
+}
