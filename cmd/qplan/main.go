@@ -30,7 +30,8 @@ import (
 const usage = `qplan prints the query plan of a Quarry request.
 
 Usage:
-  qplan --app DIR [--dialect sqlite|postgres] [--json] [--explain [--analyze]] 'GET /api/articles?filters[title][$containsi]=go'
+  qplan --app DIR [--dialect sqlite|postgres] [--json] [--explain [--analyze]] [--as CALLER] 'GET /api/articles?filters[title][$containsi]=go'
+  qplan --app DIR --graphql [--variables JSON|@file] [--json] 'query { articles { data { id } } }'   (or @file, or - for stdin)
 
 The request is METHOD PATH?QUERY as a client would send it (only GET reads are planned).
 --explain runs EXPLAIN (SQLite: EXPLAIN QUERY PLAN) for each step against the app's configured
@@ -78,6 +79,8 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 	doExplain := fs.Bool("explain", false, "run EXPLAIN for each step against the configured database")
 	analyze := fs.Bool("analyze", false, "with --explain on PostgreSQL: EXPLAIN (ANALYZE, BUFFERS)")
 	as := fs.String("as", "token:full-access", "plan as this caller: public, token:full-access, token:read-only")
+	gql := fs.Bool("graphql", false, "the request is a GraphQL document (text, @file, or - for stdin)")
+	variables := fs.String("variables", "", "GraphQL variables as JSON (text or @file)")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprint(os.Stderr, usage)
 		return 2, err
@@ -117,6 +120,9 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 	who, err := caller(*as)
 	if err != nil {
 		return 2, err
+	}
+	if *gql {
+		return runGraphQL(ctx, stdout, *dir, s, d, a, who, request, *variables, *asJSON, *analyze)
 	}
 	q, plan, perr := planRequest(s, cfg, request, who)
 	out.IR = q

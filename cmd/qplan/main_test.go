@@ -22,6 +22,9 @@ func TestQplanJSON(t *testing.T) {
 		{"sqlite_dz", []string{"--dialect", "sqlite", "GET /api/articles/1?populate[blocks][on][shared.link][populate]=tag"}, 0},
 		{"private_through_relation", []string{"GET /api/writers?filters[articles][secret][$eq]=x"}, 3},
 		{"public_forbidden", []string{"--as", "public", "GET /api/articles"}, 3},
+		{"graphql_two_levels", []string{"--graphql", "--dialect", "postgres", "--variables", `{"n":"go"}`,
+			`query Q($n: String) { articles(filters: {title: {containsi: $n}}) { data { id attributes { title author { data { attributes { name articles { data { id } } } } } } } meta { pagination { total } } } }`}, 0},
+		{"graphql_invalid", []string{"--graphql", `{ articles { data { nope } } }`}, 3},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
