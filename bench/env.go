@@ -1,0 +1,374 @@
+package bench
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"quarry/app"
+	"quarry/auth"
+	"quarry/bench/datagen"
+	"quarry/database"
+	"quarry/gqlschema"
+	"quarry/ir"
+	"quarry/parser/rest"
+	"quarry/planner"
+	"quarry/planner/exec"
+	"quarry/planner/write"
+	"quarry/sqlgen"
+	"quarry/transport"
+	gql "quarry/transport/graphql"
+)
+
+// The load driver's API token: stored by the generator (hashed with TokenSalt, as Strapi
+// stores keys) so every run authenticates with the same key. Local benchmark databases only.
+const (
+	TokenKey  = "quarry0bench0full0access0token00000000000000000000000000000000001"
+	TokenSalt = "quarry-bench-api-token-salt"
+)
+
+// Config says which database an Env serves and what to put in it.
+type Config struct {
+	// AppDir is the Strapi app folder (examples/blog).
+	AppDir string
+	// Client is sqlite or postgres; Filename (SQLite) or URL (PostgreSQL) names the database.
+	Client   string
+	Filename string
+	URL      string
+	// Articles > 0 generates that many articles (and the rest, see datagen) when the
+	// database holds none yet.
+	Articles int
+	Seed     uint64
+	// Salt is API_TOKEN_SALT (default TokenSalt).
+	Salt string
+	Log  *slog.Logger
+}
+
+// Env is a Quarry assembled in process the way `quarry serve` assembles it, over a
+// database holding the generated content.
+type Env struct {
+	App     *app.App
+	Server  *transport.Server
+	GraphQL *gql.Handler
+	// Handler is the server's handler wrapped by StatementHeader.
+	Handler http.Handler
+	// Stats are the generator's, when it ran.
+	Stats *datagen.Stats
+	// Caller is the full-access token's caller, for in-process planning.
+	Caller *auth.Caller
+}
+
+// Open opens (and if needed fills) the database and assembles the server.
+func Open(ctx context.Context, c Config) (*Env, error) {
+	if c.Salt == "" {
+		c.Salt = TokenSalt
+	}
+	log := c.Log
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	env := map[string]string{
+		"DATABASE_CLIENT":   c.Client,
+		"DATABASE_FILENAME": c.Filename,
+		"DATABASE_URL":      c.URL,
+		"API_TOKEN_SALT":    c.Salt,
+	}
+	a, err := app.Open(ctx, c.AppDir, func(k string) string { return env[k] }, log)
+	if err != nil {
+		return nil, err
+	}
+	e := &Env{App: a, Caller: &auth.Caller{Kind: auth.APIToken, TokenType: auth.FullAccess}}
+	if c.Articles > 0 {
+		var n int
+		if err := a.DB.GetContext(ctx, &n, "SELECT COUNT(*) FROM articles"); err != nil {
+			a.DB.Close()
+			return nil, err
+		}
+		if n == 0 {
+			st, err := datagen.Generate(ctx, a.DB, a.Schema, datagen.Options{Articles: c.Articles, Seed: c.Seed,
+				Token: &datagen.Token{Name: "quarry-bench", Key: TokenKey, Salt: c.Salt}})
+			if err != nil {
+				a.DB.Close()
+				return nil, fmt.Errorf("generate: %w", err)
+			}
+			e.Stats = &st
+		}
+	}
+	if err := e.assemble(a.DB, log); err != nil {
+		a.DB.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// assemble builds the server over db (the app's database, or a replay of it) the way
+// `quarry serve` does (cmd/quarry): users-permissions auth with config/plugins.json, the
+// HTTP middlewares of config/middlewares.json, the GraphQL plugin. Uploads are left out
+// (no read in the corpus touches them, and the service creates folders in the app).
+func (e *Env) assemble(db *database.DB, log *slog.Logger) error {
+	a := e.App
+	srv := &transport.Server{
+		Schema:    a.Schema,
+		DB:        db,
+		Planner:   &planner.Planner{Schema: a.Schema, Config: a.REST},
+		Runner:    &exec.Runner{Dialect: db.Dialect, Cache: sqlgen.NewCache()},
+		Writer:    &write.Writer{Schema: a.Schema, Dialect: db.Dialect, Now: time.Now},
+		Log:       log,
+		TokenSalt: a.TokenSalt,
+		I18n:      a.I18n,
+	}
+	cfg := a.Auth
+	cfg.JWTSecret = "quarry-bench-jwt-secret"
+	srv.Auth = auth.NewService(db, a.Schema, cfg, a.TokenSalt, log)
+	mw, err := a.Middlewares()
+	if err != nil {
+		return err
+	}
+	if srv.HTTP, err = transport.ParseHTTPConfig(mw); err != nil {
+		return err
+	}
+	gcfg, err := gqlschema.LoadConfig(a.Dir)
+	if err != nil {
+		return err
+	}
+	opts := gql.Options{Schema: a.Schema, Config: gcfg, Planner: srv.Planner, Runner: srv.Runner,
+		Writer: srv.Writer, DB: db, Authenticate: srv.Authenticate, Log: log, Accounts: srv.Auth}
+	if a.I18n != nil {
+		opts.Locales = a.I18n
+	}
+	h, err := gql.New(opts)
+	if err != nil {
+		return err
+	}
+	srv.GraphQL, srv.GraphQLPath = h, gcfg.Endpoint
+	e.Server, e.GraphQL = srv, h
+	e.Handler = StatementHeader(srv.Handler())
+	return nil
+}
+
+// Close closes the database.
+func (e *Env) Close() error { return e.App.DB.Close() }
+
+// Query parses a REST corpus request as the server does (qs and lowering into the IR).
+func (e *Env) Query(r Request, pageSize int) (*ir.Query, error) {
+	m, ok := e.App.Schema.ByPlural(r.Plural())
+	if !ok {
+		return nil, fmt.Errorf("%s: no collection type %q", r.Name, r.Plural())
+	}
+	q := &ir.Query{Model: m.UID, Op: ir.FindMany}
+	if err := rest.Parse(r.RawQuery(pageSize), q); err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Name, err)
+	}
+	return q, nil
+}
+
+// Plan parses and plans a REST corpus request.
+func (e *Env) Plan(r Request, pageSize int) (*planner.Plan, error) {
+	q, err := e.Query(r, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	return e.Server.Planner.Read(q, e.Caller)
+}
+
+// Capture runs a REST request in process and returns the SQL statements it ran, in order,
+// with their bind values: what the raw-SQL baseline replays.
+func (e *Env) Capture(ctx context.Context, r Request, pageSize int) ([]sqlgen.Stmt, error) {
+	var stmts []sqlgen.Stmt
+	ctx = exec.WithTrace(ctx, func(st sqlgen.Stmt, rows int, took time.Duration) { stmts = append(stmts, st) })
+	if r.IsGraphQL() {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "/graphql", strings.NewReader(string(r.Body(pageSize))))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+TokenKey)
+		w := &discard{}
+		e.Server.Handler().ServeHTTP(w, req)
+		if w.status != http.StatusOK {
+			return nil, fmt.Errorf("%s: status %d", r.Name, w.status)
+		}
+		return stmts, nil
+	}
+	plan, err := e.Plan(r, pageSize)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := e.Server.Runner.Run(ctx, e.App.DB, plan); err != nil {
+		return nil, err
+	}
+	return stmts, nil
+}
+
+// Replay runs captured statements one after the other on db and reads every row: the
+// database's own cost of a request, without HTTP, parsing, planning or stitching.
+func Replay(ctx context.Context, db *sql.DB, stmts []sqlgen.Stmt) (rows int, err error) {
+	var dest []any
+	var raw []sql.RawBytes
+	for _, st := range stmts {
+		rs, err := db.QueryContext(ctx, st.SQL, st.Args...)
+		if err != nil {
+			return rows, err
+		}
+		cols, err := rs.Columns()
+		if err != nil {
+			rs.Close()
+			return rows, err
+		}
+		if len(raw) < len(cols) {
+			raw = make([]sql.RawBytes, len(cols))
+			dest = make([]any, len(cols))
+			for i := range raw {
+				dest[i] = &raw[i]
+			}
+		}
+		for rs.Next() {
+			if err := rs.Scan(dest[:len(cols)]...); err != nil {
+				rs.Close()
+				return rows, err
+			}
+			rows++
+		}
+		if err := rs.Err(); err != nil {
+			rs.Close()
+			return rows, err
+		}
+		rs.Close()
+	}
+	return rows, nil
+}
+
+// StatementHeaderName carries the number of SQL statements a request ran.
+const StatementHeaderName = "X-Quarry-Statements"
+
+// StatementHeader counts the SQL statements each request runs through the plan runner and
+// reports the count in the X-Quarry-Statements response header. It is the in-process
+// stand-in for the opt-in header proposed for transport (QUARRY_DEBUG_STATEMENTS=1); token
+// look-ups are not counted, only the request's content statements.
+func StatementHeader(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &stmtWriter{ResponseWriter: w}
+		ctx := exec.WithTrace(r.Context(), func(sqlgen.Stmt, int, time.Duration) { sw.n.Add(1) })
+		next.ServeHTTP(sw, r.WithContext(ctx))
+	})
+}
+
+type stmtWriter struct {
+	http.ResponseWriter
+	n     atomic.Int64
+	wrote bool
+}
+
+func (w *stmtWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.wrote = true
+		w.Header().Set(StatementHeaderName, strconv.FormatInt(w.n.Load(), 10))
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *stmtWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// discard is a ResponseWriter that keeps the status and the body size.
+type discard struct {
+	h      http.Header
+	status int
+	n      int
+	body   []byte
+	keep   bool
+}
+
+func (d *discard) Header() http.Header {
+	if d.h == nil {
+		d.h = http.Header{}
+	}
+	return d.h
+}
+
+func (d *discard) WriteHeader(code int) {
+	if d.status == 0 {
+		d.status = code
+	}
+}
+
+func (d *discard) Write(b []byte) (int, error) {
+	if d.status == 0 {
+		d.status = http.StatusOK
+	}
+	d.n += len(b)
+	if d.keep {
+		d.body = append(d.body, b...)
+	}
+	return len(b), nil
+}
+
+func (d *discard) reset() {
+	clear(d.h)
+	d.status, d.n = 0, 0
+	d.body = d.body[:0]
+}
+
+// PostgresDatabase creates a fresh database next to admin (a PostgreSQL URL) and returns
+// its URL and a function that drops it.
+func PostgresDatabase(ctx context.Context, admin, prefix string) (string, func() error, error) {
+	db, err := sql.Open("pgx", admin)
+	if err != nil {
+		return "", nil, err
+	}
+	name := fmt.Sprintf("%s_%d_%d", prefix, os.Getpid(), time.Now().UnixNano())
+	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		db.Close()
+		return "", nil, fmt.Errorf("create database %s: %w", name, err)
+	}
+	u, err := url.Parse(admin)
+	if err != nil {
+		db.Close()
+		return "", nil, err
+	}
+	u.Path = "/" + name
+	drop := func() error {
+		defer db.Close()
+		_, err := db.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		return err
+	}
+	return u.String(), drop, nil
+}
+
+// RepoRoot finds the module root (the folder with go.mod) from the working directory.
+func RepoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// Machine describes where figures were measured.
+func Machine() string {
+	return fmt.Sprintf("%s/%s, %d CPUs, GOMAXPROCS %d, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version())
+}
