@@ -2,7 +2,6 @@ package sqlgen
 
 import (
 	"strconv"
-	"strings"
 	"sync"
 
 	"quarry/planner"
@@ -14,122 +13,157 @@ import (
 type slot int
 
 // shape walks a step once to compute its shape key (everything that changes the SQL text)
-// and its values in a fixed order; the renderer refers to values by their slot.
+// and its values in a fixed order; the renderer refers to values by their slot. Shapes are
+// pooled: building the key is on every request's path.
 type shape struct {
-	key    strings.Builder
-	vals   []any
-	slotOf map[*planner.Cmp]int
+	key  []byte
+	vals []any
+	cmps []cmpSlot
 	// Fixed slots of the step.
 	parent, limit, offset, upper int
 }
 
+type cmpSlot struct {
+	c    *planner.Cmp
+	slot int
+}
+
+// slotOf finds the first slot of a condition's values; conditions per step are few, so a
+// scan beats a map.
+func (sh *shape) slotOf(c *planner.Cmp) int {
+	for _, x := range sh.cmps {
+		if x.c == c {
+			return x.slot
+		}
+	}
+	return -1
+}
+
+var shapes = sync.Pool{New: func() any { return &shape{key: make([]byte, 0, 256), vals: make([]any, 0, 16)} }}
+
 func newShape(d *Dialect, s *planner.Select, parentIDs []int64) *shape {
-	sh := &shape{slotOf: map[*planner.Cmp]int{}, parent: -1, limit: -1, offset: -1, upper: -1}
-	k := &sh.key
-	k.WriteString(d.Name)
-	k.WriteByte('|')
-	k.WriteString(s.Model.UID)
-	k.WriteByte('|')
+	sh := shapes.Get().(*shape)
+	sh.key, sh.vals, sh.cmps = sh.key[:0], sh.vals[:0], sh.cmps[:0]
+	sh.parent, sh.limit, sh.offset, sh.upper = -1, -1, -1, -1
+	sh.str(d.Name)
+	sh.byte('|')
+	sh.str(s.Model.UID)
+	sh.byte('|')
 	for _, a := range s.Columns {
-		k.WriteString(a.Name)
-		k.WriteByte(',')
+		sh.str(a.Name)
+		sh.byte(',')
 	}
 	if s.CountOnly {
-		k.WriteString("|count")
+		sh.str("|count")
 	}
 	if v := s.Via; v != nil {
-		k.WriteString("|via:")
-		k.WriteString(strconv.Itoa(int(v.Kind)))
-		if v.Join != nil {
-			k.WriteString(v.Join.Table + "." + v.Join.SourceCol + "." + v.Join.TargetCol + "." + v.Join.OrderCol + "." + v.Join.MorphType + "." + v.Join.MorphField)
+		sh.str("|via:")
+		sh.key = strconv.AppendInt(sh.key, int64(v.Kind), 10)
+		if j := v.Join; j != nil {
+			for _, part := range [...]string{j.Table, j.SourceCol, j.TargetCol, j.OrderCol, j.MorphType, j.MorphField} {
+				sh.str(part)
+				sh.byte('.')
+			}
 		}
-		k.WriteString(v.ComponentsTable + "." + v.Field + "." + v.ComponentType)
+		for _, part := range [...]string{v.ComponentsTable, v.Field, v.ComponentType} {
+			sh.str(part)
+			sh.byte('.')
+		}
 		if v.Count {
-			k.WriteString(".n")
+			sh.str("n")
 		}
 		sh.parent = sh.add(d.ListArg(parentIDs))
 	}
 	if s.Where != nil {
-		k.WriteString("|w:")
+		sh.str("|w:")
 		sh.expr(s.Where)
 	}
-	k.WriteString("|o:")
+	sh.str("|o:")
 	for _, o := range s.Order {
-		writePath(k, o.Path)
+		sh.path(o.Path)
 		if o.Attr != nil {
-			k.WriteString(o.Attr.Name)
+			sh.str(o.Attr.Name)
 		}
 		if o.Desc {
-			k.WriteString("-")
+			sh.byte('-')
 		}
-		k.WriteByte(',')
+		sh.byte(',')
 	}
-	k.WriteString("|l:")
+	sh.str("|l:")
 	switch {
 	case s.Limit >= 0:
-		k.WriteByte('1')
+		sh.byte('1')
 		sh.limit = sh.add(s.Limit)
 		sh.offset = sh.add(s.Offset)
 		sh.upper = sh.add(s.Offset + s.Limit)
 	case s.Offset > 0:
-		k.WriteByte('o')
+		sh.byte('o')
 		sh.offset = sh.add(s.Offset)
 	}
 	return sh
 }
+
+// release returns the shape to the pool; nothing may keep its slices.
+func (sh *shape) release() {
+	clear(sh.vals)
+	clear(sh.cmps)
+	shapes.Put(sh)
+}
+
+func (sh *shape) str(s string) { sh.key = append(sh.key, s...) }
+func (sh *shape) byte(c byte)  { sh.key = append(sh.key, c) }
 
 func (sh *shape) add(v any) int {
 	sh.vals = append(sh.vals, v)
 	return len(sh.vals) - 1
 }
 
-func writePath(k *strings.Builder, path []*schemas.Attribute) {
+func (sh *shape) path(path []*schemas.Attribute) {
 	for _, a := range path {
-		k.WriteString(a.Owner.UID)
-		k.WriteByte('.')
-		k.WriteString(a.Name)
-		k.WriteByte('/')
+		sh.str(a.Owner.UID)
+		sh.byte('.')
+		sh.str(a.Name)
+		sh.byte('/')
 	}
 }
 
 func (sh *shape) expr(e planner.Expr) {
-	k := &sh.key
 	switch x := e.(type) {
 	case planner.And:
-		k.WriteString("and(")
+		sh.str("and(")
 		for _, c := range x {
 			sh.expr(c)
-			k.WriteByte(',')
+			sh.byte(',')
 		}
-		k.WriteByte(')')
+		sh.byte(')')
 	case planner.Or:
-		k.WriteString("or(")
+		sh.str("or(")
 		for _, c := range x {
 			sh.expr(c)
-			k.WriteByte(',')
+			sh.byte(',')
 		}
-		k.WriteByte(')')
+		sh.byte(')')
 	case planner.Not:
-		k.WriteString("not(")
+		sh.str("not(")
 		sh.expr(x.E)
-		k.WriteByte(')')
+		sh.byte(')')
 	case planner.Published:
-		k.WriteString("pub")
+		sh.str("pub")
 	case *planner.Cmp:
-		writePath(k, x.Path)
+		sh.path(x.Path)
 		if x.Attr != nil {
-			k.WriteString(x.Attr.Name)
+			sh.str(x.Attr.Name)
 		} else {
-			k.WriteString("id")
+			sh.str("id")
 		}
-		k.WriteByte(' ')
-		k.WriteString(x.Op)
-		k.WriteByte(' ')
-		k.WriteString(strconv.Itoa(len(x.Args)))
+		sh.byte(' ')
+		sh.str(x.Op)
+		sh.byte(' ')
+		sh.key = strconv.AppendInt(sh.key, int64(len(x.Args)), 10)
 		if x.Text {
-			k.WriteByte('t')
+			sh.byte('t')
 		}
-		sh.slotOf[x] = len(sh.vals)
+		sh.cmps = append(sh.cmps, cmpSlot{x, len(sh.vals)})
 		sh.vals = append(sh.vals, x.Args...)
 	}
 }
@@ -155,9 +189,9 @@ func NewCache() *Cache { return &Cache{m: map[string]cached{}, Max: 4096} }
 // Select renders a step through the cache.
 func (c *Cache) Select(d *Dialect, s *planner.Select, parentIDs []int64) (Stmt, error) {
 	sh := newShape(d, s, parentIDs)
-	key := sh.key.String()
+	defer sh.release()
 	c.mu.RLock()
-	hit, ok := c.m[key]
+	hit, ok := c.m[string(sh.key)] // the conversion does not allocate in a map index
 	c.mu.RUnlock()
 	if !ok {
 		sql, tmpl, err := d.render(s, sh)
@@ -169,7 +203,7 @@ func (c *Cache) Select(d *Dialect, s *planner.Select, parentIDs []int64) (Stmt, 
 		if len(c.m) >= c.Max {
 			c.m = map[string]cached{}
 		}
-		c.m[key] = hit
+		c.m[string(sh.key)] = hit
 		c.mu.Unlock()
 	}
 	return Stmt{SQL: hit.sql, Args: d.resolve(hit.args, sh.vals)}, nil

@@ -41,6 +41,7 @@ func (r *renderer) alias(prefix string) string {
 // one bind value.
 func (d *Dialect) Select(s *planner.Select, parentIDs []int64) (Stmt, error) {
 	sh := newShape(d, s, parentIDs)
+	defer sh.release()
 	sql, tmpl, err := d.render(s, sh)
 	if err != nil {
 		return Stmt{}, err

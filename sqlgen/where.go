@@ -125,7 +125,7 @@ func (r *renderer) expr(b *strings.Builder, args *[]any, m *schemas.Model, t str
 }
 
 func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.AttrType, x *planner.Cmp) {
-	base := r.sh.slotOf[x]
+	base := r.sh.slotOf(x)
 	bind := func(i int) { *args = append(*args, slot(base+i)) }
 	switch x.Op {
 	case "null":

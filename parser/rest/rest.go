@@ -85,7 +85,7 @@ func parseFilters(v *qs.Value, param string) (*ir.Filter, error) {
 		}
 		return nil, apierror.InvalidParam(param)
 	}
-	f, err := entityLevel(v.Obj, param)
+	f, err := entityLevel(v.Obj)
 	if err != nil || f == nil {
 		return f, err
 	}
@@ -93,11 +93,10 @@ func parseFilters(v *qs.Value, param string) (*ir.Filter, error) {
 }
 
 // entityLevel parses an object whose keys are attributes or logical operators.
-func entityLevel(o *qs.Object, param string) (*ir.Filter, error) {
+func entityLevel(o *qs.Object) (*ir.Filter, error) {
 	and := &ir.Filter{Kind: ir.And}
 	for _, k := range o.Keys {
 		v := o.Map[k]
-		p := param + "[" + k + "]"
 		switch {
 		case k == "$and" || k == "$or":
 			if v.Kind != qs.Array {
@@ -107,11 +106,11 @@ func entityLevel(o *qs.Object, param string) (*ir.Filter, error) {
 			if k == "$or" {
 				node.Kind = ir.Or
 			}
-			for i, e := range v.Arr {
+			for _, e := range v.Arr {
 				if e.Kind != qs.ObjectKind {
 					return nil, apierror.InvalidParam(k)
 				}
-				c, err := entityLevel(e.Obj, p+"["+strconv.Itoa(i)+"]")
+				c, err := entityLevel(e.Obj)
 				if err != nil {
 					return nil, err
 				}
@@ -126,7 +125,7 @@ func entityLevel(o *qs.Object, param string) (*ir.Filter, error) {
 			if v.Kind != qs.ObjectKind {
 				return nil, apierror.InvalidParam(k)
 			}
-			c, err := entityLevel(v.Obj, p)
+			c, err := entityLevel(v.Obj)
 			if err != nil {
 				return nil, err
 			}
@@ -136,7 +135,7 @@ func entityLevel(o *qs.Object, param string) (*ir.Filter, error) {
 		case strings.HasPrefix(k, "$"):
 			return nil, apierror.InvalidParam(k)
 		default:
-			c, err := attributeLevel(k, v, p)
+			c, err := attributeLevel(k, v)
 			if err != nil {
 				return nil, err
 			}
@@ -145,18 +144,12 @@ func entityLevel(o *qs.Object, param string) (*ir.Filter, error) {
 			}
 		}
 	}
-	switch len(and.Children) {
-	case 0:
-		return nil, nil
-	case 1:
-		return and.Children[0], nil
-	}
-	return and, nil
+	return and.Simplified(), nil
 }
 
 // attributeLevel parses the value given for one attribute: a plain value (implicit $eq), an
 // operator object, or (for relations and components) a nested entity-level object.
-func attributeLevel(field string, v *qs.Value, param string) (*ir.Filter, error) {
+func attributeLevel(field string, v *qs.Value) (*ir.Filter, error) {
 	switch v.Kind {
 	case qs.Null, qs.String:
 		return &ir.Filter{Kind: ir.Cond, Field: field, Operator: "$eq", Values: []ir.Value{value(v)}, Param: field}, nil
@@ -179,7 +172,7 @@ func attributeLevel(field string, v *qs.Value, param string) (*ir.Filter, error)
 			nested.Map[k] = o.Map[k]
 			continue
 		}
-		c, err := operator(field, k, o.Map[k], param+"["+k+"]")
+		c, err := operator(field, k, o.Map[k])
 		if err != nil {
 			return nil, err
 		}
@@ -192,7 +185,7 @@ func attributeLevel(field string, v *qs.Value, param string) (*ir.Filter, error)
 			// Strapi crashes on a relation object mixing operators and attributes.
 			return nil, apierror.InvalidParam(field)
 		}
-		inner, err := entityLevel(nested, param)
+		inner, err := entityLevel(nested)
 		if err != nil {
 			return nil, err
 		}
@@ -202,28 +195,22 @@ func attributeLevel(field string, v *qs.Value, param string) (*ir.Filter, error)
 		}
 		return rel, nil
 	}
-	switch len(and.Children) {
-	case 0:
-		return nil, nil
-	case 1:
-		return and.Children[0], nil
-	}
-	return and, nil
+	return and.Simplified(), nil
 }
 
 // operator parses one `$op` under an attribute.
-func operator(field, op string, v *qs.Value, param string) (*ir.Filter, error) {
+func operator(field, op string, v *qs.Value) (*ir.Filter, error) {
 	switch op {
 	case "$not":
 		if v.Kind != qs.ObjectKind {
 			// `filters[title][$not]=x` negates an implicit equality.
-			c, err := attributeLevel(field, v, param)
+			c, err := attributeLevel(field, v)
 			if err != nil || c == nil {
 				return c, err
 			}
 			return &ir.Filter{Kind: ir.Not, Children: []*ir.Filter{c}, Param: op}, nil
 		}
-		c, err := attributeLevel(field, v, param)
+		c, err := attributeLevel(field, v)
 		if err != nil || c == nil {
 			return c, err
 		}
@@ -236,8 +223,8 @@ func operator(field, op string, v *qs.Value, param string) (*ir.Filter, error) {
 		if op == "$or" {
 			node.Kind = ir.Or
 		}
-		for i, e := range v.Arr {
-			c, err := attributeLevel(field, e, param+"["+strconv.Itoa(i)+"]")
+		for _, e := range v.Arr {
+			c, err := attributeLevel(field, e)
 			if err != nil {
 				return nil, err
 			}

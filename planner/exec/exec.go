@@ -277,6 +277,28 @@ func Normalize(t schemas.AttrType, v any) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
+	// Values the driver already gives in their canonical type are returned as they are:
+	// re-boxing them would allocate once per cell.
+	switch v.(type) {
+	case int64:
+		if t == schemas.Integer || t == schemas.BigInteger {
+			return v, nil
+		}
+	case float64:
+		if t == schemas.Float || t == schemas.Decimal {
+			return v, nil
+		}
+	case bool:
+		if t == schemas.Boolean {
+			return v, nil
+		}
+	case string:
+		switch t {
+		case schemas.String, schemas.Text, schemas.RichText, schemas.Enumeration, schemas.Email,
+			schemas.UID, schemas.Password, schemas.Time:
+			return v, nil
+		}
+	}
 	switch t {
 	case schemas.Integer, schemas.BigInteger:
 		return toInt(v)
