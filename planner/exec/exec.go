@@ -115,6 +115,9 @@ func (r *Runner) render(s *planner.Select, ids []int64) (sqlgen.Stmt, error) {
 	return r.Dialect.Select(s, ids)
 }
 
+// slabRows is how many rows' entries are allocated at once.
+const slabRows = 32
+
 type fetched struct {
 	parent int64
 	entry  *Entry
@@ -162,6 +165,8 @@ func (r *Runner) query(ctx context.Context, q Queryer, s *planner.Select, stmt s
 		ptrs[i] = &raw[i]
 	}
 	var out []fetched
+	var entrySlab []Entry
+	var valueSlab []any
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, fmt.Errorf("scan %s: %w", s.Model.Table, err)
@@ -175,7 +180,17 @@ func (r *Runner) query(ctx context.Context, q Queryer, s *planner.Select, stmt s
 			out = append(out, f)
 			continue
 		}
-		e := &Entry{Values: make([]any, len(s.Columns))}
+		// Entries and their values come from slabs: one allocation per chunk of rows
+		// rather than two per row.
+		if len(entrySlab) == 0 {
+			entrySlab = make([]Entry, slabRows)
+		}
+		e := &entrySlab[0]
+		entrySlab = entrySlab[1:]
+		if len(valueSlab) < len(s.Columns) {
+			valueSlab = make([]any, slabRows*max(len(s.Columns), 1))
+		}
+		e.Values, valueSlab = valueSlab[:len(s.Columns):len(s.Columns)], valueSlab[len(s.Columns):]
 		e.ID, _ = toInt(raw[0])
 		for i, a := range s.Columns {
 			v, err := Normalize(a.Type, raw[i+1])
@@ -206,8 +221,9 @@ func (r *Runner) children(ctx context.Context, q Queryer, s *planner.Select, par
 	}
 	ids := make([]int64, 0, len(parents))
 	seen := make(map[int64]bool, len(parents))
-	for _, p := range parents {
-		p.Kids = make([]Kid, len(s.Children))
+	kids := make([]Kid, len(parents)*len(s.Children))
+	for i, p := range parents {
+		p.Kids = kids[i*len(s.Children) : (i+1)*len(s.Children) : (i+1)*len(s.Children)]
 		if !seen[p.ID] {
 			seen[p.ID] = true
 			ids = append(ids, p.ID)
