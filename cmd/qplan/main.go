@@ -56,18 +56,42 @@ type output struct {
 	ErrorAt string          `json:"errorAt,omitempty"`
 }
 
-// caller builds the principal named by --as. Roles come from the database once
-// users-permissions exist; until then the public role has no permissions.
-func caller(as string) (*auth.Caller, error) {
+// caller builds the principal named by --as. Roles (public, authenticated or any role name)
+// read their permissions from the app's database, as the server does.
+func caller(ctx context.Context, as, dir string, getenv func(string) string) (*auth.Caller, error) {
 	switch as {
-	case "public":
-		return &auth.Caller{Kind: auth.Public}, nil
 	case "token:full-access":
 		return &auth.Caller{Kind: auth.APIToken, TokenType: auth.FullAccess}, nil
 	case "token:read-only":
 		return &auth.Caller{Kind: auth.APIToken, TokenType: auth.ReadOnly}, nil
 	}
-	return nil, fmt.Errorf("--as must be public, token:full-access or token:read-only, got %q", as)
+	if strings.HasPrefix(as, "token:") || as == "" {
+		return nil, fmt.Errorf("--as must be public, authenticated, a role name, token:full-access or token:read-only, got %q", as)
+	}
+	a, err := app.Open(ctx, dir, getenv, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer a.DB.Close()
+	role, err := auth.FindRole(ctx, a.DB, as)
+	if err != nil {
+		return nil, err
+	}
+	if role == nil {
+		return nil, fmt.Errorf("--as: no role named %q", as)
+	}
+	actions, err := auth.RoleActions(ctx, a.DB, role.ID)
+	if err != nil {
+		return nil, err
+	}
+	c := &auth.Caller{Kind: auth.User, RoleID: role.ID, Actions: map[string]bool{}}
+	if role.Type == "public" {
+		c.Kind = auth.Public
+	}
+	for _, act := range actions {
+		c.Actions[act] = true
+	}
+	return c, nil
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer, getenv func(string) string) (int, error) {
@@ -78,7 +102,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	doExplain := fs.Bool("explain", false, "run EXPLAIN for each step against the configured database")
 	analyze := fs.Bool("analyze", false, "with --explain on PostgreSQL: EXPLAIN (ANALYZE, BUFFERS)")
-	as := fs.String("as", "token:full-access", "plan as this caller: public, token:full-access, token:read-only")
+	as := fs.String("as", "token:full-access", "plan as this caller: public, authenticated (or another role), token:full-access, token:read-only")
 	gql := fs.Bool("graphql", false, "the request is a GraphQL document (text, @file, or - for stdin)")
 	variables := fs.String("variables", "", "GraphQL variables as JSON (text or @file)")
 	if err := fs.Parse(args); err != nil {
@@ -117,7 +141,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 		cfg = a.REST
 	}
 	out := output{Request: request, Dialect: d.Name}
-	who, err := caller(*as)
+	who, err := caller(ctx, *as, *dir, getenv)
 	if err != nil {
 		return 2, err
 	}

@@ -22,6 +22,7 @@ func TestQplanJSON(t *testing.T) {
 		{"sqlite_dz", []string{"--dialect", "sqlite", "GET /api/articles/1?populate[blocks][on][shared.link][populate]=tag"}, 0},
 		{"private_through_relation", []string{"GET /api/writers?filters[articles][secret][$eq]=x"}, 3},
 		{"public_forbidden", []string{"--as", "public", "GET /api/articles"}, 3},
+		{"authenticated_forbidden", []string{"--as", "authenticated", "GET /api/writers"}, 3},
 		{"graphql_two_levels", []string{"--graphql", "--dialect", "postgres", "--variables", `{"n":"go"}`,
 			`query Q($n: String) { articles(filters: {title: {containsi: $n}}) { data { id attributes { title author { data { attributes { name articles { data { id } } } } } } } meta { pagination { total } } } }`}, 0},
 		{"graphql_invalid", []string{"--graphql", `{ articles { data { nope } } }`}, 3},
@@ -30,7 +31,14 @@ func TestQplanJSON(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var out bytes.Buffer
 			args := append([]string{"--app", "../../examples/blog", "--json"}, c.args...)
-			code, err := run(context.Background(), args, &out, func(string) string { return "" })
+			db := filepath.Join(t.TempDir(), "data.db")
+			getenv := func(k string) string {
+				if k == "DATABASE_FILENAME" {
+					return db
+				}
+				return ""
+			}
+			code, err := run(context.Background(), args, &out, getenv)
 			if err != nil || code != c.code {
 				t.Fatalf("exit %d (%v), want %d\n%s", code, err, c.code, out.String())
 			}
