@@ -553,4 +553,22 @@ func TestEmailConfirmation(t *testing.T) {
 	expect(t, srv.call(t, "", "POST", "/api/auth/local", `{"identifier":"dee","password":"dee-password"}`), 200, `"confirmed":true`)
 	expect(t, srv.call(t, forged, "GET", "/api/users/me", ""), 200, `"username":"dee"`)
 	expect(t, srv.call(t, "", "POST", "/api/auth/send-email-confirmation", `{"email":"dee@example.com"}`), 400, `"message":"Already confirmed"`)
+
+	// GraphQL's emailConfirmation answers the session instead of redirecting; the user is
+	// the one Strapi read before confirming it.
+	expect(t, srv.call(t, "", "POST", "/api/auth/local/register", `{"username":"eve","email":"eve@example.com","password":"eve-password"}`), 200)
+	if err := db.QueryRow(`SELECT confirmation_token FROM up_users WHERE username = 'eve'`).Scan(&token); err != nil || token == "" {
+		t.Fatalf("confirmation token %q %v", token, err)
+	}
+	gql := func(q string) resp {
+		b, _ := json.Marshal(map[string]string{"query": q})
+		return srv.call(t, "", "POST", "/graphql", string(b))
+	}
+	expect(t, gql(`mutation { emailConfirmation(confirmation: "nope") { jwt } }`), 200,
+		`{"errors":[{"message":"Invalid token","extensions":{"error":{"name":"ValidationError","message":"Invalid token","details":{}},"code":"BAD_USER_INPUT"}}],"data":{"emailConfirmation":null}}`)
+	r = gql(`mutation { emailConfirmation(confirmation: "` + token + `") { jwt user { username email confirmed blocked role { id } } } }`)
+	expect(t, r, 200, `"user":{"username":"eve","email":"eve@example.com","confirmed":false,"blocked":false,"role":null}`)
+	jwt, _ := jsonField(t, r.Body, "data", "emailConfirmation", "jwt").(string)
+	expect(t, srv.call(t, jwt, "GET", "/api/users/me", ""), 200, `"username":"eve"`, `"confirmed":true`)
+	expect(t, gql(`mutation { emailConfirmation(confirmation: "`+token+`") { jwt } }`), 200, `"message":"Invalid token"`)
 }

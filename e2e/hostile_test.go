@@ -38,6 +38,12 @@ type hostile struct {
 	errName string
 	// msg, when set, must appear in the error message.
 	msg string
+	// gql, when set, makes the case a GraphQL request: the document is POSTed (sent as a
+	// query string with method GET) to /graphql with vars, raw JSON, as its variables. Its
+	// answer is checked for GraphQL's error format unless errName asks for Strapi's
+	// envelope (refused credentials, oversized bodies); code is the extensions.code one of
+	// its errors must have ("" for an answer without errors).
+	gql, vars, code string
 }
 
 const hostilePermissions = `{
@@ -46,7 +52,8 @@ const hostilePermissions = `{
 }`
 
 const hostilePlugins = `{
-  "users-permissions": {"config": {"jwtSecret": "` + testJWTSecret + `", "ratelimit": {"max": 100000}}}
+  "users-permissions": {"config": {"jwtSecret": "` + testJWTSecret + `", "ratelimit": {"max": 100000}}},
+  "graphql": {"config": {"depthLimit": 10}}
 }`
 
 func hostileCases(now int64) []hostile {
@@ -72,7 +79,7 @@ func hostileCases(now int64) []hostile {
 	V := "ValidationError"
 	inv := "Invalid parameter "
 	arts := "/api/articles?"
-	return []hostile{
+	return append([]hostile{
 		// ---- SQL injection in filter values (bound parameters: they match nothing) ----
 		{name: "value or-true", path: arts + qp("filters[title][$eq]", "' OR 1=1--"), status: 200},
 		{name: "value drop table", path: arts + qp("filters[title][$eq]", "x'; DROP TABLE articles;--"), status: 200},
@@ -264,6 +271,7 @@ func hostileCases(now int64) []hostile {
 
 		// ---- oversized and deeply nested input ----
 		{name: "long filter value", path: arts + qp("filters[title][$contains]", strings.Repeat("x", 20000)), status: 200},
+		{name: "pattern over SQLite's limit", path: arts + qp("filters[title][$containsi]", strings.Repeat("x", 55000)), status: 400, errName: V, msg: "takes at most"},
 		{name: "deep filters", path: arts + qp(deepFilter, "x"), status: 400, errName: V, msg: inv}, // past qs depth 20 the rest is a literal key
 		{name: "deep populate", path: arts + qp(deepPopulate, "true"), status: 400, errName: V},
 		{name: "big in list", path: arts + qp(bigIn...), status: 400, errName: V},
@@ -296,7 +304,7 @@ func hostileCases(now int64) []hostile {
 		{name: "connect provider", path: "/api/connect/github", status: 400, errName: "ApplicationError", msg: "This provider is disabled"},
 		{name: "forgot extra keys", method: "POST", path: "/api/auth/forgot-password", body: `{"email":"ann@example.com","resetPasswordToken":"x"}`, status: 400, errName: V},
 		{name: "method override", method: "PATCH", path: "/api/articles/1", status: 405},
-	}
+	}, hostileGraphQLCases(noneTok)...)
 }
 
 func jsonB64(s string) string {
@@ -422,8 +430,14 @@ func TestHostileInput(t *testing.T) {
 			hidden := secrets(t, srv, db)
 			before := snapshot(t, srv, db)
 			cases := hostileCases(time.Now().Unix())
-			if len(cases) < 100 {
-				t.Fatalf("only %d hostile cases", len(cases))
+			graphql := 0
+			for _, c := range cases {
+				if c.gql != "" || c.path == "/graphql" {
+					graphql++
+				}
+			}
+			if len(cases)-graphql < 100 || graphql < 40 {
+				t.Fatalf("only %d REST and %d GraphQL hostile cases", len(cases)-graphql, graphql)
 			}
 			for _, c := range cases {
 				token, headers := "", []string(nil)
@@ -437,20 +451,37 @@ func TestHostileInput(t *testing.T) {
 				case strings.HasPrefix(c.as, "bearer:"):
 					headers = append(headers, "Authorization: "+strings.TrimPrefix(c.as, "bearer:"))
 				}
-				method := c.method
-				if method == "" {
+				method, path, body := c.method, c.path, c.body
+				if method == "" && c.gql == "" {
 					method = "GET"
 				}
+				if c.gql != "" {
+					vars := c.vars
+					if vars == "" {
+						vars = "null"
+					}
+					path = "/graphql"
+					if method == "GET" {
+						path += "?query=" + url.QueryEscape(c.gql)
+						if c.vars != "" {
+							path += "&variables=" + url.QueryEscape(c.vars)
+						}
+					} else {
+						method = "POST"
+						q, _ := json.Marshal(c.gql)
+						body = `{"query":` + string(q) + `,"variables":` + vars + `}`
+					}
+				}
 				start := time.Now()
-				r := srv.call(t, token, method, c.path, c.body, headers...)
+				r := srv.call(t, token, method, path, body, headers...)
 				if took := time.Since(start); took > 4*time.Second {
 					t.Errorf("%s: took %s", c.name, took)
 				}
 				if r.Status != c.status {
-					t.Errorf("%s: %s %.200s\n got %.300s, want status %d", c.name, method, c.path, r, c.status)
+					t.Errorf("%s: %s %.200s\n got %.300s, want status %d", c.name, method, path, r, c.status)
 					continue
 				}
-				body := string(r.Body)
+				body = string(r.Body)
 				for _, h := range hidden {
 					if strings.Contains(body, h) {
 						t.Errorf("%s: the answer leaks %q: %.300s", c.name, h, body)
@@ -467,6 +498,8 @@ func TestHostileInput(t *testing.T) {
 					t.Errorf("%s: security headers missing: %v", c.name, r.Header)
 				}
 				switch {
+				case (c.gql != "" || path == "/graphql") && c.errName == "":
+					checkGraphQLAnswer(t, c, r)
 				case r.Status == 405:
 					if body != "Method Not Allowed" {
 						t.Errorf("%s: 405 body %q", c.name, body)
@@ -513,5 +546,192 @@ func TestHostileInput(t *testing.T) {
 			// The server is still healthy and the data still there.
 			expect(t, srv.call(t, full, "GET", "/api/articles?sort=id", ""), 200, `"title":"Article 3"`)
 		})
+	}
+}
+
+// hostileGraphQLCases are the same attacks through the GraphQL endpoint: injection in
+// arguments and variables, private and password fields selected, filtered and sorted at
+// any depth (the users' password hash through articles' editor relation), nesting, alias
+// and fragment bombs against the depth, token and selection limits, bad variables and
+// refused credentials.
+func hostileGraphQLCases(noneTok string) []hostile {
+	const (
+		V   = "GRAPHQL_VALIDATION_FAILED"
+		P   = "GRAPHQL_PARSE_FAILED"
+		B   = "BAD_USER_INPUT"
+		F   = "FORBIDDEN"
+		inv = "Invalid parameter "
+	)
+	arts := func(args, sel string) string {
+		if args != "" {
+			args = "(" + args + ")"
+		}
+		return "{ articles" + args + " { data { id attributes { " + sel + " } } } }"
+	}
+	// Twelve levels of relations: past depthLimit 10.
+	levels := strings.Fields(strings.Repeat("articles data attributes author data attributes ", 2))
+	deep := "{ " + strings.Join(levels, " { ") + " { name" + strings.Repeat(" }", len(levels)) + " }"
+	var aliases strings.Builder
+	aliases.WriteString("{")
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&aliases, " a%d: articles { data { id } }", i)
+	}
+	aliases.WriteString(" }")
+	// Three levels of 40 aliases each, within the depth limit: 40³ selections from 4 KB.
+	alias := func(n int, format string) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = fmt.Sprintf(format, i)
+		}
+		return strings.Join(parts, " ")
+	}
+	frags := "{ articles { data { attributes { ...A2 } } } }" +
+		" fragment A2 on Article { " + alias(40, "r%d: author { data { attributes { ...W1 } } }") + " }" +
+		" fragment W1 on Writer { " + alias(40, "r%d: articles { data { attributes { ...A0 } } }") + " }" +
+		" fragment A0 on Article { " + alias(40, "t%d: title") + " }"
+	introspection := "{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }"
+	deepAnd := strings.Repeat(`{and: [`, 150) + `{title: {eq: "x"}}` + strings.Repeat(`]}`, 150)
+	deepVar := strings.Repeat(`{"and":[`, 12000) + `{}` + strings.Repeat(`]}`, 12000)
+	return []hostile{
+		// ---- injection in arguments: values are bound, ids parsed ----
+		{name: "gql value or-true", gql: arts(`filters: {title: {eq: "' OR 1=1--"}}`, "title"), status: 200},
+		{name: "gql value union", gql: arts(`filters: {title: {containsi: "x' UNION SELECT password FROM up_users--"}}`, "title"), status: 200},
+		{name: "gql in list injection", gql: arts(`filters: {title: {in: ["a') OR ('1'='1", "b"]}}`, "title"), status: 200},
+		{name: "gql id injection", gql: `{ article(id: "1 OR 1=1") { data { id attributes { title } } } }`, status: 200},
+		{name: "gql locale injection", gql: `{ pages(locale: "en' OR '1'='1") { data { id } } }`, status: 400, code: V, msg: "Unknown locale supplied"},
+		{name: "gql locale variable injection", gql: `query($l: I18NLocaleCode) { pages(locale: $l) { data { id } } }`, vars: `{"l":"en' OR '1'='1"}`, status: 200},
+		{name: "gql sort semicolon", gql: arts(`sort: "title;DROP TABLE articles"`, "title"), status: 200, code: B, msg: inv},
+		{name: "gql sort subquery", gql: arts(`sort: ["(SELECT password FROM up_users)"]`, "title"), status: 200, code: B},
+		{name: "gql sort order injection", gql: arts(`sort: "title:desc; DELETE FROM articles"`, "title"), status: 200, code: B},
+		{name: "gql pagination string", gql: arts(`pagination: {start: "0; DROP TABLE articles"}`, "title"), status: 400, code: V},
+		{name: "gql enum injection", gql: arts(`publicationState: "PREVIEW' OR 1=1"`, "title"), status: 400, code: V},
+		{name: "gql number injection", gql: arts(`filters: {views: {gt: "0; DELETE FROM articles"}}`, "title"), status: 400, code: V},
+		{name: "gql datetime injection", gql: arts(`filters: {createdAt: {lt: "2020-01-01' OR '1'='1"}}`, "title"), status: 400, code: V},
+		{name: "gql unknown filter key", gql: arts(`filters: {title_or_1: {eq: "x"}}`, "title"), status: 400, code: V},
+		{name: "gql public create", method: "POST", gql: `mutation { createTag(data: {name: "x'); DROP TABLE tags;--"}) { data { id } } }`, status: 200, code: F},
+		{name: "gql update id injection", as: "full", gql: `mutation { updateArticle(id: "1 OR 1=1", data: {title: "Hacked"}) { data { id } } }`, status: 200},
+		{name: "gql delete id injection", as: "full", gql: `mutation { deleteArticle(id: "1;DELETE FROM articles") { data { id } } }`, status: 200},
+		{name: "gql login injection", gql: `mutation { login(input: {identifier: "' OR '1'='1", password: "' OR '1'='1"}) { jwt } }`, status: 200, code: B, msg: "Invalid identifier or password"},
+
+		// ---- injection in variables ----
+		{name: "gql var value injection", gql: `query($t: String) { articles(filters: {title: {eq: $t}}) { data { id } } }`, vars: `{"t":"' OR 1=1--"}`, status: 200},
+		{name: "gql var id injection", gql: `query($id: ID) { article(id: $id) { data { id } } }`, vars: `{"id":"1 OR 1=1"}`, status: 200},
+		{name: "gql var filters union", gql: `query($f: ArticleFiltersInput) { articles(filters: $f) { data { id } } }`, vars: `{"f":{"title":{"eq":"x' UNION SELECT password FROM up_users--"}}}`, status: 200},
+		{name: "gql var unknown filter key", gql: `query($f: ArticleFiltersInput) { articles(filters: $f) { data { id } } }`, vars: `{"f":{"password_hash":{"eq":"x"}}}`, status: 400, code: B},
+		{name: "gql var sort password", as: "full", gql: `query($s: [String]) { articles(sort: $s) { data { id } } }`, vars: `{"s":["editor.password"]}`, status: 200, code: B, msg: inv + "password"},
+		{name: "gql var pagination injection", gql: `query($p: PaginationArg) { articles(pagination: $p) { data { id } } }`, vars: `{"p":{"limit":"1 OR 1=1"}}`, status: 400, code: B},
+		{name: "gql var filter password", as: "full", gql: `query($f: UsersPermissionsUserFiltersInput) { usersPermissionsUsers(filters: $f) { data { id } } }`, vars: `{"f":{"password":{"startsWith":"$2"}}}`, status: 200, code: B, msg: inv + "password"},
+
+		// ---- private and password fields selected: not in the schema ----
+		{name: "gql select password", as: "full", gql: arts("", "title password"), status: 400, code: V},
+		{name: "gql select secret", as: "full", gql: arts("", "secret"), status: 400, code: V},
+		{name: "gql editor password", as: "full", gql: arts("", "editor { data { attributes { username password } } }"), status: 400, code: V},
+		{name: "gql users reset token", as: "full", gql: `{ usersPermissionsUsers { data { attributes { resetPasswordToken } } } }`, status: 400, code: V},
+		{name: "gql users confirmation token", as: "full", gql: `{ usersPermissionsUser(id: 1) { data { attributes { confirmationToken } } } }`, status: 400, code: V},
+		{name: "gql role users", as: "full", gql: `{ usersPermissionsRoles { data { attributes { users { data { attributes { email } } } } } } }`, status: 400, code: V},
+		{name: "gql me password", as: "user", gql: `{ me { username password } }`, status: 400, code: V},
+		{name: "gql writer email", gql: `{ writers { data { attributes { name email } } } }`, status: 400, code: V},
+		{name: "gql fragment password", as: "full", gql: `{ articles { data { attributes { editor { data { attributes { ...U } } } } } } } fragment U on UsersPermissionsUser { password }`, status: 400, code: V},
+
+		// ---- private and password fields filtered and sorted, at any depth ----
+		{name: "gql filter editor password", as: "full", gql: arts(`filters: {editor: {password: {startsWith: "$2"}}}`, "title"), status: 200, code: B, msg: inv + "password"},
+		{name: "gql filter editor reset token", as: "full", gql: arts(`filters: {editor: {resetPasswordToken: {notNull: true}}}`, "title"), status: 200, code: B, msg: inv + "resetPasswordToken"},
+		{name: "gql filter or editor password", as: "full", gql: arts(`filters: {or: [{title: {eq: "x"}}, {editor: {password: {eq: "x"}}}]}`, "title"), status: 200, code: B, msg: inv + "password"},
+		{name: "gql filter not editor token", as: "full", gql: arts(`filters: {not: {editor: {confirmationToken: {null: false}}}}`, "title"), status: 200, code: B, msg: inv + "confirmationToken"},
+		{name: "gql filter author articles password", gql: arts(`filters: {author: {articles: {password: {null: false}}}}`, "title"), status: 200, code: B, msg: inv + "password"},
+		{name: "gql filter secret", gql: arts(`filters: {secret: {eq: "TOPSECRET-1"}}`, "title"), status: 200, code: B, msg: inv + "secret"},
+		{name: "gql filter author email", gql: arts(`filters: {author: {email: {contains: "@"}}}`, "title"), status: 200, code: B, msg: inv + "email"},
+		{name: "gql filter writers deep password", as: "full", gql: `{ writers(filters: {articles: {editor: {password: {eq: "x"}}}}) { data { id } } }`, status: 200, code: B, msg: inv + "password"},
+		{name: "gql nested relation filter password", as: "full", gql: `{ writers { data { attributes { articles(filters: {editor: {password: {startsWith: "$"}}}) { data { id } } } } } }`, status: 200, code: B, msg: inv + "password"},
+		{name: "gql sort editor password", as: "full", gql: arts(`sort: "editor.password"`, "title"), status: 200, code: B, msg: inv + "password"},
+		{name: "gql sort secret", gql: arts(`sort: "secret:desc"`, "title"), status: 200, code: B, msg: inv + "secret"},
+		{name: "gql nested sort secret", gql: `{ writers { data { attributes { articles(sort: "secret") { data { id } } } } } }`, status: 200, code: B, msg: inv + "secret"},
+		{name: "gql nested filter email", as: "full", gql: `{ articles { data { attributes { author(filters: {email: {eq: "x"}}) { data { id } } } } } }`, status: 400, code: V},
+		{name: "gql users filter password", as: "full", gql: `{ usersPermissionsUsers(filters: {password: {startsWith: "$2a"}}) { data { id } } }`, status: 200, code: B, msg: inv + "password"},
+		{name: "gql file folder path", as: "full", gql: `{ uploadFiles(filters: {folderPath: {eq: "/1"}}) { data { id } } }`, status: 200, code: B, msg: inv + "folderPath"},
+
+		// ---- relations the caller may not read ----
+		{name: "gql public editor", gql: arts("", "title editor { data { id } }"), status: 200, code: F},
+		{name: "gql public editor filter", gql: arts(`filters: {editor: {id: {eq: 1}}}`, "title"), status: 200, code: B, msg: inv + "editor"},
+		{name: "gql public users", gql: `{ usersPermissionsUsers { data { id } } }`, status: 200, code: F},
+		{name: "gql readonly delete", as: "ro", gql: `mutation { deleteArticle(id: 1) { data { id } } }`, status: 200, code: F},
+		{name: "gql user escalates role", as: "user", gql: `mutation { updateUsersPermissionsUser(id: 1, data: {role: 2}) { data { id } } }`, status: 200, code: F},
+		{name: "gql public upload", gql: `mutation { removeFile(id: 1) { data { id } } }`, status: 200, code: F},
+
+		// ---- nesting, alias and fragment bombs, huge documents ----
+		{name: "gql depth limit", gql: deep, status: 400, code: V, msg: "exceeds maximum operation depth of 10"},
+		{name: "gql introspection depth", gql: introspection, status: 400, code: V, msg: "Maximum introspection depth exceeded"},
+		{name: "gql alias bomb", gql: aliases.String(), status: 400, code: P},
+		{name: "gql fragment bomb", gql: frags, status: 200, code: B, msg: "too many fields"},
+		{name: "gql fragment cycle", gql: `{ articles { data { ...A } } } fragment A on ArticleEntity { id ...B } fragment B on ArticleEntity { id ...A }`, status: 400, code: V},
+		{name: "gql deep and", gql: arts("filters: "+deepAnd, "title"), status: 200},
+		{name: "gql deep variables", gql: `query($f: ArticleFiltersInput) { articles(filters: $f) { data { id } } }`, vars: `{"f":` + deepVar + `}`, status: 400, code: "INTERNAL_SERVER_ERROR"},
+		{name: "gql document over 1MB", gql: "{ articles { data { id } } }" + strings.Repeat(" ", 1<<20), status: 413, errName: "PayloadTooLargeError"},
+		{name: "gql long string value", gql: arts(`filters: {title: {contains: "`+strings.Repeat("x", 40000)+`"}}`, "title"), status: 200},
+		{name: "gql pattern over SQLite's limit", gql: arts(`filters: {title: {contains: "`+strings.Repeat("x", 60000)+`"}}`, "title"), status: 200, code: B, msg: "takes at most"},
+
+		// ---- bad requests and variables ----
+		{name: "gql syntax error", gql: `{ articles { data { id } `, status: 400, code: P},
+		{name: "gql missing variable", gql: `query($id: ID!) { article(id: $id) { data { id } } }`, status: 400, code: B},
+		{name: "gql variable wrong type", gql: `query($n: Int) { articles(pagination: {limit: $n}) { data { id } } }`, vars: `{"n":"ten"}`, status: 400, code: B},
+		{name: "gql variable int overflow", gql: `query($n: Int) { articles(pagination: {limit: $n}) { data { id } } }`, vars: `{"n":99999999999999999999}`, status: 400, code: B},
+		{name: "gql variables not an object", gql: `{ articles { data { id } } }`, vars: `[1,2]`, status: 400, code: "INTERNAL_SERVER_ERROR"},
+		{name: "gql variables bad json string", gql: `{ articles { data { id } } }`, vars: `"{bad"`, status: 400, code: "INTERNAL_SERVER_ERROR"},
+		{name: "gql GET variables bad json", method: "GET", gql: `{ articles { data { id } } }`, vars: `{bad`, status: 400, code: B},
+		{name: "gql upload variable", as: "full", gql: `mutation($f: Upload!) { upload(file: $f) { data { id } } }`, vars: `{"f":"/etc/passwd"}`, status: 400, code: B},
+		{name: "gql upload literal", as: "full", gql: `mutation { upload(file: "/etc/passwd") { data { id } } }`, status: 400, code: V},
+		{name: "gql operation name unknown", method: "POST", path: "/graphql", body: `{"query":"query A { __typename }","operationName":"B"}`, status: 400, code: "INTERNAL_SERVER_ERROR"},
+		{name: "gql mutation over GET", method: "GET", as: "full", gql: `mutation { deleteArticle(id: 1) { data { id } } }`, status: 405, code: "INTERNAL_SERVER_ERROR"},
+		{name: "gql subscription", gql: `subscription { articles { data { id } } }`, status: 400, code: "INTERNAL_SERVER_ERROR"},
+		{name: "gql bad json body", method: "POST", path: "/graphql", body: `{"query": `, status: 400, code: "INTERNAL_SERVER_ERROR"},
+
+		// ---- refused credentials answer with Strapi's envelope ----
+		{name: "gql bad bearer", as: "bearer:Bearer not-a-token", gql: `{ __typename }`, status: 401, errName: "UnauthorizedError"},
+		{name: "gql alg none", as: "bearer:Bearer " + noneTok + ".", gql: `{ me { username } }`, status: 401, errName: "UnauthorizedError"},
+	}
+}
+
+// checkGraphQLAnswer checks a GraphQL answer's format: a request refused as a whole (4xx)
+// has errors and no data; a served one has data, and errors only for the fields that
+// failed. Every error has a message and an extensions.code; no database error text leaks.
+func checkGraphQLAnswer(t *testing.T, c hostile, r resp) {
+	t.Helper()
+	var ans struct {
+		Data   *json.RawMessage `json:"data"`
+		Errors []struct {
+			Message    string `json:"message"`
+			Extensions struct {
+				Code string `json:"code"`
+			} `json:"extensions"`
+		} `json:"errors"`
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(r.Body, &ans); err != nil || json.Unmarshal(r.Body, &keys) != nil {
+		t.Errorf("%s: not a GraphQL answer: %.300s", c.name, r.Body)
+		return
+	}
+	_, hasData := keys["data"]
+	switch {
+	case r.Status >= 400 && (hasData || len(ans.Errors) == 0):
+		t.Errorf("%s: a refused request answers errors without data: %.300s", c.name, r.Body)
+	case r.Status < 400 && !hasData:
+		t.Errorf("%s: a served request answers data: %.300s", c.name, r.Body)
+	case c.code == "" && len(ans.Errors) > 0:
+		t.Errorf("%s: unexpected errors: %.300s", c.name, r.Body)
+	}
+	found := c.code == ""
+	for _, e := range ans.Errors {
+		if e.Message == "" || e.Extensions.Code == "" {
+			t.Errorf("%s: error without message or code: %.300s", c.name, r.Body)
+		}
+		if e.Extensions.Code == c.code && strings.Contains(e.Message, c.msg) {
+			found = true
+		}
+		if strings.Contains(strings.ToLower(e.Message), "sql") || strings.Contains(e.Message, "syntax error at") {
+			t.Errorf("%s: database error text leaked: %s", c.name, e.Message)
+		}
+	}
+	if !found {
+		t.Errorf("%s: no error with code %s and message %q: %.300s", c.name, c.code, c.msg, r.Body)
 	}
 }

@@ -88,11 +88,14 @@ func Build(cs *schemas.Schema, cfg Config) (*Schema, error) {
 		for _, m := range g.models() {
 			g.contentType(m)
 		}
+		g.genericMorph()
+		g.uploadPlugin()
 		g.usersPermissions()
 		if g.meQuery != nil {
 			g.meQuery()
 		}
 	}
+	g.i18nPlugin()
 	g.defs = append(g.defs, &def{kind: ast.InputObject, name: "PaginationArg", fields: []fdef{
 		{name: "page", typ: "Int"}, {name: "pageSize", typ: "Int"}, {name: "start", typ: "Int"}, {name: "limit", typ: "Int"}}})
 	if len(g.query) > 0 {
@@ -156,31 +159,27 @@ func Build(cs *schemas.Schema, cfg Config) (*Schema, error) {
 	return g.out, nil
 }
 
-// models lists the content types in Strapi's registration order: plugin types first, then
-// the app's API types, each group by uid.
+// models lists the content types in Strapi's registration order: the plugins' types
+// (upload, users-permissions, i18n), then the app's API types by uid.
 func (g *gen) models() []*schemas.Model {
-	var plugin, api []*schemas.Model
+	var out []*schemas.Model
 	seen := map[*schemas.Model]bool{}
 	add := func(m *schemas.Model) {
 		if m == nil || seen[m] || !g.enabled(m) {
 			return
 		}
 		seen[m] = true
-		if strings.HasPrefix(m.UID, "plugin::") {
-			plugin = append(plugin, m)
-		} else {
-			api = append(api, m)
-		}
+		out = append(out, m)
 	}
-	add(g.cs.Files)
-	for _, m := range g.usersPermissionsModels() {
-		add(m)
+	for _, uid := range pluginModelOrder {
+		add(g.cs.Models[uid])
 	}
 	for _, m := range g.cs.ContentTypes {
-		add(m)
+		if !m.IsPlugin() {
+			add(m)
+		}
 	}
-	sort.SliceStable(plugin, func(i, j int) bool { return plugin[i].UID < plugin[j].UID })
-	return append(plugin, api...)
+	return out
 }
 
 func (g *gen) enabled(m *schemas.Model) bool {
@@ -251,7 +250,6 @@ func (g *gen) base() {
 		&def{kind: ast.Scalar, name: "Date", desc: descDate},
 		&def{kind: ast.Scalar, name: "Long", desc: descLong},
 		&def{kind: ast.Scalar, name: "Upload", desc: descUpload},
-		&def{kind: ast.Scalar, name: "I18NLocaleCode", desc: descLocale},
 		&def{kind: ast.Object, name: "Error", fields: []fdef{{name: "code", typ: "String!"}, {name: "message", typ: "String"}}},
 		&def{kind: ast.Object, name: "Pagination", fields: []fdef{
 			{name: "total", typ: "Int!"}, {name: "page", typ: "Int!"}, {name: "pageSize", typ: "Int!"}, {name: "pageCount", typ: "Int!"}}},
@@ -467,6 +465,8 @@ func (g *gen) contentType(m *schemas.Model) {
 		g.out.types[dz] = &TypeInfo{Role: RoleDynamicZone, Model: m, Attr: a}
 	}
 	out, in, filters := g.attrFields(m)
+	out = g.morphField(m, out)
+	g.pluginScopes(m)
 	if m.Kind == schemas.CollectionType {
 		filters = append([]fdef{{name: "id", typ: "IDFilterInput"}}, filters...)
 	}

@@ -31,6 +31,7 @@ const (
 	RoleMeta                       // ResponseCollectionMeta
 	RolePagination                 // Pagination
 	RoleError                      // Error (dynamic-zone items of unknown components)
+	RoleGenericMorph               // GenericMorph (a file's related entries)
 )
 
 // TypeInfo links a generated output type back to the content model.
@@ -62,6 +63,8 @@ type Schema struct {
 	order     []*ast.Definition // introspection order
 	resolvers map[string]Resolver
 	rconfig   map[string]ResolverConfig
+	// morph says UploadFile has its related field.
+	morph bool
 }
 
 type modelInfo struct {

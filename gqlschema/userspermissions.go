@@ -60,7 +60,8 @@ func pluginActionEnabled(m *schemas.Model, action string) bool {
 	switch m.UID {
 	case schemas.PermissionUID:
 		return false
-	case schemas.RoleUID, schemas.UserUID:
+	case schemas.RoleUID, schemas.UserUID, schemas.LocaleUID:
+		// Users and roles have the plugin's own mutations; i18n disables the locales'.
 		return action == ActionFind || action == ActionFindOne
 	}
 	return true

@@ -80,6 +80,18 @@ type Filter struct {
 	Param string `json:"-"`
 }
 
+// Simplified is an And node as the parsers hand it on: nil without children, its only
+// child alone, the node itself otherwise.
+func (f *Filter) Simplified() *Filter {
+	switch len(f.Children) {
+	case 0:
+		return nil
+	case 1:
+		return f.Children[0]
+	}
+	return f
+}
+
 // Sort is one sort key; Path has more than one element when sorting through relations.
 type Sort struct {
 	Path  []string `json:"path"`

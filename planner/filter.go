@@ -24,6 +24,11 @@ var operators = map[string]struct{ cast, list bool }{
 }
 
 // filter resolves a filter tree on model m reached through path.
+
+// maxLikePattern is the longest LIKE pattern a filter builds: SQLite's
+// SQLITE_MAX_LIKE_PATTERN_LENGTH, applied on every database so they answer alike.
+const maxLikePattern = 50000
+
 func (b *builder) filter(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute, at string) (Expr, error) {
 	switch f.Kind {
 	case ir.And, ir.Or:
@@ -195,6 +200,14 @@ func (b *builder) single(op string, t schemas.AttrType, v ir.Value, param string
 	text := func(c *Cmp) *Cmp {
 		c.Text = !isStringType(t) || c.Attr == nil
 		return c
+	}
+	switch op {
+	case "$eqi", "$nei", "$contains", "$notContains", "$containsi", "$notContainsi",
+		"$startsWith", "$endsWith", "$startsWithi", "$endsWithi":
+		if len(v.S)+2 > maxLikePattern {
+			// SQLite refuses longer LIKE patterns (an error Strapi answers with a 500).
+			return nil, apierror.Validation("Invalid parameter %s: %s takes at most %d bytes", param, op, maxLikePattern-2)
+		}
 	}
 	switch op {
 	case "$eq", "$ne", "$lt", "$lte", "$gt", "$gte":

@@ -148,7 +148,11 @@ func Load(appDir string) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := build(append(todo, up...))
+	pl, err := pluginModels()
+	if err != nil {
+		return nil, err
+	}
+	s, err := build(append(append(todo, up...), pl...))
 	if err != nil {
 		return nil, err
 	}
@@ -283,6 +287,9 @@ func build(todo []*pending) (*Schema, error) {
 		if err := s.buildAttrs(p); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.linkFileFolder(); err != nil {
+		return nil, err
 	}
 	for _, p := range todo {
 		if err := s.linkRelations(p.model); err != nil {
@@ -503,7 +510,9 @@ func ownerJoin(m *Model, a *Attribute) *Join {
 	}
 	if a.InversedBy != "" && (a.Relation == ManyToOne || a.Relation == ManyToMany) {
 		j.InvOrderCol = ownerS + "_order"
-		if ownerS == targetS {
+		// Strapi prefixes the inverse order column of a self-relation with inv_ only for
+		// manyToMany (upload_folders_parent_links keeps folder_order).
+		if ownerS == targetS && a.Relation == ManyToMany {
 			j.InvOrderCol = "inv_" + ownerS + "_order"
 		}
 	}
@@ -541,7 +550,7 @@ func (s *Schema) checkComponentCycles() error {
 
 // filesModel is the upload plugin's file type, which every media attribute points at.
 func filesModel() *Model {
-	m := &Model{UID: "plugin::upload.file", Kind: CollectionType, Table: "files", SingularName: "file",
+	m := &Model{UID: FileUID, Kind: CollectionType, Table: "files", SingularName: "file",
 		PluralName: "files", DisplayName: "File", byName: map[string]*Attribute{}}
 	add := func(name string, t AttrType, col string) {
 		a := &Attribute{Name: name, Type: t, Column: col, Owner: m}
@@ -562,6 +571,11 @@ func filesModel() *Model {
 	add("previewUrl", String, "preview_url")
 	add("provider", String, "provider")
 	add("provider_metadata", JSON, "provider_metadata")
+	// The private folder relation (files_folder_links); its target is set once the folder
+	// model is built.
+	add("folder", Relation, "")
+	m.byName["folder"].Relation, m.byName["folder"].TargetUID, m.byName["folder"].InversedBy = ManyToOne, FolderUID, "files"
+	m.byName["folder"].Private = true
 	add("folderPath", String, "folder_path")
 	m.byName["folderPath"].Private = true
 	add("createdAt", DateTime, "created_at")

@@ -36,7 +36,7 @@ type ForeignKey struct {
 func Layout(d *Dialect, s *schemas.Schema) []Table {
 	var out []Table
 	models := append([]*schemas.Model{s.Files}, s.ContentTypes...)
-	models = append(models, s.Plugins...) // users-permissions: up_users, up_roles, up_permissions and links
+	models = append(models, s.Plugins...) // users-permissions, upload folders, i18n locales and their links
 	models = append(models, s.Components...)
 	for _, m := range models {
 		t := Table{Name: m.Table, Columns: []Column{{"id", "id"}}}
@@ -126,9 +126,9 @@ func Layout(d *Dialect, s *schemas.Schema) []Table {
 			{Name: "files_related_morphs_order_index", Columns: []string{"order"}},
 			{Name: "files_related_morphs_id_column_index", Columns: []string{"related_id"}},
 		}})
-	out = append(out, uploadTables(d)...)
+	out = append(out, uploadTables()...)
 	out = append(out, systemTables(d)...)
-	out = append(out, i18nTables(d)...)
+	out = append(out, coreStoreTable())
 	return out
 }
 
@@ -188,26 +188,16 @@ func (d *Dialect) CreateIndex(table string, ix Index) string {
 	return fmt.Sprintf("CREATE %sINDEX IF NOT EXISTS %s ON %s (%s)", u, d.Quote(ix.Name), d.Quote(table), strings.Join(cols, ", "))
 }
 
-// i18nTables are the i18n plugin's locales and the core store where Strapi keeps the
-// default locale.
-func i18nTables(d *Dialect) []Table {
-	dt := d.ColumnType(schemas.DateTime)
-	return []Table{
-		{Name: "i18n_locale", Columns: []Column{{"id", "id"}, {"name", "varchar(255)"}, {"code", "varchar(255)"},
-			{"created_at", dt}, {"updated_at", dt}, {"created_by_id", "integer"}, {"updated_by_id", "integer"}}},
-		{Name: "strapi_core_store_settings", Columns: []Column{{"id", "id"}, {"key", "varchar(255)"}, {"value", "text"},
-			{"type", "varchar(255)"}, {"environment", "varchar(255)"}, {"tag", "varchar(255)"}}},
-	}
+// coreStoreTable is Strapi's core store, where the i18n plugin keeps the default locale and
+// users-permissions its advanced settings (the locales table comes from the i18n model).
+func coreStoreTable() Table {
+	return Table{Name: "strapi_core_store_settings", Columns: []Column{{"id", "id"}, {"key", "varchar(255)"}, {"value", "text"},
+		{"type", "varchar(255)"}, {"environment", "varchar(255)"}, {"tag", "varchar(255)"}}}
 }
 
-// uploadTables are the media library's folder tables (upload_folders and its links), and
-// the indexes Strapi puts on files (the files table itself comes from the schema's model).
-func uploadTables(d *Dialect) []Table {
-	dt := d.ColumnType(schemas.DateTime)
-	ord := "double precision"
-	if d == SQLite {
-		ord = "float"
-	}
+// uploadTables are the indexes Strapi puts on the media library's tables: the tables
+// themselves (files, upload_folders and their link tables) come from the schema's models.
+func uploadTables() []Table {
 	return []Table{
 		{Name: "files", Indexes: []Index{
 			{Name: "upload_files_folder_path_index", Columns: []string{"folder_path"}},
@@ -217,27 +207,9 @@ func uploadTables(d *Dialect) []Table {
 			{Name: "upload_files_size_index", Columns: []string{"size"}},
 			{Name: "upload_files_ext_index", Columns: []string{"ext"}},
 		}},
-		{Name: "upload_folders", Columns: []Column{{"id", "id"}, {"name", "varchar(255)"}, {"path_id", "integer"},
-			{"path", "varchar(255)"}, {"created_at", dt}, {"updated_at", dt}, {"created_by_id", "integer"}, {"updated_by_id", "integer"}},
-			Indexes: []Index{
-				{Name: "upload_folders_path_id_index", Columns: []string{"path_id"}, Unique: true},
-				{Name: "upload_folders_path_index", Columns: []string{"path"}, Unique: true},
-			}},
-		{Name: "files_folder_links", Columns: []Column{{"id", "id"}, {"file_id", "integer"}, {"folder_id", "integer"}, {"file_order", ord}},
-			ForeignKeys: []ForeignKey{{"file_id", "files", "CASCADE"}, {"folder_id", "upload_folders", "CASCADE"}},
-			Indexes: []Index{
-				{Name: "files_folder_links_fk", Columns: []string{"file_id"}},
-				{Name: "files_folder_links_inv_fk", Columns: []string{"folder_id"}},
-				{Name: "files_folder_links_unique", Columns: []string{"file_id", "folder_id"}, Unique: true},
-				{Name: "files_folder_links_order_inv_fk", Columns: []string{"file_order"}},
-			}},
-		{Name: "upload_folders_parent_links", Columns: []Column{{"id", "id"}, {"folder_id", "integer"}, {"inv_folder_id", "integer"}, {"folder_order", ord}},
-			ForeignKeys: []ForeignKey{{"folder_id", "upload_folders", "CASCADE"}, {"inv_folder_id", "upload_folders", "CASCADE"}},
-			Indexes: []Index{
-				{Name: "upload_folders_parent_links_fk", Columns: []string{"folder_id"}},
-				{Name: "upload_folders_parent_links_inv_fk", Columns: []string{"inv_folder_id"}},
-				{Name: "upload_folders_parent_links_unique", Columns: []string{"folder_id", "inv_folder_id"}, Unique: true},
-				{Name: "upload_folders_parent_links_order_inv_fk", Columns: []string{"folder_order"}},
-			}},
+		{Name: "upload_folders", Indexes: []Index{
+			{Name: "upload_folders_path_id_index", Columns: []string{"path_id"}, Unique: true},
+			{Name: "upload_folders_path_index", Columns: []string{"path"}, Unique: true},
+		}},
 	}
 }

@@ -118,3 +118,12 @@ func (d *Dialect) idColumn() string {
 	}
 	return `"id" integer PRIMARY KEY AUTOINCREMENT`
 }
+
+// Rebind converts the ? placeholders of a hand-written statement to the dialect's.
+func (d *Dialect) Rebind(q string) string {
+	out, err := d.Placeholder.ReplacePlaceholders(q)
+	if err != nil {
+		return q
+	}
+	return out
+}

@@ -24,42 +24,7 @@ func WriteError(w http.ResponseWriter, ae *apierror.Error) { writeAPIError(w, ae
 
 func writeAPIError(w http.ResponseWriter, ae *apierror.Error) {
 	var b buf
-	b.WriteString(`{"data":null,"error":{"status":`)
-	b.int(int64(ae.Status))
-	b.WriteString(`,"name":`)
-	b.str(ae.Name)
-	b.WriteString(`,"message":`)
-	b.str(ae.Message)
-	if !ae.NoDetails {
-		b.WriteString(`,"details":`)
-		switch d := ae.Details.(type) {
-		case nil:
-			b.WriteString("{}")
-		case apierror.ValidationDetails:
-			b.WriteString(`{"errors":[`)
-			for i, fe := range d.Errors {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString(`{"path":[`)
-				for j, p := range fe.Path {
-					if j > 0 {
-						b.WriteByte(',')
-					}
-					b.str(p)
-				}
-				b.WriteString(`],"message":`)
-				b.str(fe.Message)
-				b.WriteString(`,"name":`)
-				b.str(fe.Name)
-				b.WriteByte('}')
-			}
-			b.WriteString("]}")
-		default:
-			b.anyJSON(d)
-		}
-	}
-	b.WriteString("}}")
+	b.Envelope(ae)
 	writeJSON(w, ae.Status, &b)
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"quarry/apierror"
 	"quarry/ir"
+	"quarry/localize"
 	"quarry/parser/rest"
 	"quarry/planner"
 	"quarry/planner/exec"
@@ -33,7 +34,7 @@ func (s *Server) find(ctx context.Context, w http.ResponseWriter, r *http.Reques
 	if err != nil {
 		return err
 	}
-	if err := s.withLocale(ctx, m, q); err != nil {
+	if err := s.Localize.ReadLocale(ctx, m, q); err != nil {
 		return err
 	}
 	plan, err := s.Planner.Read(q, who)
@@ -87,18 +88,11 @@ func (s *Server) run(ctx context.Context, db exec.Queryer, plan *planner.Plan, r
 
 // readOne plans and runs a single-entry read with the request's fields and populate.
 func (s *Server) readOne(ctx context.Context, db exec.Queryer, q *ir.Query, who planner.Principal) (*planner.Plan, *exec.Entry, error) {
-	plan, err := s.Planner.Read(q, who)
+	plan, res, err := exec.ReadOne(ctx, s.Planner, s.Runner, db, q, who)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := s.Runner.Run(ctx, db, plan)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(res.Entries) == 0 {
-		return plan, nil, nil
-	}
-	return plan, res.Entries[0], nil
+	return plan, res.First(), nil
 }
 
 func writeEntry(w http.ResponseWriter, plan *planner.Plan, e *exec.Entry) {
@@ -206,13 +200,13 @@ func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if err != nil {
 		return err
 	}
-	if err := s.createLocale(ctx, m, data); err != nil {
+	if err := s.Localize.CreateLocale(ctx, m, data); err != nil {
 		return err
 	}
 	var links []int64
 	if m.Localized {
 		if v, ok := data["localizations"]; ok {
-			links, _ = localizationIDs(v)
+			links, _ = localize.LinkIDs(v)
 			delete(data, "localizations")
 		}
 	}
@@ -224,7 +218,7 @@ func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Requ
 			return err
 		}
 		if len(links) > 0 {
-			if err := s.setLinks(ctx, txw.Tx, m, id, links); err != nil {
+			if err := s.Localize.SetLinks(ctx, txw.Tx, m, id, links); err != nil {
 				return err
 			}
 		}
@@ -232,10 +226,10 @@ func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		if plan, e, err = s.readOne(ctx, tx, q, who); err != nil {
 			return err
 		}
-		if len(links) > 0 && populatesLocalizations(q) {
+		if len(links) > 0 && localize.PopulatesLocalizations(q) {
 			// Strapi's i18n joins the listed entries into one group when the answer
 			// shows localizations (after the answer is read).
-			return s.syncGroup(ctx, tx, txw.Tx, m, id, links)
+			return s.Localize.Sync(ctx, txw.Tx, m, id, links)
 		}
 		return nil
 	})
@@ -284,7 +278,7 @@ func (s *Server) update(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		if plan, e, err = s.readOne(ctx, tx, q, who); err != nil || e == nil {
 			return err
 		}
-		return s.syncAfterUpdate(ctx, tx, txw, m, q, plan, e)
+		return s.Localize.SyncAfterUpdate(ctx, txw.Tx, m, q, plan, e)
 	})
 	if err != nil {
 		return err
@@ -333,7 +327,7 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		if err != nil {
 			return err
 		}
-		if err := s.withLocale(ctx, m, q); err != nil {
+		if err := s.Localize.ReadLocale(ctx, m, q); err != nil {
 			return err
 		}
 		if m.Localized && len(q.Locale) == 1 && q.Locale[0] == "all" {
@@ -358,14 +352,14 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 			return err
 		}
 		stripRestricted(m, data, who)
-		locale, err := s.singleLocale(ctx, m, q)
+		locale, err := s.Localize.SingleLocale(ctx, m, q.Locale)
 		if err != nil {
 			return err
 		}
 		var plan *planner.Plan
 		var e *exec.Entry
 		err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
-			id, found, err := s.singleID(ctx, tx, m, false, locale)
+			id, found, err := s.Localize.SingleID(ctx, tx, m, false, locale)
 			if err != nil {
 				return err
 			}
@@ -379,14 +373,14 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 				if m.Localized {
 					// Another locale's entry exists: new locales come through
 					// POST /localizations, as in Strapi.
-					if _, any, err := s.singleID(ctx, tx, m, false, ""); err != nil {
+					if _, any, err := s.Localize.SingleID(ctx, tx, m, false, ""); err != nil {
 						return err
 					} else if any {
 						return apierror.Validation("singleType.alreadyExists")
 					}
 					// The new entry takes the body's locale, not the query's (Strapi's quirk).
 					delete(data, "localizations")
-					if err := s.createLocale(ctx, m, data); err != nil {
+					if err := s.Localize.CreateLocale(ctx, m, data); err != nil {
 						return err
 					}
 				}
@@ -400,7 +394,7 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 				return err
 			}
 			if found {
-				return s.syncAfterUpdate(ctx, tx, txw, m, q, plan, e)
+				return s.Localize.SyncAfterUpdate(ctx, txw.Tx, m, q, plan, e)
 			}
 			return nil
 		})
@@ -415,7 +409,7 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		if err != nil {
 			return err
 		}
-		locale, err := s.singleLocale(ctx, m, rq)
+		locale, err := s.Localize.SingleLocale(ctx, m, rq.Locale)
 		if err != nil {
 			return err
 		}
@@ -423,7 +417,7 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		var plan *planner.Plan
 		var e *exec.Entry
 		err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
-			id, found, err := s.singleID(ctx, tx, m, true, locale)
+			id, found, err := s.Localize.SingleID(ctx, tx, m, true, locale)
 			if err != nil || !found {
 				return err
 			}
@@ -443,30 +437,6 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		return nil
 	}
 	return apierror.NotFound()
-}
-
-// singleID finds the single type's entry; liveOnly skips drafts.
-func (s *Server) singleID(ctx context.Context, db exec.Queryer, m *schemas.Model, liveOnly bool, locale string) (int64, bool, error) {
-	d := s.DB.Dialect
-	sql := fmt.Sprintf("SELECT id FROM %s WHERE 1 = 1", d.Quote(m.Table))
-	if liveOnly && m.DraftAndPublish {
-		sql += " AND published_at IS NOT NULL"
-	}
-	var args []any
-	if locale != "" {
-		sql += " AND locale = ?"
-		args = append(args, locale)
-	}
-	sql += " ORDER BY id LIMIT 1"
-	var id int64
-	err := db.QueryRowxContext(ctx, s.DB.Rebind(sql), args...).Scan(&id)
-	if err != nil {
-		if errors.Is(err, errNoRows) {
-			return 0, false, nil
-		}
-		return 0, false, err
-	}
-	return id, true, nil
 }
 
 // badID answers an id that is not a positive integer; Strapi crashes there with a 500.

@@ -13,6 +13,7 @@ import (
 	"quarry/auth"
 	"quarry/database"
 	"quarry/i18n"
+	"quarry/localize"
 	"quarry/planner"
 	"quarry/planner/exec"
 	"quarry/planner/write"
@@ -35,6 +36,9 @@ type Server struct {
 	Now     func() time.Time
 	// I18n serves locales; nil when the app has no localized types' tables yet.
 	I18n *i18n.Service
+	// Localize applies i18n's rules to localized entries; built from the fields above
+	// when nil.
+	Localize *localize.Service
 	// LogPlans logs each read's statements with timings at debug level (QUARRY_LOG_PLANS=1).
 	LogPlans bool
 	// GraphQL, when set, is mounted at GraphQLPath (default /graphql).
@@ -59,6 +63,12 @@ func (s *Server) Handler() http.Handler {
 	}
 	if s.Auth == nil {
 		s.Auth = auth.NewService(s.DB, s.Schema, auth.DefaultConfig(), s.TokenSalt, s.Log)
+	}
+	if s.Localize == nil {
+		s.Localize = &localize.Service{Planner: s.Planner, Runner: s.Runner, Writer: s.Writer, Dialect: s.DB.Dialect}
+		if s.I18n != nil { // a nil *i18n.Service must stay a nil interface
+			s.Localize.Locales = s.I18n
+		}
 	}
 	r := chi.NewRouter()
 	r.Use(s.recoverer)

@@ -9,7 +9,7 @@ import (
 // entry writes {"id":…,"attributes":{…}} for a content-type entry.
 func (b *buf) entry(s *planner.Select, e *exec.Entry) {
 	b.WriteString(`{"id":`)
-	b.int(e.ID)
+	b.Int(e.ID)
 	b.WriteString(`,"attributes":{`)
 	b.fields(s, e, false)
 	b.WriteString("}}")
@@ -22,7 +22,7 @@ func (b *buf) fields(s *planner.Select, e *exec.Entry, comma bool) {
 			b.WriteByte(',')
 		}
 		comma = true
-		b.key(a.Name)
+		b.Key(a.Name)
 		b.value(a.Type, e.Values[i])
 	}
 	for i, c := range s.Children {
@@ -30,7 +30,7 @@ func (b *buf) fields(s *planner.Select, e *exec.Entry, comma bool) {
 			b.WriteByte(',')
 		}
 		comma = true
-		b.key(c.Attr.Name)
+		b.Key(c.Attr.Name)
 		var k exec.Kid
 		if i < len(e.Kids) {
 			k = e.Kids[i]
@@ -42,10 +42,10 @@ func (b *buf) fields(s *planner.Select, e *exec.Entry, comma bool) {
 // component writes a component inline: {"id":…,[“__component”:…,] fields…}.
 func (b *buf) component(s *planner.Select, e *exec.Entry, dz bool) {
 	b.WriteString(`{"id":`)
-	b.int(e.ID)
+	b.Int(e.ID)
 	if dz {
 		b.WriteString(`,"__component":`)
-		b.str(s.Model.UID)
+		b.Str(s.Model.UID)
 	}
 	b.fields(s, e, true)
 	b.WriteByte('}')
@@ -55,7 +55,7 @@ func (b *buf) child(c *planner.Child, k exec.Kid) {
 	a := c.Attr
 	if c.Count {
 		b.WriteString(`{"data":{"attributes":{"count":`)
-		b.int(k.Count)
+		b.Int(k.Count)
 		b.WriteString("}}}")
 		return
 	}
@@ -113,27 +113,27 @@ func (b *buf) pagination(p planner.PageMeta, total int64) {
 	b.WriteString(`{"pagination":{`)
 	if p.OffsetMode {
 		b.WriteString(`"start":`)
-		b.int(int64(p.Start))
+		b.Int(int64(p.Start))
 		b.WriteString(`,"limit":`)
-		b.int(int64(p.Limit))
+		b.Int(int64(p.Limit))
 		if p.WithCount {
 			b.WriteString(`,"total":`)
-			b.int(total)
+			b.Int(total)
 		}
 	} else {
 		b.WriteString(`"page":`)
-		b.int(int64(p.Page))
+		b.Int(int64(p.Page))
 		b.WriteString(`,"pageSize":`)
-		b.int(int64(p.PageSize))
+		b.Int(int64(p.PageSize))
 		if p.WithCount {
 			pageCount := int64(0)
 			if p.PageSize > 0 {
 				pageCount = (total + int64(p.PageSize) - 1) / int64(p.PageSize)
 			}
 			b.WriteString(`,"pageCount":`)
-			b.int(pageCount)
+			b.Int(pageCount)
 			b.WriteString(`,"total":`)
-			b.int(total)
+			b.Int(total)
 		}
 	}
 	b.WriteString("}}")

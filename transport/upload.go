@@ -181,10 +181,10 @@ func (s *Server) writeFiles(ctx context.Context, w http.ResponseWriter, ids []in
 // file writes one file as the upload plugin does: {"id":…, scalars…[, "related":[…]]}.
 func (b *buf) file(sel *planner.Select, e *exec.Entry, related []*upload.Related, withRelated bool) {
 	b.WriteString(`{"id":`)
-	b.int(e.ID)
+	b.Int(e.ID)
 	for i, a := range sel.Columns {
 		b.WriteByte(',')
-		b.key(a.Name)
+		b.Key(a.Name)
 		b.value(a.Type, e.Values[i])
 	}
 	if withRelated {
@@ -194,12 +194,12 @@ func (b *buf) file(sel *planner.Select, e *exec.Entry, related []*upload.Related
 				b.WriteByte(',')
 			}
 			b.WriteString(`{"__type":`)
-			b.str(r.Model.UID)
+			b.Str(r.Model.UID)
 			b.WriteString(`,"id":`)
-			b.int(r.ID)
+			b.Int(r.ID)
 			for j, a := range r.Columns {
 				b.WriteByte(',')
-				b.key(a.Name)
+				b.Key(a.Name)
 				b.value(a.Type, r.Values[j])
 			}
 			b.WriteByte('}')

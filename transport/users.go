@@ -293,7 +293,7 @@ func (s *Server) writeSession(w http.ResponseWriter, r *http.Request, sess auth.
 	b.WriteByte('{')
 	if sess.JWT != "" {
 		b.WriteString(`"jwt":`)
-		b.str(sess.JWT)
+		b.Str(sess.JWT)
 		b.WriteByte(',')
 	}
 	b.WriteString(`"user":`)
@@ -306,15 +306,15 @@ func (s *Server) writeSession(w http.ResponseWriter, r *http.Request, sess auth.
 // flatEntry writes an entry as plugins answer: {"id":…, fields…, relation: {…}|[…]}.
 func (b *buf) flatEntry(s *planner.Select, e *exec.Entry) {
 	b.WriteString(`{"id":`)
-	b.int(e.ID)
+	b.Int(e.ID)
 	for i, a := range s.Columns {
 		b.WriteByte(',')
-		b.key(a.Name)
+		b.Key(a.Name)
 		b.value(a.Type, e.Values[i])
 	}
 	for i, c := range s.Children {
 		b.WriteByte(',')
-		b.key(c.Attr.Name)
+		b.Key(c.Attr.Name)
 		var k exec.Kid
 		if i < len(e.Kids) {
 			k = e.Kids[i]
@@ -328,7 +328,7 @@ func (b *buf) flatChild(c *planner.Child, k exec.Kid) {
 	a := c.Attr
 	if c.Count {
 		b.WriteString(`{"count":`)
-		b.int(k.Count)
+		b.Int(k.Count)
 		b.WriteByte('}')
 		return
 	}
@@ -361,17 +361,17 @@ func (b *buf) flatComponent(s *planner.Select, e *exec.Entry, dz bool) {
 		return
 	}
 	b.WriteString(`{"id":`)
-	b.int(e.ID)
+	b.Int(e.ID)
 	b.WriteString(`,"__component":`)
-	b.str(s.Model.UID)
+	b.Str(s.Model.UID)
 	for i, a := range s.Columns {
 		b.WriteByte(',')
-		b.key(a.Name)
+		b.Key(a.Name)
 		b.value(a.Type, e.Values[i])
 	}
 	for i, c := range s.Children {
 		b.WriteByte(',')
-		b.key(c.Attr.Name)
+		b.Key(c.Attr.Name)
 		var k exec.Kid
 		if i < len(e.Kids) {
 			k = e.Kids[i]
@@ -455,7 +455,7 @@ func (s *Server) upSendEmailConfirmation(w http.ResponseWriter, r *http.Request,
 	}
 	var b buf
 	b.WriteString(`{"email":`)
-	b.str(email)
+	b.Str(email)
 	b.WriteString(`,"sent":true}`)
 	writeRaw(w, http.StatusOK, &b)
 	return nil
@@ -512,7 +512,7 @@ func (s *Server) upUsersCount(w http.ResponseWriter, r *http.Request, who *auth.
 		return err
 	}
 	var b buf
-	b.int(res.Total)
+	b.Int(res.Total)
 	writeRaw(w, http.StatusOK, &b)
 	return nil
 }
@@ -577,13 +577,13 @@ func (s *Server) upUserDestroy(w http.ResponseWriter, r *http.Request, who *auth
 
 func (b *buf) role(ro *auth.Role) {
 	b.WriteString(`{"id":`)
-	b.int(ro.ID)
+	b.Int(ro.ID)
 	b.WriteString(`,"name":`)
-	b.str(ro.Name)
+	b.Str(ro.Name)
 	b.WriteString(`,"description":`)
-	b.str(ro.Description)
+	b.Str(ro.Description)
 	b.WriteString(`,"type":`)
-	b.str(ro.Type)
+	b.Str(ro.Type)
 	b.WriteString(`,"createdAt":`)
 	b.value(schemas.DateTime, ro.CreatedAt)
 	b.WriteString(`,"updatedAt":`)
@@ -596,19 +596,19 @@ func (b *buf) tree(t auth.PermissionTree) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.key(typ.Name)
+		b.Key(typ.Name)
 		b.WriteString(`{"controllers":{`)
 		for j, c := range typ.Controllers {
 			if j > 0 {
 				b.WriteByte(',')
 			}
-			b.key(c.Name)
+			b.Key(c.Name)
 			b.WriteByte('{')
 			for k, a := range c.Actions {
 				if k > 0 {
 					b.WriteByte(',')
 				}
-				b.key(a.Name)
+				b.Key(a.Name)
 				b.WriteString(`{"enabled":`)
 				b.WriteString(strconv.FormatBool(a.Enabled))
 				b.WriteString(`,"policy":""}`)
@@ -633,7 +633,7 @@ func (s *Server) upRoles(w http.ResponseWriter, r *http.Request, who *auth.Calle
 		}
 		b.role(&roles[i])
 		b.WriteString(`,"nb_users":`)
-		b.int(roles[i].NbUsers)
+		b.Int(roles[i].NbUsers)
 		b.WriteByte('}')
 	}
 	b.WriteString("]}")

@@ -42,6 +42,8 @@ type Field struct {
 	Union  map[string]*Object
 	// Resolver is the extension resolver of the field, if any.
 	Resolver gqlschema.Resolver
+	// Morph marks UploadFile.related, whose members' attribute fields carry their Attr.
+	Morph bool
 	// Err is a failure of this field alone (bad arguments of a relation): it answers null
 	// with this error while the rest of the response is served.
 	Err error

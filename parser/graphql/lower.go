@@ -3,6 +3,7 @@ package graphql
 import (
 	"encoding/json"
 	"errors"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -34,6 +35,11 @@ const (
 	// KindAccount is a users-permissions resolver (me, login, register, password routes,
 	// user and role administration); Action names it.
 	KindAccount
+	// KindUpload is an upload plugin mutation (upload, multipleUpload, updateFileInfo,
+	// removeFile); Action names it.
+	KindUpload
+	// KindLocalization is create<Type>Localization.
+	KindLocalization
 )
 
 // RootField is one root field of the operation, lowered.
@@ -54,6 +60,10 @@ type RootField struct {
 	// Count says whether the response needs the total (meta.pagination.total or pageCount
 	// is selected): the COUNT statement runs only then.
 	Count bool
+	// Related, when not nil, lists the scalar attributes selected on the related entries
+	// of the files the result holds (UploadFile.related, a morph relation): the transport
+	// reads them for all those files at once. Empty when only __typename is selected.
+	Related []string
 	// Err is a failure of this root field (answered as null with the error).
 	Err error
 }
@@ -64,6 +74,7 @@ type lowerer struct {
 	doc   *ast.QueryDocument
 	opt   Options
 	nodes int
+	cur   *RootField // the root field being lowered
 }
 
 // rootFields collects and lowers the operation's root fields.
@@ -101,7 +112,9 @@ func (l *lowerer) rootFields(def *ast.OperationDefinition, root *ast.Definition)
 			continue
 		}
 		rf.Model, rf.Action = r.Model, r.Action
+		l.cur = rf
 		rf.Err = l.lowerRoot(rf)
+		l.cur = nil
 	}
 	if l.nodes > maxSelectionNodes {
 		for _, rf := range out {
@@ -137,19 +150,16 @@ func (l *lowerer) annotate(o *Object) {
 func (l *lowerer) lowerRoot(rf *RootField) error {
 	m := rf.Model
 	args := rf.Args
+	kind, shadow := rootKinds[rf.Action]
 	switch {
 	case m.Kind == schemas.SingleType && rf.Action == gqlschema.ActionFind:
 		rf.Kind = KindSingle
-	case rf.Action == gqlschema.ActionFind:
-		rf.Kind = KindFind
-	case rf.Action == gqlschema.ActionFindOne:
-		rf.Kind = KindFindOne
-	case rf.Action == gqlschema.ActionCreate:
-		rf.Kind = KindCreate
-	case rf.Action == gqlschema.ActionUpdate:
-		rf.Kind = KindUpdate
-	case rf.Action == gqlschema.ActionDelete:
-		rf.Kind = KindDelete
+	case shadow:
+		rf.Kind = kind
+	case uploadActions[rf.Action]:
+		rf.Kind = KindUpload
+		l.readBack(rf)
+		return nil
 	default:
 		rf.Kind = KindAccount
 		return l.lowerAccount(rf)
@@ -157,10 +167,10 @@ func (l *lowerer) lowerRoot(rf *RootField) error {
 	q := &ir.Query{Model: m.UID, Op: ir.FindOne}
 	rf.Query = q
 	if v, ok := args.Get("locale"); ok && v != nil {
-		q.Locale = []string{str(v)}
+		q.Locale = []string{ArgString(v)}
 	}
 	if v, ok := args.Get("id"); ok && v != nil {
-		rf.ID = str(v)
+		rf.ID = ArgString(v)
 		q.ID = rf.ID
 	}
 	lv := newLevel(m)
@@ -191,6 +201,16 @@ func (l *lowerer) lowerRoot(rf *RootField) error {
 			return err
 		}
 		rf.Data = data
+	case KindLocalization:
+		// Strapi spreads the optional data with the locale argument.
+		rf.Data = map[string]any{}
+		if v := args.Map["data"]; v != nil {
+			data, err := l.inputData(m, v)
+			if err != nil {
+				return err
+			}
+			rf.Data = data
+		}
 	}
 	if rf.Object != nil {
 		l.response(rf, rf.Object, lv)
@@ -208,7 +228,7 @@ func (l *lowerer) lowerRoot(rf *RootField) error {
 func (l *lowerer) lowerAccount(rf *RootField) error {
 	args := rf.Args
 	if v, ok := args.Get("id"); ok && v != nil {
-		rf.ID = str(v)
+		rf.ID = ArgString(v)
 	}
 	switch rf.Action {
 	case gqlschema.ActionCreateUser, gqlschema.ActionUpdateUser, gqlschema.ActionCreateRole, gqlschema.ActionUpdateRole:
@@ -220,15 +240,33 @@ func (l *lowerer) lowerAccount(rf *RootField) error {
 	}
 	switch rf.Action {
 	case gqlschema.ActionCreateUser, gqlschema.ActionUpdateUser, gqlschema.ActionDeleteUser:
-		q := &ir.Query{Model: rf.Model.UID, Op: ir.FindOne, ID: rf.ID}
-		lv := newLevel(rf.Model)
-		if rf.Object != nil {
-			l.response(rf, rf.Object, lv)
-		}
-		lv.apply(q)
-		rf.Query = q
+		l.readBack(rf)
 	}
 	return nil
+}
+
+// rootKinds are the kinds of the Shadow CRUD actions and create<Type>Localization.
+var rootKinds = map[string]RootKind{gqlschema.ActionFind: KindFind, gqlschema.ActionFindOne: KindFindOne,
+	gqlschema.ActionCreate: KindCreate, gqlschema.ActionUpdate: KindUpdate, gqlschema.ActionDelete: KindDelete,
+	gqlschema.ActionCreateLocalization: KindLocalization}
+
+// uploadActions are the upload plugin's mutations.
+var uploadActions = map[string]bool{gqlschema.ActionUpload: true, gqlschema.ActionMultipleUpload: true,
+	gqlschema.ActionUpdateFileInfo: true, gqlschema.ActionRemoveFile: true}
+
+// readBack prepares the read of the entry a plugin mutation answers with (a user, a file):
+// its id argument, if any, and the selection of the EntityResponse it returns.
+func (l *lowerer) readBack(rf *RootField) {
+	if v, ok := rf.Args.Get("id"); ok && v != nil {
+		rf.ID = ArgString(v)
+	}
+	q := &ir.Query{Model: rf.Model.UID, Op: ir.FindOne, ID: rf.ID}
+	lv := newLevel(rf.Model)
+	if rf.Object != nil {
+		l.response(rf, rf.Object, lv)
+	}
+	lv.apply(q)
+	rf.Query = q
 }
 
 // level accumulates what one populate level selects: scalar fields and populated attributes.
@@ -322,6 +360,10 @@ func (l *lowerer) attributes(o *Object, lv *level) {
 	o.Level = lv.ref
 	for _, f := range o.Fields {
 		if f.Name == "__typename" || f.Name == "id" {
+			continue
+		}
+		if l.s.IsMorph(lv.model, f.Name) {
+			l.morph(f)
 			continue
 		}
 		a, ok := l.s.OutputAttr(lv.model, f.Name)
@@ -511,7 +553,8 @@ func publicationState(v any) string {
 	return "live"
 }
 
-func str(v any) string {
+// ArgString reads a coerced String or ID argument ("" for other values).
+func ArgString(v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
@@ -585,10 +628,7 @@ func (l *lowerer) entityFilter(m *schemas.Model, o *Obj) (*ir.Filter, error) {
 		switch k {
 		case "and", "or":
 			list, _ := v.([]any)
-			node := &ir.Filter{Kind: ir.And, Param: "$" + k}
-			if k == "or" {
-				node.Kind = ir.Or
-			}
+			node := logical(k)
 			for _, e := range list {
 				eo, ok := e.(*Obj)
 				if !ok {
@@ -606,16 +646,12 @@ func (l *lowerer) entityFilter(m *schemas.Model, o *Obj) (*ir.Filter, error) {
 				and.Children = append(and.Children, node)
 			}
 		case "not":
-			eo, ok := v.(*Obj)
-			if !ok {
-				continue
-			}
-			c, err := l.entityFilter(m, eo)
+			c, err := negate(v, func(o *Obj) (*ir.Filter, error) { return l.entityFilter(m, o) })
 			if err != nil {
 				return nil, err
 			}
 			if c != nil {
-				and.Children = append(and.Children, &ir.Filter{Kind: ir.Not, Children: []*ir.Filter{c}, Param: "$not"})
+				and.Children = append(and.Children, c)
 			}
 		default:
 			vo, ok := v.(*Obj)
@@ -643,13 +679,7 @@ func (l *lowerer) entityFilter(m *schemas.Model, o *Obj) (*ir.Filter, error) {
 			}
 		}
 	}
-	switch len(and.Children) {
-	case 0:
-		return nil, nil
-	case 1:
-		return and.Children[0], nil
-	}
-	return and, nil
+	return and.Simplified(), nil
 }
 
 func (l *lowerer) nested(field string, target *schemas.Model, o *Obj) (*ir.Filter, error) {
@@ -660,6 +690,28 @@ func (l *lowerer) nested(field string, target *schemas.Model, o *Obj) (*ir.Filte
 	return &ir.Filter{Kind: ir.Relation, Field: field, Param: field, Children: []*ir.Filter{inner}}, nil
 }
 
+// logical is the node of an `and` or `or` list.
+func logical(k string) *ir.Filter {
+	if k == "or" {
+		return &ir.Filter{Kind: ir.Or, Param: "$or"}
+	}
+	return &ir.Filter{Kind: ir.And, Param: "$and"}
+}
+
+// negate lowers the object of a `not` key and wraps it in a Not node (nil when it
+// constrains nothing or is not an object).
+func negate(v any, lower func(*Obj) (*ir.Filter, error)) (*ir.Filter, error) {
+	o, ok := v.(*Obj)
+	if !ok {
+		return nil, nil
+	}
+	c, err := lower(o)
+	if err != nil || c == nil {
+		return nil, err
+	}
+	return &ir.Filter{Kind: ir.Not, Children: []*ir.Filter{c}, Param: "$not"}, nil
+}
+
 // scalarFilter lowers a <Scalar>FilterInput object on one attribute.
 func scalarFilter(field string, o *Obj) (*ir.Filter, error) {
 	and := &ir.Filter{Kind: ir.And}
@@ -668,10 +720,7 @@ func scalarFilter(field string, o *Obj) (*ir.Filter, error) {
 		switch k {
 		case "and", "or":
 			list, _ := v.([]any)
-			node := &ir.Filter{Kind: ir.And, Param: "$" + k}
-			if k == "or" {
-				node.Kind = ir.Or
-			}
+			node := logical(k)
 			for _, e := range list {
 				// Each element is a value compared for equality, as $and/$or under an
 				// attribute mean in Strapi.
@@ -681,16 +730,12 @@ func scalarFilter(field string, o *Obj) (*ir.Filter, error) {
 				and.Children = append(and.Children, node)
 			}
 		case "not":
-			no, ok := v.(*Obj)
-			if !ok {
-				continue
-			}
-			c, err := scalarFilter(field, no)
+			c, err := negate(v, func(o *Obj) (*ir.Filter, error) { return scalarFilter(field, o) })
 			if err != nil {
 				return nil, err
 			}
 			if c != nil {
-				and.Children = append(and.Children, &ir.Filter{Kind: ir.Not, Children: []*ir.Filter{c}, Param: "$not"})
+				and.Children = append(and.Children, c)
 			}
 		default:
 			op := "$" + k
@@ -715,13 +760,7 @@ func scalarFilter(field string, o *Obj) (*ir.Filter, error) {
 			and.Children = append(and.Children, &ir.Filter{Kind: ir.Cond, Field: field, Operator: op, Values: vals, Param: op})
 		}
 	}
-	switch len(and.Children) {
-	case 0:
-		return nil, nil
-	case 1:
-		return and.Children[0], nil
-	}
-	return and, nil
+	return and.Simplified(), nil
 }
 
 // irValue keeps a coerced value's GraphQL type as the ir value kind.
@@ -751,4 +790,41 @@ func userInput(err error) error {
 		return ae
 	}
 	return apierror.Validation("%s", err.Error())
+}
+
+// morph lowers UploadFile.related: each member of the GenericMorph selection is a content
+// type or component whose scalar attributes are read for all the files at once (see
+// RootField.Related); other attributes of a related entry answer null.
+func (l *lowerer) morph(f *Field) {
+	f.Morph = true
+	seen := map[string]bool{}
+	fields := []string{}
+	for _, o := range f.Union {
+		ti := l.s.Type(o.Type.Name)
+		if ti == nil || ti.Role != gqlschema.RoleAttributes {
+			continue
+		}
+		for _, mf := range o.Fields {
+			a, ok := l.s.OutputAttr(ti.Model, mf.Name)
+			if !ok {
+				continue
+			}
+			mf.Attr = a
+			if a.IsScalar() && !seen[a.Name] {
+				seen[a.Name] = true
+				fields = append(fields, a.Name)
+			}
+		}
+	}
+	if l.cur == nil {
+		return
+	}
+	for _, name := range l.cur.Related {
+		if !seen[name] {
+			seen[name] = true
+			fields = append(fields, name)
+		}
+	}
+	sort.Strings(fields)
+	l.cur.Related = fields
 }

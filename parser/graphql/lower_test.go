@@ -290,3 +290,60 @@ func TestFieldErrors(t *testing.T) {
 		t.Errorf("tags field error: %+v", tags)
 	}
 }
+
+// TestLowerPlugins: the upload and i18n plugins' root fields, the Upload scalar and a
+// file's related entries.
+func TestLowerPlugins(t *testing.T) {
+	s := blog(t, gqlschema.DefaultConfig())
+	op := parse(t, s, `mutation($f: Upload!) { upload(file: $f, info: {name: "n"}, ref: "api::article.article", refId: 1, field: "cover") { data { id attributes { name related { ... on Article { title views } ... on ComponentSharedSeo { metaTitle } } } } } }`,
+		map[string]any{"f": gql.Upload{Part: "0"}})
+	rf := op.Fields[0]
+	if rf.Kind != gql.KindUpload || rf.Action != gqlschema.ActionUpload || rf.Err != nil {
+		t.Fatalf("upload: kind %d action %s err %v", rf.Kind, rf.Action, rf.Err)
+	}
+	if got := rf.Args.Map["file"]; got != (gql.Upload{Part: "0"}) {
+		t.Fatalf("file argument %#v", got)
+	}
+	if got := compact(rf.Query.Fields); got != `["name"]` || rf.Query.Model != schemas.FileUID {
+		t.Fatalf("read-back %s %s", rf.Query.Model, got)
+	}
+	if got := compact(rf.Related); got != `["metaTitle","title","views"]` {
+		t.Fatalf("related fields %s", got)
+	}
+
+	op = parse(t, s, `mutation { createPageLocalization(id: 3, locale: "fr", data: {title: "t", views: 2}) { data { id attributes { title } } } }`, nil)
+	rf = op.Fields[0]
+	if rf.Kind != gql.KindLocalization || rf.ID != "3" || compact(rf.Query.Locale) != `["fr"]` || compact(rf.Data) != `{"title":"t","views":2}` {
+		t.Fatalf("createPageLocalization: kind %d id %s locale %v data %v", rf.Kind, rf.ID, rf.Query.Locale, rf.Data)
+	}
+	op = parse(t, s, `mutation { createFooterLocalization(locale: "fr") { data { id } } }`, nil)
+	if rf = op.Fields[0]; rf.Err != nil || compact(rf.Data) != `{}` {
+		t.Fatalf("createFooterLocalization without data: %v %v", rf.Err, rf.Data)
+	}
+
+	// Files come only through multipart variables.
+	_, err := gql.Parse(s, gql.Request{Query: `mutation($f: Upload!) { upload(file: $f) { data { id } } }`, Variables: map[string]any{"f": "/etc/passwd"}}, gql.Options{})
+	var re gql.RequestErrors
+	if !errors.As(err, &re) || re[0].Message != `Variable "$f" got invalid value "/etc/passwd"; Upload value invalid.` {
+		t.Fatalf("upload variable: %v", err)
+	}
+	_, err = gql.Parse(s, gql.Request{Query: `mutation { upload(file: "x") { data { id } } }`}, gql.Options{})
+	if !errors.As(err, &re) || re[0].Message != "Upload literal unsupported." || re[0].Code != gql.CodeValidationFailed {
+		t.Fatalf("upload literal: %v", err)
+	}
+
+	// Locale literals name a locale Strapi knows (or "all"); variables are taken as given.
+	for q, want := range map[string]string{
+		`{ pages(locale: "xx") { data { id } } }`: `Expected value of type "I18NLocaleCode", found "xx"; Unknown locale supplied`,
+		`{ pages(locale: 5) { data { id } } }`:    `Expected value of type "I18NLocaleCode", found 5; Locale cannot represent non string type`,
+	} {
+		_, err = gql.Parse(s, gql.Request{Query: q}, gql.Options{})
+		if !errors.As(err, &re) || re[0].Message != want || re[0].Code != gql.CodeValidationFailed {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+	for _, q := range []string{`{ pages(locale: "de-CH") { data { id } } }`, `{ pages(locale: "all") { data { id } } }`} {
+		parse(t, s, q, nil)
+	}
+	parse(t, s, `query($l: I18NLocaleCode) { pages(locale: $l) { data { id } } }`, map[string]any{"l": "xx"})
+}

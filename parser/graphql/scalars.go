@@ -11,6 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"quarry/gqlschema"
+	"quarry/i18n/iso"
 )
 
 // Strapi's custom scalars check their input while the document is validated (literals) or
@@ -90,6 +91,24 @@ func checkScalar(gs *gqlschema.Schema, name string, v any, literal bool) *scalar
 		}
 		if !timeRe.MatchString(s) {
 			return &scalarFault{msg: "Invalid time format, expected HH:mm:ss.SSS"}
+		}
+	case "Upload":
+		// Files come only through variables (graphql-upload's parseLiteral throws).
+		if literal {
+			return &scalarFault{msg: "Upload literal unsupported.", thrown: true}
+		}
+	case "I18NLocaleCode":
+		// The i18n plugin's parseLiteral: a string naming a locale it knows, or "all".
+		// Variables are taken as they are (its parseValue is the identity).
+		if !literal {
+			return nil
+		}
+		code, ok := v.(string)
+		if !ok {
+			return &scalarFault{msg: "Locale cannot represent non string type"}
+		}
+		if code != "all" && !iso.Known(code) {
+			return &scalarFault{msg: "Unknown locale supplied"}
 		}
 	case "Long":
 		var text string

@@ -45,6 +45,12 @@ func newObj() *Obj { return &Obj{Map: map[string]any{}} }
 // nothing is lost before the planner casts them), bool, []any, *Obj (input objects) and, inside
 // JSON scalars, map[string]any.
 
+// Upload is a value of the Upload scalar: a file part of a GraphQL multipart request
+// (https://github.com/jaydenseric/graphql-multipart-request-spec), named by its key in the
+// request's map. The transport puts it into the variables at the paths the map gives and
+// resolves it to the received file.
+type Upload struct{ Part string }
+
 // inputError is a coercion failure, worded as graphql-js words it.
 type inputError struct{ msg string }
 
@@ -327,6 +333,12 @@ func scalarValue(name string, v any) (any, error) {
 			return string(x), nil // epoch milliseconds, as graphql-scalars accepts
 		}
 		return nil, errf("DateTime cannot represent a non string value: %s", jsInspect(v))
+	case "Upload":
+		// graphql-upload's GraphQLUpload.parseValue: only a file of the multipart request.
+		if u, ok := v.(Upload); ok {
+			return u, nil
+		}
+		return nil, errf("Upload value invalid.")
 	}
 	// JSON, dynamic-zone inputs and extension scalars take any JSON value.
 	return v, nil
@@ -498,6 +510,8 @@ func jsInspect(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
+	case Upload:
+		return "{}"
 	case string:
 		b, _ := json.Marshal(x)
 		return string(b)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"quarry/ir"
 	"quarry/planner"
 	"quarry/schemas"
 	"quarry/sqlgen"
@@ -44,6 +45,28 @@ type Result struct {
 	Total   int64
 	// Statements counts the SQL statements run, which depends only on the plan's shape.
 	Statements int
+}
+
+// First is the result's first entry, nil when it has none.
+func (r *Result) First() *Entry {
+	if len(r.Entries) == 0 {
+		return nil
+	}
+	return r.Entries[0]
+}
+
+// ReadOne plans a read for who (nil: everyone) and runs it: the read of one entry, which
+// Result.First gives (nil when there is none).
+func ReadOne(ctx context.Context, p *planner.Planner, r *Runner, db Queryer, q *ir.Query, who planner.Principal) (*planner.Plan, *Result, error) {
+	plan, err := p.Read(q, who)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := r.Run(ctx, db, plan)
+	if err != nil {
+		return nil, nil, err
+	}
+	return plan, res, nil
 }
 
 // Queryer is what exec needs from a database or transaction.

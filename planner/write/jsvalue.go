@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"quarry/transport/jsonw"
 )
 
 // This file mirrors the few JavaScript and yup conversions whose output reaches clients:
@@ -16,29 +18,7 @@ import (
 // the values quoted in type errors.
 
 // jsNumberString formats f as JavaScript's Number.prototype.toString does.
-func jsNumberString(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		return "0"
-	}
-	abs := math.Abs(f)
-	if abs >= 1e21 || abs < 1e-6 {
-		s := strconv.FormatFloat(f, 'e', -1, 64)
-		mant, exp, _ := strings.Cut(s, "e")
-		digits := strings.TrimLeft(exp[1:], "0")
-		if digits == "" {
-			digits = "0"
-		}
-		return mant + "e" + exp[:1] + digits
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
-}
+func jsNumberString(f float64) string { return jsonw.FormatNumber(f) }
 
 // printNumber is yup's rendering of a number: like toString, but -0 stays visible.
 func printNumber(f float64) string {
@@ -144,39 +124,7 @@ func writePrinted(b *strings.Builder, v any, quote bool, indent string) {
 }
 
 // jsQuote renders a string as JSON.stringify does (no HTML escaping, lower-case \u escapes).
-func jsQuote(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteString(strconv.FormatInt(int64(r)>>4, 16))
-				b.WriteString(strconv.FormatInt(int64(r)&15, 16))
-				continue
-			}
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+func jsQuote(s string) string { return jsonw.Quote(s) }
 
 // jsStringifyCompact renders a decoded JSON value as JSON.stringify(value) would.
 func jsStringifyCompact(v any) string {

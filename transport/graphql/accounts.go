@@ -20,6 +20,7 @@ type Accounts interface {
 	ForgotPassword(ctx context.Context, body map[string]any) error
 	ResetPassword(ctx context.Context, body map[string]any) (auth.Session, error)
 	ChangePassword(ctx context.Context, who *auth.Caller, body map[string]any) (auth.Session, error)
+	EmailConfirmation(ctx context.Context, query map[string]any) (auth.Session, string, error)
 	Me(ctx context.Context, who *auth.Caller) (*auth.Account, *auth.Role, error)
 	CreateUser(ctx context.Context, body map[string]any) (int64, error)
 	UpdateUser(ctx context.Context, id int64, body map[string]any) error
@@ -33,7 +34,7 @@ type Accounts interface {
 func (x *execution) account(ctx context.Context, rf *pg.RootField, path []any) (any, error) {
 	a := x.h.accounts
 	if a == nil {
-		return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "This feature is not implemented yet"}
+		return nil, notImplemented()
 	}
 	args := argMap(rf.Args)
 	input, _ := args["input"].(map[string]any)
@@ -80,9 +81,22 @@ func (x *execution) account(ctx context.Context, rf *pg.RootField, path []any) (
 		}
 		return x.loginPayload(ctx, s)
 	case gqlschema.ActionEmailConfirmation:
-		// The service confirms by redirecting the browser (REST); it does not hand back the
-		// session this mutation answers with.
-		return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "This feature is not implemented yet"}
+		// REST redirects the browser; GraphQL answers the session.
+		s, _, err := a.EmailConfirmation(ctx, map[string]any{"confirmation": args["confirmation"]})
+		if err != nil {
+			return nil, err
+		}
+		p, err := x.loginPayload(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		// Strapi answers the user as it read it before confirming it.
+		if pm, ok := p.(map[string]any); ok {
+			if u, ok := pm["user"].(map[string]any); ok {
+				u["confirmed"] = false
+			}
+		}
+		return p, nil
 	case gqlschema.ActionCreateRole, gqlschema.ActionUpdateRole, gqlschema.ActionDeleteRole:
 		var err error
 		switch rf.Action {

@@ -56,7 +56,7 @@ func TestAccounts(t *testing.T) {
 
 	// me, through HTTP with the JWT: the authenticated role may call it.
 	rec := e.http("POST", "/graphql", reg.Data.Register.JWT, []byte(`{"query":"{ me { id username role { name type } } }"}`), nil)
-	expect(t, "me", rec.Body.String(), `{"data":{"me":{"id":"1","username":"ann","role":{"name":"Authenticated","type":"authenticated"}}}}`)
+	expect(t, "me", rec.Body.String(), `{"data":{"me":{"id":"1","username":"ann","role":{"name":"Authenticated","type":"authenticated"}}}}`+"\n")
 	rec = e.http("POST", "/graphql", "", []byte(`{"query":"{ me { id } }"}`), nil)
 	if !strings.Contains(rec.Body.String(), `"code":"FORBIDDEN"`) {
 		t.Errorf("me as the public role: %s", rec.Body)

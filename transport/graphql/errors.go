@@ -109,7 +109,7 @@ func writeErrors(b *jw, errs []*gqlError) {
 			b.WriteByte(',')
 		}
 		b.WriteString(`{"message":`)
-		b.str(e.Message)
+		b.Str(e.Message)
 		if len(e.Locations) > 0 {
 			b.WriteString(`,"locations":[`)
 			for j, l := range e.Locations {
@@ -131,47 +131,18 @@ func writeErrors(b *jw, errs []*gqlError) {
 		b.WriteString(`,"extensions":{`)
 		if e.App != nil {
 			b.WriteString(`"error":{"name":`)
-			b.str(e.App.Name)
+			b.Str(e.App.Name)
 			b.WriteString(`,"message":`)
-			b.str(e.App.Message)
+			b.Str(e.App.Message)
 			if !e.App.NoDetails {
 				b.WriteString(`,"details":`)
-				writeDetails(b, e.App.Details)
+				b.Details(e.App.Details)
 			}
 			b.WriteString(`},`)
 		}
 		b.WriteString(`"code":`)
-		b.str(e.Code)
+		b.Str(e.Code)
 		b.WriteString("}}")
 	}
 	b.WriteByte(']')
-}
-
-func writeDetails(b *jw, d any) {
-	switch x := d.(type) {
-	case nil:
-		b.WriteString("{}")
-	case apierror.ValidationDetails:
-		b.WriteString(`{"errors":[`)
-		for i, fe := range x.Errors {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(`{"path":[`)
-			for j, p := range fe.Path {
-				if j > 0 {
-					b.WriteByte(',')
-				}
-				b.str(p)
-			}
-			b.WriteString(`],"message":`)
-			b.str(fe.Message)
-			b.WriteString(`,"name":`)
-			b.str(fe.Name)
-			b.WriteByte('}')
-		}
-		b.WriteString("]}")
-	default:
-		b.value(x)
-	}
 }

@@ -2,7 +2,6 @@ package graphql
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -20,6 +19,7 @@ import (
 	"quarry/planner"
 	"quarry/planner/exec"
 	"quarry/schemas"
+	"quarry/upload"
 )
 
 // execution is one operation's run: its caller, the errors collected so far and the
@@ -37,6 +37,13 @@ type execution struct {
 	cols map[*planner.Select]map[string]int
 	// emptyPopulate shapes relations, components and dynamic zones as empty (deleted entries).
 	emptyPopulate bool
+	// files are the file parts of a multipart request, by map key; used, those stored.
+	files map[string]*upload.Incoming
+	used  map[string]bool
+	// cur is the root field running; related holds the related entries of the files its
+	// result holds, when it selects them (UploadFile.related).
+	cur     *pg.RootField
+	related map[int64][]*upload.Related
 }
 
 // run executes every root field in order (mutations must run serially; queries run
@@ -50,6 +57,7 @@ func (x *execution) run() *omap {
 	for _, rf := range x.op.Fields {
 		start := time.Now()
 		path := []any{rf.Key}
+		x.cur, x.related = rf, nil
 		v, ok := x.rootField(rootType, rf, path)
 		x.traceField(path, rootType.Name, rf.Field, start)
 		if !ok {
@@ -208,7 +216,7 @@ func plainArg(v any) any {
 func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, path []any) (any, error) {
 	switch rf.Kind {
 	case pg.KindFind:
-		if err := x.defaultLocale(ctx, rf); err != nil {
+		if err := x.h.localize.ReadLocale(ctx, rf.Model, rf.Query); err != nil {
 			return nil, err
 		}
 		plan, err := x.h.planner.Read(rf.Query, x.caller)
@@ -220,6 +228,9 @@ func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, path []any
 			return nil, err
 		}
 		x.stmts += res.Statements
+		if err := x.loadRelated(ctx, x.h.db, plan.Root, res.Entries); err != nil {
+			return nil, err
+		}
 		return x.collection(rf, plan, res, path), nil
 	case pg.KindFindOne, pg.KindSingle:
 		if rf.Kind == pg.KindFindOne {
@@ -229,7 +240,7 @@ func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, path []any
 			}
 		}
 		if rf.Kind == pg.KindSingle {
-			if err := x.defaultLocale(ctx, rf); err != nil {
+			if err := x.h.localize.ReadLocale(ctx, rf.Model, rf.Query); err != nil {
 				return nil, err
 			}
 		}
@@ -238,11 +249,16 @@ func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, path []any
 			return nil, err
 		}
 		return x.entityResponse(rf.Object, stepOf(plan), e, path), nil
-	case pg.KindCreate, pg.KindUpdate, pg.KindDelete:
+	case pg.KindCreate, pg.KindUpdate, pg.KindDelete, pg.KindLocalization:
 		if x.h.writer == nil {
-			return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "This feature is not implemented yet"}
+			return nil, notImplemented()
+		}
+		if rf.Kind == pg.KindLocalization {
+			return x.createLocalization(ctx, rf, path)
 		}
 		return x.mutation(ctx, rf, path)
+	case pg.KindUpload:
+		return x.uploadMutation(ctx, rf, path)
 	}
 	return nil, fmt.Errorf("unknown root field kind %d", rf.Kind)
 }
@@ -256,55 +272,34 @@ func stepOf(p *planner.Plan) *planner.Select {
 
 // readOne plans and runs a single-entry read.
 func (x *execution) readOne(ctx context.Context, db exec.Queryer, q *ir.Query) (*planner.Plan, *exec.Entry, error) {
-	plan, err := x.h.planner.Read(q, x.caller)
-	if err != nil {
-		return nil, nil, err
-	}
-	res, err := x.h.runner.Run(ctx, db, plan)
+	plan, res, err := exec.ReadOne(ctx, x.h.planner, x.h.runner, db, q, x.caller)
 	if err != nil {
 		return nil, nil, err
 	}
 	x.stmts += res.Statements
-	if len(res.Entries) == 0 {
-		return plan, nil, nil
+	if err := x.loadRelated(ctx, db, plan.Root, res.Entries); err != nil {
+		return nil, nil, err
 	}
-	return plan, res.Entries[0], nil
-}
-
-// defaultLocale restricts a read of a localized type without a locale argument to the
-// default locale, as Strapi's i18n does.
-func (x *execution) defaultLocale(ctx context.Context, rf *pg.RootField) error {
-	if !rf.Model.Localized || len(rf.Query.Locale) > 0 || x.h.locales == nil {
-		return nil
-	}
-	def, err := x.h.locales.Default(ctx)
-	if err != nil {
-		return err
-	}
-	rf.Query.Locale = []string{def}
-	return nil
+	return plan, res.First(), nil
 }
 
 // writeLocale is the locale a write of a localized type applies to: the locale argument,
 // which must exist, or the default locale. "" for other types.
 func (x *execution) writeLocale(ctx context.Context, rf *pg.RootField) (string, error) {
-	if !rf.Model.Localized || x.h.locales == nil {
-		if len(rf.Query.Locale) > 0 {
-			return rf.Query.Locale[0], nil
-		}
-		return "", nil
-	}
+	var given any
 	if len(rf.Query.Locale) > 0 {
-		ok, err := x.h.locales.Exists(ctx, rf.Query.Locale[0])
-		if err != nil {
-			return "", err
-		}
-		if !ok {
-			return "", apierror.Application("This locale doesn't exist")
-		}
-		return rf.Query.Locale[0], nil
+		given = rf.Query.Locale[0]
 	}
-	return x.h.locales.Default(ctx)
+	if !rf.Model.Localized {
+		s, _ := given.(string)
+		return s, nil
+	}
+	data := map[string]any{"locale": given}
+	if err := x.h.localize.CreateLocale(ctx, rf.Model, data); err != nil {
+		return "", err
+	}
+	s, _ := data["locale"].(string)
+	return s, nil
 }
 
 // createData is the payload of a create. Strapi's GraphQL creates through the entity
@@ -350,7 +345,7 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 		var err error
 		switch {
 		case m.Kind == schemas.SingleType && rf.Kind == pg.KindUpdate:
-			id, found, err := x.h.singleID(ctx, tx, m, false, locale)
+			id, found, err := x.h.localize.SingleID(ctx, tx, m, false, locale)
 			if err != nil {
 				return err
 			}
@@ -366,7 +361,7 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 			plan, e, err = x.readOne(ctx, tx, &q)
 			return err
 		case m.Kind == schemas.SingleType && rf.Kind == pg.KindDelete:
-			id, found, err := x.h.singleID(ctx, tx, m, true, locale)
+			id, found, err := x.h.localize.SingleID(ctx, tx, m, true, locale)
 			if err != nil {
 				return err
 			}
@@ -444,26 +439,55 @@ func (h *Handler) exists(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id 
 	return n > 0, nil
 }
 
-// singleID finds a single type's entry (of one locale for localized types); liveOnly skips
-// drafts.
-func (h *Handler) singleID(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, liveOnly bool, locale string) (int64, bool, error) {
-	d := h.db.Dialect
-	q := fmt.Sprintf("SELECT id FROM %s WHERE 1 = 1", d.Quote(m.Table))
-	var args []any
-	if liveOnly && m.DraftAndPublish {
-		q += " AND published_at IS NOT NULL"
+// createLocalization runs create<Type>Localization: the data argument with the locale
+// argument is the new localization of entry id (of a single type: its first entry),
+// created, linked to the group and synced in one transaction (package localize), then read
+// back — after the sync, as Strapi resolves the answer's relations after it.
+func (x *execution) createLocalization(ctx context.Context, rf *pg.RootField, path []any) (any, error) {
+	m, loc := rf.Model, x.h.localize
+	body := make(map[string]any, len(rf.Data)+1)
+	for k, v := range rf.Data {
+		body[k] = v
 	}
-	if m.Localized && locale != "" {
-		q += " AND " + d.Quote("locale") + " = ?"
-		args = append(args, locale)
+	if len(rf.Query.Locale) > 0 {
+		body["locale"] = rf.Query.Locale[0]
 	}
-	q += " ORDER BY id LIMIT 1"
-	var id int64
-	if err := tx.QueryRowxContext(ctx, tx.Rebind(q), args...).Scan(&id); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return 0, false, nil
+	q := *rf.Query
+	q.Locale = nil
+	var plan *planner.Plan
+	var e *exec.Entry
+	err := x.h.tx(ctx, func(tx *sqlx.Tx) error {
+		notFound := &apierror.Error{Status: 404, Name: "NotFoundError", Message: "Entity not found"}
+		var baseID int64
+		if m.Kind == schemas.SingleType {
+			id, found, err := loc.SingleID(ctx, tx, m, false, "")
+			if err != nil {
+				return err
+			}
+			if !found {
+				return notFound
+			}
+			baseID = id
+		} else {
+			id, err := planner.ParseID(rf.ID)
+			if err != nil {
+				return notFound
+			}
+			baseID = id
 		}
-		return 0, false, fmt.Errorf("find %s entry: %w", m.Table, err)
+		id, members, err := loc.Create(ctx, tx, m, baseID, body)
+		if err != nil {
+			return err
+		}
+		if err := loc.Sync(ctx, tx, m, id, members); err != nil {
+			return err
+		}
+		q.ID = strconv.FormatInt(id, 10)
+		plan, e, err = x.readOne(ctx, tx, &q)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	return id, true, nil
+	return x.entityResponse(rf.Object, stepOf(plan), e, path), nil
 }

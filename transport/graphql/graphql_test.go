@@ -171,20 +171,21 @@ func TestIntrospection(t *testing.T) {
 
 func TestHTTP(t *testing.T) {
 	e := newEnv(t, gqlschema.DefaultConfig())
+	// Answers end with a newline, as Apollo Server's do.
 	rec := e.http("GET", "/graphql?query="+url.QueryEscape(`{ __typename }`), "x", nil, nil)
-	expect(t, "GET", fmt.Sprint(rec.Code, " ", rec.Body.String()), `200 {"data":{"__typename":"Query"}}`)
+	expect(t, "GET", fmt.Sprint(rec.Code, " ", rec.Body.String()), `200 {"data":{"__typename":"Query"}}`+"\n")
 	rec = e.http("GET", "/graphql?query="+url.QueryEscape(`mutation { __typename }`), "x", nil, nil)
 	if rec.Code != 405 {
 		t.Errorf("mutation over GET: %d %s", rec.Code, rec.Body)
 	}
 	rec = e.http("POST", "/graphql", "x", []byte(`{"query":"query($n: ID!) { tag(id: $n) { data { id } } }","variables":{"n":1},"operationName":null}`), nil)
-	expect(t, "POST", fmt.Sprint(rec.Code, " ", rec.Body.String()), `200 {"data":{"tag":{"data":null}}}`)
+	expect(t, "POST", fmt.Sprint(rec.Code, " ", rec.Body.String()), `200 {"data":{"tag":{"data":null}}}`+"\n")
 	rec = e.http("POST", "/graphql", "x", []byte(`{"query":`), nil)
 	if rec.Code != 400 || !json.Valid(rec.Body.Bytes()) {
 		t.Errorf("bad JSON: %d %s", rec.Code, rec.Body)
 	}
 	rec = e.http("POST", "/graphql", "x", []byte(`{"querx":"{ __typename }"}`), nil)
-	expect(t, "no query", fmt.Sprint(rec.Code, " ", rec.Body.String()), "400 {\"errors\":[{\"message\":\"GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.\",\"extensions\":{\"code\":\"INTERNAL_SERVER_ERROR\"}}]}")
+	expect(t, "no query", fmt.Sprint(rec.Code, " ", rec.Body.String()), "400 {\"errors\":[{\"message\":\"GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.\",\"extensions\":{\"code\":\"INTERNAL_SERVER_ERROR\"}}]}\n")
 	rec = e.http("PUT", "/graphql", "", nil, nil)
 	if rec.Code != 405 {
 		t.Errorf("PUT: %d", rec.Code)

@@ -26,10 +26,12 @@ import (
 	"quarry/auth"
 	"quarry/database"
 	"quarry/gqlschema"
+	"quarry/localize"
 	pg "quarry/parser/graphql"
 	"quarry/planner"
 	"quarry/planner/exec"
 	"quarry/schemas"
+	"quarry/upload"
 )
 
 // Writer is the shared write path (planner/write.Writer): the same validation and
@@ -42,10 +44,7 @@ type Writer interface {
 
 // Locales is the i18n plugin's locale list (i18n.Service): the default locale and whether a
 // code exists. Localized types need it; nil leaves locales to the writer's default.
-type Locales interface {
-	Default(ctx context.Context) (string, error)
-	Exists(ctx context.Context, code string) (bool, error)
-}
+type Locales = localize.Locales
 
 // Options assemble a handler.
 type Options struct {
@@ -63,6 +62,12 @@ type Options struct {
 	DB     *database.DB
 	// Locales serves localized types (a nil *i18n.Service must be left as a nil interface).
 	Locales Locales
+	// Localize applies i18n's rules (create<Type>Localization); built from the fields above
+	// when nil.
+	Localize *localize.Service
+	// Upload serves the upload plugin's mutations, multipart requests and files' related
+	// entries; nil answers them with NotImplementedError.
+	Upload *upload.Service
 	// Accounts serves me, login, register and the other users-permissions resolvers
 	// (auth.Service); nil answers them with NotImplementedError.
 	Accounts Accounts
@@ -84,6 +89,8 @@ type Handler struct {
 	writer       Writer
 	db           *database.DB
 	locales      Locales
+	localize     *localize.Service
+	upload       *upload.Service
 	accounts     Accounts
 	authenticate func(*http.Request) (*auth.Caller, error)
 	log          *slog.Logger
@@ -142,7 +149,18 @@ func New(o Options) (*Handler, error) {
 	if env == "" {
 		env = "development"
 	}
-	h := &Handler{gs: gs, planner: &p, runner: o.Runner, writer: o.Writer, db: o.DB, locales: o.Locales, accounts: o.Accounts, authenticate: o.Authenticate,
+	loc := o.Localize
+	if loc == nil {
+		loc = &localize.Service{Planner: o.Planner, Runner: o.Runner, Locales: o.Locales}
+		if o.Writer != nil {
+			loc.Writer = o.Writer
+		}
+		if o.DB != nil {
+			loc.Dialect = o.DB.Dialect
+		}
+	}
+	h := &Handler{gs: gs, planner: &p, runner: o.Runner, writer: o.Writer, db: o.DB, locales: o.Locales, localize: loc,
+		upload: o.Upload, accounts: o.Accounts, authenticate: o.Authenticate,
 		log: log, opt: pg.OptionsFrom(cfg), playground: env != "production" || cfg.PlaygroundAlways,
 		tracing: cfg.Tracing, maxBody: o.MaxBody}
 	if h.maxBody <= 0 {
@@ -204,6 +222,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			req.Variables = vars
 		}
 	case http.MethodPost:
+		if isMultipart(r) {
+			h.serveMultipart(w, r)
+			return
+		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
 		if err != nil {
 			var mbe *http.MaxBytesError
@@ -227,24 +249,30 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	caller, err := h.authenticate(r)
 	if err != nil {
-		var ae *apierror.Error
-		if !errors.As(err, &ae) {
-			h.log.Error("graphql authenticate", "err", err)
-			ae = &apierror.Error{Status: 500, Name: "InternalServerError", Message: "Internal Server Error", NoDetails: true}
-		}
-		writeAPIError(w, ae)
+		h.authError(w, err)
 		return
 	}
-	resp := h.execute(r.Context(), caller, req, r.Method == http.MethodGet || r.Method == http.MethodHead)
+	resp := h.execute(r.Context(), caller, req, r.Method == http.MethodGet || r.Method == http.MethodHead, nil)
 	writeBody(w, resp.Status, resp.Body)
+}
+
+// authError answers a failed authentication with Strapi's REST error envelope.
+func (h *Handler) authError(w http.ResponseWriter, err error) {
+	var ae *apierror.Error
+	if !errors.As(err, &ae) {
+		h.log.Error("graphql authenticate", "err", err)
+		ae = &apierror.Error{Status: 500, Name: "InternalServerError", Message: "Internal Server Error", NoDetails: true}
+	}
+	writeAPIError(w, ae)
 }
 
 // Execute runs one request for a caller, in process.
 func (h *Handler) Execute(ctx context.Context, caller *auth.Caller, req pg.Request) Response {
-	return h.execute(ctx, caller, req, false)
+	return h.execute(ctx, caller, req, false, nil)
 }
 
-func (h *Handler) execute(ctx context.Context, caller *auth.Caller, req pg.Request, viaGET bool) Response {
+// execute runs a request; files are the file parts of a multipart request by map key.
+func (h *Handler) execute(ctx context.Context, caller *auth.Caller, req pg.Request, viaGET bool, files map[string]*upload.Incoming) Response {
 	var tr *tracer
 	if h.tracing {
 		tr = &tracer{start: time.Now()}
@@ -265,7 +293,7 @@ func (h *Handler) execute(ctx context.Context, caller *auth.Caller, req pg.Reque
 	if viaGET && op.Kind == ast.Mutation {
 		return Response{Status: http.StatusMethodNotAllowed, Body: requestErrorsBody(pg.RequestErrors{{Message: "GET supports only query operation", Code: codeInternal}})}
 	}
-	x := &execution{h: h, ctx: ctx, caller: caller, op: op, log: h.log, trace: tr}
+	x := &execution{h: h, ctx: ctx, caller: caller, op: op, log: h.log, trace: tr, files: files}
 	data := x.run()
 	var b jw
 	b.WriteByte('{')
@@ -292,16 +320,21 @@ func (h *Handler) execute(ctx context.Context, caller *auth.Caller, req pg.Reque
 
 // decodeBody reads {query, variables, operationName}.
 func decodeBody(body []byte) (pg.Request, error) {
-	var req pg.Request
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var raw map[string]any
 	if err := dec.Decode(&raw); err != nil {
-		return req, errors.New("POST body sent invalid JSON.")
+		return pg.Request{}, errors.New("POST body sent invalid JSON.")
 	}
 	if dec.More() {
-		return req, errors.New("POST body sent invalid JSON.")
+		return pg.Request{}, errors.New("POST body sent invalid JSON.")
 	}
+	return requestFrom(raw)
+}
+
+// requestFrom reads a decoded {query, variables, operationName} object.
+func requestFrom(raw map[string]any) (pg.Request, error) {
+	var req pg.Request
 	switch q := raw["query"].(type) {
 	case string:
 		req.Query = q
@@ -362,7 +395,13 @@ func writeRequestErrors(w http.ResponseWriter, status int, re pg.RequestErrors) 
 	writeBody(w, status, requestErrorsBody(re))
 }
 
+// writeBody answers with a GraphQL result, which Apollo Server (Strapi's) ends with a
+// newline.
 func writeBody(w http.ResponseWriter, status int, body []byte) {
+	writeJSON(w, status, append(body, '\n'))
+}
+
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	w.Write(body)
@@ -372,18 +411,8 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 // middleware uses before the GraphQL server runs (e.g. 401 for an unknown token).
 func writeAPIError(w http.ResponseWriter, ae *apierror.Error) {
 	var b jw
-	b.WriteString(`{"data":null,"error":{"status":`)
-	b.value(int64(ae.Status))
-	b.WriteString(`,"name":`)
-	b.str(ae.Name)
-	b.WriteString(`,"message":`)
-	b.str(ae.Message)
-	if !ae.NoDetails {
-		b.WriteString(`,"details":`)
-		writeDetails(&b, ae.Details)
-	}
-	b.WriteString("}}")
-	writeBody(w, ae.Status, b.Bytes())
+	b.Envelope(ae)
+	writeJSON(w, ae.Status, b.Bytes())
 }
 
 func acceptsHTML(r *http.Request) bool {

@@ -35,7 +35,10 @@ type env struct {
 }
 
 // newEnv serves examples/blog on a fresh SQLite database.
-func newEnv(t testing.TB, cfg gqlschema.Config) *env {
+func newEnv(t testing.TB, cfg gqlschema.Config) *env { return newEnvWith(t, cfg, nil) }
+
+// newEnvWith is newEnv with options adjusted before the handler is built.
+func newEnvWith(t testing.TB, cfg gqlschema.Config, adjust func(*gql.Options)) *env {
 	t.Helper()
 	s, err := schemas.Load("../../examples/blog")
 	if err != nil {
@@ -54,7 +57,7 @@ func newEnv(t testing.TB, cfg gqlschema.Config) *env {
 	r := &exec.Runner{Dialect: db.Dialect, Cache: sqlgen.NewCache()}
 	now := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	w := &write.Writer{Schema: s, Dialect: db.Dialect, Now: func() time.Time { return now }}
-	h, err := gql.New(gql.Options{Schema: s, Config: cfg, Planner: p, Runner: r, Writer: w, DB: db,
+	o := gql.Options{Schema: s, Config: cfg, Planner: p, Runner: r, Writer: w, DB: db,
 		Authenticate: func(r *http.Request) (*auth.Caller, error) {
 			if r.Header.Get("Authorization") == "" {
 				return &auth.Caller{Kind: auth.Public}, nil
@@ -63,7 +66,11 @@ func newEnv(t testing.TB, cfg gqlschema.Config) *env {
 				return &auth.Caller{Kind: auth.APIToken, TokenType: auth.ReadOnly}, nil
 			}
 			return fullAccess, nil
-		}})
+		}}
+	if adjust != nil {
+		adjust(&o)
+	}
+	h, err := gql.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,32 +62,48 @@ func extend(path []any, k any) []any {
 	return out
 }
 
-// collection shapes <Type>EntityResponseCollection.
-func (x *execution) collection(rf *pg.RootField, plan *planner.Plan, res *exec.Result, path []any) any {
-	o := rf.Object
+// fields shapes the fields of o in order: __typename here, the others by value. ok=false
+// means a non-null field got null, so the object is null in turn.
+func (x *execution) fields(o *pg.Object, path []any, value func(f *pg.Field, fp []any) (any, bool)) (*omap, bool) {
 	m := &omap{}
 	for _, f := range o.Fields {
 		start := time.Now()
 		fp := extend(path, f.Key)
-		var v any
-		ok := true
-		switch f.Name {
-		case "__typename":
-			v = o.Type.Name
-		case "data":
-			v, ok = x.entities(f, plan.Root, res.Entries, fp)
-		case "meta":
-			v = x.meta(f.Object, rf, res.Total)
+		v, ok := any(o.Type.Name), true
+		if f.Name != "__typename" {
+			v, ok = value(f, fp)
 		}
 		if !x.set(m, o.Type.Name, f, fp, start, v, ok) {
-			return nil
+			return nil, false
 		}
+	}
+	return m, true
+}
+
+// nilIfFailed turns a failed object into the untyped nil the callers return.
+func nilIfFailed(m *omap, ok bool) any {
+	if !ok {
+		return nil
 	}
 	return m
 }
 
-// entities shapes data: [<Type>Entity!]!.
-func (x *execution) entities(f *pg.Field, step *planner.Select, entries []*exec.Entry, path []any) (any, bool) {
+// collection shapes <Type>EntityResponseCollection.
+func (x *execution) collection(rf *pg.RootField, plan *planner.Plan, res *exec.Result, path []any) any {
+	return nilIfFailed(x.fields(rf.Object, path, func(f *pg.Field, fp []any) (any, bool) {
+		switch f.Name {
+		case "data":
+			return x.entities(f, res.Entries, func(int) *planner.Select { return plan.Root }, fp)
+		case "meta":
+			return x.meta(f.Object, rf, res.Total), true
+		}
+		return nil, true
+	}))
+}
+
+// entities shapes data: [<Type>Entity!]! of a collection or a to-many relation; step gives
+// each entry's plan step.
+func (x *execution) entities(f *pg.Field, entries []*exec.Entry, step func(i int) *planner.Select, path []any) (any, bool) {
 	out := make([]any, len(entries))
 	elem := fieldType(f)
 	if elem != nil && elem.Elem != nil {
@@ -95,7 +111,7 @@ func (x *execution) entities(f *pg.Field, step *planner.Select, entries []*exec.
 	}
 	for i, e := range entries {
 		ip := extend(path, i)
-		v, ok := x.entity(f.Object, step, e, ip)
+		v, ok := x.entity(f.Object, step(i), e, ip)
 		if v, ok = x.wrap(elem, f.Object.Type.Name, f, ip, v, ok); !ok {
 			return nil, false
 		}
@@ -109,25 +125,12 @@ func (x *execution) entityResponse(o *pg.Object, step *planner.Select, e *exec.E
 	if o == nil {
 		return &omap{}
 	}
-	m := &omap{}
-	for _, f := range o.Fields {
-		start := time.Now()
-		fp := extend(path, f.Key)
-		var v any
-		ok := true
-		switch f.Name {
-		case "__typename":
-			v = o.Type.Name
-		case "data":
-			if e != nil && step != nil && f.Object != nil {
-				v, ok = x.entity(f.Object, step, e, fp)
-			}
+	return nilIfFailed(x.fields(o, path, func(f *pg.Field, fp []any) (any, bool) {
+		if f.Name == "data" && e != nil && step != nil && f.Object != nil {
+			return x.entity(f.Object, step, e, fp)
 		}
-		if !x.set(m, o.Type.Name, f, fp, start, v, ok) {
-			return nil
-		}
-	}
-	return m
+		return nil, true
+	}))
 }
 
 // entity shapes <Type>Entity {id, attributes}.
@@ -135,27 +138,18 @@ func (x *execution) entity(o *pg.Object, step *planner.Select, e *exec.Entry, pa
 	if o == nil {
 		return &omap{}, true
 	}
-	m := &omap{}
-	for _, f := range o.Fields {
-		start := time.Now()
-		fp := extend(path, f.Key)
-		var v any
-		ok := true
+	m, ok := x.fields(o, path, func(f *pg.Field, fp []any) (any, bool) {
 		switch f.Name {
-		case "__typename":
-			v = o.Type.Name
 		case "id":
-			v = strconv.FormatInt(e.ID, 10)
+			return strconv.FormatInt(e.ID, 10), true
 		case "attributes":
 			if f.Object != nil {
-				v, ok = x.attributes(f.Object, step, e, fp)
+				return x.attributes(f.Object, step, e, fp)
 			}
 		}
-		if !x.set(m, o.Type.Name, f, fp, start, v, ok) {
-			return nil, false
-		}
-	}
-	return m, true
+		return nil, true
+	})
+	return nilIfFailed(m, ok), ok
 }
 
 // columns maps attribute names to their index in a step's Columns.
@@ -198,52 +192,40 @@ func children(lv *pg.Level, step *planner.Select) []int {
 func (x *execution) attributes(o *pg.Object, step *planner.Select, e *exec.Entry, path []any) (any, bool) {
 	cols := x.columns(step)
 	kids := children(o.Level, step)
-	m := &omap{}
-	for _, f := range o.Fields {
-		start := time.Now()
-		fp := extend(path, f.Key)
-		var v any
-		ok := true
+	m, ok := x.fields(o, path, func(f *pg.Field, fp []any) (any, bool) {
 		switch {
-		case f.Name == "__typename":
-			v = o.Type.Name
 		case f.Name == "id" && f.Attr == nil:
-			v = strconv.FormatInt(e.ID, 10)
+			return strconv.FormatInt(e.ID, 10), true
 		case f.Err != nil:
 			x.fieldError(f.Err, f, fp)
-			ok = false
+			return nil, false
+		case f.Morph:
+			return x.morphs(f, e.ID, fp), true
 		case f.Attr == nil:
-			v, ok = x.customField(o.Type.Name, f, parentValues(step, e), fp)
-			if !x.set(m, o.Type.Name, f, fp, start, v, ok) {
-				return nil, false
-			}
-			continue
+			return x.customField(o.Type.Name, f, parentValues(step, e), fp)
 		case f.Attr.IsScalar():
 			if i, found := cols[f.Attr.Name]; found && i < len(e.Values) {
-				v = x.scalar(f.Attr, e.Values[i])
+				return x.scalar(f.Attr, e.Values[i]), true
 			}
+			return nil, true
 		case x.emptyPopulate:
-			v, ok = x.populated(f, exec.Kid{}, fp)
-		default:
-			ci := -1
-			if f.Pop >= 0 && f.Pop < len(kids) {
-				ci = kids[f.Pop]
-			}
-			if ci < 0 || ci >= len(e.Kids) {
-				if ci < 0 {
-					// The planner left the relation out: the caller may not read its target.
-					x.fieldError(forbidden(), f, fp)
-					ok = false
-				}
-				break
-			}
-			v, ok = x.populated(f, e.Kids[ci], fp)
+			return x.populated(f, exec.Kid{}, fp)
 		}
-		if !x.set(m, o.Type.Name, f, fp, start, v, ok) {
+		ci := -1
+		if f.Pop >= 0 && f.Pop < len(kids) {
+			ci = kids[f.Pop]
+		}
+		if ci < 0 {
+			// The planner left the relation out: the caller may not read its target.
+			x.fieldError(forbidden(), f, fp)
 			return nil, false
 		}
-	}
-	return m, true
+		if ci >= len(e.Kids) {
+			return nil, true
+		}
+		return x.populated(f, e.Kids[ci], fp)
+	})
+	return nilIfFailed(m, ok), ok
 }
 
 // parentValues is the entry as extension resolvers see it: id and scalar attributes.
@@ -274,34 +256,13 @@ func (x *execution) populated(f *pg.Field, k exec.Kid, path []any) (any, bool) {
 			}
 			return x.entityResponse(f.Object, step, e, path), true
 		}
-		m := &omap{}
-		for _, df := range f.Object.Fields {
-			start := time.Now()
-			fp := extend(path, df.Key)
-			var v any
-			ok := true
-			switch df.Name {
-			case "__typename":
-				v = f.Object.Type.Name
-			case "data":
-				out := make([]any, len(k.Entries))
-				elem := fieldType(df).Elem
-				for i, e := range k.Entries {
-					ip := extend(fp, i)
-					ev, eok := x.entity(df.Object, k.Steps[i], e, ip)
-					if ev, eok = x.wrap(elem, f.Object.Type.Name, df, ip, ev, eok); !eok {
-						ok = false
-						break
-					}
-					out[i] = ev
-				}
-				v = out
+		m, ok := x.fields(f.Object, path, func(df *pg.Field, fp []any) (any, bool) {
+			if df.Name != "data" {
+				return nil, true
 			}
-			if !x.set(m, f.Object.Type.Name, df, fp, start, v, ok) {
-				return nil, false
-			}
-		}
-		return m, true
+			return x.entities(df, k.Entries, func(i int) *planner.Select { return k.Steps[i] }, fp)
+		})
+		return nilIfFailed(m, ok), ok
 	case schemas.ComponentT:
 		if f.Object == nil {
 			return nil, true

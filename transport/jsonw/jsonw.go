@@ -1,0 +1,264 @@
+// Package jsonw writes JSON as Strapi's JavaScript server prints it: strings escaped as
+// JSON.stringify escapes them, numbers formatted as Number#toString formats them, dates as
+// Date#toISOString, and stored JSON values with their object keys in PostgreSQL jsonb's
+// order (so that every database answers alike). encoding/json can do none of these: it
+// escapes HTML, formats floats its own way and cannot keep a response's key order.
+//
+// Both APIs write through it: the REST envelope (package transport) and the GraphQL
+// responses (transport/graphql), so a value prints the same in both.
+package jsonw
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Buffer accumulates one JSON document.
+type Buffer struct{ bytes.Buffer }
+
+const hex = "0123456789abcdef"
+
+// Str writes s as a JSON string the way JSON.stringify does: no HTML escaping, lower-case
+// \u00XX escapes for other control characters, U+2028/2029 left raw. Bytes that are not
+// UTF-8 become \ufffd.
+func (b *Buffer) Str(s string) {
+	b.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b.WriteString(s[start:i])
+			switch c {
+			case '"':
+				b.WriteString(`\"`)
+			case '\\':
+				b.WriteString(`\\`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			case '\b':
+				b.WriteString(`\b`)
+			case '\f':
+				b.WriteString(`\f`)
+			default:
+				b.WriteString(`\u00`)
+				b.WriteByte(hex[c>>4])
+				b.WriteByte(hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString(s[start:i])
+			b.WriteString(`\ufffd`)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b.WriteString(s[start:])
+	b.WriteByte('"')
+}
+
+// Quote returns s as Str writes it.
+func Quote(s string) string {
+	var b Buffer
+	b.Str(s)
+	return b.String()
+}
+
+// Key writes an object key and its colon.
+func (b *Buffer) Key(k string) {
+	b.Str(k)
+	b.WriteByte(':')
+}
+
+// Int writes an integer.
+func (b *Buffer) Int(n int64) { b.WriteString(strconv.FormatInt(n, 10)) }
+
+// Num writes a float as JSON.stringify does: Number#toString, and null for NaN and ±Infinity.
+func (b *Buffer) Num(f float64) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		b.WriteString("null")
+		return
+	}
+	b.WriteString(FormatNumber(f))
+}
+
+// Bool writes true or false.
+func (b *Buffer) Bool(v bool) {
+	if v {
+		b.WriteString("true")
+	} else {
+		b.WriteString("false")
+	}
+}
+
+// Time writes a date-time as a string, Date#toISOString's format.
+func (b *Buffer) Time(t time.Time) { b.Str(ISOTime(t)) }
+
+// FormatNumber formats f as JavaScript's Number#toString: NaN, Infinity, -Infinity, 0 for
+// both zeros, plain decimals from 1e-6 up to 1e21 and exponent notation (1e-7, 1.5e+21)
+// beyond.
+func FormatNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		return "0"
+	}
+	abs := math.Abs(f)
+	if abs >= 1e-6 && abs < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64) // 1e-07, 1.5e+21
+	mant, exp, _ := strings.Cut(s, "e")
+	digits := strings.TrimLeft(exp[1:], "0")
+	if digits == "" {
+		digits = "0"
+	}
+	return mant + "e" + exp[:1] + digits
+}
+
+// ISOTime formats a time as JavaScript's Date#toISOString: UTC with milliseconds.
+func ISOTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// JSONB writes a stored JSON value the way Strapi on PostgreSQL returns it: jsonb orders
+// object keys by length then bytes and JavaScript re-prints the numbers. Applying it on
+// every database keeps SQLite's answers identical. Text that does not decode is null.
+func (b *Buffer) JSONB(raw []byte) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		b.WriteString("null")
+		return
+	}
+	b.Any(v)
+}
+
+// jsonbLess is jsonb's key order: shorter keys first, then by bytes.
+func jsonbLess(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+// Any writes a decoded JSON value (maps with jsonb's key order, json.Number as JavaScript
+// prints the number) and the Go values code hands over in its place: integers, floats,
+// times (as ISO strings), raw JSON (as JSONB), slices and anything else encoding/json
+// renders.
+func (b *Buffer) Any(v any) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.Bool(x)
+	case string:
+		b.Str(x)
+	case json.Number:
+		f, err := x.Float64()
+		if err != nil {
+			b.WriteString(x.String())
+			return
+		}
+		b.Num(f)
+	case float64:
+		b.Num(x)
+	case int64:
+		b.Int(x)
+	case int:
+		b.Int(int64(x))
+	case time.Time:
+		b.Time(x)
+	case json.RawMessage:
+		b.JSONB(x)
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Any(e)
+		}
+		b.WriteByte(']')
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool { return jsonbLess(keys[i], keys[j]) })
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Key(k)
+			b.Any(x[k])
+		}
+		b.WriteByte('}')
+	default:
+		b.reflectValue(v)
+	}
+}
+
+// reflectValue writes values of other Go types (typically from extension code).
+func (b *Buffer) reflectValue(v any) {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			b.WriteString("null")
+			return
+		}
+		if rv.Type().Elem().Kind() == reflect.Uint8 {
+			break // []byte: base64, as encoding/json writes it
+		}
+		b.WriteByte('[')
+		for i := 0; i < rv.Len(); i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Any(rv.Index(i).Interface())
+		}
+		b.WriteByte(']')
+		return
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		b.Int(rv.Int())
+		return
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		b.WriteString(strconv.FormatUint(rv.Uint(), 10))
+		return
+	case reflect.Float32, reflect.Float64:
+		b.Num(rv.Float())
+		return
+	}
+	enc, err := json.Marshal(v)
+	if err != nil {
+		b.WriteString("null")
+		return
+	}
+	b.JSONB(enc)
+}
