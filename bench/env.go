@@ -11,9 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"quarry/app"
@@ -250,40 +248,10 @@ func Replay(ctx context.Context, db *sql.DB, stmts []sqlgen.Stmt) (rows int, err
 }
 
 // StatementHeaderName carries the number of SQL statements a request ran.
-const StatementHeaderName = "X-Quarry-Statements"
+const StatementHeaderName = transport.StatementHeaderName
 
-// StatementHeader counts the SQL statements each request runs through the plan runner and
-// reports the count in the X-Quarry-Statements response header. It is the in-process
-// stand-in for the opt-in header proposed for transport (QUARRY_DEBUG_STATEMENTS=1); token
-// look-ups are not counted, only the request's content statements.
-func StatementHeader(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sw := &stmtWriter{ResponseWriter: w}
-		ctx := exec.WithTrace(r.Context(), func(sqlgen.Stmt, int, time.Duration) { sw.n.Add(1) })
-		next.ServeHTTP(sw, r.WithContext(ctx))
-	})
-}
-
-type stmtWriter struct {
-	http.ResponseWriter
-	n     atomic.Int64
-	wrote bool
-}
-
-func (w *stmtWriter) WriteHeader(code int) {
-	if !w.wrote {
-		w.wrote = true
-		w.Header().Set(StatementHeaderName, strconv.FormatInt(w.n.Load(), 10))
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *stmtWriter) Write(b []byte) (int, error) {
-	if !w.wrote {
-		w.WriteHeader(http.StatusOK)
-	}
-	return w.ResponseWriter.Write(b)
-}
+// StatementHeader is the server's statement-count middleware (QUARRY_DEBUG_STATEMENTS=1).
+func StatementHeader(next http.Handler) http.Handler { return transport.StatementHeader(next) }
 
 // discard is a ResponseWriter that keeps the status and the body size.
 type discard struct {

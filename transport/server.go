@@ -39,6 +39,9 @@ type Server struct {
 	// Localize applies i18n's rules to localized entries; built from the fields above
 	// when nil.
 	Localize *localize.Service
+	// DebugStatements reports each request's SQL statement count in a response header
+	// (QUARRY_DEBUG_STATEMENTS=1), for the load benchmark.
+	DebugStatements bool
 	// LogPlans logs each read's statements with timings at debug level (QUARRY_LOG_PLANS=1).
 	LogPlans bool
 	// GraphQL, when set, is mounted at GraphQLPath (default /graphql).
@@ -72,6 +75,9 @@ func (s *Server) Handler() http.Handler {
 	}
 	r := chi.NewRouter()
 	r.Use(s.recoverer)
+	if s.DebugStatements {
+		r.Use(StatementHeader)
+	}
 	r.Use(s.httpMiddleware) // security headers and CORS on every response
 	r.Get("/_health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	r.Head("/_health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })

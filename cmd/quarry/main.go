@@ -109,6 +109,8 @@ func serve(ctx context.Context, args []string, log *slog.Logger, getenv func(str
 		TokenSalt: a.TokenSalt,
 		I18n:      a.I18n,
 		LogPlans:  getenv("QUARRY_LOG_PLANS") == "1",
+
+		DebugStatements: getenv("QUARRY_DEBUG_STATEMENTS") == "1",
 	}
 	if srv.Upload, err = upload.New(a.Dir, a.Schema, a.DB, getenv, log); err != nil {
 		return err

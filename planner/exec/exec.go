@@ -90,6 +90,14 @@ type traceKey struct{}
 // WithTrace returns a context under which Run reports every statement to fn, so one request
 // can be traced without affecting others sharing the Runner.
 func WithTrace(ctx context.Context, fn TraceFunc) context.Context {
+	if prev := traceOf(ctx); prev != nil {
+		// Tracers stack (a statement counter and plan logging may both be on).
+		next := fn
+		fn = func(st sqlgen.Stmt, rows int, took time.Duration) {
+			prev(st, rows, took)
+			next(st, rows, took)
+		}
+	}
 	return context.WithValue(ctx, traceKey{}, fn)
 }
 
