@@ -150,25 +150,23 @@ func ParseID(s string) (int64, error) {
 // columns resolves a field selection; nil selects every visible scalar in schema order.
 func columns(m *schemas.Model, fields []string) ([]*schemas.Attribute, error) {
 	if fields == nil {
-		out := make([]*schemas.Attribute, 0, len(m.Attributes))
-		for _, a := range m.Attributes {
-			if a.IsScalar() && !a.Hidden() {
-				out = append(out, a)
-			}
-		}
-		return out, nil
+		return m.VisibleScalars(), nil
 	}
 	out := make([]*schemas.Attribute, 0, len(fields))
-	seen := map[string]bool{}
+next:
 	for _, f := range fields {
-		if f == "id" || seen[f] {
+		if f == "id" {
 			continue
 		}
 		a, ok := m.Attr(f)
 		if !ok || !a.IsScalar() || a.Hidden() {
 			return nil, apierror.InvalidParam(f).At("fields")
 		}
-		seen[f] = true
+		for _, o := range out { // field lists are short: a scan beats a map
+			if o == a {
+				continue next
+			}
+		}
 		out = append(out, a)
 	}
 	return out, nil

@@ -6,6 +6,7 @@ package schemas
 import (
 	"encoding/json"
 	"regexp"
+	"sync"
 )
 
 // Kind is what a model is: a collection type, a single type or a component.
@@ -151,6 +152,22 @@ type Model struct {
 	ComponentsTable string
 
 	File string // the schema file it came from
+
+	visibleOnce sync.Once
+	visible     []*Attribute
+}
+
+// VisibleScalars lists the scalar attributes a response shows by default, in schema order.
+// The slice is shared: callers must not modify it.
+func (m *Model) VisibleScalars() []*Attribute {
+	m.visibleOnce.Do(func() {
+		for _, a := range m.Attributes {
+			if a.IsScalar() && !a.Hidden() {
+				m.visible = append(m.visible, a)
+			}
+		}
+	})
+	return m.visible
 }
 
 // Attr returns the attribute with the given name.
