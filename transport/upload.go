@@ -18,8 +18,6 @@ import (
 	"quarry/apierror"
 	"quarry/auth"
 	"quarry/ir"
-	"quarry/parser/qs"
-	"quarry/parser/rest"
 	"quarry/planner"
 	"quarry/planner/exec"
 	"quarry/schemas"
@@ -213,38 +211,21 @@ func (b *buf) file(sel *planner.Select, e *exec.Entry, related []*upload.Related
 // sort, fields and populate, and top-level start and limit; it ignores pagination[...],
 // page and pageSize.
 func uploadQuery(raw string, op ir.Op, id string) (*ir.Query, int, int, error) {
-	q := &ir.Query{Model: "plugin::upload.file", Op: op, ID: id}
-	root, err := qs.Parse(raw, qs.StrapiOptions())
-	if err != nil {
-		return nil, 0, 0, apierror.Validation("Invalid query string")
-	}
-	start, limit := 0, -1
-	kept := &qs.Object{Map: root.Map}
-	for _, k := range root.Keys {
-		v := root.Map[k]
+	keep := func(k string) bool {
 		switch k {
-		case "start", "limit":
-			if v.Kind != qs.String {
-				return nil, 0, 0, apierror.InvalidParam(k)
-			}
-			n, err := strconv.Atoi(strings.TrimSpace(v.Str))
-			if err != nil {
-				return nil, 0, 0, apierror.InvalidParam(k)
-			}
-			if k == "start" {
-				start = max(n, 0)
-			} else if n > 0 {
-				limit = n // 0 and negative limits read everything, as Strapi's query does
-			}
 		case "page", "pageSize", "pagination", "publicationState", "locale":
-		default:
-			kept.Keys = append(kept.Keys, k)
+			return false
 		}
+		return true
 	}
-	if err := rest.Lower(kept, q); err != nil {
-		return nil, 0, 0, err
+	// 0 and negative limits read everything, as Strapi's query does.
+	limitOf := func(n int) int {
+		if n > 0 {
+			return n
+		}
+		return -1
 	}
-	return q, start, limit, nil
+	return pluginQuery(raw, "plugin::upload.file", op, id, keep, limitOf)
 }
 
 // wantsRelated reports whether populate asks for the files' `related` entries.

@@ -13,15 +13,12 @@ import (
 	"net/url"
 	"path"
 	"strconv"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
 	"quarry/apierror"
 	"quarry/auth"
 	"quarry/ir"
-	"quarry/parser/qs"
-	"quarry/parser/rest"
 	"quarry/planner"
 	"quarry/planner/exec"
 	"quarry/schemas"
@@ -209,37 +206,20 @@ func writeRaw(w http.ResponseWriter, status int, b *buf) { writeJSON(w, status, 
 // userQuery reads the query of a users route: filters, sort, fields, populate, and (lists)
 // top-level start and limit; pagination[...], publicationState and locale do not apply.
 func userQuery(raw string, op ir.Op, id string) (*ir.Query, int, int, error) {
-	q := &ir.Query{Model: schemas.UserUID, Op: op, ID: id}
-	root, err := qs.Parse(raw, qs.StrapiOptions())
-	if err != nil {
-		return nil, 0, 0, apierror.Validation("Invalid query string")
-	}
-	start, limit := 0, -1
-	kept := &qs.Object{Map: root.Map}
-	for _, k := range root.Keys {
-		v := root.Map[k]
+	keep := func(k string) bool {
 		switch k {
-		case "start", "limit":
-			if v.Kind != qs.String {
-				return nil, 0, 0, apierror.InvalidParam(k)
-			}
-			n, err := strconv.Atoi(strings.TrimSpace(v.Str))
-			if err != nil {
-				return nil, 0, 0, apierror.InvalidParam(k)
-			}
-			if k == "start" {
-				start = max(n, 0)
-			} else if n >= 0 {
-				limit = max(n, 1)
-			}
 		case "filters", "sort", "fields", "populate":
-			kept.Keys = append(kept.Keys, k)
+			return true
 		}
+		return false
 	}
-	if err := rest.Lower(kept, q); err != nil {
-		return nil, 0, 0, err
+	limitOf := func(n int) int {
+		if n >= 0 {
+			return max(n, 1)
+		}
+		return -1
 	}
-	return q, start, limit, nil
+	return pluginQuery(raw, schemas.UserUID, op, id, keep, limitOf)
 }
 
 // userByID is a read of one user with the request's fields and populate.

@@ -1,0 +1,51 @@
+package transport
+
+import (
+	"strconv"
+	"strings"
+
+	"quarry/apierror"
+	"quarry/ir"
+	"quarry/parser/qs"
+	"quarry/parser/rest"
+)
+
+// pluginQuery reads the query string of a plugin route (users, upload files): these take
+// top-level start and limit instead of pagination[...], and only some of the content API's
+// parameters. keep decides which other keys are lowered; limitOf maps a given limit to the
+// effective one (-1: none), since the plugins differ there.
+func pluginQuery(raw, uid string, op ir.Op, id string, keep func(key string) bool, limitOf func(n int) int) (*ir.Query, int, int, error) {
+	q := &ir.Query{Model: uid, Op: op, ID: id}
+	root, err := qs.Parse(raw, qs.StrapiOptions())
+	if err != nil {
+		return nil, 0, 0, apierror.Validation("Invalid query string")
+	}
+	start, limit := 0, -1
+	kept := &qs.Object{Map: root.Map}
+	for _, k := range root.Keys {
+		v := root.Map[k]
+		switch k {
+		case "start", "limit":
+			if v.Kind != qs.String {
+				return nil, 0, 0, apierror.InvalidParam(k)
+			}
+			n, err := strconv.Atoi(strings.TrimSpace(v.Str))
+			if err != nil {
+				return nil, 0, 0, apierror.InvalidParam(k)
+			}
+			if k == "start" {
+				start = max(n, 0)
+			} else {
+				limit = limitOf(n)
+			}
+		default:
+			if keep(k) {
+				kept.Keys = append(kept.Keys, k)
+			}
+		}
+	}
+	if err := rest.Lower(kept, q); err != nil {
+		return nil, 0, 0, err
+	}
+	return q, start, limit, nil
+}
