@@ -40,6 +40,7 @@ type Locales interface {
 // Writer is the shared write path (planner/write.Writer).
 type Writer interface {
 	Create(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data map[string]any) (int64, error)
+	CreateDraft(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data map[string]any) (int64, error)
 	Update(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, data map[string]any) error
 }
 
@@ -254,16 +255,10 @@ func (s *Service) Create(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, bas
 		data[k] = v
 	}
 	data["locale"] = code
-	_, explicitDraft := body["publishedAt"]
-	id, err := s.Writer.Create(ctx, tx, m, data)
+	// Strapi validates a new localization as published but stores it as a draft.
+	id, err := s.Writer.CreateDraft(ctx, tx, m, data)
 	if err != nil {
 		return 0, nil, err
-	}
-	if m.DraftAndPublish && !explicitDraft {
-		// Strapi validates a new localization as published but stores it as a draft.
-		if _, err := tx.ExecContext(ctx, tx.Rebind(fmt.Sprintf("UPDATE %s SET published_at = NULL WHERE id = ?", s.Dialect.Quote(m.Table))), id); err != nil {
-			return 0, nil, err
-		}
 	}
 	if err := s.SetLinks(ctx, tx, m, id, g.Members); err != nil {
 		return 0, nil, err

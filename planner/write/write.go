@@ -221,3 +221,19 @@ func (p *walker) loadEntry(m *schemas.Model, id int64) (*existing, error) {
 	}
 	return ex, rows.Err()
 }
+
+// CreateDraft creates an entry validated as published (required and minLength apply) but
+// stored as a draft, as Strapi's entity service does when publishedAt is not given (GraphQL
+// creates, i18n's create-localization). An explicit publishedAt in data is kept.
+func (w *Writer) CreateDraft(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data map[string]any) (int64, error) {
+	_, explicit := data["publishedAt"]
+	id, err := w.Create(ctx, tx, m, data)
+	if err != nil || !m.DraftAndPublish || explicit {
+		return id, err
+	}
+	q := tx.Rebind(fmt.Sprintf("UPDATE %s SET %s = NULL WHERE %s = ?", w.Dialect.Quote(m.Table), w.Dialect.Quote("published_at"), w.Dialect.Quote("id")))
+	if _, err := tx.ExecContext(ctx, q, id); err != nil {
+		return 0, fmt.Errorf("store draft: %w", err)
+	}
+	return id, nil
+}

@@ -194,9 +194,9 @@ func leaf(typ string, v any) any {
 	case "Long":
 		switch x := v.(type) {
 		case int64:
-			return fmt.Sprint(x)
+			return longValue(x)
 		case int:
-			return fmt.Sprint(x)
+			return longValue(int64(x))
 		}
 	case "DateTime":
 		if t, ok := v.(time.Time); ok {

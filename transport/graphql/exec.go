@@ -303,15 +303,12 @@ func (x *execution) writeLocale(ctx context.Context, rf *pg.RootField) (string, 
 }
 
 // createData is the payload of a create. Strapi's GraphQL creates through the entity
-// service, which (unlike REST's core service) does not publish: without publishedAt the
-// new entry is a draft.
+// service, which (unlike REST's core service) does not publish: without publishedAt the new
+// entry is a draft, yet validated as published (CreateDraft).
 func createData(m *schemas.Model, data map[string]any, locale string) map[string]any {
 	out := make(map[string]any, len(data)+2)
 	for k, v := range data {
 		out[k] = v
-	}
-	if _, ok := out["publishedAt"]; m.DraftAndPublish && !ok {
-		out["publishedAt"] = nil
 	}
 	if locale != "" && m.Localized {
 		out["locale"] = locale
@@ -352,7 +349,7 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 			if found {
 				err = x.h.writer.Update(ctx, tx, m, id, rf.Data)
 			} else {
-				id, err = x.h.writer.Create(ctx, tx, m, createData(m, rf.Data, locale))
+				id, err = x.h.writer.CreateDraft(ctx, tx, m, createData(m, rf.Data, locale))
 			}
 			if err != nil {
 				return err
@@ -361,7 +358,7 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 			plan, e, err = x.readOne(ctx, tx, &q)
 			return err
 		case m.Kind == schemas.SingleType && rf.Kind == pg.KindDelete:
-			id, found, err := x.h.localize.SingleID(ctx, tx, m, true, locale)
+			id, found, err := x.h.localize.SingleID(ctx, tx, m, false, locale)
 			if err != nil {
 				return err
 			}
@@ -374,7 +371,7 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 			}
 			return x.h.writer.Delete(ctx, tx, m, id)
 		case rf.Kind == pg.KindCreate:
-			id, err := x.h.writer.Create(ctx, tx, m, createData(m, rf.Data, locale))
+			id, err := x.h.writer.CreateDraft(ctx, tx, m, createData(m, rf.Data, locale))
 			if err != nil {
 				return err
 			}

@@ -104,12 +104,15 @@ func TestMutations(t *testing.T) {
 		{"dynamic zone input with an unknown component",
 			`mutation { createArticle(data: {title: "Zone", blocks: [{__typename: "Nope"}]}) { data { id } } }`,
 			`{"errors":[{"message":"Expected value of type \"ArticleBlocksDynamicZoneInput!\", found {__typename: \"Nope\"}; Component not found. expected one of: ComponentSharedSeo, ComponentSharedLink, ComponentSharedQuote","locations":[{"line":1,"column":57}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`},
+		{"create without publishedAt is validated as published (minLength applies)",
+			`mutation { createArticle(data: {title: "ab"}) { data { id } } }`,
+			`{"errors":[{"message":"title must be at least 3 characters","extensions":{"error":{"name":"ValidationError","message":"title must be at least 3 characters","details":{"errors":[{"path":["title"],"message":"title must be at least 3 characters","name":"ValidationError"}]}},"code":"BAD_USER_INPUT"}}],"data":{"createArticle":null}}`},
 		{"create without publishedAt makes a draft (Strapi's GraphQL does not publish)",
-			`mutation { createArticle(data: {title: "ab"}) { data { id attributes { title publishedAt } } } }`,
-			`{"data":{"createArticle":{"data":{"id":"6","attributes":{"title":"ab","publishedAt":null}}}}}`},
+			`mutation { createArticle(data: {title: "abc"}) { data { id attributes { title publishedAt } } } }`,
+			`{"data":{"createArticle":{"data":{"id":"6","attributes":{"title":"abc","publishedAt":null}}}}}`},
 		{"a deleted entry's relations and components come back empty, as in Strapi",
 			`mutation { deleteArticle(id: 6) { data { id attributes { title tags { data { id } } author { data { id } } seo { id } links { id } blocks { __typename } } } } }`,
-			`{"data":{"deleteArticle":{"data":{"id":"6","attributes":{"title":"ab","tags":{"data":[]},"author":{"data":null},"seo":null,"links":[],"blocks":[]}}}}}`},
+			`{"data":{"deleteArticle":{"data":{"id":"6","attributes":{"title":"abc","tags":{"data":[]},"author":{"data":null},"seo":null,"links":[],"blocks":[]}}}}}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { expect(t, c.query, e.q(c.query), c.want) })

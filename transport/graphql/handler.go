@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -38,6 +39,7 @@ import (
 // relation, component and media handling as REST.
 type Writer interface {
 	Create(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data map[string]any) (int64, error)
+	CreateDraft(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data map[string]any) (int64, error)
 	Update(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, data map[string]any) error
 	Delete(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64) error
 }
@@ -236,6 +238,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeRequestErrors(w, http.StatusBadRequest, pg.RequestErrors{{Message: "Unreadable request body.", Code: codeInternal}})
 			return
 		}
+		if len(bytes.TrimSpace(body)) > 0 && !json.Valid(body) {
+			// Strapi's body parser refuses malformed JSON before Apollo sees it, so the
+			// answer is the REST error envelope.
+			writeAPIError(w, jsonSyntaxError(body))
+			return
+		}
 		if req, err = decodeBody(body); err != nil {
 			writeRequestErrors(w, http.StatusBadRequest, pg.RequestErrors{{Message: err.Error(), Code: codeInternal}})
 			return
@@ -417,4 +425,15 @@ func writeAPIError(w http.ResponseWriter, ae *apierror.Error) {
 
 func acceptsHTML(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "text/html")
+}
+
+// jsonSyntaxError words a malformed body as Strapi's SyntaxError envelope.
+func jsonSyntaxError(body []byte) *apierror.Error {
+	msg := "Unexpected end of JSON input"
+	var v any
+	var se *json.SyntaxError
+	if err := json.Unmarshal(body, &v); errors.As(err, &se) {
+		msg = fmt.Sprintf("%s in JSON at position %d", se.Error(), max(se.Offset-1, 0))
+	}
+	return &apierror.Error{Status: 400, Name: "SyntaxError", Message: msg, NoDetails: true}
 }

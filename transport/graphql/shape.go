@@ -364,7 +364,7 @@ func (x *execution) scalar(a *schemas.Attribute, v any) any {
 	switch a.Type {
 	case schemas.BigInteger:
 		if n, ok := v.(int64); ok {
-			return strconv.FormatInt(n, 10)
+			return longValue(n)
 		}
 	case schemas.Decimal:
 		if f, ok := v.(float64); ok {
@@ -395,4 +395,16 @@ func timeOfDay(s string) string {
 	}
 	frac = (frac + "000")[:3]
 	return hms + "." + frac
+}
+
+// maxSafe is JavaScript's Number.MAX_SAFE_INTEGER.
+const maxSafe = 1<<53 - 1
+
+// longValue serializes a Long as graphql-scalars does: a number while JavaScript can hold it
+// exactly, a string beyond.
+func longValue(n int64) any {
+	if n >= -maxSafe && n <= maxSafe {
+		return n
+	}
+	return strconv.FormatInt(n, 10)
 }
