@@ -42,8 +42,12 @@ func FindOneName(m *schemas.Model) string { return schemas.LowerFirst(TypeName(m
 // MutationName is create<Type>, update<Type> or delete<Type>.
 func MutationName(action string, m *schemas.Model) string { return action + TypeName(m) }
 
-// EnumName is ENUM_<TYPENAME>_<ATTRIBUTE>, both upper-cased as JavaScript does.
+// EnumName is the attribute's enumName option when set, else ENUM_<TYPENAME>_<ATTRIBUTE>,
+// both upper-cased as JavaScript does.
 func EnumName(owner *schemas.Model, a *schemas.Attribute) string {
+	if a.EnumName != "" {
+		return a.EnumName
+	}
 	return "ENUM_" + strings.ToUpper(TypeName(owner)) + "_" + strings.ToUpper(a.Name)
 }
 

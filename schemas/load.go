@@ -46,6 +46,7 @@ type rawAttr struct {
 	MaxLength     *int            `json:"maxLength"`
 	Regex         string          `json:"regex"`
 	Enum          []string        `json:"enum"`
+	EnumName      string          `json:"enumName"`
 	TargetField   string          `json:"targetField"`
 	Relation      string          `json:"relation"`
 	Target        string          `json:"target"`
@@ -318,7 +319,7 @@ func (s *Schema) buildAttrs(p *pending) error {
 		}
 		a := &Attribute{Name: name, Type: AttrType(ra.Type), Required: ra.Required, Unique: ra.Unique,
 			Private: ra.Private, Min: ra.Min, Max: ra.Max, MinLength: ra.MinLength, MaxLength: ra.MaxLength,
-			Enum: ra.Enum, TargetField: ra.TargetField, Multiple: ra.Multiple, Allowed: ra.AllowedTypes,
+			Enum: ra.Enum, EnumName: ra.EnumName, TargetField: ra.TargetField, Multiple: ra.Multiple, Allowed: ra.AllowedTypes,
 			Repeatable: ra.Repeatable}
 		// Strapi's i18n counts an attribute as localized only when it says so, except relations
 		// and uids, which always are; the others are kept equal across localizations.

@@ -72,6 +72,8 @@ type Attribute struct {
 	Regex     *regexp.Regexp
 	RegexSrc  string
 	Enum      []string
+	// EnumName names the enumeration's GraphQL type (Strapi's enumName option).
+	EnumName string
 	// TargetField names the attribute a uid is derived from (admin-only in Strapi; kept for tools).
 	TargetField string
 
