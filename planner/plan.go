@@ -75,6 +75,8 @@ type Child struct {
 	// dynamic zones (merged back by their order column).
 	Steps []*Select
 	Count bool
+	// one backs Steps for the common single-step child, saving an allocation per level.
+	one [1]*Select
 }
 
 // Order is one ORDER BY term.

@@ -330,7 +330,8 @@ func (b *builder) child(owner *schemas.Model, a *schemas.Attribute, f *ir.Popula
 		if a.Type == schemas.Relation && !a.IsToMany() {
 			s.Limit = -1 // a to-one relation holds at most one target per parent
 		}
-		c.Steps = []*Select{s}
+		c.one[0] = s
+		c.Steps = c.one[:]
 	case schemas.ComponentT:
 		comp := a.Components[0]
 		via := &Via{Kind: ViaComponents, ComponentsTable: owner.ComponentsTable, Field: a.Name, ComponentType: comp.UID}
@@ -338,7 +339,8 @@ func (b *builder) child(owner *schemas.Model, a *schemas.Attribute, f *ir.Popula
 		if err != nil {
 			return nil, err
 		}
-		c.Steps = []*Select{s}
+		c.one[0] = s
+		c.Steps = c.one[:]
 	case schemas.DynamicZone:
 		for _, comp := range a.Components {
 			cf := f

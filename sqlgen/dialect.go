@@ -5,6 +5,7 @@ package sqlgen
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	sq "github.com/Masterminds/squirrel"
@@ -60,17 +61,16 @@ func (d *Dialect) ListArg(ids []int64) any {
 	if d == Postgres {
 		return ids
 	}
-	var b strings.Builder
-	b.Grow(len(ids)*4 + 2)
-	b.WriteByte('[')
+	b := make([]byte, 0, len(ids)*6+2)
+	b = append(b, '[')
 	for i, id := range ids {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		fmt.Fprintf(&b, "%d", id)
+		b = strconv.AppendInt(b, id, 10)
 	}
-	b.WriteByte(']')
-	return b.String()
+	b = append(b, ']')
+	return string(b)
 }
 
 // ColumnType is the column type of a scalar attribute, as Strapi v4 (knex) creates it.
