@@ -19,6 +19,7 @@ import (
 	"quarry/planner/exec"
 	"quarry/schemas"
 	"quarry/sqlgen"
+	"quarry/transport/jsonw"
 )
 
 func (s *Server) query(r *http.Request, m *schemas.Model, op ir.Op, id string) (*ir.Query, error) {
@@ -139,14 +140,14 @@ func (s *Server) body(w http.ResponseWriter, r *http.Request) (map[string]any, e
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, missing
 	}
+	if err := syntaxError(raw); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, syntaxError(err)
-	}
-	if dec.More() {
-		return nil, &apierror.Error{Status: 400, Name: "SyntaxError", Message: fmt.Sprintf("Unexpected non-whitespace character after JSON at position %d", dec.InputOffset()), NoDetails: true}
+		return nil, apierror.Validation("Unreadable request body")
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
@@ -159,14 +160,12 @@ func (s *Server) body(w http.ResponseWriter, r *http.Request) (map[string]any, e
 	return data, nil
 }
 
-// syntaxError words a JSON error the way the client's JSON.parse-minded tooling expects.
-func syntaxError(err error) error {
-	msg := "Unexpected end of JSON input"
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		msg = fmt.Sprintf("%s in JSON at position %d", se.Error(), max(se.Offset-1, 0))
-	} else if !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		msg = err.Error()
+// syntaxError answers a malformed JSON body with Strapi's SyntaxError envelope, worded as
+// Node's JSON.parse words it; nil when the body is valid JSON.
+func syntaxError(raw []byte) error {
+	msg := jsonw.ParseError(raw)
+	if msg == "" {
+		return nil
 	}
 	return &apierror.Error{Status: 400, Name: "SyntaxError", Message: msg, NoDetails: true}
 }

@@ -63,11 +63,14 @@ func (s *Server) createLocalization(ctx context.Context, w http.ResponseWriter, 
 	}
 	var body map[string]any
 	if len(bytes.TrimSpace(raw)) > 0 {
+		if err := syntaxError(raw); err != nil {
+			return err
+		}
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
 		var v any
 		if err := dec.Decode(&v); err != nil {
-			return syntaxError(err)
+			return apierror.Validation("Unreadable request body")
 		}
 		body, _ = v.(map[string]any)
 	}

@@ -185,13 +185,13 @@ func (s *Server) plainBody(w http.ResponseWriter, r *http.Request) (map[string]a
 		}
 		return out, nil
 	}
+	if err := syntaxError(raw); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, syntaxError(err)
-	}
-	if dec.More() {
-		return nil, &apierror.Error{Status: 400, Name: "SyntaxError", Message: fmt.Sprintf("Unexpected non-whitespace character after JSON at position %d", dec.InputOffset()), NoDetails: true}
+		return nil, apierror.Validation("Unreadable request body")
 	}
 	if obj, ok := v.(map[string]any); ok {
 		return obj, nil

@@ -13,7 +13,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -32,6 +31,7 @@ import (
 	"quarry/planner"
 	"quarry/planner/exec"
 	"quarry/schemas"
+	"quarry/transport/jsonw"
 	"quarry/upload"
 )
 
@@ -238,7 +238,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeRequestErrors(w, http.StatusBadRequest, pg.RequestErrors{{Message: "Unreadable request body.", Code: codeInternal}})
 			return
 		}
-		if len(bytes.TrimSpace(body)) > 0 && !json.Valid(body) {
+		if len(bytes.TrimSpace(body)) > 0 && jsonw.ParseError(body) != "" {
 			// Strapi's body parser refuses malformed JSON before Apollo sees it, so the
 			// answer is the REST error envelope.
 			writeAPIError(w, jsonSyntaxError(body))
@@ -427,13 +427,8 @@ func acceptsHTML(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "text/html")
 }
 
-// jsonSyntaxError words a malformed body as Strapi's SyntaxError envelope.
+// jsonSyntaxError words a malformed body as Strapi's SyntaxError envelope (Node's
+// JSON.parse message).
 func jsonSyntaxError(body []byte) *apierror.Error {
-	msg := "Unexpected end of JSON input"
-	var v any
-	var se *json.SyntaxError
-	if err := json.Unmarshal(body, &v); errors.As(err, &se) {
-		msg = fmt.Sprintf("%s in JSON at position %d", se.Error(), max(se.Offset-1, 0))
-	}
-	return &apierror.Error{Status: 400, Name: "SyntaxError", Message: msg, NoDetails: true}
+	return &apierror.Error{Status: 400, Name: "SyntaxError", Message: jsonw.ParseError(body), NoDetails: true}
 }
