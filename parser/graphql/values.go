@@ -64,6 +64,7 @@ type coercer struct {
 	gs     *gqlschema.Schema
 	vars   map[string]any // coerced variable values
 	faults []*pathError   // coercion failures of the variable being coerced
+	order  KeyOrder       // key order of the request's variable objects, when known
 }
 
 // coerceVariables coerces the raw JSON variables of an operation, reporting every failure
@@ -100,9 +101,9 @@ func (c *coercer) coerceVariables(op *ast.OperationDefinition, raw map[string]an
 			continue
 		}
 		for _, pe := range c.faults {
-			msg := fmt.Sprintf("Variable \"$%s\" got invalid value %s", vd.Variable, jsInspect(v))
+			msg := fmt.Sprintf("Variable \"$%s\" got invalid value %s", vd.Variable, c.order.inspect(v))
 			if len(pe.path) > 0 {
-				msg = fmt.Sprintf("Variable \"$%s\" got invalid value %s at \"%s\"", vd.Variable, jsInspect(pe.value), vd.Variable+pe.pathString())
+				msg = fmt.Sprintf("Variable \"$%s\" got invalid value %s at \"%s\"", vd.Variable, c.order.inspect(pe.value), vd.Variable+pe.pathString())
 			}
 			errs = append(errs, &RequestError{Message: msg + "; " + pe.msg, Locations: loc, Code: CodeBadUserInput})
 		}
@@ -506,7 +507,11 @@ func (c *coercer) args(f *ast.Field) (*Obj, error) {
 }
 
 // jsInspect prints a value as graphql-js's inspect does in error messages.
-func jsInspect(v any) string {
+func jsInspect(v any) string { return KeyOrder(nil).inspect(v) }
+
+// inspect prints a value as Node's util.inspect does in graphql-js messages, objects in
+// request order when known (sorted otherwise).
+func (o KeyOrder) inspect(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
@@ -524,21 +529,24 @@ func jsInspect(v any) string {
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {
-			parts[i] = jsInspect(e)
+			parts[i] = o.inspect(e)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	case map[string]any:
 		if len(x) == 0 {
 			return "{}"
 		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
+		keys, known := o.keysOf(x)
+		if !known {
+			keys = make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
 		}
-		sort.Strings(keys)
 		parts := make([]string, len(keys))
 		for i, k := range keys {
-			parts[i] = k + ": " + jsInspect(x[k])
+			parts[i] = k + ": " + o.inspect(x[k])
 		}
 		return "{ " + strings.Join(parts, ", ") + " }"
 	}

@@ -216,7 +216,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		req.Query = q.Get("query")
 		req.OperationName = q.Get("operationName")
 		if v := q.Get("variables"); v != "" {
-			vars, err := decodeVariables([]byte(v))
+			req.KeyOrder = pg.KeyOrder{}
+			vars, err := decodeVariables([]byte(v), req.KeyOrder)
 			if err != nil {
 				writeRequestErrors(w, http.StatusBadRequest, pg.RequestErrors{{Message: "Variables are invalid JSON.", Code: pg.CodeBadUserInput}})
 				return
@@ -330,14 +331,17 @@ func (h *Handler) execute(ctx context.Context, caller *auth.Caller, req pg.Reque
 func decodeBody(body []byte) (pg.Request, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	var raw map[string]any
-	if err := dec.Decode(&raw); err != nil {
+	order := pg.KeyOrder{}
+	v, err := pg.DecodeOrdered(dec, order)
+	raw, isObject := v.(map[string]any)
+	if err != nil || !isObject || dec.More() {
 		return pg.Request{}, errors.New("POST body sent invalid JSON.")
 	}
-	if dec.More() {
-		return pg.Request{}, errors.New("POST body sent invalid JSON.")
+	req, err := requestFrom(raw)
+	if req.KeyOrder == nil {
+		req.KeyOrder = order
 	}
-	return requestFrom(raw)
+	return req, err
 }
 
 // requestFrom reads a decoded {query, variables, operationName} object.
@@ -362,7 +366,8 @@ func requestFrom(raw map[string]any) (pg.Request, error) {
 		req.Variables = v
 	case string:
 		// Some clients send variables as a JSON string.
-		vars, err := decodeVariables([]byte(v))
+		req.KeyOrder = pg.KeyOrder{}
+		vars, err := decodeVariables([]byte(v), req.KeyOrder)
 		if err != nil {
 			return req, errors.New("Variables are invalid JSON.")
 		}
@@ -374,17 +379,24 @@ func requestFrom(raw map[string]any) (pg.Request, error) {
 	return req, nil
 }
 
-func decodeVariables(b []byte) (map[string]any, error) {
+func decodeVariables(b []byte, order pg.KeyOrder) (map[string]any, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	var v map[string]any
-	if err := dec.Decode(&v); err != nil {
+	v, err := pg.DecodeOrdered(dec, order)
+	if err != nil {
 		return nil, err
 	}
-	return v, nil
+	if v == nil {
+		return nil, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("variables must be an object")
+	}
+	return m, nil
 }
 
 func requestErrorsBody(re pg.RequestErrors) []byte {

@@ -1,0 +1,77 @@
+package graphql
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+)
+
+// KeyOrder remembers the key order of the JSON objects a request's variables were decoded
+// from: Go maps lose it, and graphql-js quotes invalid variable values in request order.
+type KeyOrder map[uintptr][]string
+
+// DecodeOrdered decodes one JSON value like json.Decoder with UseNumber, recording the key
+// order of every object in order.
+func DecodeOrdered(dec *json.Decoder, order KeyOrder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			m := map[string]any{}
+			var keys []string
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				k, ok := kt.(string)
+				if !ok {
+					return nil, errors.New("object key is not a string")
+				}
+				v, err := DecodeOrdered(dec, order)
+				if err != nil {
+					return nil, err
+				}
+				if _, dup := m[k]; !dup {
+					keys = append(keys, k)
+				}
+				m[k] = v
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			if order != nil {
+				order[reflect.ValueOf(m).Pointer()] = keys
+			}
+			return m, nil
+		case '[':
+			out := []any{}
+			for dec.More() {
+				v, err := DecodeOrdered(dec, order)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return out, nil
+		}
+		return nil, errors.New("unexpected delimiter")
+	}
+	return tok, nil
+}
+
+// keysOf returns an object's keys in request order when known.
+func (o KeyOrder) keysOf(m map[string]any) ([]string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	keys, ok := o[reflect.ValueOf(m).Pointer()]
+	return keys, ok && len(keys) == len(m)
+}
