@@ -37,13 +37,7 @@ const graphqlOracleConfig = `{"config": {"endpoint": "/graphql", "shadowCRUD": t
 // The key is the step name, or "<backend>: <step name>" for one database only. Each entry is
 // described in the report that came with this test; remove it when the bug is fixed (a
 // listed step that matches is reported as stale).
-var graphqlKnownBugs = map[string]string{
-	// Request validation (gqlparser) words or places a few errors unlike graphql-js.
-	"err unknown argument":          "location of the field (column 3) instead of the argument (column 12)",
-	"err several validation errors": `extra "Cannot query field \"x\" on type \"ID\"" under a leaf field, listed first; "must not have a selection" located at the field instead of its selection set`,
-	"err wrong literal type":        "ValuesOfCorrectType locates a string literal one column after its opening quote",
-	"err two anonymous operations":  `extra "There can be only one operation named \"\"." for anonymous operations`,
-}
+var graphqlKnownBugs = map[string]string{}
 
 // graphqlDeliberate are steps where Quarry deliberately answers differently. Quarry's answer
 // must still be a well-formed answer without an internal error; want, when set, must occur in

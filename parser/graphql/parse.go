@@ -114,11 +114,9 @@ func Parse(s *gqlschema.Schema, req Request, opt Options) (op *Operation, err er
 		return nil, RequestErrors{{Message: "Schema is not configured for subscriptions.", Locations: locations(def.Position), Code: CodeInternal}}
 	}
 	if verrs := validator.Validate(s.AST, doc); len(verrs) > 0 {
-		out := make(RequestErrors, 0, len(verrs))
-		for _, e := range verrs {
-			out = append(out, &RequestError{Message: e.Message, Locations: locs(e.Locations), Code: CodeValidationFailed})
+		if out := asGraphQLJS(s, doc, req.Query, verrs); len(out) > 0 {
+			return nil, out
 		}
-		return nil, out
 	}
 	if lerrs := checkLiterals(s, doc); len(lerrs) > 0 {
 		return nil, lerrs
