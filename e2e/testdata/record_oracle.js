@@ -21,34 +21,8 @@ const BASE = (process.env.ORACLE_URL || 'http://127.0.0.1:1338').replace(/\/$/, 
 const TOKEN = process.env.ORACLE_TOKEN || 'oracle0full0access0token0000000000000000000000000000000000000001';
 const OUT = process.env.OUT || path.join(__dirname, 'blog_rest.json');
 
-// ---------------------------------------------------------------------------------------------
-// Masking (documented in README.md):
-//  * createdAt / updatedAt: every string value is replaced by "<time>".
-//  * publishedAt: a string value is replaced by "<time>" unless it starts with "2024-"
-//    (every publishedAt this script sends explicitly lies in 2024; values the server generates
-//    are "now").
-// Applied to objects at any depth of the parsed body and, with the same rule, to the raw body.
-// ---------------------------------------------------------------------------------------------
-const TIME = '<time>';
-function maskValue(key, v) {
-  if (typeof v !== 'string') return v;
-  if (key === 'createdAt' || key === 'updatedAt') return TIME;
-  if (key === 'publishedAt' && !v.startsWith('2024-')) return TIME;
-  return v;
-}
-function maskParsed(x) {
-  if (Array.isArray(x)) return x.map(maskParsed);
-  if (x && typeof x === 'object') {
-    const out = {};
-    for (const [k, v] of Object.entries(x)) out[k] = maskValue(k, maskParsed(v));
-    return out;
-  }
-  return x;
-}
-function maskRaw(s) {
-  return s.replace(/"(createdAt|updatedAt|publishedAt)":"((?:[^"\\]|\\.)*)"/g, (m, k, v) =>
-    `"${k}":"${maskValue(k, v)}"`);
-}
+// Masking: see oracle_mask.js (the rule is documented in README.md).
+const { maskParsed, maskRaw } = require('./oracle_mask');
 
 // ---------------------------------------------------------------------------------------------
 // Steps. Fields: name, method, path (sent verbatim after BASE; already percent-encoded where

@@ -25,31 +25,8 @@ const TOKEN = process.env.ORACLE_TOKEN || 'oracle0full0access0token0000000000000
 const RO_TOKEN = process.env.ORACLE_RO_TOKEN || 'oracle0read0only0token00000000000000000000000000000000000000002';
 const OUT = process.env.OUT || path.join(__dirname, 'graphql_rest.json');
 
-// ---------------------------------------------------------------------------------------------
-// Masking (identical to record_oracle.js, documented in README.md):
-//  * createdAt / updatedAt: every string value is replaced by "<time>".
-//  * publishedAt: a string value is replaced by "<time>" unless it starts with "2024-".
-// ---------------------------------------------------------------------------------------------
-const TIME = '<time>';
-function maskValue(key, v) {
-  if (typeof v !== 'string') return v;
-  if (key === 'createdAt' || key === 'updatedAt') return TIME;
-  if (key === 'publishedAt' && !v.startsWith('2024-')) return TIME;
-  return v;
-}
-function maskParsed(x) {
-  if (Array.isArray(x)) return x.map(maskParsed);
-  if (x && typeof x === 'object') {
-    const out = {};
-    for (const [k, v] of Object.entries(x)) out[k] = maskValue(k, maskParsed(v));
-    return out;
-  }
-  return x;
-}
-function maskRaw(s) {
-  return s.replace(/"(createdAt|updatedAt|publishedAt)":"((?:[^"\\]|\\.)*)"/g, (m, k, v) =>
-    `"${k}":"${maskValue(k, v)}"`);
-}
+// Masking: see oracle_mask.js (the rule is documented in README.md).
+const { maskParsed, maskRaw } = require('./oracle_mask');
 
 // ---------------------------------------------------------------------------------------------
 // Steps. Every step is POST /graphql with body {query, variables?, operationName?} (or body_raw,

@@ -29,31 +29,8 @@ const OUT = process.env.OUT || path.join(__dirname, 'i18n_rest.json');
 const PGURL = process.env.PGURL || '';
 const DB_OUT = process.env.DB_OUT || path.join(__dirname, 'i18n_db_snapshots.json');
 
-// ---------------------------------------------------------------------------------------------
-// Masking (identical to record_oracle.js, documented in README.md):
-//  * createdAt / updatedAt: every string value is replaced by "<time>".
-//  * publishedAt: a string value is replaced by "<time>" unless it starts with "2024-".
-// ---------------------------------------------------------------------------------------------
-const TIME = '<time>';
-function maskValue(key, v) {
-  if (typeof v !== 'string') return v;
-  if (key === 'createdAt' || key === 'updatedAt') return TIME;
-  if (key === 'publishedAt' && !v.startsWith('2024-')) return TIME;
-  return v;
-}
-function maskParsed(x) {
-  if (Array.isArray(x)) return x.map(maskParsed);
-  if (x && typeof x === 'object') {
-    const out = {};
-    for (const [k, v] of Object.entries(x)) out[k] = maskValue(k, maskParsed(v));
-    return out;
-  }
-  return x;
-}
-function maskRaw(s) {
-  return s.replace(/"(createdAt|updatedAt|publishedAt)":"((?:[^"\\]|\\.)*)"/g, (m, k, v) =>
-    `"${k}":"${maskValue(k, v)}"`);
-}
+// Masking: see oracle_mask.js (the rule is documented in README.md).
+const { TIME, maskParsed, maskRaw } = require('./oracle_mask');
 
 // ---------------------------------------------------------------------------------------------
 // Steps
