@@ -113,14 +113,7 @@ func (s *Server) findOne(ctx context.Context, w http.ResponseWriter, r *http.Req
 		return badID()
 	}
 	plan, e, err := s.readOne(ctx, s.DB, q, who)
-	if err != nil {
-		return err
-	}
-	if e == nil {
-		return apierror.NotFound()
-	}
-	writeEntry(w, plan, e)
-	return nil
+	return answerEntry(w, plan, e, err)
 }
 
 // body decodes {"data": {...}}.
@@ -242,12 +235,31 @@ func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	return nil
 }
 
-func (s *Server) update(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, idStr string, who planner.Principal) error {
+// entryRequest reads the id and the query of a request on one entry.
+func (s *Server) entryRequest(r *http.Request, m *schemas.Model, idStr string) (int64, *ir.Query, error) {
 	id, err := planner.ParseID(idStr)
 	if err != nil {
-		return badID()
+		return 0, nil, badID()
 	}
 	q, err := s.query(r, m, ir.FindOne, idStr)
+	return id, q, err
+}
+
+// answerEntry answers a request on one entry: the error, 404 when there is no entry, or
+// the entry.
+func answerEntry(w http.ResponseWriter, plan *planner.Plan, e *exec.Entry, err error) error {
+	if err != nil {
+		return err
+	}
+	if e == nil {
+		return apierror.NotFound()
+	}
+	writeEntry(w, plan, e)
+	return nil
+}
+
+func (s *Server) update(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, idStr string, who planner.Principal) error {
+	id, q, err := s.entryRequest(r, m, idStr)
 	if err != nil {
 		return err
 	}
@@ -279,22 +291,11 @@ func (s *Server) update(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		}
 		return s.Localize.SyncAfterUpdate(ctx, txw.Tx, m, q, plan, e)
 	})
-	if err != nil {
-		return err
-	}
-	if e == nil {
-		return apierror.NotFound()
-	}
-	writeEntry(w, plan, e)
-	return nil
+	return answerEntry(w, plan, e, err)
 }
 
 func (s *Server) delete(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, idStr string, who planner.Principal) error {
-	id, err := planner.ParseID(idStr)
-	if err != nil {
-		return badID()
-	}
-	q, err := s.query(r, m, ir.FindOne, idStr)
+	id, q, err := s.entryRequest(r, m, idStr)
 	if err != nil {
 		return err
 	}
@@ -307,14 +308,7 @@ func (s *Server) delete(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		}
 		return s.Writer.Delete(ctx, txw.Tx, m, id)
 	})
-	if err != nil {
-		return err
-	}
-	if e == nil {
-		return apierror.NotFound()
-	}
-	writeEntry(w, plan, e)
-	return nil
+	return answerEntry(w, plan, e, err)
 }
 
 // single serves a single type: GET reads the one entry, PUT creates or updates it, DELETE
@@ -333,14 +327,7 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 			return s.singleAll(ctx, w, r, q, who)
 		}
 		plan, e, err := s.readOne(ctx, s.DB, q, who)
-		if err != nil {
-			return err
-		}
-		if e == nil {
-			return apierror.NotFound()
-		}
-		writeEntry(w, plan, e)
-		return nil
+		return answerEntry(w, plan, e, err)
 	case "update":
 		q, err := s.query(r, m, ir.FindOne, "")
 		if err != nil {
@@ -426,14 +413,7 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 			}
 			return s.Writer.Delete(ctx, txw.Tx, m, id)
 		})
-		if err != nil {
-			return err
-		}
-		if e == nil {
-			return apierror.NotFound()
-		}
-		writeEntry(w, plan, e)
-		return nil
+		return answerEntry(w, plan, e, err)
 	}
 	return apierror.NotFound()
 }
