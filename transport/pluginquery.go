@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"net/http"
 	"strconv"
 	"strings"
 
@@ -8,6 +9,8 @@ import (
 	"quarry/ir"
 	"quarry/parser/qs"
 	"quarry/parser/rest"
+	"quarry/planner"
+	"quarry/planner/exec"
 )
 
 // pluginQuery reads the query string of a plugin route (users, upload files): these take
@@ -48,4 +51,19 @@ func pluginQuery(raw, uid string, op ir.Op, id string, keep func(key string) boo
 		return nil, 0, 0, err
 	}
 	return q, start, limit, nil
+}
+
+// pluginList runs a plugin route's list: its own start/limit, no pagination count.
+func (s *Server) pluginList(r *http.Request, q *ir.Query, start, limit int, who planner.Principal) (*planner.Plan, *exec.Result, error) {
+	plan, err := s.Planner.Read(q, who)
+	if err != nil {
+		return nil, nil, err
+	}
+	plan.Count = nil
+	plan.Root.Offset, plan.Root.Limit = start, limit
+	res, err := s.run(r.Context(), s.DB, plan, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return plan, res, nil
 }

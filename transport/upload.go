@@ -243,13 +243,7 @@ func (s *Server) uploadFind(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		plan, err := s.Planner.Read(q, who)
-		if err != nil {
-			return err
-		}
-		plan.Count = nil
-		plan.Root.Offset, plan.Root.Limit = start, limit
-		res, err := s.Runner.Run(r.Context(), s.DB, plan)
+		plan, res, err := s.pluginList(r, q, start, limit, who)
 		if err != nil {
 			return err
 		}

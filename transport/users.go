@@ -284,9 +284,17 @@ func (s *Server) writeSession(w http.ResponseWriter, r *http.Request, sess auth.
 }
 
 // flatEntry writes an entry as plugins answer: {"id":…, fields…, relation: {…}|[…]}.
-func (b *buf) flatEntry(s *planner.Select, e *exec.Entry) {
+func (b *buf) flatEntry(s *planner.Select, e *exec.Entry) { b.flatObject(s, e, false) }
+
+// flatObject writes an entry, component or (dz) dynamic-zone item without the attributes
+// wrapper.
+func (b *buf) flatObject(s *planner.Select, e *exec.Entry, dz bool) {
 	b.WriteString(`{"id":`)
 	b.Int(e.ID)
+	if dz {
+		b.WriteString(`,"__component":`)
+		b.Str(s.Model.UID)
+	}
 	for i, a := range s.Columns {
 		b.WriteByte(',')
 		b.Key(a.Name)
@@ -319,46 +327,14 @@ func (b *buf) flatChild(c *planner.Child, k exec.Kid) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if a.Type == schemas.DynamicZone {
-				b.flatComponent(k.Steps[i], e, true)
-			} else {
-				b.flatEntry(k.Steps[i], e)
-			}
+			b.flatObject(k.Steps[i], e, a.Type == schemas.DynamicZone)
 		}
 		b.WriteByte(']')
 	case len(k.Entries) == 0:
 		b.WriteString("null")
-	case a.Type == schemas.ComponentT:
-		b.flatComponent(k.Steps[0], k.Entries[0], false)
 	default:
 		b.flatEntry(k.Steps[0], k.Entries[0])
 	}
-}
-
-func (b *buf) flatComponent(s *planner.Select, e *exec.Entry, dz bool) {
-	if !dz {
-		b.flatEntry(s, e)
-		return
-	}
-	b.WriteString(`{"id":`)
-	b.Int(e.ID)
-	b.WriteString(`,"__component":`)
-	b.Str(s.Model.UID)
-	for i, a := range s.Columns {
-		b.WriteByte(',')
-		b.Key(a.Name)
-		b.value(a.Type, e.Values[i])
-	}
-	for i, c := range s.Children {
-		b.WriteByte(',')
-		b.Key(c.Attr.Name)
-		var k exec.Kid
-		if i < len(e.Kids) {
-			k = e.Kids[i]
-		}
-		b.flatChild(c, k)
-	}
-	b.WriteByte('}')
 }
 
 func userID(r *http.Request) (int64, error) {
@@ -452,13 +428,7 @@ func (s *Server) upUsersFind(w http.ResponseWriter, r *http.Request, who *auth.C
 	if err != nil {
 		return err
 	}
-	plan, err := s.Planner.Read(q, who)
-	if err != nil {
-		return err
-	}
-	plan.Count = nil
-	plan.Root.Offset, plan.Root.Limit = start, limit
-	res, err := s.run(r.Context(), s.DB, plan, r)
+	plan, res, err := s.pluginList(r, q, start, limit, who)
 	if err != nil {
 		return err
 	}
