@@ -23,78 +23,59 @@ var operators = map[string]struct{ cast, list bool }{
 	"$startsWithi": {false, false}, "$endsWithi": {false, false},
 }
 
-// filter resolves a filter tree on model m reached through path.
-
 // maxLikePattern is the longest LIKE pattern a filter builds: SQLite's
 // SQLITE_MAX_LIKE_PATTERN_LENGTH, applied on every database so they answer alike.
 const maxLikePattern = 50000
 
+// filter resolves a filter tree on model m reached through path.
 func (b *builder) filter(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute, at string) (Expr, error) {
 	switch f.Kind {
-	case ir.And, ir.Or:
-		var out []Expr
-		for _, c := range f.Children {
-			e, err := b.filter(m, c, path, at)
-			if err != nil {
-				return nil, err
-			}
-			if e != nil {
-				out = append(out, e)
-			}
+	case ir.And, ir.Or, ir.Not:
+		out, err := b.filters(m, f.Children, path, at)
+		if err != nil || len(out) == 0 {
+			return nil, err
 		}
-		if len(out) == 0 {
-			return nil, nil
-		}
+		var e Expr = And(out)
 		if len(out) == 1 {
-			return out[0], nil
+			e = out[0]
+		} else if f.Kind == ir.Or {
+			e = Or(out)
 		}
-		if f.Kind == ir.Or {
-			return Or(out), nil
+		if f.Kind == ir.Not {
+			return Not{e}, nil
 		}
-		return And(out), nil
-	case ir.Not:
-		var out []Expr
-		for _, c := range f.Children {
-			e, err := b.filter(m, c, path, at)
-			if err != nil {
-				return nil, err
-			}
-			if e != nil {
-				out = append(out, e)
-			}
-		}
-		if len(out) == 0 {
-			return nil, nil
-		}
-		if len(out) == 1 {
-			return Not{out[0]}, nil
-		}
-		return Not{And(out)}, nil
+		return e, nil
 	case ir.Relation:
 		a, err := b.traversable(m, f.Field, at)
 		if err != nil {
 			return nil, err
 		}
 		sub := append(append([]*schemas.Attribute(nil), path...), a)
-		var out []Expr
-		for _, c := range f.Children {
-			e, err := b.filter(target(a), c, sub, at+"["+f.Field+"]")
-			if err != nil {
-				return nil, err
-			}
-			if e != nil {
-				out = append(out, e)
-			}
+		out, err := b.filters(target(a), f.Children, sub, at+"["+f.Field+"]")
+		if err != nil || len(out) == 0 {
+			return nil, err
 		}
-		switch len(out) {
-		case 0:
-			return nil, nil
-		case 1:
+		if len(out) == 1 {
 			return out[0], nil
 		}
 		return And(out), nil
 	}
 	return b.cond(m, f, path, at)
+}
+
+// filters resolves sibling filters, dropping those that turn out empty.
+func (b *builder) filters(m *schemas.Model, list []*ir.Filter, path []*schemas.Attribute, at string) ([]Expr, error) {
+	var out []Expr
+	for _, c := range list {
+		e, err := b.filter(m, c, path, at)
+		if err != nil {
+			return nil, err
+		}
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return out, nil
 }
 
 // traversable checks that a filter may go through attribute name of m.
