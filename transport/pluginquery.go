@@ -24,9 +24,9 @@ func pluginQuery(raw, uid string, op ir.Op, id string, keep func(key string) boo
 		return nil, 0, 0, apierror.Validation("Invalid query string")
 	}
 	start, limit := 0, -1
-	kept := &qs.Object{Map: root.Map}
-	for _, k := range root.Keys {
-		v := root.Map[k]
+	kept := &qs.Object{}
+	for i, k := range root.Keys {
+		v := root.Vals[i]
 		switch k {
 		case "start", "limit":
 			if v.Kind != qs.String {
@@ -44,6 +44,7 @@ func pluginQuery(raw, uid string, op ir.Op, id string, keep func(key string) boo
 		default:
 			if keep(k) {
 				kept.Keys = append(kept.Keys, k)
+				kept.Vals = append(kept.Vals, v)
 			}
 		}
 	}

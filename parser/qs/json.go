@@ -53,7 +53,7 @@ func (o *Object) AppendJSON(dst []byte) []byte {
 		}
 		dst = appendJSONString(dst, k)
 		dst = append(dst, ':')
-		dst = o.Map[k].AppendJSON(dst)
+		dst = o.Vals[i].AppendJSON(dst)
 	}
 	return append(dst, '}')
 }

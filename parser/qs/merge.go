@@ -115,8 +115,7 @@ func (b *builder) srcAt(s src, k int) (key string, idx int, child src) {
 		// Real array sources are leaves made by combine, hence dense.
 		return "", k, src{v: s.v.Arr[k]}
 	}
-	key = s.v.Obj.Keys[k]
-	return key, -1, src{v: s.v.Obj.Map[key]}
+	return s.v.Obj.Keys[k], -1, src{v: s.v.Obj.Vals[k]}
 }
 
 func (b *builder) srcKeyAt(s src, k int) (string, src) {
@@ -330,9 +329,9 @@ func (b *builder) mergeIntoObject(acc *Value, s src) *Value {
 	n := b.srcCount(s)
 	for k := 0; k < n; k++ {
 		key, child := b.srcKeyAt(s, k)
-		if cur, ok := o.Map[key]; ok {
+		if cur, ok := o.Get(key); ok {
 			if nv := b.merge(cur, child); nv != cur {
-				o.Map[key] = nv
+				b.objSet(o, key, nv)
 			}
 		} else {
 			b.objSet(o, key, b.materialize(child))
@@ -469,22 +468,49 @@ func (b *builder) arrayToObject(t *Value, extra *Value) *Value {
 
 // objSet sets key, keeping Keys in JS enumeration order.
 func (b *builder) objSet(o *Object, key string, v *Value) {
-	n := len(o.Map)
-	o.Map[key] = v
-	if len(o.Map) == n {
+	if _, ok := o.Get(key); ok {
+		// Replacing is rare (a scalar turning into an array), so the scan
+		// for the position is fine even on indexed objects.
+		for i, k := range o.Keys {
+			if k == key {
+				o.Vals[i] = v
+				break
+			}
+		}
+		if o.index != nil {
+			o.index[key] = v
+		}
 		return
 	}
 	if len(o.Keys) == cap(o.Keys) {
-		o.Keys = append(b.carveKeys(2*len(o.Keys)+2), o.Keys...)
+		n := 2*len(o.Keys) + 2
+		o.Keys = append(b.carveKeys(n), o.Keys...)
+		o.Vals = append(b.carvePtrs(n), o.Vals...)
 	}
-	o.Keys = insertKey(o.Keys, key)
+	pos := insertPos(o.Keys, key)
+	o.Keys = append(o.Keys, "")
+	copy(o.Keys[pos+1:], o.Keys[pos:])
+	o.Keys[pos] = key
+	o.Vals = append(o.Vals, nil)
+	copy(o.Vals[pos+1:], o.Vals[pos:])
+	o.Vals[pos] = v
+	switch {
+	case o.index != nil:
+		o.index[key] = v
+	case len(o.Keys) > indexFrom:
+		o.index = make(map[string]*Value, 2*len(o.Keys))
+		for i, k := range o.Keys {
+			o.index[k] = o.Vals[i]
+		}
+	}
 }
 
-func insertKey(keys []string, key string) []string {
+// insertPos is where key goes among keys: after every other key, or at
+// its numeric place among the array-index keys, which form a sorted prefix.
+func insertPos(keys []string, key string) int {
 	if !isArrayIndex(key) {
-		return append(keys, key)
+		return len(keys)
 	}
-	// Index keys form a sorted prefix of keys; find its end, then the slot.
 	lo, hi := 0, len(keys)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
@@ -504,10 +530,7 @@ func insertKey(keys []string, key string) []string {
 			hi = mid
 		}
 	}
-	keys = append(keys, "")
-	copy(keys[lo+1:], keys[lo:])
-	keys[lo] = key
-	return keys
+	return lo
 }
 
 // Node allocation from slabs. Keys and Arr slices are carved from shared
@@ -573,7 +596,7 @@ func (b *builder) newObject(hint int) *Value {
 	o := &b.objs[len(b.objs)-1]
 	hint = max(hint, 2)
 	o.Keys = b.carveKeys(hint)
-	o.Map = make(map[string]*Value, hint)
+	o.Vals = b.carvePtrs(hint)
 	v := b.newValue()
 	v.Kind = ObjectKind
 	v.Obj = o

@@ -102,8 +102,11 @@ func newBuilder(raw string, opt Options) *builder {
 	b.vals = make([]Value, 0, est)
 	nobj := min(levels/2+2, est)
 	b.objs = make([]Object, 0, nobj)
-	// Two keys per object, plus room for the root's.
-	b.keys = make([]string, 0, 2*nobj+min(parts, maxCarve))
+	// Two keys per object, plus room for the root's; values match keys, and
+	// array elements come from the same slab.
+	nkeys := 2*nobj + min(parts, maxCarve)
+	b.keys = make([]string, 0, nkeys)
+	b.ptrs = make([]*Value, 0, nkeys+min(parts, maxCarve))
 	return b
 }
 

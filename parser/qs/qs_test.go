@@ -271,8 +271,8 @@ func countNodes(v *Value) int {
 
 func countObject(o *Object) int {
 	n := 0
-	for _, k := range o.Keys {
-		n += countNodes(o.Map[k])
+	for _, v := range o.Vals {
+		n += countNodes(v)
 	}
 	return n
 }
@@ -294,13 +294,16 @@ func checkInvariants(t *testing.T, in string, opt Options, o *Object) {
 	}
 	var walk func(o *Object)
 	walk = func(o *Object) {
-		if len(o.Keys) != len(o.Map) {
-			t.Fatalf("Parse(%q): %d keys but %d map entries", in, len(o.Keys), len(o.Map))
+		if len(o.Keys) != len(o.Vals) {
+			t.Fatalf("Parse(%q): %d keys but %d values", in, len(o.Keys), len(o.Vals))
+		}
+		if o.index != nil && len(o.index) != len(o.Keys) {
+			t.Fatalf("Parse(%q): %d keys but %d index entries", in, len(o.Keys), len(o.index))
 		}
 		idx := true
 		for i, k := range o.Keys {
-			v, ok := o.Map[k]
-			if !ok || v == nil {
+			v, ok := o.Get(k)
+			if !ok || v == nil || v != o.Vals[i] {
 				t.Fatalf("Parse(%q): key %q missing", in, k)
 			}
 			if isArrayIndex(k) {

@@ -4,6 +4,7 @@
 package rest
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -23,18 +24,20 @@ func Parse(raw string, q *ir.Query) error {
 
 // Lower fills q from an already parsed query object.
 func Lower(root *qs.Object, q *ir.Query) error {
-	for _, k := range root.Keys {
-		v := root.Map[k]
+	var l lowerer
+	for i, k := range root.Keys {
+		v := root.Vals[i]
 		var err error
 		switch k {
 		case "filters":
-			q.Filters, err = parseFilters(v, "filters")
+			q.Filters, err = l.parseFilters(v, "filters")
 		case "sort":
-			q.Sort, err = parseSort(v)
+			q.Sort, err = l.parseSort(v)
 		case "fields":
-			q.Fields, err = parseFields(v)
+			q.Fields, err = l.parseFields(v)
 		case "populate":
-			q.Populate, err = parsePopulate(v, "populate")
+			l.path = append(l.path[:0], "populate")
+			q.Populate, err = l.parsePopulate(v)
 		case "pagination":
 			err = parsePagination(v, &q.Pagination, "pagination")
 		case "publicationState":
@@ -59,6 +62,73 @@ func parsePublicationState(v *qs.Value, param string) (string, error) {
 	return "", apierror.InvalidParam(param)
 }
 
+// lowerer carves the IR nodes of one query from a few slabs: a query lowers into dozens of
+// small nodes, and allocating each on its own was most of the cost of lowering.
+type lowerer struct {
+	filters []ir.Filter
+	fptrs   []*ir.Filter
+	vals    []ir.Value
+	strs    []string
+	// path is the chain of keys down to the populate level being lowered (see at).
+	path   []string
+	pops   []ir.Populate
+	pfs    []ir.PopulateField
+	pfptrs []*ir.PopulateField
+	sorts  []ir.Sort
+}
+
+// carve returns an empty slice with capacity n from *slab, refilling the slab when short with
+// one twice as large as the last, so a query costs a few allocations per slab at most.
+// Slices carved this way are appended to only within their capacity (or reallocate alone).
+func carve[T any](slab *[]T, n int) []T {
+	if cap(*slab)-len(*slab) < n {
+		*slab = make([]T, 0, max(n, 2*cap(*slab), 16))
+	}
+	l := len(*slab)
+	*slab = (*slab)[:l+n]
+	return (*slab)[l:l:(l + n)]
+}
+
+// one returns a pointer to a zeroed element of *slab.
+func one[T any](slab *[]T) *T {
+	return &carve(slab, 1)[:1][0]
+}
+
+func (l *lowerer) filter(f ir.Filter) *ir.Filter {
+	n := one(&l.filters)
+	*n = f
+	return n
+}
+
+// children is an empty child list with room for n filters.
+func (l *lowerer) children(n int) []*ir.Filter { return carve(&l.fptrs, n) }
+
+// at names the parameter being lowered plus key, e.g. populate[author][fields], for an
+// error message; l.path holds the enclosing keys so that nothing is spelled out unless an
+// error needs it.
+func (l *lowerer) at(key string) string {
+	var b strings.Builder
+	for i, k := range l.path {
+		if i > 0 {
+			b.WriteByte('[')
+		}
+		b.WriteString(k)
+		if i > 0 {
+			b.WriteByte(']')
+		}
+	}
+	if key != "" {
+		if len(l.path) > 0 {
+			b.WriteByte('[')
+		}
+		b.WriteString(key)
+		if len(l.path) > 0 {
+			b.WriteByte(']')
+		}
+	}
+	return b.String()
+}
+
 func parseLocale(v *qs.Value) ([]string, error) {
 	switch v.Kind {
 	case qs.String:
@@ -78,170 +148,193 @@ func parseLocale(v *qs.Value) ([]string, error) {
 
 // ---- filters ----
 
-func parseFilters(v *qs.Value, param string) (*ir.Filter, error) {
+func (l *lowerer) parseFilters(v *qs.Value, param string) (*ir.Filter, error) {
 	if v.Kind != qs.ObjectKind {
 		if v.Kind == qs.String && v.Str == "" {
 			return nil, nil
 		}
 		return nil, apierror.InvalidParam(param)
 	}
-	f, err := entityLevel(v.Obj)
-	if err != nil || f == nil {
-		return f, err
-	}
-	return f, nil
+	return l.entityLevel(v.Obj)
 }
 
 // entityLevel parses an object whose keys are attributes or logical operators.
-func entityLevel(o *qs.Object) (*ir.Filter, error) {
-	and := &ir.Filter{Kind: ir.And}
-	for _, k := range o.Keys {
-		v := o.Map[k]
+func (l *lowerer) entityLevel(o *qs.Object) (*ir.Filter, error) {
+	kids := l.children(o.Len())
+	for i, k := range o.Keys {
+		v := o.Vals[i]
 		switch {
 		case k == "$and" || k == "$or":
 			if v.Kind != qs.Array {
 				return nil, apierror.InvalidParam(k)
 			}
-			node := &ir.Filter{Kind: ir.And, Param: k}
-			if k == "$or" {
-				node.Kind = ir.Or
-			}
+			list := l.children(len(v.Arr))
 			for _, e := range v.Arr {
 				if e.Kind != qs.ObjectKind {
 					return nil, apierror.InvalidParam(k)
 				}
-				c, err := entityLevel(e.Obj)
+				c, err := l.entityLevel(e.Obj)
 				if err != nil {
 					return nil, err
 				}
 				if c != nil {
-					node.Children = append(node.Children, c)
+					list = append(list, c)
 				}
 			}
-			if len(node.Children) > 0 {
-				and.Children = append(and.Children, node)
+			if len(list) > 0 {
+				kind := ir.And
+				if k == "$or" {
+					kind = ir.Or
+				}
+				kids = append(kids, l.filter(ir.Filter{Kind: kind, Children: list, Param: k}))
 			}
 		case k == "$not":
 			if v.Kind != qs.ObjectKind {
 				return nil, apierror.InvalidParam(k)
 			}
-			c, err := entityLevel(v.Obj)
+			c, err := l.entityLevel(v.Obj)
 			if err != nil {
 				return nil, err
 			}
 			if c != nil {
-				and.Children = append(and.Children, &ir.Filter{Kind: ir.Not, Children: []*ir.Filter{c}, Param: k})
+				kids = append(kids, l.not(c, k))
 			}
 		case strings.HasPrefix(k, "$"):
 			return nil, apierror.InvalidParam(k)
 		default:
-			c, err := attributeLevel(k, v)
+			c, err := l.attributeLevel(k, v)
 			if err != nil {
 				return nil, err
 			}
 			if c != nil {
-				and.Children = append(and.Children, c)
+				kids = append(kids, c)
 			}
 		}
 	}
-	return and.Simplified(), nil
+	return l.and(kids), nil
+}
+
+// and is the And node of a child list as the parsers hand it on (see ir.Filter.Simplified):
+// nil without children, the only child alone.
+func (l *lowerer) and(kids []*ir.Filter) *ir.Filter {
+	switch len(kids) {
+	case 0:
+		return nil
+	case 1:
+		return kids[0]
+	}
+	return l.filter(ir.Filter{Kind: ir.And, Children: kids})
+}
+
+func (l *lowerer) not(c *ir.Filter, param string) *ir.Filter {
+	kids := append(l.children(1), c)
+	return l.filter(ir.Filter{Kind: ir.Not, Children: kids, Param: param})
 }
 
 // attributeLevel parses the value given for one attribute: a plain value (implicit $eq), an
 // operator object, or (for relations and components) a nested entity-level object.
-func attributeLevel(field string, v *qs.Value) (*ir.Filter, error) {
+func (l *lowerer) attributeLevel(field string, v *qs.Value) (*ir.Filter, error) {
 	switch v.Kind {
-	case qs.Null, qs.String:
-		return &ir.Filter{Kind: ir.Cond, Field: field, Operator: "$eq", Values: []ir.Value{value(v)}, Param: field}, nil
-	case qs.Array:
-		vals, err := values(v, field)
+	case qs.Null, qs.String, qs.Array:
+		vals, err := l.values(v, field)
 		if err != nil {
 			return nil, err
 		}
-		return &ir.Filter{Kind: ir.Cond, Field: field, Operator: "$eq", Values: vals, Param: field}, nil
+		return l.filter(ir.Filter{Kind: ir.Cond, Field: field, Operator: "$eq", Values: vals, Param: field}), nil
 	}
 	o := v.Obj
-	and := &ir.Filter{Kind: ir.And}
-	var nested *qs.Object
+	attrs := 0 // keys that are not operators: a nested entity-level object
 	for _, k := range o.Keys {
 		if !strings.HasPrefix(k, "$") {
-			if nested == nil {
-				nested = &qs.Object{Map: map[string]*qs.Value{}}
-			}
-			nested.Keys = append(nested.Keys, k)
-			nested.Map[k] = o.Map[k]
-			continue
+			attrs++
 		}
-		c, err := operator(field, k, o.Map[k])
+	}
+	if attrs > 0 {
+		nested := o
+		if attrs < o.Len() {
+			nested = &qs.Object{}
+			ops := 0
+			for i, k := range o.Keys {
+				if !strings.HasPrefix(k, "$") {
+					nested.Keys = append(nested.Keys, k)
+					nested.Vals = append(nested.Vals, o.Vals[i])
+					continue
+				}
+				c, err := l.operator(field, k, o.Vals[i])
+				if err != nil {
+					return nil, err
+				}
+				if c != nil {
+					ops++
+				}
+			}
+			if ops > 0 {
+				// Strapi crashes on a relation object mixing operators and attributes.
+				return nil, apierror.InvalidParam(field)
+			}
+		}
+		inner, err := l.entityLevel(nested)
+		if err != nil {
+			return nil, err
+		}
+		rel := l.filter(ir.Filter{Kind: ir.Relation, Field: field, Param: field})
+		if inner != nil {
+			rel.Children = append(l.children(1), inner)
+		}
+		return rel, nil
+	}
+	kids := l.children(o.Len())
+	for i, k := range o.Keys {
+		c, err := l.operator(field, k, o.Vals[i])
 		if err != nil {
 			return nil, err
 		}
 		if c != nil {
-			and.Children = append(and.Children, c)
+			kids = append(kids, c)
 		}
 	}
-	if nested != nil {
-		if len(and.Children) > 0 {
-			// Strapi crashes on a relation object mixing operators and attributes.
-			return nil, apierror.InvalidParam(field)
-		}
-		inner, err := entityLevel(nested)
-		if err != nil {
-			return nil, err
-		}
-		rel := &ir.Filter{Kind: ir.Relation, Field: field, Param: field}
-		if inner != nil {
-			rel.Children = []*ir.Filter{inner}
-		}
-		return rel, nil
-	}
-	return and.Simplified(), nil
+	return l.and(kids), nil
 }
 
 // operator parses one `$op` under an attribute.
-func operator(field, op string, v *qs.Value) (*ir.Filter, error) {
+func (l *lowerer) operator(field, op string, v *qs.Value) (*ir.Filter, error) {
 	switch op {
 	case "$not":
-		if v.Kind != qs.ObjectKind {
-			// `filters[title][$not]=x` negates an implicit equality.
-			c, err := attributeLevel(field, v)
-			if err != nil || c == nil {
-				return c, err
-			}
-			return &ir.Filter{Kind: ir.Not, Children: []*ir.Filter{c}, Param: op}, nil
-		}
-		c, err := attributeLevel(field, v)
+		// `filters[title][$not]=x` negates an implicit equality; an object negates its
+		// operators.
+		c, err := l.attributeLevel(field, v)
 		if err != nil || c == nil {
 			return c, err
 		}
-		return &ir.Filter{Kind: ir.Not, Children: []*ir.Filter{c}, Param: op}, nil
+		return l.not(c, op), nil
 	case "$and", "$or":
 		if v.Kind != qs.Array {
 			return nil, apierror.InvalidParam(op)
 		}
-		node := &ir.Filter{Kind: ir.And, Param: op}
-		if op == "$or" {
-			node.Kind = ir.Or
-		}
+		kids := l.children(len(v.Arr))
 		for _, e := range v.Arr {
-			c, err := attributeLevel(field, e)
+			c, err := l.attributeLevel(field, e)
 			if err != nil {
 				return nil, err
 			}
 			if c != nil {
-				node.Children = append(node.Children, c)
+				kids = append(kids, c)
 			}
 		}
-		if len(node.Children) == 0 {
+		if len(kids) == 0 {
 			return nil, nil
 		}
-		return node, nil
+		kind := ir.And
+		if op == "$or" {
+			kind = ir.Or
+		}
+		return l.filter(ir.Filter{Kind: kind, Children: kids, Param: op}), nil
 	}
-	vals, err := values(v, op)
+	vals, err := l.values(v, op)
 	if err != nil {
 		return nil, err
 	}
-	return &ir.Filter{Kind: ir.Cond, Field: field, Operator: op, Values: vals, Param: op}, nil
+	return l.filter(ir.Filter{Kind: ir.Cond, Field: field, Operator: op, Values: vals, Param: op}), nil
 }
 
 func value(v *qs.Value) ir.Value {
@@ -253,12 +346,12 @@ func value(v *qs.Value) ir.Value {
 
 // values flattens an operand: a scalar or an array of scalars. Objects are refused, since no
 // operator takes one and Strapi would crash on it.
-func values(v *qs.Value, param string) ([]ir.Value, error) {
+func (l *lowerer) values(v *qs.Value, param string) ([]ir.Value, error) {
 	switch v.Kind {
 	case qs.Null, qs.String:
-		return []ir.Value{value(v)}, nil
+		return append(carve(&l.vals, 1), value(v)), nil
 	case qs.Array:
-		out := make([]ir.Value, 0, len(v.Arr))
+		out := carve(&l.vals, len(v.Arr))
 		for _, e := range v.Arr {
 			if e.Kind != qs.Null && e.Kind != qs.String {
 				return nil, apierror.InvalidParam(param)
@@ -272,27 +365,57 @@ func values(v *qs.Value, param string) ([]ir.Value, error) {
 
 // ---- sort ----
 
-func parseSort(v *qs.Value) ([]ir.Sort, error) {
-	var out []ir.Sort
-	if err := sortInto(v, nil, &out); err != nil {
+func (l *lowerer) parseSort(v *qs.Value) ([]ir.Sort, error) {
+	n := sortKeys(v)
+	if n == 0 {
+		return nil, l.sortInto(v, nil, nil)
+	}
+	out := carve(&l.sorts, n)
+	if err := l.sortInto(v, nil, &out); err != nil {
 		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, nil
 	}
 	return out, nil
 }
 
-func sortInto(v *qs.Value, prefix []string, out *[]ir.Sort) error {
+// sortKeys is an upper bound of the sort keys in a sort value.
+func sortKeys(v *qs.Value) int {
+	switch v.Kind {
+	case qs.String:
+		return strings.Count(v.Str, ",") + 1
+	case qs.Array:
+		n := 0
+		for _, e := range v.Arr {
+			n += sortKeys(e)
+		}
+		return n
+	case qs.ObjectKind:
+		n := 0
+		for _, e := range v.Obj.Vals {
+			n += sortKeys(e)
+		}
+		return n
+	}
+	return 0
+}
+
+func (l *lowerer) sortInto(v *qs.Value, prefix []string, out *[]ir.Sort) error {
 	switch v.Kind {
 	case qs.String:
 		if prefix != nil {
 			// Object form: the value is the order of the path built so far.
-			desc, err := order(v.Str, strings.Join(prefix, "."))
+			desc, err := order(v.Str, prefix)
 			if err != nil {
 				return err
 			}
 			*out = append(*out, ir.Sort{Path: prefix, Desc: desc, Param: prefix[0]})
 			return nil
 		}
-		for _, part := range strings.Split(v.Str, ",") {
+		for rest, more := v.Str, true; more; {
+			var part string
+			part, rest, more = strings.Cut(rest, ",")
 			part = strings.TrimSpace(part)
 			if part == "" {
 				continue
@@ -302,7 +425,12 @@ func sortInto(v *qs.Value, prefix []string, out *[]ir.Sort) error {
 			if err != nil {
 				return err
 			}
-			path := strings.Split(field, ".")
+			path := carve(&l.strs, strings.Count(field, ".")+1)
+			for seg, more := field, true; more; {
+				var name string
+				name, seg, more = strings.Cut(seg, ".")
+				path = append(path, name)
+			}
 			*out = append(*out, ir.Sort{Path: path, Desc: desc, Param: path[0]})
 		}
 		return nil
@@ -315,15 +443,15 @@ func sortInto(v *qs.Value, prefix []string, out *[]ir.Sort) error {
 				// Strapi's validator refuses an object inside the sort array by its index.
 				return apierror.InvalidParam(strconv.Itoa(i))
 			}
-			if err := sortInto(e, nil, out); err != nil {
+			if err := l.sortInto(e, nil, out); err != nil {
 				return err
 			}
 		}
 		return nil
 	case qs.ObjectKind:
-		for _, k := range v.Obj.Keys {
-			p := append(append([]string(nil), prefix...), k)
-			if err := sortInto(v.Obj.Map[k], p, out); err != nil {
+		for i, k := range v.Obj.Keys {
+			p := append(append(carve(&l.strs, len(prefix)+1), prefix...), k)
+			if err := l.sortInto(v.Obj.Vals[i], p, out); err != nil {
 				return err
 			}
 		}
@@ -332,7 +460,8 @@ func sortInto(v *qs.Value, prefix []string, out *[]ir.Sort) error {
 	return apierror.InvalidParam("sort")
 }
 
-func order(s, param string) (bool, error) {
+// order reads asc/desc; param is the sort key as the client wrote it, a string or a path.
+func order[P string | []string](s string, param P) (bool, error) {
 	switch strings.ToLower(s) {
 	case "", "asc":
 		return false, nil
@@ -340,20 +469,27 @@ func order(s, param string) (bool, error) {
 		return true, nil
 	}
 	// Strapi answers a bad order with a 500; name the offending sort key instead.
-	return false, apierror.Validation("Invalid order in sort parameter %s: order can only be one of asc|desc|ASC|DESC", param)
+	var name string
+	switch p := any(param).(type) {
+	case string:
+		name = p
+	case []string:
+		name = strings.Join(p, ".")
+	}
+	return false, apierror.Validation("Invalid order in sort parameter %s: order can only be one of asc|desc|ASC|DESC", name)
 }
 
 // ---- fields ----
 
-func parseFields(v *qs.Value) ([]string, error) {
+func (l *lowerer) parseFields(v *qs.Value) ([]string, error) {
 	switch v.Kind {
 	case qs.String:
 		if v.Str == "*" {
 			return nil, nil
 		}
-		return []string{v.Str}, nil
+		return append(carve(&l.strs, 1), v.Str), nil
 	case qs.Array:
-		out := make([]string, 0, len(v.Arr))
+		out := carve(&l.strs, len(v.Arr))
 		for _, e := range v.Arr {
 			if e.Kind != qs.String {
 				return nil, apierror.InvalidParam("fields")
@@ -372,41 +508,40 @@ func parseFields(v *qs.Value) ([]string, error) {
 
 // ---- populate ----
 
-func parsePopulate(v *qs.Value, param string) (*ir.Populate, error) {
-	p := &ir.Populate{}
+func (l *lowerer) parsePopulate(v *qs.Value) (*ir.Populate, error) {
 	switch v.Kind {
 	case qs.Null:
 		return nil, nil
 	case qs.String:
 		if v.Str == "*" {
+			p := one(&l.pops)
 			p.All = true
 			return p, nil
 		}
 		if v.Str == "" || v.Str == "false" {
 			return nil, nil
 		}
-		for _, path := range strings.Split(v.Str, ",") {
-			addPath(p, strings.TrimSpace(path))
-		}
+		p := one(&l.pops)
+		l.addPaths(p, v.Str)
 		return p, nil
 	case qs.Array:
+		p := one(&l.pops)
 		for _, e := range v.Arr {
 			if e.Kind != qs.String {
-				return nil, apierror.InvalidParam(param)
+				return nil, apierror.InvalidParam(l.at(""))
 			}
 			if e.Str == "*" {
 				p.All = true
 				continue
 			}
-			for _, path := range strings.Split(e.Str, ",") {
-				addPath(p, strings.TrimSpace(path))
-			}
+			l.addPaths(p, e.Str)
 		}
 		return p, nil
 	}
-	for _, k := range v.Obj.Keys {
-		sub := v.Obj.Map[k]
-		kp := param + "[" + k + "]"
+	p := one(&l.pops)
+	p.Children = carve(&l.pfptrs, v.Obj.Len())
+	for i, k := range v.Obj.Keys {
+		sub := v.Obj.Vals[i]
 		if k == "*" {
 			p.All = true
 			continue
@@ -418,79 +553,106 @@ func parsePopulate(v *qs.Value, param string) (*ir.Populate, error) {
 			if sub.Str == "false" || sub.Str == "0" || sub.Str == "" {
 				continue
 			}
-			child(p, k)
+			l.child(p, k)
 			continue
 		case qs.Array:
-			return nil, apierror.InvalidParam(kp)
+			return nil, apierror.InvalidParam(l.at(k))
 		}
-		c := child(p, k)
-		if err := populateOptions(sub.Obj, c, kp); err != nil {
+		c := l.child(p, k)
+		l.path = append(l.path, k)
+		err := l.populateOptions(sub.Obj, c)
+		l.path = l.path[:len(l.path)-1]
+		if err != nil {
 			return nil, err
 		}
 	}
 	return p, nil
 }
 
-func child(p *ir.Populate, field string) *ir.PopulateField {
+func (l *lowerer) child(p *ir.Populate, field string) *ir.PopulateField {
 	if c := p.Find(field); c != nil {
 		return c
 	}
-	c := &ir.PopulateField{Field: field}
+	c := one(&l.pfs)
+	c.Field = field
+	if len(p.Children) == cap(p.Children) {
+		p.Children = append(carve(&l.pfptrs, 2*len(p.Children)+2), p.Children...)
+	}
 	p.Children = append(p.Children, c)
 	return c
 }
 
+// addPaths adds comma-separated dotted paths such as "seo.image,tags".
+func (l *lowerer) addPaths(p *ir.Populate, paths string) {
+	for rest, more := paths, true; more; {
+		var path string
+		path, rest, more = strings.Cut(rest, ",")
+		l.addPath(p, strings.TrimSpace(path))
+	}
+}
+
 // addPath adds a dotted path such as "seo.image": each segment populates the next level.
-func addPath(p *ir.Populate, path string) {
+func (l *lowerer) addPath(p *ir.Populate, path string) {
 	if path == "" {
 		return
 	}
 	head, rest, more := strings.Cut(path, ".")
-	c := child(p, head)
+	c := l.child(p, head)
 	if !more {
 		return
 	}
 	if c.Populate == nil {
-		c.Populate = &ir.Populate{}
+		c.Populate = one(&l.pops)
 	}
 	if rest == "*" {
 		c.Populate.All = true
 		return
 	}
-	addPath(c.Populate, rest)
+	l.addPath(c.Populate, rest)
 }
 
-func populateOptions(o *qs.Object, c *ir.PopulateField, param string) error {
-	for _, k := range o.Keys {
-		v := o.Map[k]
+func (l *lowerer) populateOptions(o *qs.Object, c *ir.PopulateField) error {
+	for i, k := range o.Keys {
+		v := o.Vals[i]
 		var err error
 		switch k {
 		case "fields":
-			c.Fields, err = parseFields(v)
+			c.Fields, err = l.parseFields(v)
 		case "sort":
-			c.Sort, err = parseSort(v)
+			c.Sort, err = l.parseSort(v)
 		case "filters":
-			c.Filters, err = parseFilters(v, "filters")
+			c.Filters, err = l.parseFilters(v, "filters")
 		case "populate":
-			c.Populate, err = parsePopulate(v, param+"[populate]")
+			l.path = append(l.path, k)
+			c.Populate, err = l.parsePopulate(v)
+			l.path = l.path[:len(l.path)-1]
 		case "publicationState":
-			c.PublicationState, err = parsePublicationState(v, param+"[publicationState]")
+			if c.PublicationState, err = parsePublicationState(v, ""); err != nil {
+				err = apierror.InvalidParam(l.at(k))
+			}
 		case "count":
-			c.Count, err = boolParam(v, param+"[count]")
+			if c.Count, err = boolParam(v, ""); err != nil {
+				err = apierror.InvalidParam(l.at(k))
+			}
 		case "start", "limit", "page", "pageSize":
 			if c.Pagination == nil {
 				c.Pagination = &ir.Pagination{}
 			}
-			err = pageField(k, v, c.Pagination, param)
+			if err = pageField(k, v, c.Pagination); err != nil {
+				err = apierror.InvalidParam(l.at(k))
+			}
 		case "on":
 			if v.Kind != qs.ObjectKind {
-				return apierror.InvalidParam(param + "[on]")
+				return apierror.InvalidParam(l.at(k))
 			}
-			for _, uid := range v.Obj.Keys {
-				sub := v.Obj.Map[uid]
+			for j, uid := range v.Obj.Keys {
+				sub := v.Obj.Vals[j]
 				f := &ir.PopulateField{Field: c.Field}
 				if sub.Kind == qs.ObjectKind {
-					if err := populateOptions(sub.Obj, f, param+"[on]["+uid+"]"); err != nil {
+					l.path = append(l.path, k, uid)
+					err := l.populateOptions(sub.Obj, f)
+					l.path = l.path[:len(l.path)-2]
+					if err != nil {
 						return err
 					}
 				} else if sub.Kind != qs.String || sub.Str == "false" {
@@ -529,12 +691,12 @@ func parsePagination(v *qs.Value, p *ir.Pagination, param string) error {
 	if v.Kind != qs.ObjectKind {
 		return apierror.InvalidParam(param)
 	}
-	for _, k := range v.Obj.Keys {
-		sub := v.Obj.Map[k]
+	for i, k := range v.Obj.Keys {
+		sub := v.Obj.Vals[i]
 		switch k {
 		case "page", "pageSize", "start", "limit":
-			if err := pageField(k, sub, p, param); err != nil {
-				return err
+			if err := pageField(k, sub, p); err != nil {
+				return apierror.InvalidParam(param + "[" + k + "]")
 			}
 		case "withCount":
 			if sub.Kind != qs.String {
@@ -562,15 +724,15 @@ func mixed(p *ir.Pagination) bool {
 	return (p.Page != nil || p.PageSize != nil) && (p.Start != nil || p.Limit != nil)
 }
 
-func pageField(k string, v *qs.Value, p *ir.Pagination, param string) error {
-	name := param + "[" + k + "]"
+// pageField reads one pagination number; the caller names the parameter in the error.
+func pageField(k string, v *qs.Value, p *ir.Pagination) error {
 	if v.Kind != qs.String {
-		return apierror.InvalidParam(name)
+		return errNotInt
 	}
 	n, err := parseInt(v.Str)
 	if err != nil {
-		// Strapi crashes on a non-integer here; name the parameter instead.
-		return apierror.InvalidParam(name)
+		// Strapi crashes on a non-integer here; the caller names the parameter instead.
+		return errNotInt
 	}
 	switch k {
 	case "page":
@@ -584,6 +746,8 @@ func pageField(k string, v *qs.Value, p *ir.Pagination, param string) error {
 	}
 	return nil
 }
+
+var errNotInt = errors.New("not an integer")
 
 func parseInt(s string) (int, error) {
 	s = strings.TrimSpace(s)
