@@ -27,31 +27,54 @@ var operators = map[string]struct{ cast, list bool }{
 // SQLITE_MAX_LIKE_PATTERN_LENGTH, applied on every database so they answer alike.
 const maxLikePattern = 50000
 
+// origin is where a filter tree sits in the query, for error messages only. Errors name the
+// parameter from it and the relations the filter went through, which are the path's attributes
+// under the names the query used; building the name on the error path alone keeps string
+// concatenations out of every request.
+type origin struct {
+	populate bool   // the filters of a populated attribute rather than the query's own
+	field    string // that populated attribute, as the query named it
+}
+
+// at names the parameter of filters reached through path, e.g. filters[author][mentor].
+func (o origin) at(path []*schemas.Attribute) string {
+	s := "filters"
+	if o.populate {
+		s = "populate[" + o.field + "][filters]"
+	}
+	for _, a := range path {
+		s += "[" + a.Name + "]"
+	}
+	return s
+}
+
 // filter resolves a filter tree on model m reached through path.
-func (b *builder) filter(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute, at string) (Expr, error) {
+func (b *builder) filter(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute, o origin) (Expr, error) {
 	switch f.Kind {
 	case ir.And, ir.Or, ir.Not:
-		out, err := b.filters(m, f.Children, path, at)
+		out, err := b.filters(m, f.Children, path, o)
 		if err != nil || len(out) == 0 {
 			return nil, err
 		}
-		var e Expr = And(out)
-		if len(out) == 1 {
+		var e Expr
+		switch {
+		case len(out) == 1:
 			e = out[0]
-		} else if f.Kind == ir.Or {
+		case f.Kind == ir.Or:
 			e = Or(out)
+		default:
+			e = And(out)
 		}
 		if f.Kind == ir.Not {
 			return Not{e}, nil
 		}
 		return e, nil
 	case ir.Relation:
-		a, err := b.traversable(m, f.Field, at)
+		a, err := b.traversable(m, f.Field, path, o)
 		if err != nil {
 			return nil, err
 		}
-		sub := append(append([]*schemas.Attribute(nil), path...), a)
-		out, err := b.filters(target(a), f.Children, sub, at+"["+f.Field+"]")
+		out, err := b.filters(target(a), f.Children, b.extend(path, a), o)
 		if err != nil || len(out) == 0 {
 			return nil, err
 		}
@@ -60,14 +83,22 @@ func (b *builder) filter(m *schemas.Model, f *ir.Filter, path []*schemas.Attribu
 		}
 		return And(out), nil
 	}
-	return b.cond(m, f, path, at)
+	return b.cond(m, f, path, o)
+}
+
+// extend is path followed by a, in a slice of its own: sibling filters share path.
+func (b *builder) extend(path []*schemas.Attribute, a *schemas.Attribute) []*schemas.Attribute {
+	sub := b.attrs.take(len(path) + 1)
+	copy(sub, path)
+	sub[len(path)] = a
+	return sub
 }
 
 // filters resolves sibling filters, dropping those that turn out empty.
-func (b *builder) filters(m *schemas.Model, list []*ir.Filter, path []*schemas.Attribute, at string) ([]Expr, error) {
-	var out []Expr
+func (b *builder) filters(m *schemas.Model, list []*ir.Filter, path []*schemas.Attribute, o origin) ([]Expr, error) {
+	out := b.exprs.take(len(list))[:0]
 	for _, c := range list {
-		e, err := b.filter(m, c, path, at)
+		e, err := b.filter(m, c, path, o)
 		if err != nil {
 			return nil, err
 		}
@@ -75,44 +106,44 @@ func (b *builder) filters(m *schemas.Model, list []*ir.Filter, path []*schemas.A
 			out = append(out, e)
 		}
 	}
-	return out, nil
+	return out[:len(out):len(out)], nil
 }
 
 // traversable checks that a filter may go through attribute name of m.
-func (b *builder) traversable(m *schemas.Model, name, at string) (*schemas.Attribute, error) {
+func (b *builder) traversable(m *schemas.Model, name string, path []*schemas.Attribute, o origin) (*schemas.Attribute, error) {
 	a, ok := m.Attr(name)
 	if !ok || a.Hidden() || a.Type == schemas.DynamicZone || a.IsScalar() {
-		return nil, apierror.InvalidParam(name).At(at + "[" + name + "]")
+		return nil, apierror.InvalidParam(name).At(o.at(path) + "[" + name + "]")
 	}
 	if a.Type == schemas.Relation && !b.who.CanFind(a.Target.UID) {
-		return nil, apierror.InvalidParam(name).At(at + "[" + name + "]")
+		return nil, apierror.InvalidParam(name).At(o.at(path) + "[" + name + "]")
 	}
 	return a, nil
 }
 
-func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute, at string) (Expr, error) {
+func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute, o origin) (Expr, error) {
 	var attr *schemas.Attribute
 	t := schemas.Integer // the id's type
+	cpath := path        // the comparison's; path stays the filter's own, which errors name
 	if f.Field != "id" {
 		a, ok := m.Attr(f.Field)
 		if !ok || a.Hidden() || a.Type == schemas.DynamicZone {
-			return nil, apierror.InvalidParam(f.Field).At(at + "[" + f.Field + "]")
+			return nil, apierror.InvalidParam(f.Field).At(o.at(path) + "[" + f.Field + "]")
 		}
 		if !a.IsScalar() {
 			// An operator on a relation compares the related entry's id.
-			ra, err := b.traversable(m, f.Field, at)
+			ra, err := b.traversable(m, f.Field, path, o)
 			if err != nil {
 				return nil, err
 			}
-			path = append(append([]*schemas.Attribute(nil), path...), ra)
+			cpath = b.extend(path, ra)
 		} else {
 			attr, t = a, a.Type
 		}
 	}
-	spec, ok := operators[f.Operator]
-	if !ok {
+	if _, ok := operators[f.Operator]; !ok {
 		// Strapi ignores an unknown operator and so widens the result; refuse it instead.
-		return nil, apierror.InvalidParam(f.Operator).At(at + "[" + f.Field + "][" + f.Operator + "]")
+		return nil, apierror.InvalidParam(f.Operator).At(o.at(path) + "[" + f.Field + "][" + f.Operator + "]")
 	}
 	vals := f.Values
 	param := f.Field
@@ -122,7 +153,6 @@ func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute
 			return nil, apierror.Validation("Invalid parameter %s: NUL characters are not allowed", param)
 		}
 	}
-	mk := func(op string, args ...any) *Cmp { return &Cmp{Path: path, Attr: attr, Op: op, Args: args} }
 
 	switch f.Operator {
 	case "$null", "$notNull":
@@ -131,22 +161,25 @@ func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute
 			isNull = !isNull
 		}
 		if isNull {
-			return mk("null"), nil
+			return b.cmp(cpath, attr, "null", nil), nil
 		}
-		return mk("notNull"), nil
+		return b.cmp(cpath, attr, "notNull", nil), nil
 	case "$in", "$notIn":
-		args := make([]any, 0, len(vals))
-		for _, v := range vals {
+		args := b.args.take(len(vals))
+		if args == nil {
+			args = []any{} // an empty list, still not a missing one
+		}
+		for i, v := range vals {
 			c, err := castFilter(t, v, param)
 			if err != nil {
 				return nil, err
 			}
-			args = append(args, c)
+			args[i] = c
 		}
 		if f.Operator == "$in" {
-			return mk("in", args...), nil
+			return b.cmp(cpath, attr, "in", args), nil
 		}
-		return mk("notIn", args...), nil
+		return b.cmp(cpath, attr, "notIn", args), nil
 	case "$between":
 		if len(vals) != 2 {
 			return nil, apierror.Validation("Invalid parameter %s: $between takes two values", param)
@@ -159,32 +192,58 @@ func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute
 		if err != nil {
 			return nil, err
 		}
-		return mk("between", lo, hi), nil
+		args := b.args.take(2)
+		args[0], args[1] = lo, hi
+		return b.cmp(cpath, attr, "between", args), nil
 	}
-	_ = spec
 	// A list given to a single-value operator means any of them (Strapi ORs them).
-	var out []Expr
-	for _, v := range vals {
-		e, err := b.single(f.Operator, t, v, param, mk)
+	if len(vals) == 1 {
+		return b.single(f.Operator, t, vals[0], param, cpath, attr)
+	}
+	out := b.exprs.take(len(vals))
+	for i, v := range vals {
+		e, err := b.single(f.Operator, t, v, param, cpath, attr)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, e)
-	}
-	if len(out) == 1 {
-		return out[0], nil
+		out[i] = e
 	}
 	return Or(out), nil
 }
 
-func (b *builder) single(op string, t schemas.AttrType, v ir.Value, param string, mk func(string, ...any) *Cmp) (Expr, error) {
-	text := func(c *Cmp) *Cmp {
-		c.Text = !isStringType(t) || c.Attr == nil
-		return c
-	}
-	switch op {
-	case "$eqi", "$nei", "$contains", "$notContains", "$containsi", "$notContainsi",
-		"$startsWith", "$endsWith", "$startsWithi", "$endsWithi":
+// cmp is a comparison carved from the builder's slab.
+func (b *builder) cmp(path []*schemas.Attribute, attr *schemas.Attribute, op string, args []any) *Cmp {
+	c := &b.cmps.take(1)[0].cmp
+	*c = Cmp{Path: path, Attr: attr, Op: op, Args: args}
+	return c
+}
+
+// cmp1 is a comparison with one operand, held in the comparison's own slot.
+func (b *builder) cmp1(path []*schemas.Attribute, attr *schemas.Attribute, op string, arg any) *Cmp {
+	s := &b.cmps.take(1)[0]
+	s.arg[0] = arg
+	s.cmp = Cmp{Path: path, Attr: attr, Op: op, Args: s.arg[:]}
+	return &s.cmp
+}
+
+// like is a LIKE comparison of the pattern pre+s+post; patterns share the builder's text
+// buffer.
+func (b *builder) like(path []*schemas.Attribute, attr *schemas.Attribute, t schemas.AttrType, op, pre, s, post string) *Cmp {
+	start := b.text.Len()
+	b.text.WriteString(pre)
+	b.text.WriteString(s)
+	b.text.WriteString(post)
+	return asText(b.cmp1(path, attr, op, b.text.String()[start:]), t)
+}
+
+// asText marks c as comparing its column as text when the column is not a string.
+func asText(c *Cmp, t schemas.AttrType) *Cmp {
+	c.Text = !isStringType(t) || c.Attr == nil
+	return c
+}
+
+func (b *builder) single(op string, t schemas.AttrType, v ir.Value, param string, path []*schemas.Attribute, attr *schemas.Attribute) (Expr, error) {
+	if likeOperator(op) || op == "$eqi" || op == "$nei" {
 		if len(v.S)+2 > maxLikePattern {
 			// SQLite refuses longer LIKE patterns (an error Strapi answers with a 500).
 			return nil, apierror.Validation("Invalid parameter %s: %s takes at most %d bytes", param, op, maxLikePattern-2)
@@ -195,9 +254,9 @@ func (b *builder) single(op string, t schemas.AttrType, v ir.Value, param string
 		if v.Kind == ir.VNull {
 			switch op {
 			case "$eq":
-				return mk("null"), nil
+				return b.cmp(path, attr, "null", nil), nil
 			case "$ne":
-				return mk("notNull"), nil
+				return b.cmp(path, attr, "notNull", nil), nil
 			}
 			return nil, apierror.Validation("Invalid parameter %s: %s cannot compare with null", param, op)
 		}
@@ -205,18 +264,18 @@ func (b *builder) single(op string, t schemas.AttrType, v ir.Value, param string
 		if err != nil {
 			return nil, err
 		}
-		return mk(op[1:], c), nil
+		return b.cmp1(path, attr, op[1:], c), nil
 	case "$eqi", "$nei":
 		if v.Kind == ir.VNull {
 			if op == "$eqi" {
-				return mk("null"), nil
+				return b.cmp(path, attr, "null", nil), nil
 			}
-			return mk("notNull"), nil
+			return b.cmp(path, attr, "notNull", nil), nil
 		}
 		if op == "$eqi" {
-			return text(mk("ilike", v.S)), nil
+			return asText(b.cmp1(path, attr, "ilike", v.S), t), nil
 		}
-		return text(mk("notIlike", v.S)), nil
+		return asText(b.cmp1(path, attr, "notIlike", v.S), t), nil
 	}
 	s := v.S
 	if v.Kind == ir.VNull {
@@ -224,23 +283,33 @@ func (b *builder) single(op string, t schemas.AttrType, v ir.Value, param string
 	}
 	switch op {
 	case "$contains":
-		return text(mk("like", "%"+s+"%")), nil
+		return b.like(path, attr, t, "like", "%", s, "%"), nil
 	case "$notContains":
-		return text(mk("notLike", "%"+s+"%")), nil
+		return b.like(path, attr, t, "notLike", "%", s, "%"), nil
 	case "$containsi":
-		return text(mk("ilike", "%"+s+"%")), nil
+		return b.like(path, attr, t, "ilike", "%", s, "%"), nil
 	case "$notContainsi":
-		return text(mk("notIlike", "%"+s+"%")), nil
+		return b.like(path, attr, t, "notIlike", "%", s, "%"), nil
 	case "$startsWith":
-		return text(mk("like", s+"%")), nil
+		return b.like(path, attr, t, "like", "", s, "%"), nil
 	case "$endsWith":
-		return text(mk("like", "%"+s)), nil
+		return b.like(path, attr, t, "like", "%", s, ""), nil
 	case "$startsWithi":
-		return text(mk("ilike", s+"%")), nil
+		return b.like(path, attr, t, "ilike", "", s, "%"), nil
 	case "$endsWithi":
-		return text(mk("ilike", "%"+s)), nil
+		return b.like(path, attr, t, "ilike", "%", s, ""), nil
 	}
 	return nil, apierror.InvalidParam(op)
+}
+
+// likeOperator reports whether op builds a LIKE pattern around its operand.
+func likeOperator(op string) bool {
+	switch op {
+	case "$contains", "$notContains", "$containsi", "$notContainsi",
+		"$startsWith", "$endsWith", "$startsWithi", "$endsWithi":
+		return true
+	}
+	return false
 }
 
 func isStringType(t schemas.AttrType) bool {

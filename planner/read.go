@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,6 +46,26 @@ type builder struct {
 	p       *Planner
 	who     Principal
 	removed []string
+
+	// The plan's parts, carved from slabs sized by sizes.
+	nodes  slab[node]
+	kids   slab[*Child]
+	steps  slab[*Select]
+	attrs  slab[*schemas.Attribute]
+	exprs  slab[Expr]
+	cmps   slab[cmpSlot]
+	args   slab[any]
+	orders slab[Order]
+	bare   slab[ir.PopulateField]
+	// text holds the LIKE patterns, each a substring of its one buffer.
+	text strings.Builder
+}
+
+// readPlan is a Plan with the statements and conditions every read has, allocated together.
+type readPlan struct {
+	plan        Plan
+	root, count Select
+	where       [4]Expr // filters, locale, publication state, id
 }
 
 // Read plans a FindMany or FindOne.
@@ -56,17 +77,23 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 	if who == nil {
 		who = Everyone{}
 	}
-	b := &builder{p: p, who: who}
-	plan := &Plan{Model: m, One: q.Op != ir.FindMany || m.Kind == schemas.SingleType}
-	root := &Select{Model: m, Limit: -1}
+	b := builder{p: p, who: who}
+	z := sizes{maxDepth: p.Config.MaxPopulateDepth}
+	z.query(m, q)
+	b.reserve(&z)
+	r := &readPlan{}
+	plan := &r.plan
+	plan.Model, plan.One = m, q.Op != ir.FindMany || m.Kind == schemas.SingleType
+	root := &r.root
+	root.Model, root.Limit = m, -1
 	var err error
-	if root.Columns, err = columns(m, q.Fields); err != nil {
+	if root.Columns, err = b.columns(m, q.Fields); err != nil {
 		return nil, err
 	}
-	var where And
+	where := r.where[:0]
 	if q.Filters != nil {
 		// findOne validates its filters, as Strapi does, but does not apply them.
-		e, err := b.filter(m, q.Filters, nil, "filters")
+		e, err := b.filter(m, q.Filters, nil, origin{})
 		if err != nil {
 			return nil, err
 		}
@@ -80,7 +107,7 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 		}
 	}
 	if m.Localized && q.Op == ir.FindMany {
-		if e := localeFilter(m, q.Locale); e != nil {
+		if e := b.localeFilter(m, q.Locale); e != nil {
 			where = append(where, e)
 		}
 	}
@@ -94,12 +121,12 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 		if err != nil {
 			return nil, apierror.NotFound()
 		}
-		where = append(where, &Cmp{Op: "eq", Args: []any{id}})
+		where = append(where, b.cmp1(nil, nil, "eq", id))
 	}
 	if len(where) == 1 {
 		root.Where = where[0]
 	} else if len(where) > 1 {
-		root.Where = where
+		root.Where = And(where[:len(where):len(where)])
 	}
 	if root.Order, err = b.sort(m, q.Sort); err != nil {
 		return nil, err
@@ -108,7 +135,7 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 		root.Order = nil
 	}
 	if q.Fields != nil && root.Where != nil && HasPath(root.Where) {
-		root.Columns = sortColumnsFirst(root.Columns, root.Order)
+		root.Columns = b.sortColumnsFirst(root.Columns, root.Order)
 	}
 	if plan.One {
 		root.Limit = 1
@@ -119,7 +146,8 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 		}
 		root.Limit, root.Offset = plan.Page.Limit, plan.Page.Start
 		if plan.Page.WithCount {
-			plan.Count = &Select{Model: m, Where: root.Where, CountOnly: true, Limit: -1}
+			r.count = Select{Model: m, Where: root.Where, CountOnly: true, Limit: -1}
+			plan.Count = &r.count
 		}
 	}
 	if q.Populate != nil {
@@ -148,11 +176,14 @@ func ParseID(s string) (int64, error) {
 }
 
 // columns resolves a field selection; nil selects every visible scalar in schema order.
-func columns(m *schemas.Model, fields []string) ([]*schemas.Attribute, error) {
+func (b *builder) columns(m *schemas.Model, fields []string) ([]*schemas.Attribute, error) {
 	if fields == nil {
 		return m.VisibleScalars(), nil
 	}
-	out := make([]*schemas.Attribute, 0, len(fields))
+	if len(fields) == 0 {
+		return []*schemas.Attribute{}, nil
+	}
+	out := b.attrs.take(len(fields))[:0]
 next:
 	for _, f := range fields {
 		if f == "id" {
@@ -169,7 +200,7 @@ next:
 		}
 		out = append(out, a)
 	}
-	return out, nil
+	return out[:len(out):len(out)], nil
 }
 
 func (p *Planner) page(in ir.Pagination) (PageMeta, error) {
@@ -221,10 +252,13 @@ func (p *Planner) page(in ir.Pagination) (PageMeta, error) {
 
 // sort resolves sort keys; a path through relations must end in a scalar.
 func (b *builder) sort(m *schemas.Model, keys []ir.Sort) ([]Order, error) {
-	var out []Order
-	for _, k := range keys {
+	out := b.orders.take(len(keys))
+	for i, k := range keys {
 		cur := m
 		var path []*schemas.Attribute
+		if len(k.Path) > 1 {
+			path = b.attrs.take(len(k.Path) - 1)[:0] // every name but the last is a hop
+		}
 		var o Order
 		for i, name := range k.Path {
 			last := i == len(k.Path)-1
@@ -253,7 +287,7 @@ func (b *builder) sort(m *schemas.Model, keys []ir.Sort) ([]Order, error) {
 			path = append(path, a)
 			cur = target(a)
 		}
-		out = append(out, o)
+		out[i] = o
 	}
 	return out, nil
 }
@@ -271,131 +305,183 @@ func (b *builder) populate(m *schemas.Model, pop *ir.Populate, pubState string, 
 	if depth >= b.p.Config.MaxPopulateDepth {
 		return nil, apierror.Validation("Invalid populate: nested more than %d levels", b.p.Config.MaxPopulateDepth)
 	}
-	var fields []*ir.PopulateField
-	if pop.All {
+	var out []*Child
+	var err error
+	if !pop.All {
+		out = b.kids.take(len(pop.Children))[:0]
+		for _, f := range pop.Children {
+			a, ok := m.Attr(f.Field)
+			if !ok || a.IsScalar() {
+				continue // unknown populate keys are ignored, as in Strapi
+			}
+			if out, err = b.add(out, m, a, f, pubState, depth); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		n := 0
+		for _, a := range m.Attributes {
+			if !a.IsScalar() {
+				n++
+			}
+		}
+		out = b.kids.take(n)[:0]
 		for _, a := range m.Attributes {
 			if a.IsScalar() {
 				continue
 			}
-			if f := pop.Find(a.Name); f != nil {
-				fields = append(fields, f)
-			} else {
-				fields = append(fields, &ir.PopulateField{Field: a.Name})
+			f := pop.Find(a.Name)
+			if f == nil {
+				f = &b.bare.take(1)[0]
+				f.Field = a.Name
+			}
+			if out, err = b.add(out, m, a, f, pubState, depth); err != nil {
+				return nil, err
 			}
 		}
-	} else {
-		fields = pop.Children
 	}
-	var out []*Child
-	for _, f := range fields {
-		a, ok := m.Attr(f.Field)
-		if !ok || a.IsScalar() {
-			continue // unknown populate keys are ignored, as in Strapi
-		}
-		if a.Hidden() {
-			b.removed = append(b.removed, fmt.Sprintf("populate %s: private attribute", a.Name))
-			continue
-		}
-		if a.Type == schemas.Relation && !b.who.CanFind(a.Target.UID) {
-			b.removed = append(b.removed, fmt.Sprintf("populate %s: caller may not find %s", a.Name, a.Target.UID))
-			continue
-		}
-		c, err := b.child(m, a, f, pubState, depth)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
+	if len(out) == 0 {
+		return nil, nil
 	}
-	return out, nil
+	return out[:len(out):len(out)], nil
+}
+
+// add appends the child populating a, unless the caller may not see it.
+func (b *builder) add(out []*Child, m *schemas.Model, a *schemas.Attribute, f *ir.PopulateField, pubState string, depth int) ([]*Child, error) {
+	if a.Hidden() {
+		b.removed = append(b.removed, fmt.Sprintf("populate %s: private attribute", a.Name))
+		return out, nil
+	}
+	if a.Type == schemas.Relation && !b.who.CanFind(a.Target.UID) {
+		b.removed = append(b.removed, fmt.Sprintf("populate %s: caller may not find %s", a.Name, a.Target.UID))
+		return out, nil
+	}
+	c, err := b.child(m, a, f, pubState, depth)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, c), nil
 }
 
 func (b *builder) child(owner *schemas.Model, a *schemas.Attribute, f *ir.PopulateField, pubState string, depth int) (*Child, error) {
-	c := &Child{Attr: a}
+	n := &b.nodes.take(1)[0]
+	c := &n.child
+	c.Attr = a
 	switch a.Type {
 	case schemas.Relation, schemas.Media:
-		via := &Via{Kind: ViaLink, Join: a.Link}
+		via := &n.via
+		via.Kind, via.Join = ViaLink, a.Link
 		if a.Type == schemas.Media {
-			via.Kind = ViaMorph
-			via.Join = &schemas.Join{Table: a.Link.Table, SourceCol: a.Link.SourceCol, TargetCol: a.Link.TargetCol,
-				OrderCol: a.Link.OrderCol, Morph: true, MorphType: owner.UID, MorphField: a.Name}
+			via.Kind, via.Join = ViaMorph, morphJoin(owner, a)
 		}
 		if f.Count && a.Type == schemas.Relation {
 			via.Count = true
 			c.Count = true
 		}
-		s, err := b.childSelect(a.Target, f, via, pubState, depth)
-		if err != nil {
+		if err := b.childSelect(&n.sel, a.Target, f, via, pubState, depth); err != nil {
 			return nil, err
 		}
 		if a.Type == schemas.Relation && !a.IsToMany() {
-			s.Limit = -1 // a to-one relation holds at most one target per parent
+			n.sel.Limit = -1 // a to-one relation holds at most one target per parent
 		}
-		c.one[0] = s
+		c.one[0] = &n.sel
 		c.Steps = c.one[:]
 	case schemas.ComponentT:
 		comp := a.Components[0]
-		via := &Via{Kind: ViaComponents, ComponentsTable: owner.ComponentsTable, Field: a.Name, ComponentType: comp.UID}
-		s, err := b.childSelect(comp, f, via, pubState, depth)
-		if err != nil {
+		n.via = Via{Kind: ViaComponents, ComponentsTable: owner.ComponentsTable, Field: a.Name, ComponentType: comp.UID}
+		if err := b.childSelect(&n.sel, comp, f, &n.via, pubState, depth); err != nil {
 			return nil, err
 		}
-		c.one[0] = s
+		c.one[0] = &n.sel
 		c.Steps = c.one[:]
 	case schemas.DynamicZone:
+		k := 0
 		for _, comp := range a.Components {
-			cf := f
-			if len(f.On) > 0 {
-				cf = nil
-				for _, on := range f.On {
-					if on.Component == comp.UID {
-						cf = on.Field
-					}
-				}
-				if cf == nil {
-					continue
-				}
+			if componentOptions(f, comp) != nil {
+				k++
 			}
-			via := &Via{Kind: ViaComponents, ComponentsTable: owner.ComponentsTable, Field: a.Name, ComponentType: comp.UID}
-			s, err := b.childSelect(comp, cf, via, pubState, depth)
-			if err != nil {
+		}
+		steps := c.one[:0]
+		if k > 1 {
+			steps = b.steps.take(k)[:0]
+		}
+		for _, comp := range a.Components {
+			cf := componentOptions(f, comp)
+			if cf == nil {
+				continue
+			}
+			sn := n // the first step shares the child's node
+			if len(steps) > 0 {
+				sn = &b.nodes.take(1)[0]
+			}
+			sn.via = Via{Kind: ViaComponents, ComponentsTable: owner.ComponentsTable, Field: a.Name, ComponentType: comp.UID}
+			if err := b.childSelect(&sn.sel, comp, cf, &sn.via, pubState, depth); err != nil {
 				return nil, err
 			}
-			c.Steps = append(c.Steps, s)
+			steps = append(steps, &sn.sel)
+		}
+		if len(steps) > 0 {
+			c.Steps = steps
 		}
 	}
 	return c, nil
 }
 
-func (b *builder) childSelect(m *schemas.Model, f *ir.PopulateField, via *Via, pubState string, depth int) (*Select, error) {
-	s := &Select{Model: m, Via: via, Limit: -1}
-	var err error
-	if s.Columns, err = columns(m, f.Fields); err != nil {
-		return nil, err
+// componentOptions is how a dynamic zone populates one of its components: with the zone's own
+// options, or with those of the component's `on` fragment; nil when the fragments leave it out.
+func componentOptions(f *ir.PopulateField, comp *schemas.Model) *ir.PopulateField {
+	if len(f.On) == 0 {
+		return f
 	}
-	var where And
-	if f.Filters != nil {
-		e, err := b.filter(m, f.Filters, nil, "populate["+f.Field+"][filters]")
-		if err != nil {
-			return nil, err
+	var cf *ir.PopulateField
+	for _, on := range f.On {
+		if on.Component == comp.UID {
+			cf = on.Field
 		}
-		if e != nil {
-			where = append(where, e)
+	}
+	return cf
+}
+
+// morphJoin is how media of owner's attribute a are reached. The schema loader links every
+// media attribute with exactly this join, so it is shared rather than built per request; an
+// attribute linked otherwise gets one of its own.
+func morphJoin(owner *schemas.Model, a *schemas.Attribute) *schemas.Join {
+	if l := a.Link; l.Morph && l.MorphType == owner.UID && l.MorphField == a.Name && l.InvOrderCol == "" {
+		return l
+	}
+	return &schemas.Join{Table: a.Link.Table, SourceCol: a.Link.SourceCol, TargetCol: a.Link.TargetCol,
+		OrderCol: a.Link.OrderCol, Morph: true, MorphType: owner.UID, MorphField: a.Name}
+}
+
+func (b *builder) childSelect(s *Select, m *schemas.Model, f *ir.PopulateField, via *Via, pubState string, depth int) error {
+	s.Model, s.Via, s.Limit = m, via, -1
+	var err error
+	if s.Columns, err = b.columns(m, f.Fields); err != nil {
+		return err
+	}
+	var filter Expr
+	if f.Filters != nil {
+		if filter, err = b.filter(m, f.Filters, nil, origin{populate: true, field: f.Field}); err != nil {
+			return err
 		}
 	}
 	state := pubState
 	if f.PublicationState != "" {
 		state = f.PublicationState
 	}
-	if m.DraftAndPublish && state != "preview" {
-		where = append(where, Published{})
-	}
-	if len(where) == 1 {
-		s.Where = where[0]
-	} else if len(where) > 1 {
-		s.Where = where
+	published := m.DraftAndPublish && state != "preview"
+	switch {
+	case filter != nil && published:
+		w := b.exprs.take(2)
+		w[0], w[1] = filter, Published{}
+		s.Where = And(w)
+	case filter != nil:
+		s.Where = filter
+	case published:
+		s.Where = Published{}
 	}
 	if s.Order, err = b.sort(m, f.Sort); err != nil {
-		return nil, err
+		return err
 	}
 	if f.Pagination != nil {
 		pg := f.Pagination
@@ -411,50 +497,52 @@ func (b *builder) childSelect(m *schemas.Model, f *ir.PopulateField, via *Via, p
 	}
 	if f.Populate != nil && !via.Count {
 		if s.Children, err = b.populate(m, f.Populate, state, depth+1); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // sortColumnsFirst mirrors Strapi's answer when filters join other tables: its query selects
 // DISTINCT with the sort columns first, and the entry keeps the row's column order.
-func sortColumnsFirst(cols []*schemas.Attribute, order []Order) []*schemas.Attribute {
-	var out []*schemas.Attribute
-	seen := map[*schemas.Attribute]bool{}
+func (b *builder) sortColumnsFirst(cols []*schemas.Attribute, order []Order) []*schemas.Attribute {
+	n := 0
 	for _, o := range order {
-		if len(o.Path) == 0 && o.Attr != nil && !seen[o.Attr] {
-			seen[o.Attr] = true
+		if len(o.Path) == 0 && o.Attr != nil {
+			n++
+		}
+	}
+	if n == 0 {
+		return cols
+	}
+	out := b.attrs.take(n + len(cols))[:0]
+	for _, o := range order {
+		if len(o.Path) == 0 && o.Attr != nil && !slices.Contains(out, o.Attr) {
 			out = append(out, o.Attr)
 		}
 	}
-	if len(out) == 0 {
-		return cols
-	}
+	first := out // sort keys are few: a scan beats a map
 	for _, c := range cols {
-		if !seen[c] {
+		if !slices.Contains(first, c) {
 			out = append(out, c)
 		}
 	}
-	return out
+	return out[:len(out):len(out)]
 }
 
 // localeFilter keeps the entries of the requested locales; "all" keeps every locale. The
 // transport fills in the default locale when the request names none.
-func localeFilter(m *schemas.Model, codes []string) Expr {
-	if len(codes) == 0 {
+func (b *builder) localeFilter(m *schemas.Model, codes []string) Expr {
+	if len(codes) == 0 || slices.Contains(codes, "all") {
 		return nil
 	}
-	args := make([]any, 0, len(codes))
-	for _, c := range codes {
-		if c == "all" {
-			return nil
-		}
-		args = append(args, c)
+	args := b.args.take(len(codes))
+	for i, c := range codes {
+		args[i] = c
 	}
 	a, _ := m.Attr("locale")
 	if len(args) == 1 {
-		return &Cmp{Attr: a, Op: "eq", Args: args}
+		return b.cmp(nil, a, "eq", args)
 	}
-	return &Cmp{Attr: a, Op: "in", Args: args}
+	return b.cmp(nil, a, "in", args)
 }
