@@ -41,7 +41,7 @@ func (sh *shape) slotOf(c *planner.Cmp) int {
 
 var shapes = sync.Pool{New: func() any { return &shape{key: make([]byte, 0, 256), vals: make([]any, 0, 16)} }}
 
-func newShape(d *Dialect, s *planner.Select, parentIDs []int64) *shape {
+func newShape(d *Dialect, s *planner.Select, parents Parents) *shape {
 	sh := shapes.Get().(*shape)
 	sh.key, sh.vals, sh.cmps = sh.key[:0], sh.vals[:0], sh.cmps[:0]
 	sh.parent, sh.limit, sh.offset, sh.upper = -1, -1, -1, -1
@@ -72,7 +72,7 @@ func newShape(d *Dialect, s *planner.Select, parentIDs []int64) *shape {
 		if v.Count {
 			sh.str("n")
 		}
-		sh.parent = sh.add(d.ListArg(parentIDs))
+		sh.parent = sh.add(parents.argFor(d))
 	}
 	if s.Where != nil {
 		sh.str("|w:")
@@ -186,9 +186,16 @@ type cached struct {
 // NewCache returns an empty cache.
 func NewCache() *Cache { return &Cache{m: map[string]cached{}, Max: 4096} }
 
-// Select renders a step through the cache.
+// Select renders a step through the cache. Child steps take the ids of their parents, which
+// are encoded for this step alone; SelectParents shares one encoding between steps.
 func (c *Cache) Select(d *Dialect, s *planner.Select, parentIDs []int64) (Stmt, error) {
-	sh := newShape(d, s, parentIDs)
+	return c.SelectParents(d, s, Parents{ids: parentIDs})
+}
+
+// SelectParents renders a step through the cache with its parents' ids already encoded, as
+// the runner does for all the child steps of a level (the zero Parents for a root step).
+func (c *Cache) SelectParents(d *Dialect, s *planner.Select, parents Parents) (Stmt, error) {
+	sh := newShape(d, s, parents)
 	defer sh.release()
 	c.mu.RLock()
 	hit, ok := c.m[string(sh.key)] // the conversion does not allocate in a map index
@@ -218,12 +225,46 @@ func (c *Cache) Len() int {
 
 // resolve replaces slots by this request's values, converted for the driver.
 func (d *Dialect) resolve(tmpl []any, vals []any) []any {
-	out := make([]any, len(tmpl))
+	out := newArgs(len(tmpl))
 	for i, a := range tmpl {
 		if s, ok := a.(slot); ok {
 			a = vals[s]
 		}
 		out[i] = d.Bind(a)
 	}
+	return out
+}
+
+// Stmt.Args outlives rendering (the driver and tracers read it), so it cannot be recycled,
+// but the bind values of many statements can share one backing array: argChunks holds
+// partly used arrays whose unused tail is handed out next. Every statement would otherwise
+// cost an allocation of its own. A handed-out slice has its capacity capped at its length,
+// so an append by its holder copies instead of overwriting the next statement's values.
+var argChunks = sync.Pool{New: func() any { return new(argChunk) }}
+
+type argChunk struct{ free []any }
+
+const (
+	argChunkLen = 128
+	// Statements with more values than this get an array of their own, so that one
+	// large statement does not waste most of a chunk.
+	argChunkMax = argChunkLen / 4
+)
+
+// newArgs returns a zeroed slice of n bind values, len and cap n.
+func newArgs(n int) []any {
+	if n == 0 {
+		return []any{}
+	}
+	if n > argChunkMax {
+		return make([]any, n)
+	}
+	ch := argChunks.Get().(*argChunk)
+	if len(ch.free) < n {
+		ch.free = make([]any, argChunkLen)
+	}
+	out := ch.free[:n:n]
+	ch.free = ch.free[n:]
+	argChunks.Put(ch)
 	return out
 }

@@ -56,21 +56,70 @@ func (d *Dialect) InList(expr string) string {
 	return expr + " IN (SELECT value FROM json_each(?))"
 }
 
-// ListArg encodes ids for InList.
+// ListArg encodes ids for InList. On SQLite the list is JSON text, built in one allocation
+// (its exact length is computed first), because it is built for every batched level of
+// every request.
 func (d *Dialect) ListArg(ids []int64) any {
 	if d == Postgres {
 		return ids
 	}
-	b := make([]byte, 0, len(ids)*6+2)
-	b = append(b, '[')
+	n := 2 + max(len(ids)-1, 0)
+	for _, id := range ids {
+		n += decimalLen(id)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte('[')
+	var digits [20]byte
 	for i, id := range ids {
 		if i > 0 {
-			b = append(b, ',')
+			b.WriteByte(',')
 		}
-		b = strconv.AppendInt(b, id, 10)
+		b.Write(strconv.AppendInt(digits[:0], id, 10))
 	}
-	b = append(b, ']')
-	return string(b)
+	b.WriteByte(']')
+	return b.String()
+}
+
+// decimalLen is the length of strconv.FormatInt(v, 10).
+func decimalLen(v int64) int {
+	n := 1
+	u := uint64(v)
+	if v < 0 {
+		n++
+		u = -u
+	}
+	for ; u >= 10; u /= 10 {
+		n++
+	}
+	return n
+}
+
+// Parents are the ids a level's child steps batch on, with their InList bind value
+// (ListArg) encoded once: every child step of a level binds the same list, so encoding it
+// per level rather than per step saves that step's allocations. The zero Parents is the
+// empty list, which root steps (that bind none) take.
+type Parents struct {
+	ids []int64
+	d   *Dialect // the dialect arg is encoded for; nil: not encoded yet
+	arg any
+}
+
+// Parents encodes ids for the child steps of one level. The ids must not change while the
+// Parents or the statements rendered with it are in use (PostgreSQL binds the slice itself).
+func (d *Dialect) Parents(ids []int64) Parents {
+	return Parents{ids: ids, d: d, arg: d.ListArg(ids)}
+}
+
+// IDs returns the parent ids.
+func (p Parents) IDs() []int64 { return p.ids }
+
+// argFor returns the list's bind value for d, encoding it when it was not encoded for d.
+func (p Parents) argFor(d *Dialect) any {
+	if p.d != d {
+		return d.ListArg(p.ids)
+	}
+	return p.arg
 }
 
 // ColumnType is the column type of a scalar attribute, as Strapi v4 (knex) creates it.

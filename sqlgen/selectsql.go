@@ -40,7 +40,7 @@ func (r *renderer) alias(prefix string) string {
 // Select renders a plan step without caching. Child steps take the ids of their parents in
 // one bind value.
 func (d *Dialect) Select(s *planner.Select, parentIDs []int64) (Stmt, error) {
-	sh := newShape(d, s, parentIDs)
+	sh := newShape(d, s, Parents{ids: parentIDs})
 	defer sh.release()
 	sql, tmpl, err := d.render(s, sh)
 	if err != nil {
