@@ -53,7 +53,8 @@ func (s *Server) find(ctx context.Context, w http.ResponseWriter, r *http.Reques
 // writeList answers a list: {"data":[entries],"meta":{...}}, with meta.pagination unless
 // the list is not paginated (a single type's locale=all).
 func writeList(w http.ResponseWriter, plan *planner.Plan, res *exec.Result, paginated bool) {
-	var b buf
+	b := getBuf()
+	defer putBuf(b)
 	b.WriteString(`{"data":[`)
 	for i, e := range res.Entries {
 		if i > 0 {
@@ -68,7 +69,7 @@ func writeList(w http.ResponseWriter, plan *planner.Plan, res *exec.Result, pagi
 		b.WriteString("{}")
 	}
 	b.WriteByte('}')
-	writeJSON(w, http.StatusOK, &b)
+	writeJSON(w, http.StatusOK, b)
 }
 
 // run executes a plan; with LogPlans it logs the plan's statements with their timings.
@@ -97,11 +98,12 @@ func (s *Server) readOne(ctx context.Context, db exec.Queryer, q *ir.Query, who 
 }
 
 func writeEntry(w http.ResponseWriter, plan *planner.Plan, e *exec.Entry) {
-	var b buf
+	b := getBuf()
+	defer putBuf(b)
 	b.WriteString(`{"data":`)
 	b.entry(plan.Root, e)
 	b.WriteString(`,"meta":{}}`)
-	writeJSON(w, http.StatusOK, &b)
+	writeJSON(w, http.StatusOK, b)
 }
 
 func (s *Server) findOne(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, id string, who planner.Principal) error {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"quarry/schemas"
@@ -13,6 +14,26 @@ import (
 // buf writes responses whose key order and number formats must match Strapi's (a
 // JavaScript server); see package jsonw. Its own methods shape REST's envelope.
 type buf struct{ jsonw.Buffer }
+
+// bufs keeps response buffers between requests: a list page of 100 entries is ~90 KB, and
+// growing a fresh buffer to that size by doubling cost more CPU than writing the response.
+var bufs = sync.Pool{New: func() any { return new(buf) }}
+
+// maxPooledBuf is the largest buffer kept: an occasional huge response should not stay
+// allocated for the life of the process.
+const maxPooledBuf = 1 << 20
+
+func getBuf() *buf { return bufs.Get().(*buf) }
+
+// putBuf returns b to the pool once nothing refers to its bytes any more (the response
+// has been written: ResponseWriter.Write does not keep them).
+func putBuf(b *buf) {
+	if b.Cap() > maxPooledBuf {
+		return
+	}
+	b.Reset()
+	bufs.Put(b)
+}
 
 // timeOfDay trims a zero fraction as PostgreSQL's time output does, so every database
 // answers the same: 10:20:30.000 → 10:20:30, 10:20:30.120 → 10:20:30.12.

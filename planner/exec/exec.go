@@ -110,7 +110,7 @@ func traceOf(ctx context.Context) TraceFunc {
 // parents of that level.
 func (r *Runner) Run(ctx context.Context, q Queryer, p *planner.Plan) (*Result, error) {
 	res := &Result{}
-	stmt, err := r.render(p.Root, nil)
+	stmt, err := r.render(p.Root, sqlgen.Parents{})
 	if err != nil {
 		return nil, fmt.Errorf("render root: %w", err)
 	}
@@ -120,7 +120,7 @@ func (r *Runner) Run(ctx context.Context, q Queryer, p *planner.Plan) (*Result, 
 	}
 	res.Entries = entries
 	if p.Count != nil {
-		cs, err := r.render(p.Count, nil)
+		cs, err := r.render(p.Count, sqlgen.Parents{})
 		if err != nil {
 			return nil, fmt.Errorf("render count: %w", err)
 		}
@@ -139,11 +139,13 @@ func (r *Runner) Run(ctx context.Context, q Queryer, p *planner.Plan) (*Result, 
 	return res, nil
 }
 
-func (r *Runner) render(s *planner.Select, ids []int64) (sqlgen.Stmt, error) {
+// render renders a step; child steps take their level's parents (the zero Parents for the
+// root and the count).
+func (r *Runner) render(s *planner.Select, parents sqlgen.Parents) (sqlgen.Stmt, error) {
 	if r.Cache != nil {
-		return r.Cache.Select(r.Dialect, s, ids)
+		return r.Cache.SelectParents(r.Dialect, s, parents)
 	}
-	return r.Dialect.Select(s, ids)
+	return r.Dialect.Select(s, parents.IDs())
 }
 
 // slabRows is how many rows' entries are allocated at once.
@@ -224,6 +226,12 @@ func (r *Runner) query(ctx context.Context, q Queryer, s *planner.Select, stmt s
 		e.Values, valueSlab = valueSlab[:len(s.Columns):len(s.Columns)], valueSlab[len(s.Columns):]
 		e.ID, _ = toInt(raw[0])
 		for i, a := range s.Columns {
+			if x, ok := raw[i+1].([]byte); ok && (a.Type == schemas.JSON || a.Type == schemas.Blocks) {
+				// Scanning into *any already copied the driver's bytes; Normalize would
+				// copy them again.
+				e.Values[i] = json.RawMessage(x)
+				continue
+			}
 			v, err := Normalize(a.Type, raw[i+1])
 			if err != nil {
 				return nil, fmt.Errorf("read %s.%s: %w", s.Model.Table, a.Column, err)
@@ -250,24 +258,31 @@ func (r *Runner) children(ctx context.Context, q Queryer, s *planner.Select, par
 	if len(s.Children) == 0 || len(parents) == 0 {
 		return nil
 	}
+	// Parents sharing an id (one entry reached along several paths) all get its children:
+	// first[id] is the last such parent plus one, next chains the others. One map and one
+	// slice, where a map of slices cost an allocation per parent.
 	ids := make([]int64, 0, len(parents))
-	seen := make(map[int64]bool, len(parents))
+	first := make(map[int64]int32, len(parents))
+	next := make([]int32, len(parents))
 	kids := make([]Kid, len(parents)*len(s.Children))
 	for i, p := range parents {
 		p.Kids = kids[i*len(s.Children) : (i+1)*len(s.Children) : (i+1)*len(s.Children)]
-		if !seen[p.ID] {
-			seen[p.ID] = true
+		head, ok := first[p.ID]
+		if !ok {
 			ids = append(ids, p.ID)
 		}
+		next[i] = head
+		first[p.ID] = int32(i + 1)
 	}
-	byID := make(map[int64][]*Entry, len(parents))
-	for _, p := range parents {
-		byID[p.ID] = append(byID[p.ID], p)
-	}
+	// Every child step of the level batches on the same ids: encode their bind value once.
+	batch := r.Dialect.Parents(ids)
+	counts := make([]int32, len(parents))
+	var stepRows [][]fetched
 	for ci, c := range s.Children {
 		multi := len(c.Steps) > 1
+		stepRows = stepRows[:0]
 		for _, step := range c.Steps {
-			stmt, err := r.render(step, ids)
+			stmt, err := r.render(step, batch)
 			if err != nil {
 				return fmt.Errorf("render %s: %w", c.Attr.Name, err)
 			}
@@ -275,17 +290,9 @@ func (r *Runner) children(ctx context.Context, q Queryer, s *planner.Select, par
 			if err != nil {
 				return err
 			}
-			var level []*Entry
+			stepRows = append(stepRows, rows)
+			level := make([]*Entry, 0, len(rows))
 			for _, f := range rows {
-				for _, p := range byID[f.parent] {
-					k := &p.Kids[ci]
-					if c.Count {
-						k.Count = f.count
-						continue
-					}
-					k.Entries = append(k.Entries, f.entry)
-					k.Steps = append(k.Steps, step)
-				}
 				if f.entry != nil {
 					if multi {
 						f.entry.Component = step.Model.UID
@@ -297,6 +304,7 @@ func (r *Runner) children(ctx context.Context, q Queryer, s *planner.Select, par
 				return err
 			}
 		}
+		distribute(parents, first, next, counts, ci, c, stepRows)
 		if multi {
 			for _, p := range parents {
 				sortByOrder(&p.Kids[ci])
@@ -304,6 +312,73 @@ func (r *Runner) children(ctx context.Context, q Queryer, s *planner.Select, par
 		}
 	}
 	return nil
+}
+
+// distribute hands the rows of child ci (one slice per step) to their parents, in row
+// order. Each parent's entries are counted first so that all of them are carved from one
+// slice instead of growing a slice per parent.
+func distribute(parents []*Entry, first map[int64]int32, next, counts []int32, ci int, c *planner.Child, stepRows [][]fetched) {
+	clear(counts)
+	total, most := 0, int32(0)
+	for _, rows := range stepRows {
+		for _, f := range rows {
+			for j := first[f.parent]; j != 0; j = next[j-1] {
+				if f.entry == nil {
+					parents[j-1].Kids[ci].Count = f.count
+					continue
+				}
+				counts[j-1]++
+				total++
+				most = max(most, counts[j-1])
+			}
+		}
+	}
+	if total == 0 {
+		return
+	}
+	multi := len(c.Steps) > 1
+	entries := make([]*Entry, total)
+	// A single-step child's Steps are all the same step: every parent shares one slice
+	// (capped at its length, so an append elsewhere cannot write into another's).
+	var steps []*planner.Select
+	if multi {
+		steps = make([]*planner.Select, total)
+	} else {
+		steps = make([]*planner.Select, most)
+		for i := range steps {
+			steps[i] = c.Steps[0]
+		}
+	}
+	off := 0
+	for i, p := range parents {
+		n := int(counts[i])
+		if n == 0 {
+			continue
+		}
+		k := &p.Kids[ci]
+		k.Entries = entries[off : off : off+n]
+		if multi {
+			k.Steps = steps[off : off : off+n]
+		} else {
+			k.Steps = steps[:n:n]
+		}
+		off += n
+	}
+	for si, rows := range stepRows {
+		step := c.Steps[si]
+		for _, f := range rows {
+			if f.entry == nil {
+				continue
+			}
+			for j := first[f.parent]; j != 0; j = next[j-1] {
+				k := &parents[j-1].Kids[ci]
+				k.Entries = append(k.Entries, f.entry)
+				if multi {
+					k.Steps = append(k.Steps, step)
+				}
+			}
+		}
+	}
 }
 
 // sortByOrder merges dynamic-zone items fetched per component type back into stored order.
@@ -387,6 +462,9 @@ func Normalize(t schemas.AttrType, v any) (any, error) {
 	case schemas.DateTime, schemas.Timestamp:
 		switch x := v.(type) {
 		case time.Time:
+			if x.Location() == time.UTC {
+				return v, nil // PostgreSQL's timestamps: re-boxing would allocate per cell
+			}
 			return x.UTC(), nil
 		case int64:
 			return time.UnixMilli(x).UTC(), nil

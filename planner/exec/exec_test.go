@@ -108,3 +108,44 @@ func TestStatementCountIndependentOfRows(t *testing.T) {
 }
 
 func TestMain(m *testing.M) { os.Exit(m.Run()) }
+
+// TestSharedParentsStitched: tags 1 and 2 are reached from every article, so the tag level
+// holds several entries per tag id; each of them gets the tag's children, in link order,
+// and counts land on every parent too.
+func TestSharedParentsStitched(t *testing.T) {
+	db, s := openBlog(t)
+	seed(t, db, 4)
+	for _, q := range []string{
+		`INSERT INTO tags_owner_links (tag_id, writer_id) VALUES (1, 3), (2, 4)`,
+		`INSERT INTO tags_parts_links (tag_id, writer_id, writer_order) VALUES (1, 2, 2), (1, 4, 1), (1, 1, 3), (2, 3, 1)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := run(t, db, s, "populate[tags][populate][owner]=true&populate[tags][populate][parts]=true&populate[author][populate][mentor][count]=true&sort=id")
+	wantParts := map[int64][]int64{1: {4, 2, 1}, 2: {3}}
+	wantOwner := map[int64]int64{1: 3, 2: 4}
+	for _, a := range res.Entries {
+		tags := a.Kids[0].Entries // the populate's order
+		if len(tags) != 2 || len(a.Kids[0].Steps) != 2 {
+			t.Fatalf("article %d: %d tags, %d steps", a.ID, len(tags), len(a.Kids[0].Steps))
+		}
+		for _, tag := range tags {
+			if o := tag.Kids[0].Entries; len(o) != 1 || o[0].ID != wantOwner[tag.ID] {
+				t.Errorf("article %d, tag %d: owner %v", a.ID, tag.ID, o)
+			}
+			var parts []int64
+			for _, p := range tag.Kids[1].Entries {
+				parts = append(parts, p.ID)
+			}
+			if fmt.Sprint(parts) != fmt.Sprint(wantParts[tag.ID]) || len(tag.Kids[1].Steps) != len(parts) {
+				t.Errorf("article %d, tag %d: parts %v, want %v", a.ID, tag.ID, parts, wantParts[tag.ID])
+			}
+		}
+		author := a.Kids[1].Entries[0]
+		if want := int64(min(a.ID-1, 1)); author.Kids[0].Count != want {
+			t.Errorf("article %d: mentor count %d, want %d", a.ID, author.Kids[0].Count, want)
+		}
+	}
+}
