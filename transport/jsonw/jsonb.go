@@ -161,22 +161,8 @@ func (c *compactor) object() bool {
 		if !c.value() {
 			return false
 		}
-		c.ws()
-		if c.i >= len(c.s) {
-			return false
-		}
-		switch c.s[c.i] {
-		case ',':
-			c.i++
-			c.b.WriteByte(',')
-			c.ws()
-		case '}':
-			c.i++
-			c.b.WriteByte('}')
-			c.depth--
-			return true
-		default:
-			return false
+		if more, ok := c.next('}'); !more {
+			return ok
 		}
 	}
 }
@@ -198,24 +184,32 @@ func (c *compactor) array() bool {
 		if !c.value() {
 			return false
 		}
-		c.ws()
-		if c.i >= len(c.s) {
-			return false
-		}
-		switch c.s[c.i] {
-		case ',':
-			c.i++
-			c.b.WriteByte(',')
-			c.ws()
-		case ']':
-			c.i++
-			c.b.WriteByte(']')
-			c.depth--
-			return true
-		default:
-			return false
+		if more, ok := c.next(']'); !more {
+			return ok
 		}
 	}
+}
+
+// next copies what follows a member or an element: a comma (more) or the container's closing
+// byte (done, ok); anything else is not JSON.
+func (c *compactor) next(close byte) (more, ok bool) {
+	c.ws()
+	if c.i >= len(c.s) {
+		return false, false
+	}
+	switch c.s[c.i] {
+	case ',':
+		c.i++
+		c.b.WriteByte(',')
+		c.ws()
+		return true, true
+	case close:
+		c.i++
+		c.b.WriteByte(close)
+		c.depth--
+		return false, true
+	}
+	return false, false
 }
 
 // str scans the string token at c.i (quotes included). canonical reports that the token
