@@ -121,17 +121,8 @@ func (c *compactor) literal(lit string) bool {
 }
 
 func (c *compactor) object() bool {
-	if c.depth++; c.depth > compactMaxDepth {
-		return false
-	}
-	c.i++
-	c.b.WriteByte('{')
-	c.ws()
-	if c.i < len(c.s) && c.s[c.i] == '}' {
-		c.i++
-		c.b.WriteByte('}')
-		c.depth--
-		return true
+	if ok, empty := c.open('{', '}'); !ok || empty {
+		return ok
 	}
 	var prev []byte
 	for n := 0; ; n++ {
@@ -168,17 +159,8 @@ func (c *compactor) object() bool {
 }
 
 func (c *compactor) array() bool {
-	if c.depth++; c.depth > compactMaxDepth {
-		return false
-	}
-	c.i++
-	c.b.WriteByte('[')
-	c.ws()
-	if c.i < len(c.s) && c.s[c.i] == ']' {
-		c.i++
-		c.b.WriteByte(']')
-		c.depth--
-		return true
+	if ok, empty := c.open('[', ']'); !ok || empty {
+		return ok
 	}
 	for {
 		if !c.value() {
@@ -188,6 +170,24 @@ func (c *compactor) array() bool {
 			return ok
 		}
 	}
+}
+
+// open copies a container's opening byte, or all of an empty container (empty); nesting past
+// compactMaxDepth is left to the decoding path (not ok).
+func (c *compactor) open(open, close byte) (ok, empty bool) {
+	if c.depth++; c.depth > compactMaxDepth {
+		return false, false
+	}
+	c.i++
+	c.b.WriteByte(open)
+	c.ws()
+	if c.i < len(c.s) && c.s[c.i] == close {
+		c.i++
+		c.b.WriteByte(close)
+		c.depth--
+		return true, true
+	}
+	return true, false
 }
 
 // next copies what follows a member or an element: a comma (more) or the container's closing
