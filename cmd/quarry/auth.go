@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -57,21 +56,17 @@ func (m *multiFlag) Set(v string) error {
 }
 
 func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
-	if len(args) == 0 {
-		return errors.New("tokens: say create, list or revoke")
+	fs, err := adminFlags("tokens", "create, list or revoke", args)
+	if err != nil {
+		return err
 	}
-	fs := flag.NewFlagSet("tokens "+args[0], flag.ContinueOnError)
-	dir := fs.String("app", ".", "app folder")
 	name := fs.String("name", "", "token name")
 	desc := fs.String("description", "", "token description")
 	typ := fs.String("type", auth.ReadOnly, "read-only, full-access or custom")
 	lifespan := fs.Int("lifespan", 0, "lifespan in days: 7, 30, 90, or 0 for unlimited")
 	var actions multiFlag
 	fs.Var(&actions, "actions", "custom token actions, comma-separated or repeated (api::article.article.find, api::article.article.*)")
-	if err := fs.Parse(args[1:]); err != nil {
-		return err
-	}
-	a, err := app.Open(ctx, *dir, getenv, log)
+	a, err := openAdmin(ctx, fs, args, getenv, log)
 	if err != nil {
 		return err
 	}
@@ -132,16 +127,12 @@ func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 }
 
 func permissions(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
-	if len(args) == 0 {
-		return errors.New("permissions: say list, grant, revoke or actions")
-	}
-	fs := flag.NewFlagSet("permissions "+args[0], flag.ContinueOnError)
-	dir := fs.String("app", ".", "app folder")
-	role := fs.String("role", "", "role type or name (public, authenticated, …)")
-	if err := fs.Parse(args[1:]); err != nil {
+	fs, err := adminFlags("permissions", "list, grant, revoke or actions", args)
+	if err != nil {
 		return err
 	}
-	a, err := app.Open(ctx, *dir, getenv, log)
+	role := fs.String("role", "", "role type or name (public, authenticated, …)")
+	a, err := openAdmin(ctx, fs, args, getenv, log)
 	if err != nil {
 		return err
 	}

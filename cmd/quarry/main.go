@@ -168,16 +168,31 @@ func envInt(getenv func(string) string, k string, def int) int {
 	return def
 }
 
-func locales(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
+// adminFlags starts the flags of an admin command whose first argument is a verb; every admin
+// command takes --app (see openAdmin).
+func adminFlags(cmd, verbs string, args []string) (*flag.FlagSet, error) {
 	if len(args) == 0 {
-		return errors.New("locales: say list, add, remove or default")
+		return nil, fmt.Errorf("%s: say %s", cmd, verbs)
 	}
-	fs := flag.NewFlagSet("locales "+args[0], flag.ContinueOnError)
-	dir := fs.String("app", ".", "app folder")
+	fs := flag.NewFlagSet(cmd+" "+args[0], flag.ContinueOnError)
+	fs.String("app", ".", "app folder")
+	return fs, nil
+}
+
+// openAdmin parses an admin command's flags after its verb and opens the --app folder.
+func openAdmin(ctx context.Context, fs *flag.FlagSet, args []string, getenv func(string) string, log *slog.Logger) (*app.App, error) {
 	if err := fs.Parse(args[1:]); err != nil {
+		return nil, err
+	}
+	return app.Open(ctx, fs.Lookup("app").Value.String(), getenv, log)
+}
+
+func locales(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
+	fs, err := adminFlags("locales", "list, add, remove or default", args)
+	if err != nil {
 		return err
 	}
-	a, err := app.Open(ctx, *dir, getenv, log)
+	a, err := openAdmin(ctx, fs, args, getenv, log)
 	if err != nil {
 		return err
 	}
