@@ -199,8 +199,6 @@ func (s *Server) plainBody(w http.ResponseWriter, r *http.Request) (map[string]a
 	return out, nil
 }
 
-func writeRaw(w http.ResponseWriter, status int, b *buf) { writeJSON(w, status, b) }
-
 // ---- users rendered through the planner ----
 
 // userQuery reads the query of a users route: filters, sort, fields, populate, and (lists)
@@ -246,7 +244,7 @@ func (s *Server) writeUser(w http.ResponseWriter, r *http.Request, status int, i
 	}
 	var b buf
 	b.flatEntry(plan.Root, e)
-	writeRaw(w, status, &b)
+	writeJSON(w, status, &b)
 	return nil
 }
 
@@ -279,7 +277,7 @@ func (s *Server) writeSession(w http.ResponseWriter, r *http.Request, sess auth.
 	b.WriteString(`"user":`)
 	b.flatEntry(plan.Root, e)
 	b.WriteByte('}')
-	writeRaw(w, http.StatusOK, &b)
+	writeJSON(w, http.StatusOK, &b)
 	return nil
 }
 
@@ -369,7 +367,7 @@ func (s *Server) upForgotPassword(w http.ResponseWriter, r *http.Request, who *a
 	}
 	var b buf
 	b.WriteString(`{"ok":true}`)
-	writeRaw(w, http.StatusOK, &b)
+	writeJSON(w, http.StatusOK, &b)
 	return nil
 }
 
@@ -413,7 +411,7 @@ func (s *Server) upSendEmailConfirmation(w http.ResponseWriter, r *http.Request,
 	b.WriteString(`{"email":`)
 	b.Str(email)
 	b.WriteString(`,"sent":true}`)
-	writeRaw(w, http.StatusOK, &b)
+	writeJSON(w, http.StatusOK, &b)
 	return nil
 }
 
@@ -441,7 +439,7 @@ func (s *Server) upUsersFind(w http.ResponseWriter, r *http.Request, who *auth.C
 		b.flatEntry(plan.Root, e)
 	}
 	b.WriteByte(']')
-	writeRaw(w, http.StatusOK, &b)
+	writeJSON(w, http.StatusOK, &b)
 	return nil
 }
 
@@ -463,7 +461,7 @@ func (s *Server) upUsersCount(w http.ResponseWriter, r *http.Request, who *auth.
 	}
 	var b buf
 	b.Int(res.Total)
-	writeRaw(w, http.StatusOK, &b)
+	writeJSON(w, http.StatusOK, &b)
 	return nil
 }
 
@@ -519,7 +517,7 @@ func (s *Server) upUserDestroy(w http.ResponseWriter, r *http.Request, who *auth
 	}
 	var b buf
 	b.flatEntry(plan.Root, e)
-	writeRaw(w, http.StatusOK, &b)
+	writeJSON(w, http.StatusOK, &b)
 	return nil
 }
 
@@ -587,7 +585,7 @@ func (s *Server) upRoles(w http.ResponseWriter, r *http.Request, who *auth.Calle
 		b.WriteByte('}')
 	}
 	b.WriteString("]}")
-	writeRaw(w, http.StatusOK, &b)
+	writeJSON(w, http.StatusOK, &b)
 	return nil
 }
 
@@ -617,14 +615,14 @@ func (s *Server) upRole(w http.ResponseWriter, r *http.Request, who *auth.Caller
 	b.WriteString(`,"permissions":`)
 	b.tree(tree)
 	b.WriteString("}}")
-	writeRaw(w, http.StatusOK, &b)
+	writeJSON(w, http.StatusOK, &b)
 	return nil
 }
 
 func writeOK(w http.ResponseWriter) {
 	var b buf
 	b.WriteString(`{"ok":true}`)
-	writeRaw(w, http.StatusOK, &b)
+	writeJSON(w, http.StatusOK, &b)
 }
 
 func (s *Server) upRoleCreate(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
@@ -664,6 +662,6 @@ func (s *Server) upPermissions(w http.ResponseWriter, r *http.Request, who *auth
 	b.WriteString(`{"permissions":`)
 	b.tree(s.Auth.Tree(nil))
 	b.WriteByte('}')
-	writeRaw(w, http.StatusOK, &b)
+	writeJSON(w, http.StatusOK, &b)
 	return nil
 }
