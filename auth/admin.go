@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jmoiron/sqlx"
+
 	"quarry/apierror"
 )
 
@@ -230,15 +232,7 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 
 // DeleteUser is DELETE /api/users/:id; found is false when there was no such user.
 func (s *Service) DeleteUser(ctx context.Context, id int64) error {
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := deleteUser(ctx, tx, s.Schema, id); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return deleteUser(ctx, tx, s.Schema, id) })
 }
 
 // ---- roles ----
@@ -370,19 +364,15 @@ func (s *Service) CreateRole(ctx context.Context, body map[string]any) error {
 	if err := c.err(); err != nil {
 		return err
 	}
-	tx, err := s.DB.BeginTxx(ctx, nil)
+	err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		id, err := CreateRole(ctx, tx, s.DB.Dialect.Bind, name, desc, typ, s.now())
+		if err != nil {
+			return err
+		}
+		_, err = grant(ctx, tx, s.DB.Dialect.Bind, id, s.knownOnly(treeActions(body["permissions"])), s.now())
+		return err
+	})
 	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	id, err := CreateRole(ctx, tx, s.DB.Dialect.Bind, name, desc, typ, s.now())
-	if err != nil {
-		return err
-	}
-	if _, err := grant(ctx, tx, s.DB.Dialect.Bind, id, s.knownOnly(treeActions(body["permissions"])), s.now()); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
 		return err
 	}
 	s.Forget()
@@ -456,15 +446,7 @@ func (s *Service) RemoveRole(ctx context.Context, id int64) error {
 	if r == nil {
 		return roleNotFound()
 	}
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := DeleteRole(ctx, tx, id, pub.ID); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
+	if err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return DeleteRole(ctx, tx, id, pub.ID) }); err != nil {
 		return err
 	}
 	s.Forget()

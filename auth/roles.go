@@ -257,30 +257,28 @@ func grant(ctx context.Context, db q, bind func(any) any, roleID int64, actions 
 
 // Grant gives a role actions (already checked with ExpandActions); it returns those added.
 func Grant(ctx context.Context, db *database.DB, roleID int64, actions []string, now time.Time) ([]string, error) {
-	tx, err := db.BeginTxx(ctx, nil)
+	var added []string
+	err := db.InTx(ctx, func(tx *sqlx.Tx) (err error) {
+		added, err = grant(ctx, tx, db.Dialect.Bind, roleID, actions, now)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer tx.Rollback()
-	added, err := grant(ctx, tx, db.Dialect.Bind, roleID, actions, now)
-	if err != nil {
-		return nil, err
-	}
-	return added, tx.Commit()
+	return added, nil
 }
 
 // Revoke takes actions from a role; it returns those removed.
 func Revoke(ctx context.Context, db *database.DB, roleID int64, actions []string) ([]string, error) {
-	tx, err := db.BeginTxx(ctx, nil)
+	var removed []string
+	err := db.InTx(ctx, func(tx *sqlx.Tx) (err error) {
+		removed, err = revoke(ctx, tx, roleID, actions)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer tx.Rollback()
-	removed, err := revoke(ctx, tx, roleID, actions)
-	if err != nil {
-		return nil, err
-	}
-	return removed, tx.Commit()
+	return removed, nil
 }
 
 func revoke(ctx context.Context, db q, roleID int64, actions []string) ([]string, error) {

@@ -178,3 +178,16 @@ func (db *DB) columns(ctx context.Context, table string) (map[string]bool, error
 	}
 	return out, nil
 }
+
+// InTx runs fn in one transaction: committed when fn returns nil, rolled back otherwise.
+func (db *DB) InTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+	tx, err := db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

@@ -290,6 +290,18 @@ func TestUsersPermissions(t *testing.T) {
 			expect(t, r, 200, `"name":"Authenticated","description":"Default role given to authenticated user.","type":"authenticated"`,
 				`"name":"Public","description":"Default role given to unauthenticated user.","type":"public"`, `"nb_users":0`)
 
+			// A role is created with its permissions, renamed, and removed, each in one
+			// transaction.
+			r = srv.call(t, full, "POST", "/api/users-permissions/roles",
+				`{"name":"Editors","description":"edit","type":"editors","permissions":{"api::tag":{"controllers":{"tag":{"find":{"enabled":true}}}}}}`)
+			expect(t, r, 200, `{"ok":true}`)
+			r = srv.call(t, full, "GET", "/api/users-permissions/roles/3", "")
+			expect(t, r, 200, `"name":"Editors"`, `"find":{"enabled":true,"policy":""}`)
+			expect(t, srv.call(t, full, "PUT", "/api/users-permissions/roles/3", `{"name":"Writers"}`), 200, `{"ok":true}`)
+			expect(t, srv.call(t, full, "GET", "/api/users-permissions/roles/3", ""), 200, `"name":"Writers"`)
+			expect(t, srv.call(t, full, "DELETE", "/api/users-permissions/roles/3", ""), 200, `{"ok":true}`)
+			expect(t, srv.call(t, full, "GET", "/api/users-permissions/roles/3", ""), 404)
+
 			// Register: {jwt, user}; the e-mail is lower-cased; role, confirmed and blocked
 			// cannot be chosen by the client.
 			r = srv.call(t, "", "POST", "/api/auth/local/register", `{"username":"ann","email":"Ann@Example.com","password":"s3cret-pw","role":2,"blocked":true,"confirmed":false,"resetPasswordToken":"x"}`)
