@@ -259,6 +259,29 @@ func readHead(path string) ([]byte, error) {
 
 // processImage records an image's dimensions, optimizes it and generates its formats.
 // replacing mirrors Strapi's replace, which records formats as {} for a non-image.
+// writeTemp writes a derived image into a new temporary file of the upload (removed by
+// cleanup unless moved into place) and reports its name and size.
+func (s *Service) writeTemp(p *prepared, write func(io.Writer) error) (string, int64, error) {
+	f, err := s.tempFile()
+	if err != nil {
+		return "", 0, err
+	}
+	p.temps = append(p.temps, f.Name())
+	bw := bufio.NewWriter(f)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	st, serr := f.Stat()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || serr != nil {
+		return "", 0, errors.Join(err, serr)
+	}
+	return f.Name(), st.Size(), nil
+}
+
 func (s *Service) processImage(p *prepared, mainPath *string, sniffed string, replacing bool) error {
 	if replacing {
 		p.formats = map[string]*format{}
@@ -279,30 +302,17 @@ func (s *Service) processImage(p *prepared, mainPath *string, sniffed string, re
 		return err
 	}
 	if s.Config.SizeOptimization && (ii.format == "jpeg" || ii.format == "png") {
-		f, err := s.tempFile()
+		name, size, err := s.writeTemp(p, func(w io.Writer) error { return optimize(w, src, ii.format) })
 		if err != nil {
 			return err
-		}
-		p.temps = append(p.temps, f.Name())
-		bw := bufio.NewWriter(f)
-		err = optimize(bw, src, ii.format)
-		if err == nil {
-			err = bw.Flush()
-		}
-		st, serr := f.Stat()
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil || serr != nil {
-			return errors.Join(err, serr)
 		}
 		orig, err := os.Stat(*mainPath)
 		if err != nil {
 			return err
 		}
-		if st.Size() < orig.Size() {
-			*mainPath = f.Name()
-			p.size = KB(st.Size())
+		if size < orig.Size() {
+			*mainPath = name
+			p.size = KB(size)
 		}
 	}
 	type box struct {
@@ -337,27 +347,14 @@ func (s *Service) processImage(p *prepared, mainPath *string, sniffed string, re
 		}
 		out := resize(from, tw, th)
 		made = append(made, image2{out, tw, th})
-		f, err := s.tempFile()
+		name, size, err := s.writeTemp(p, func(w io.Writer) error { return encode(w, out, ii.format, src) })
 		if err != nil {
 			return err
 		}
-		p.temps = append(p.temps, f.Name())
-		bw := bufio.NewWriter(f)
-		err = encode(bw, out, ii.format, src)
-		if err == nil {
-			err = bw.Flush()
-		}
-		st, serr := f.Stat()
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil || serr != nil {
-			return errors.Join(err, serr)
-		}
 		hash := b.key + "_" + p.hash
 		p.formats[b.key] = &format{Ext: p.ext, URL: "/uploads/" + hash + p.ext, Hash: hash, Mime: p.mime,
-			Name: b.key + "_" + p.name, Size: KB(st.Size()), Width: tw, Height: th, SizeInBytes: st.Size()}
-		p.moves = append(p.moves, move{f.Name(), hash + p.ext})
+			Name: b.key + "_" + p.name, Size: KB(size), Width: tw, Height: th, SizeInBytes: size}
+		p.moves = append(p.moves, move{name, hash + p.ext})
 	}
 	return nil
 }
