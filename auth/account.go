@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"quarry/apierror"
+	"quarry/planner/write"
 	"quarry/schemas"
 )
 
@@ -175,7 +176,7 @@ func scalarExtras(attrs []*schemas.Attribute, body map[string]any) (map[string]a
 			case schemas.String, schemas.Text, schemas.RichText, schemas.Email, schemas.Enumeration, schemas.UID:
 				sv, isStr := v.(string)
 				if !isStr {
-					c.add(a.Name, "%s must be a `string` type, but the final value was: `%s`.", a.Name, printValue(v))
+					c.add(a.Name, "%s must be a `string` type, but the final value was: `%s`.", a.Name, write.PrintValue(v))
 					continue
 				}
 				if a.Type == schemas.Enumeration && !contains(a.Enum, sv) {
@@ -187,13 +188,13 @@ func scalarExtras(attrs []*schemas.Attribute, body map[string]any) (map[string]a
 				}
 			case schemas.Boolean:
 				if _, isBool := v.(bool); !isBool {
-					c.add(a.Name, "%s must be a `boolean` type, but the final value was: `%s`.", a.Name, printValue(v))
+					c.add(a.Name, "%s must be a `boolean` type, but the final value was: `%s`.", a.Name, write.PrintValue(v))
 					continue
 				}
 			case schemas.Integer, schemas.BigInteger, schemas.Float, schemas.Decimal:
 				f, isNum := v.(float64)
 				if !isNum || (a.Type == schemas.Integer || a.Type == schemas.BigInteger) && f != float64(int64(f)) {
-					c.add(a.Name, "%s must be a `number` type, but the final value was: `%s`.", a.Name, printValue(v))
+					c.add(a.Name, "%s must be a `number` type, but the final value was: `%s`.", a.Name, write.PrintValue(v))
 					continue
 				}
 			default:

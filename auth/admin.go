@@ -8,6 +8,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"quarry/apierror"
+	"quarry/planner/write"
 )
 
 // roleRef reads the role of a user body: an id, or {connect: [{id}], disconnect: [...]}.
@@ -43,7 +44,7 @@ func roleRef(body map[string]any, c *checker, required bool) (id int64, present 
 		if v == nil {
 			c.add("role", "role is a required field")
 		} else {
-			c.add("role", "role must be a `number` type, but the final value was: `%s`.", printValue(v))
+			c.add("role", "role must be a `number` type, but the final value was: `%s`.", write.PrintValue(v))
 		}
 		return 0, false
 	}
@@ -57,7 +58,7 @@ func boolField(body map[string]any, key string, c *checker) (bool, bool) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		c.add(key, "%s must be a `boolean` type, but the final value was: `%s`.", key, printValue(v))
+		c.add(key, "%s must be a `boolean` type, but the final value was: `%s`.", key, write.PrintValue(v))
 		return false, false
 	}
 	return b, true

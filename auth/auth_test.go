@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"quarry/planner/write"
 )
 
 func TestJWTRoundTrip(t *testing.T) {
@@ -162,11 +164,13 @@ func TestPasswordHash(t *testing.T) {
 	}
 }
 
+// Type errors quote the value as Strapi's yup does; a string is quoted too (checked against
+// Strapi 4.26.2: `blocked must be a \`boolean\` type, but the final value was: \`"yes"\`.`).
 func TestPrintValue(t *testing.T) {
-	if got := printValue(map[string]any{"a": 1.0, "b": []any{1.0, "x"}}); got != "{\n  \"a\": \"1\",\n  \"b\": [\n    \"1\",\n    \"\\\"x\\\"\"\n  ]\n}" {
+	if got := write.PrintValue(map[string]any{"a": 1.0, "b": []any{1.0, "x"}}); got != "{\n  \"a\": \"1\",\n  \"b\": [\n    \"1\",\n    \"\\\"x\\\"\"\n  ]\n}" {
 		t.Fatalf("%q", got)
 	}
-	if printValue(12.0) != "12" || printValue(nil) != "null" || printValue(true) != "true" || printValue("s") != "s" {
+	if write.PrintValue(12.0) != "12" || write.PrintValue(nil) != "null" || write.PrintValue(true) != "true" || write.PrintValue("s") != `"s"` {
 		t.Fatal("scalars")
 	}
 }

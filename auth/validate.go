@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -12,6 +11,7 @@ import (
 	"unicode/utf16"
 
 	"quarry/apierror"
+	"quarry/planner/write"
 )
 
 // yupEmail is yup 0.32's e-mail pattern (case-insensitive), which Strapi validates with.
@@ -53,7 +53,7 @@ func (c *checker) str(body map[string]any, key string, required bool) (string, b
 	}
 	s, ok := v.(string)
 	if !ok {
-		c.add(key, "%s must be a `string` type, but the final value was: `%s`.", key, printValue(v))
+		c.add(key, "%s must be a `string` type, but the final value was: `%s`.", key, write.PrintValue(v))
 		return "", false
 	}
 	if required && s == "" {
@@ -137,62 +137,6 @@ func (c *checker) noUnknown(body map[string]any, allowed ...string) {
 }
 
 func jsLen(s string) int { return len(utf16.Encode([]rune(s))) }
-
-// printValue renders a value the way yup's printValue does in type errors: scalars as they
-// are, objects and arrays as JSON indented by two spaces with every nested scalar turned into
-// its printed string (object keys sorted: Go keeps no key order).
-func printValue(v any) string {
-	if s, ok := printSimple(v, false); ok {
-		return s
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	enc.Encode(printTree(v))
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-func printTree(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = printTree(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = printTree(e)
-		}
-		return out
-	}
-	s, _ := printSimple(v, true)
-	return s
-}
-
-func printSimple(v any, quote bool) (string, bool) {
-	switch x := v.(type) {
-	case nil:
-		return "null", true
-	case bool:
-		return strconv.FormatBool(x), true
-	case float64:
-		if x == 0 && math.Signbit(x) {
-			return "-0", true
-		}
-		return strconv.FormatFloat(x, 'f', -1, 64), true
-	case json.Number:
-		return x.String(), true
-	case string:
-		if quote {
-			return `"` + x + `"`, true
-		}
-		return x, true
-	}
-	return "", false
-}
 
 // strapiID reads yup.strapiID(): a non-negative integer, or a string of digits.
 func strapiID(v any) (int64, bool) {

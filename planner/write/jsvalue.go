@@ -71,6 +71,10 @@ func printValue(v any, quote bool) string {
 	return b.String()
 }
 
+// PrintValue renders a value as yup's type errors quote it (printValue(value, true)), for
+// the other validators that word their errors as Strapi's yup schemas do.
+func PrintValue(v any) string { return printValue(v, true) }
+
 func stringifyPretty(b *strings.Builder, v any, quote bool, indent string) {
 	inner := indent + "  "
 	switch x := v.(type) {
