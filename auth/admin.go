@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/jmoiron/sqlx"
@@ -11,8 +12,13 @@ import (
 	"quarry/planner/write"
 )
 
-// roleRef reads the role of a user body: an id, or {connect: [{id}], disconnect: [...]}.
-// present is false when the body has no role; ok is false when it is malformed.
+// invalidRole is roleRef's id for a role given as a string that is no id: yup lets any string
+// through and Strapi's relation lookup answers "Invalid relations".
+const invalidRole = -1
+
+// roleRef reads the role of a user body: an id, or {connect: [{id}], disconnect: [...]}, with
+// the errors Strapi's yup schema gives (role ids are strapiID: non-negative integers, or any
+// string). present is false when the body has no usable role.
 func roleRef(body map[string]any, c *checker, required bool) (id int64, present bool) {
 	v, has := body["role"]
 	if !has {
@@ -21,34 +27,64 @@ func roleRef(body map[string]any, c *checker, required bool) (id int64, present 
 		}
 		return 0, false
 	}
-	if obj, isObj := v.(map[string]any); isObj {
-		conn, _ := obj["connect"].([]any)
-		if len(conn) == 0 {
-			if required {
-				c.add("role.connect", "Users must have a role")
+	switch x := v.(type) {
+	case nil:
+		c.add("role", "role must be a `object` type, but the final value was: `null`.")
+		return 0, false
+	case map[string]any:
+		if !required {
+			// Updating a user's role takes both lists.
+			switch d, has := x["disconnect"]; {
+			case !has:
+				c.addAt([]string{"role", "disconnect"}, "role.disconnect is a required field")
+			default:
+				if _, isArr := d.([]any); !isArr {
+					c.addAt([]string{"role", "disconnect"}, "role.disconnect must be a `array` type, but the final value was: `%s`.", write.PrintValue(d))
+				}
 			}
+		}
+		conn, hasConn := x["connect"].([]any)
+		if !hasConn {
+			c.addAt([]string{"role", "connect"}, "role.connect is a required field")
 			return 0, false
 		}
-		item, _ := conn[len(conn)-1].(map[string]any)
-		if n, ok := strapiID(item["id"]); ok {
-			return n, true
+		if len(conn) == 0 {
+			c.addAt([]string{"role", "connect"}, "Users must have a role")
+			return 0, false
 		}
-		c.add("role.connect", "role.connect[0].id must be a `number` type")
-		return 0, false
-	}
-	if v == nil && !required {
-		return 0, false
-	}
-	n, ok := strapiID(v)
-	if !ok {
-		if v == nil {
-			c.add("role", "role is a required field")
-		} else {
-			c.add("role", "role must be a `number` type, but the final value was: `%s`.", write.PrintValue(v))
+		ok := true
+		for i, item := range conn {
+			obj, _ := item.(map[string]any)
+			if id, present = roleID(obj["id"]); !present {
+				c.addAt([]string{"role", "connect", strconv.Itoa(i), "id"},
+					"role.connect[%d].id must be a `strapiID` type, but the final value was: `%s`.", i, write.PrintValue(obj["id"]))
+				ok = false
+			}
 		}
-		return 0, false
+		// The last connected role wins, as users have one.
+		return id, ok
 	}
-	return n, true
+	if id, present = roleID(v); !present {
+		c.add("role", "role must be a `strapiID` type, but the final value was: `%s`.", write.PrintValue(v))
+	}
+	return id, present
+}
+
+// relationError is how Strapi's user update refuses a role it cannot connect: a
+// ValidationError whose one detail has an empty path.
+func relationError(msg string) error {
+	return apierror.Fields([]apierror.FieldError{{Path: []string{}, Message: msg, Name: "ValidationError"}})
+}
+
+// roleID reads one role id; a string that is not an id is invalidRole.
+func roleID(v any) (int64, bool) {
+	if n, ok := strapiID(v); ok {
+		return n, true
+	}
+	if _, isStr := v.(string); isStr {
+		return invalidRole, true
+	}
+	return 0, false
 }
 
 func boolField(body map[string]any, key string, c *checker) (bool, bool) {
@@ -116,6 +152,9 @@ func (s *Service) CreateUser(ctx context.Context, body map[string]any) (int64, e
 		return 0, err
 	} else if taken {
 		return 0, apierror.Application("This attribute must be unique")
+	}
+	if roleID == invalidRole {
+		return 0, apierror.Application("Invalid relations")
 	}
 	if r, err := RoleByID(ctx, s.DB, roleID); err != nil {
 		return 0, err
@@ -209,10 +248,13 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 		return err
 	}
 	if hasRole {
+		if roleID == invalidRole {
+			return relationError("Invalid relations")
+		}
 		if r, err := RoleByID(ctx, s.DB, roleID); err != nil {
 			return err
 		} else if r == nil {
-			return apierror.Validation("1 relation(s) of type plugin::users-permissions.role associated with this entity do not exist")
+			return relationError("1 relation(s) of type plugin::users-permissions.role associated with this entity do not exist")
 		}
 	}
 	tx, err := s.DB.BeginTxx(ctx, nil)

@@ -174,3 +174,43 @@ func TestPrintValue(t *testing.T) {
 		t.Fatal("scalars")
 	}
 }
+
+// The role of a user body is checked as Strapi 4.26.2's yup schema checks it (each case
+// compared with the oracle).
+func TestRoleRef(t *testing.T) {
+	cases := []struct {
+		role     any
+		required bool
+		id       int64
+		present  bool
+		path     []string
+		msg      string
+	}{
+		{role: 2.0, required: true, id: 2, present: true},
+		{role: "7", required: true, id: 7, present: true},
+		{role: "x", required: true, id: invalidRole, present: true},
+		{role: true, required: true, path: []string{"role"}, msg: "role must be a `strapiID` type, but the final value was: `true`."},
+		{role: -1.0, required: true, path: []string{"role"}, msg: "role must be a `strapiID` type, but the final value was: `-1`."},
+		{role: nil, required: false, path: []string{"role"}, msg: "role must be a `object` type, but the final value was: `null`."},
+		{role: map[string]any{}, required: true, path: []string{"role", "connect"}, msg: "role.connect is a required field"},
+		{role: map[string]any{"connect": []any{}}, required: true, path: []string{"role", "connect"}, msg: "Users must have a role"},
+		{role: map[string]any{"connect": []any{map[string]any{"id": 1.0}, map[string]any{"id": true}}}, required: true,
+			path: []string{"role", "connect", "1", "id"}, msg: "role.connect[1].id must be a `strapiID` type, but the final value was: `true`."},
+		{role: map[string]any{"connect": []any{map[string]any{"id": 1.0}}}, required: false,
+			path: []string{"role", "disconnect"}, msg: "role.disconnect is a required field"},
+		{role: map[string]any{"connect": []any{map[string]any{"id": 3.0}}, "disconnect": []any{}}, required: false, id: 3, present: true},
+	}
+	for _, c := range cases {
+		var ch checker
+		id, present := roleRef(map[string]any{"role": c.role}, &ch, c.required)
+		if c.msg == "" {
+			if len(ch.errs) > 0 || id != c.id || present != c.present {
+				t.Errorf("%#v: got %d %v %v", c.role, id, present, ch.errs)
+			}
+			continue
+		}
+		if len(ch.errs) != 1 || ch.errs[0].Message != c.msg || strings.Join(ch.errs[0].Path, "/") != strings.Join(c.path, "/") {
+			t.Errorf("%#v: got %+v, want %v %q", c.role, ch.errs, c.path, c.msg)
+		}
+	}
+}

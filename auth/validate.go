@@ -22,15 +22,17 @@ type checker struct {
 	errs []apierror.FieldError
 }
 
-func (c *checker) add(path, format string, args ...any) {
-	var p []string
-	if path != "" {
-		p = []string{path}
+func (c *checker) add(key, format string, args ...any) {
+	p := []string{}
+	if key != "" {
+		p = []string{key}
 	}
-	if p == nil {
-		p = []string{}
-	}
-	c.errs = append(c.errs, apierror.FieldError{Path: p, Message: fmt.Sprintf(format, args...), Name: "ValidationError"})
+	c.addAt(p, format, args...)
+}
+
+// addAt adds an error of a nested field, its path one element per key.
+func (c *checker) addAt(path []string, format string, args ...any) {
+	c.errs = append(c.errs, apierror.FieldError{Path: path, Message: fmt.Sprintf(format, args...), Name: "ValidationError"})
 }
 
 // err is the ValidationError of the collected errors, nil when there are none.
