@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jmoiron/sqlx"
+
 	"quarry/apierror"
 	"quarry/planner/write"
 	"quarry/schemas"
@@ -142,16 +144,12 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 	if adv.EmailConfirmation {
 		nu.ConfirmationToken = randomHex(20)
 	}
-	tx, err := s.DB.BeginTxx(ctx, nil)
+	var id int64
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) (err error) {
+		id, err = insertUser(ctx, tx, s.DB.Dialect.Bind, nu, s.now())
+		return err
+	})
 	if err != nil {
-		return Session{}, err
-	}
-	defer tx.Rollback()
-	id, err := insertUser(ctx, tx, s.DB.Dialect.Bind, nu, s.now())
-	if err != nil {
-		return Session{}, err
-	}
-	if err := tx.Commit(); err != nil {
 		return Session{}, err
 	}
 	if adv.EmailConfirmation {

@@ -161,17 +161,13 @@ func (s *Service) CreateUser(ctx context.Context, body map[string]any) (int64, e
 	} else if r == nil {
 		return 0, apierror.Application("1 relation(s) of type plugin::users-permissions.role associated with this entity do not exist")
 	}
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	id, err := insertUser(ctx, tx, s.DB.Dialect.Bind, newUser{Username: username, Email: email, Password: password,
-		Provider: "local", Confirmed: confirmed, Blocked: blocked, RoleID: roleID}, s.now())
-	if err != nil {
-		return 0, err
-	}
-	return id, tx.Commit()
+	var id int64
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) (err error) {
+		id, err = insertUser(ctx, tx, s.DB.Dialect.Bind, newUser{Username: username, Email: email, Password: password,
+			Provider: "local", Confirmed: confirmed, Blocked: blocked, RoleID: roleID}, s.now())
+		return err
+	})
+	return id, err
 }
 
 // UpdateUser is PUT /api/users/:id. Only username, email, password, role, confirmed and
@@ -257,20 +253,15 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 			return relationError("1 relation(s) of type plugin::users-permissions.role associated with this entity do not exist")
 		}
 	}
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := updateUser(ctx, tx, s.DB.Dialect.Bind, id, cols, vals, s.now()); err != nil {
-		return err
-	}
-	if hasRole {
-		if err := setUserRole(ctx, tx, id, roleID); err != nil {
+	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		if err := updateUser(ctx, tx, s.DB.Dialect.Bind, id, cols, vals, s.now()); err != nil {
 			return err
 		}
-	}
-	return tx.Commit()
+		if hasRole {
+			return setUserRole(ctx, tx, id, roleID)
+		}
+		return nil
+	})
 }
 
 // DeleteUser is DELETE /api/users/:id; found is false when there was no such user.
@@ -447,26 +438,22 @@ func (s *Service) UpdateRole(ctx context.Context, id int64, body map[string]any)
 	if err := c.err(); err != nil {
 		return err
 	}
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
 	set := []string{"updated_at = ?"}
 	args := []any{s.DB.Dialect.Bind(s.now())}
 	for i, col := range cols {
 		set = append(set, col+" = ?")
 		args = append(args, vals[i])
 	}
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE up_roles SET `+strings.Join(set, ", ")+` WHERE id = ?`), append(args, id)...); err != nil {
-		return fmt.Errorf("update role: %w", err)
-	}
-	if p, ok := body["permissions"]; ok {
-		if err := SetRoleActions(ctx, tx, s.DB.Dialect.Bind, id, s.knownOnly(treeActions(p)), s.now()); err != nil {
-			return err
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE up_roles SET `+strings.Join(set, ", ")+` WHERE id = ?`), append(args, id)...); err != nil {
+			return fmt.Errorf("update role: %w", err)
 		}
-	}
-	if err := tx.Commit(); err != nil {
+		if p, ok := body["permissions"]; ok {
+			return SetRoleActions(ctx, tx, s.DB.Dialect.Bind, id, s.knownOnly(treeActions(p)), s.now())
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	s.Forget()
