@@ -1,0 +1,541 @@
+// Package jseval evaluates a Strapi project's CommonJS and TypeScript files (config/*.js,
+// src/api/*/routes/*.js, …) in-process, in a sandbox: an embedded pure-Go engine (goja),
+// Strapi's `env` helper, `require` limited to `path`, Strapi's factories and the project's own
+// files, no file system or network API, and a time limit. Values come back as JSON-like Go
+// values (map[string]any, []any, string, float64, bool, nil), converted as JSON.stringify
+// converts them, since that is what a config value means once it leaves Node.
+package jseval
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// DefaultTimeout bounds one file's evaluation (including the call of an exported function):
+// a config file is a few object literals, so a second means a loop that will not end.
+const DefaultTimeout = 2 * time.Second
+
+// Options configure an evaluation.
+type Options struct {
+	// Root is the project folder: relative requires may not leave it, and it is
+	// process.cwd(), as Strapi runs with the project as its working directory.
+	Root string
+	// LookupEnv reads the environment Strapi's `env` helper and process.env see.
+	LookupEnv func(key string) (string, bool)
+	// EnvKeys lists the variables known to exist, for enumerating process.env.
+	EnvKeys []string
+	// Timeout bounds the evaluation; DefaultTimeout when zero.
+	Timeout time.Duration
+	// Modules are extra modules `require` resolves by name, as JavaScript sources whose
+	// module.exports is the module. `path`, `@strapi/utils` (its env) and `@strapi/strapi`
+	// (its factories, recording) are always there.
+	Modules map[string]string
+}
+
+// Result is one evaluated file.
+type Result struct {
+	// Value is module.exports (its default export for an ES module), called with
+	// `{ env }` when it is a function, as Strapi's config loader does, converted to JSON-like
+	// Go values. Nil when the file exports undefined.
+	Value any
+	// Unresolved lists the bare module names the file required that the sandbox does not
+	// provide; they evaluate to an empty object.
+	Unresolved []string
+}
+
+// Error is an evaluation failure, naming the file.
+type Error struct {
+	File string
+	Err  error
+}
+
+func (e *Error) Error() string { return e.File + ": " + e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrTimeout is wrapped by the error of an evaluation that ran out of time.
+var ErrTimeout = errors.New("evaluation took too long")
+
+// EvalFile evaluates the .js, .cjs or .ts file at path (which must be under opts.Root), calling
+// an exported function with `{ env }`.
+func EvalFile(ctx context.Context, path string, opts Options) (*Result, error) {
+	return evalFile(ctx, path, opts, true)
+}
+
+// EvalModule evaluates a file and returns its export without calling it (route and
+// controller files export factories' results or plain objects).
+func EvalModule(ctx context.Context, path string, opts Options) (*Result, error) {
+	return evalFile(ctx, path, opts, false)
+}
+
+func evalFile(ctx context.Context, path string, opts Options, call bool) (*Result, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, &Error{File: path, Err: err}
+	}
+	s, err := newSandbox(ctx, opts)
+	if err != nil {
+		return nil, &Error{File: path, Err: err}
+	}
+	defer s.stop()
+	res, err := s.run(abs, call)
+	if err != nil {
+		return nil, &Error{File: path, Err: err}
+	}
+	return res, nil
+}
+
+// Transpile turns TypeScript (or an ES module) into CommonJS that goja runs. esbuild's
+// Transform is pure Go and needs no Node or tsc; it strips types only, as `strapi build` does
+// for config files, and lowers syntax goja may lack.
+func Transpile(src []byte, file string) (string, error) {
+	loader := api.LoaderTS
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".js", ".cjs", ".mjs":
+		loader = api.LoaderJS
+	}
+	r := api.Transform(string(src), api.TransformOptions{
+		Loader:     loader,
+		Format:     api.FormatCommonJS,
+		Target:     api.ES2017,
+		Sourcefile: file,
+	})
+	if len(r.Errors) > 0 {
+		m := r.Errors[0]
+		if m.Location != nil {
+			return "", fmt.Errorf("line %d: %s", m.Location.Line, m.Text)
+		}
+		return "", errors.New(m.Text)
+	}
+	return string(r.Code), nil
+}
+
+type sandbox struct {
+	rt         *goja.Runtime
+	opts       Options
+	root       string
+	cache      map[string]goja.Value
+	loading    map[string]bool
+	unresolved []string
+	timer      *time.Timer
+	stopCtx    func() bool
+}
+
+func newSandbox(ctx context.Context, opts Options) (*sandbox, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = func(string) (string, bool) { return "", false }
+	}
+	root := opts.Root
+	if root == "" {
+		root = "."
+	}
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	rt := goja.New()
+	rt.SetMaxCallStackSize(2000)
+	s := &sandbox{rt: rt, opts: opts, root: root, cache: map[string]goja.Value{}, loading: map[string]bool{}}
+	s.timer = time.AfterFunc(opts.Timeout, func() { rt.Interrupt(ErrTimeout) })
+	s.stopCtx = context.AfterFunc(ctx, func() { rt.Interrupt(ctx.Err()) })
+	if err := s.setupGlobals(); err != nil {
+		s.stop()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *sandbox) stop() {
+	s.timer.Stop()
+	s.stopCtx()
+}
+
+// processEnv is process.env: reads go to LookupEnv; writes stay in this sandbox.
+type processEnv struct {
+	rt    *goja.Runtime
+	opts  Options
+	local map[string]*string
+}
+
+func (p *processEnv) lookup(k string) (string, bool) {
+	if v, ok := p.local[k]; ok {
+		if v == nil {
+			return "", false
+		}
+		return *v, true
+	}
+	return p.opts.LookupEnv(k)
+}
+
+func (p *processEnv) Get(k string) goja.Value {
+	if v, ok := p.lookup(k); ok {
+		return p.rt.ToValue(v)
+	}
+	return nil
+}
+
+func (p *processEnv) Set(k string, v goja.Value) bool {
+	str := v.String() // Node stores process.env values as strings
+	p.local[k] = &str
+	return true
+}
+
+func (p *processEnv) Has(k string) bool { _, ok := p.lookup(k); return ok }
+
+func (p *processEnv) Delete(k string) bool { p.local[k] = nil; return true }
+
+func (p *processEnv) Keys() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, k := range p.opts.EnvKeys {
+		if !seen[k] && p.Has(k) {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	for k, v := range p.local {
+		if v != nil && !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// envHelper is Strapi 4.26's @strapi/utils env helper, in JavaScript so that parseInt,
+// parseFloat, JSON.parse and new Date parse exactly as they do under Node.
+const envHelper = `(function (process) {
+  function has(key) { return Object.prototype.hasOwnProperty.call(process.env, key); }
+  function getKey(key) { var v = process.env[key]; return v === undefined || v === null ? '' : v; }
+  function trimChars(s, chars) {
+    var start = 0, end = s.length;
+    while (start < end && chars.indexOf(s[start]) >= 0) start++;
+    while (end > start && chars.indexOf(s[end - 1]) >= 0) end--;
+    return s.substring(start, end);
+  }
+  function env(key, defaultValue) { return has(key) ? process.env[key] : defaultValue; }
+  env.int = function (key, defaultValue) { return has(key) ? parseInt(getKey(key), 10) : defaultValue; };
+  env.float = function (key, defaultValue) { return has(key) ? parseFloat(getKey(key)) : defaultValue; };
+  env.bool = function (key, defaultValue) { return has(key) ? getKey(key) === 'true' : defaultValue; };
+  env.json = function (key, defaultValue) {
+    if (!has(key)) return defaultValue;
+    try { return JSON.parse(getKey(key)); } catch (error) {
+      if (error instanceof Error) throw new Error('Invalid json environment variable ' + key + ': ' + error.message);
+      throw error;
+    }
+  };
+  env.array = function (key, defaultValue) {
+    if (!has(key)) return defaultValue;
+    var value = getKey(key);
+    if (value.startsWith('[') && value.endsWith(']')) value = value.substring(1, value.length - 1);
+    return value.split(',').map(function (v) { return trimChars(trimChars(v, ' '), '"'); });
+  };
+  env.date = function (key, defaultValue) { return has(key) ? new Date(getKey(key)) : defaultValue; };
+  env.oneOf = function (key, expectedValues, defaultValue) {
+    if (!expectedValues) throw new Error('env.oneOf requires expectedValues');
+    if (defaultValue && !expectedValues.includes(defaultValue)) throw new Error('env.oneOf requires defaultValue to be included in expectedValues');
+    var rawValue = env(key, defaultValue);
+    return expectedValues.includes(rawValue) ? rawValue : defaultValue;
+  };
+  return env;
+})`
+
+func (s *sandbox) setupGlobals() error {
+	rt := s.rt
+	pe := &processEnv{rt: rt, opts: s.opts, local: map[string]*string{}}
+	process := rt.NewObject()
+	process.Set("env", rt.NewDynamicObject(pe))
+	process.Set("cwd", func() string { return s.root })
+	process.Set("platform", "linux")
+	process.Set("versions", map[string]any{"node": "20.0.0"})
+	if err := rt.Set("process", process); err != nil {
+		return err
+	}
+	console := rt.NewObject()
+	for _, k := range []string{"log", "info", "warn", "error", "debug"} {
+		console.Set(k, func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+	}
+	rt.Set("console", console)
+	mk, err := rt.RunString(envHelper)
+	if err != nil {
+		return err
+	}
+	fn, _ := goja.AssertFunction(mk)
+	env, err := fn(goja.Undefined(), process)
+	if err != nil {
+		return err
+	}
+	s.cache["\x00env"] = env
+	s.cache["path"] = s.pathModule()
+	utils := rt.NewObject()
+	utils.Set("env", env)
+	s.cache["@strapi/utils"] = utils
+	return nil
+}
+
+// Env returns Strapi's env helper of this sandbox.
+func (s *sandbox) env() goja.Value { return s.cache["\x00env"] }
+
+func (s *sandbox) run(abs string, call bool) (*Result, error) {
+	v, err := s.require(abs)
+	if err != nil {
+		return nil, err
+	}
+	v = importDefault(v)
+	if fn, ok := goja.AssertFunction(v); ok && call {
+		arg := s.rt.NewObject()
+		arg.Set("env", s.env())
+		v, err = fn(goja.Undefined(), arg)
+		if err != nil {
+			return nil, jsError(err)
+		}
+	}
+	out, err := s.export(v)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Value: out, Unresolved: s.unresolved}, nil
+}
+
+// importDefault is @strapi/utils importDefault: an ES module's default export.
+func importDefault(v goja.Value) goja.Value {
+	if o, ok := v.(*goja.Object); ok {
+		if m := o.Get("__esModule"); m != nil && m.ToBoolean() {
+			if d := o.Get("default"); d != nil {
+				return d
+			}
+		}
+	}
+	return v
+}
+
+// export converts a value as JSON.stringify would (Dates as ISO strings, functions and
+// undefined dropped, NaN as null), then decodes it into JSON-like Go values.
+func (s *sandbox) export(v goja.Value) (any, error) {
+	if v == nil || goja.IsUndefined(v) {
+		return nil, nil
+	}
+	stringify, _ := goja.AssertFunction(s.rt.Get("JSON").ToObject(s.rt).Get("stringify"))
+	js, err := stringify(goja.Undefined(), v)
+	if err != nil {
+		return nil, jsError(err)
+	}
+	if js == nil || goja.IsUndefined(js) {
+		return nil, nil
+	}
+	var out any
+	if err := json.Unmarshal([]byte(js.String()), &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func jsError(err error) error {
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		if e, ok := ie.Value().(error); ok {
+			return e
+		}
+		return ErrTimeout
+	}
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		if o, ok := ex.Value().(*goja.Object); ok {
+			if m := o.Get("message"); m != nil && !goja.IsUndefined(m) {
+				return errors.New(m.String())
+			}
+		}
+		return errors.New(ex.Value().String())
+	}
+	return err
+}
+
+// require resolves a module: a built-in or extra module by name, or a project file by path.
+func (s *sandbox) require(name string) (goja.Value, error) {
+	if v, ok := s.cache[name]; ok {
+		return v, nil
+	}
+	src, ok := s.opts.Modules[name]
+	if !ok && name == "@strapi/strapi" {
+		src, ok = strapiModule, true
+	}
+	if ok {
+		v, err := s.runSource(name, "/"+name, src)
+		if err != nil {
+			return nil, err
+		}
+		s.cache[name] = v
+		return v, nil
+	}
+	if forbiddenModules[strings.TrimPrefix(name, "node:")] {
+		return nil, fmt.Errorf("require('%s'): files, processes and the network are not available to project files under Quarry", name)
+	}
+	if !filepath.IsAbs(name) {
+		// A bare module the sandbox does not have (an npm package's helper): an empty
+		// object, noted, rather than a failure, since most are cron tasks or admin helpers.
+		s.unresolved = append(s.unresolved, name)
+		return s.rt.NewObject(), nil
+	}
+	file, err := s.resolveFile(name)
+	if err != nil {
+		return nil, err
+	}
+	if v, ok := s.cache[file]; ok {
+		return v, nil
+	}
+	if s.loading[file] {
+		return nil, fmt.Errorf("require cycle through %s", file)
+	}
+	s.loading[file] = true
+	defer delete(s.loading, file)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var v goja.Value
+	if strings.EqualFold(filepath.Ext(file), ".json") {
+		var parsed any
+		if err := json.Unmarshal(data, &parsed); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		v = s.rt.ToValue(parsed)
+	} else {
+		src := string(data)
+		if ext := strings.ToLower(filepath.Ext(file)); ext == ".ts" || ext == ".mts" || ext == ".cts" || needsTranspile(src) {
+			if src, err = Transpile(data, file); err != nil {
+				return nil, err
+			}
+		}
+		if v, err = s.runSource(file, file, src); err != nil {
+			return nil, err
+		}
+	}
+	s.cache[file] = v
+	return v, nil
+}
+
+// forbiddenModules are Node's modules that reach files, processes or the network.
+var forbiddenModules = map[string]bool{"fs": true, "fs/promises": true, "child_process": true, "net": true,
+	"http": true, "https": true, "http2": true, "dgram": true, "dns": true, "tls": true, "worker_threads": true,
+	"cluster": true, "vm": true, "fs-extra": true}
+
+// needsTranspile reports whether a .js file is written as an ES module (`export default`,
+// `import x from`), which Node would refuse but a TypeScript project's tooling accepts.
+func needsTranspile(src string) bool {
+	for line := range strings.SplitSeq(src, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "export ") || (strings.HasPrefix(t, "import ") && strings.Contains(t, " from ")) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveFile finds a project file as Node's require does (exact, then .js, .ts, .json, then
+// index files), refusing anything outside the project folder.
+func (s *sandbox) resolveFile(p string) (string, error) {
+	p = filepath.Clean(p)
+	if rel, err := filepath.Rel(s.root, p); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", fmt.Errorf("require %s: outside the project folder", p)
+	}
+	cands := []string{p}
+	for _, ext := range []string{".js", ".cjs", ".ts", ".json"} {
+		cands = append(cands, p+ext)
+	}
+	for _, ext := range []string{".js", ".ts", ".json"} {
+		cands = append(cands, filepath.Join(p, "index"+ext))
+	}
+	for _, c := range cands {
+		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("cannot find module %s", p)
+}
+
+// runSource runs CommonJS source as Node's module wrapper does and returns module.exports.
+func (s *sandbox) runSource(name, file, src string) (goja.Value, error) {
+	rt := s.rt
+	prog, err := goja.Compile(name, "(function (exports, require, module, __filename, __dirname) {"+src+"\n})", false)
+	if err != nil {
+		return nil, err
+	}
+	wrapper, err := rt.RunProgram(prog)
+	if err != nil {
+		return nil, jsError(err)
+	}
+	fn, _ := goja.AssertFunction(wrapper)
+	module := rt.NewObject()
+	exports := rt.NewObject()
+	module.Set("exports", exports)
+	dir := filepath.Dir(file)
+	req := func(call goja.FunctionCall) goja.Value {
+		n := call.Argument(0).String()
+		target := n
+		if strings.HasPrefix(n, "./") || strings.HasPrefix(n, "../") || n == "." || n == ".." {
+			target = filepath.Join(dir, n)
+		} else if strings.HasPrefix(n, "node:") {
+			target = strings.TrimPrefix(n, "node:")
+		}
+		v, err := s.require(target)
+		if err != nil {
+			panic(rt.NewGoError(err))
+		}
+		return v
+	}
+	if _, err := fn(goja.Undefined(), exports, rt.ToValue(req), module, rt.ToValue(file), rt.ToValue(dir)); err != nil {
+		return nil, jsError(err)
+	}
+	return module.Get("exports"), nil
+}
+
+// strapiModule is what `require('@strapi/strapi')` gives route, controller and service files:
+// factories that record what they were asked for instead of building Koa handlers. A core
+// router becomes {__quarry: "coreRouter", uid, config}; a core controller
+// {__quarry: "coreController", uid, actions: [the names its extension defines]}.
+const strapiModule = `
+var stub = new Proxy(function () {}, {
+  get: function (t, k) { return k === Symbol.toPrimitive ? function () { return ''; } : stub; },
+  apply: function () { return stub; }
+});
+function keysOf(ext) {
+  var obj = ext;
+  if (typeof ext === 'function') obj = ext({ strapi: stub });
+  return obj && typeof obj === 'object' ? Object.keys(obj) : [];
+}
+module.exports = {
+  factories: {
+    createCoreRouter: function (uid, cfg) { return { __quarry: 'coreRouter', uid: uid, config: cfg || {} }; },
+    createCoreController: function (uid, ext) { return { __quarry: 'coreController', uid: uid, actions: keysOf(ext) }; },
+    createCoreService: function (uid) { return { __quarry: 'coreService', uid: uid }; }
+  }
+};
+`
+
+// Template evaluates s as a JavaScript template literal with `process` in scope, as
+// @strapi/utils templateConfiguration does for the strings of JSON config files.
+func Template(ctx context.Context, s string, opts Options) (string, error) {
+	sb, err := newSandbox(ctx, opts)
+	if err != nil {
+		return "", err
+	}
+	defer sb.stop()
+	v, err := sb.rt.RunString("`" + s + "`")
+	if err != nil {
+		return "", jsError(err)
+	}
+	return v.String(), nil
+}
