@@ -60,12 +60,12 @@ func TestExportForms(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	cases := map[string]string{
-		"object.js":   `module.exports = { a: 1 };`,
-		"exports.js":  `exports.a = 1;`,
-		"function.js": `module.exports = ({ env }) => ({ a: env.int('X', 1) });`,
-		"esm.ts":      "type E = { int(k: string, d: number): number };\nexport default ({ env }: { env: E }) => ({ a: env.int('X', 1) as number });",
-		"esobj.ts":    "export default { a: 1 };",
-		"req.js":      "const path = require('path');\nconst other = require('./sub/other');\nmodule.exports = { a: other.a, p: path.join(__dirname, '..', 'x/../y.db') === path.resolve(__dirname, '../y.db') ? 1 : 0 };",
+		"object.js":    `module.exports = { a: 1 };`,
+		"exports.js":   `exports.a = 1;`,
+		"function.js":  `module.exports = ({ env }) => ({ a: env.int('X', 1) });`,
+		"esm.ts":       "type E = { int(k: string, d: number): number };\nexport default ({ env }: { env: E }) => ({ a: env.int('X', 1) as number });",
+		"esobj.ts":     "export default { a: 1 };",
+		"req.js":       "const path = require('path');\nconst other = require('./sub/other');\nmodule.exports = { a: other.a, p: path.join(__dirname, '..', 'x/../y.db') === path.resolve(__dirname, '../y.db') ? 1 : 0 };",
 		"sub/other.js": "module.exports = { a: 1 };",
 	}
 	for name, src := range cases {
