@@ -4,9 +4,11 @@ package database
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/url"
@@ -127,56 +129,175 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 	return &DB{DB: db, Dialect: d}, nil
 }
 
-// Migrate creates missing tables, columns and indexes. It never drops anything, so it is safe
-// to run from every command and concurrently with a running server.
+// Migrate creates the tables, columns, indexes, unique constraints and foreign keys of the
+// layout that are missing, and nothing else: on a database Strapi created it changes
+// nothing. It never drops anything but index names earlier Quarry versions created, so it is
+// safe to run from every command and concurrently with a running server.
 func (db *DB) Migrate(ctx context.Context, s *schemas.Schema, log *slog.Logger) error {
-	for _, t := range sqlgen.Layout(db.Dialect, s) {
-		have, err := db.columns(ctx, t.Name)
-		if err != nil {
-			return fmt.Errorf("inspect table %s: %w", t.Name, err)
-		}
-		if len(have) == 0 {
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	layout := sqlgen.Layout(db.Dialect, s)
+	have, err := db.inspect(ctx)
+	if err != nil {
+		return fmt.Errorf("inspect database: %w", err)
+	}
+	created := map[string]bool{}
+	for _, t := range layout {
+		cols := have.columns[t.Name]
+		if len(cols) == 0 {
 			if _, err := db.ExecContext(ctx, db.Dialect.CreateTable(t)); err != nil {
 				return fmt.Errorf("create table %s: %w", t.Name, err)
 			}
-		} else {
-			for _, c := range t.Columns {
-				if have[c.Name] {
+			created[t.Name] = true
+			continue
+		}
+		for _, c := range t.Columns {
+			if cols[c.Name] {
+				continue
+			}
+			if _, err := db.ExecContext(ctx, db.Dialect.AddColumn(t.Name, c)); err != nil {
+				return fmt.Errorf("add column %s.%s: %w", t.Name, c.Name, err)
+			}
+			log.Info("added column", "table", t.Name, "column", c.Name)
+		}
+	}
+	for _, name := range sqlgen.LegacyIndexes(s) {
+		if have.indexes[name] && !have.constraintIndexes[name] {
+			if _, err := db.ExecContext(ctx, db.Dialect.DropIndex(name)); err != nil {
+				return fmt.Errorf("drop index %s: %w", name, err)
+			}
+			log.Info("dropped an index Strapi does not know", "index", name)
+		}
+	}
+	for _, t := range layout {
+		for _, ix := range t.Indexes {
+			switch {
+			case have.constraintIndexes[ix.Name]:
+				continue
+			case have.indexes[ix.Name]:
+				if !ix.Unique || db.Dialect != sqlgen.Postgres {
 					continue
 				}
-				if _, err := db.ExecContext(ctx, db.Dialect.AddColumn(t.Name, c)); err != nil {
-					return fmt.Errorf("add column %s.%s: %w", t.Name, c.Name, err)
+				if _, err := db.ExecContext(ctx, db.Dialect.UniqueFromIndex(t.Name, ix.Name)); err != nil {
+					log.Warn("could not turn a unique index into Strapi's constraint", "index", ix.Name, "err", err)
 				}
-				if log != nil {
-					log.Info("added column", "table", t.Name, "column", c.Name)
+			default:
+				if _, err := db.ExecContext(ctx, db.Dialect.CreateIndex(t.Name, ix)); err != nil {
+					return fmt.Errorf("create index %s: %w", ix.Name, err)
 				}
 			}
 		}
-		for _, ix := range t.Indexes {
-			if _, err := db.ExecContext(ctx, db.Dialect.CreateIndex(t.Name, ix)); err != nil {
-				return fmt.Errorf("create index %s: %w", ix.Name, err)
+	}
+	if db.Dialect != sqlgen.Postgres {
+		return nil
+	}
+	for _, t := range layout {
+		for _, fk := range t.ForeignKeys {
+			if have.constraints[t.Name][fk.Name] {
+				continue
+			}
+			if old := have.foreignKeys[t.Name+"."+fk.Column+">"+fk.RefTable]; old != "" {
+				if _, err := db.ExecContext(ctx, db.Dialect.RenameConstraint(t.Name, old, fk.Name)); err != nil {
+					return fmt.Errorf("rename foreign key %s: %w", old, err)
+				}
+				continue
+			}
+			if _, err := db.ExecContext(ctx, db.Dialect.AddForeignKey(t.Name, fk)); err != nil {
+				if created[t.Name] {
+					return fmt.Errorf("create foreign key %s: %w", fk.Name, err)
+				}
+				// An existing table may hold rows the key refuses; serving goes on without it.
+				log.Warn("could not add a foreign key", "table", t.Name, "key", fk.Name, "err", err)
 			}
 		}
 	}
 	return nil
 }
 
-func (db *DB) columns(ctx context.Context, table string) (map[string]bool, error) {
-	var names []string
-	var err error
-	if db.Dialect == sqlgen.Postgres {
-		err = db.SelectContext(ctx, &names, `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`, table)
-	} else {
-		err = db.SelectContext(ctx, &names, `SELECT name FROM pragma_table_info(?)`, table)
+// schemaState is what a database holds: columns per table, index names, the indexes that
+// back a unique or primary-key constraint, constraint names per table and, for PostgreSQL,
+// the name of the foreign key per "table.column>referenced table".
+type schemaState struct {
+	columns           map[string]map[string]bool
+	indexes           map[string]bool
+	constraintIndexes map[string]bool
+	constraints       map[string]map[string]bool
+	foreignKeys       map[string]string
+}
+
+func (db *DB) inspect(ctx context.Context) (*schemaState, error) {
+	st := &schemaState{columns: map[string]map[string]bool{}, indexes: map[string]bool{},
+		constraintIndexes: map[string]bool{}, constraints: map[string]map[string]bool{}, foreignKeys: map[string]string{}}
+	type pair struct {
+		A string `db:"a"`
+		B string `db:"b"`
 	}
+	var cols, idx []pair
+	if db.Dialect == sqlgen.Postgres {
+		if err := db.SelectContext(ctx, &cols, `SELECT table_name AS a, column_name AS b FROM information_schema.columns WHERE table_schema = current_schema()`); err != nil {
+			return nil, err
+		}
+		if err := db.SelectContext(ctx, &idx, `SELECT tablename AS a, indexname AS b FROM pg_indexes WHERE schemaname = current_schema()`); err != nil {
+			return nil, err
+		}
+		var cons []struct {
+			Table   string         `db:"tbl"`
+			Name    string         `db:"name"`
+			Type    string         `db:"contype"`
+			Index   sql.NullString `db:"idx"`
+			Column  sql.NullString `db:"col"`
+			RefName sql.NullString `db:"ref"`
+		}
+		err := db.SelectContext(ctx, &cons, `SELECT c.conrelid::regclass::text AS tbl, c.conname AS name, c.contype::text AS contype,
+			i.relname AS idx, a.attname AS col, r.relname AS ref
+			FROM pg_constraint c
+			LEFT JOIN pg_class i ON i.oid = c.conindid AND c.contype IN ('u', 'p')
+			LEFT JOIN pg_attribute a ON c.contype = 'f' AND array_length(c.conkey, 1) = 1 AND a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+			LEFT JOIN pg_class r ON c.contype = 'f' AND r.oid = c.confrelid
+			WHERE c.connamespace = current_schema()::regnamespace`)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cons {
+			tbl := strings.Trim(c.Table, `"`)
+			if st.constraints[tbl] == nil {
+				st.constraints[tbl] = map[string]bool{}
+			}
+			st.constraints[tbl][c.Name] = true
+			if c.Index.Valid {
+				st.constraintIndexes[c.Index.String] = true
+			}
+			if c.Type == "f" && c.Column.Valid && c.RefName.Valid {
+				st.foreignKeys[tbl+"."+c.Column.String+">"+c.RefName.String] = c.Name
+			}
+		}
+	} else {
+		if err := db.SelectContext(ctx, &cols, `SELECT m.name AS a, p.name AS b FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'`); err != nil {
+			return nil, err
+		}
+		if err := db.SelectContext(ctx, &idx, `SELECT tbl_name AS a, name AS b FROM sqlite_master WHERE type = 'index'`); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range cols {
+		if st.columns[c.A] == nil {
+			st.columns[c.A] = map[string]bool{}
+		}
+		st.columns[c.A][strings.ToLower(c.B)] = true
+	}
+	for _, i := range idx {
+		st.indexes[i.B] = true
+	}
+	return st, nil
+}
+
+func (db *DB) columns(ctx context.Context, table string) (map[string]bool, error) {
+	st, err := db.inspect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]bool, len(names))
-	for _, n := range names {
-		out[strings.ToLower(n)] = true
-	}
-	return out, nil
+	return st.columns[table], nil
 }
 
 // InTx runs fn in one transaction: committed when fn returns nil, rolled back otherwise.

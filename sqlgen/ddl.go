@@ -7,13 +7,20 @@ import (
 	"quarry/schemas"
 )
 
-// Table is one table of the layout: its columns in creation order and its indexes.
+// The layout is Strapi v4.26's, table for table: the tables, columns, indexes, unique
+// constraints and foreign keys that @strapi/database's metadata and schema builder create,
+// under the same names and of the same kinds. A database Strapi created therefore already
+// holds all of it, and Strapi's own schema sync finds nothing it does not know in a database
+// Quarry created (it drops what it does not know, and fails dropping an index as a
+// constraint).
+
+// Table is one table of the layout: its columns in Strapi's order, its indexes (unique ones
+// are constraints on PostgreSQL, unique indexes on SQLite, as knex creates them) and its
+// foreign keys (added after every table exists on PostgreSQL, inline on SQLite).
 type Table struct {
-	Name    string
-	Columns []Column
-	Indexes []Index
-	// Foreign keys are declared inline when the table is created; a column added later to an
-	// existing table gets none, as ALTER TABLE ADD CONSTRAINT is not portable to SQLite.
+	Name        string
+	Columns     []Column
+	Indexes     []Index
 	ForeignKeys []ForeignKey
 }
 
@@ -29,15 +36,18 @@ type Index struct {
 }
 
 type ForeignKey struct {
-	Column, RefTable, OnDelete string
+	Name, Column, RefTable, OnDelete string
 }
 
-// Layout lists every table the schema needs, in an order that satisfies foreign keys.
+const adminUsers = "admin_users"
+
+// Layout lists every table the schema needs, Strapi's own system tables included.
 func Layout(d *Dialect, s *schemas.Schema) []Table {
 	var out []Table
 	models := append([]*schemas.Model{s.Files}, s.ContentTypes...)
 	models = append(models, s.Plugins...) // users-permissions, upload folders, i18n locales and their links
 	models = append(models, s.Components...)
+	dt := d.ColumnType(schemas.DateTime)
 	for _, m := range models {
 		t := Table{Name: m.Table, Columns: []Column{{"id", "id"}}}
 		for _, a := range m.Attributes {
@@ -50,106 +60,192 @@ func Layout(d *Dialect, s *schemas.Schema) []Table {
 			}
 		}
 		if m.Kind != schemas.Component {
-			dt := d.ColumnType(schemas.DateTime)
 			t.Columns = append(t.Columns, Column{"created_at", dt}, Column{"updated_at", dt})
 			if m.DraftAndPublish {
 				t.Columns = append(t.Columns, Column{"published_at", dt})
 			}
-			t.Columns = append(t.Columns, Column{"created_by_id", "integer"}, Column{"updated_by_id", "integer"})
+			t.addAuthors()
 			if m.Localized {
 				t.Columns = append(t.Columns, Column{"locale", "varchar(255)"})
 			}
+		}
+		if m == s.Files {
+			t.Indexes = append(t.Indexes, uploadFileIndexes...)
+		}
+		if m.Table == "upload_folders" {
+			t.Indexes = append(t.Indexes, uploadFolderIndexes...)
 		}
 		out = append(out, t)
 	}
 	seen := map[string]bool{}
 	for _, m := range models {
 		for _, a := range m.Attributes {
-			if a.Type != schemas.Relation || a.MappedBy != "" || seen[a.Link.Table] {
+			if a.Type != schemas.Relation || a.MappedBy != "" || a.Link == nil || a.Link.Morph || seen[a.Link.Table] {
 				continue
 			}
 			seen[a.Link.Table] = true
 			j := a.Link
-			t := Table{Name: j.Table, Columns: []Column{{"id", "id"}, {j.SourceCol, "integer"}, {j.TargetCol, "integer"}}}
-			ord := "double precision"
-			if d == SQLite {
-				ord = "float"
-			}
-			if j.OrderCol != "" {
-				t.Columns = append(t.Columns, Column{j.OrderCol, ord})
-			}
-			if j.InvOrderCol != "" {
-				t.Columns = append(t.Columns, Column{j.InvOrderCol, ord})
-			}
-			t.ForeignKeys = []ForeignKey{{j.SourceCol, m.Table, "CASCADE"}, {j.TargetCol, a.Target.Table, "CASCADE"}}
-			t.Indexes = []Index{
-				{Name: j.Table + "_fk", Columns: []string{j.SourceCol}},
-				{Name: j.Table + "_inv_fk", Columns: []string{j.TargetCol}},
-				{Name: j.Table + "_unique", Columns: []string{j.SourceCol, j.TargetCol}, Unique: true},
-			}
-			if j.OrderCol != "" {
-				t.Indexes = append(t.Indexes, Index{Name: j.Table + "_order_fk", Columns: []string{j.OrderCol}})
-			}
-			if j.InvOrderCol != "" {
-				t.Indexes = append(t.Indexes, Index{Name: j.Table + "_order_inv_fk", Columns: []string{j.InvOrderCol}})
-			}
-			out = append(out, t)
+			out = append(out, linkTable(d, j.Table, j.SourceCol, m.Table, j.TargetCol, a.Target.Table, j.OrderCol, j.InvOrderCol))
 		}
 		if m.ComponentsTable != "" {
-			ct := m.ComponentsTable
-			ord := "double precision"
-			if d == SQLite {
-				ord = "float"
-			}
-			out = append(out, Table{Name: ct,
-				Columns: []Column{{"id", "id"}, {"entity_id", "integer"}, {"component_id", "integer"},
-					{"component_type", "varchar(255)"}, {"field", "varchar(255)"}, {"order", ord}},
-				ForeignKeys: []ForeignKey{{"entity_id", m.Table, "CASCADE"}},
-				Indexes: []Index{
-					{Name: ct + "_field_index", Columns: []string{"field"}},
-					{Name: ct + "_component_type_index", Columns: []string{"component_type"}},
-					{Name: ct + "_entity_fk", Columns: []string{"entity_id"}},
-					{Name: ct + "_unique", Columns: []string{"entity_id", "component_id", "field", "component_type"}, Unique: true},
-				}})
+			out = append(out, componentsTable(d, m.Table, m.ComponentsTable))
 		}
-	}
-	ord := "double precision"
-	if d == SQLite {
-		ord = "float"
 	}
 	out = append(out, Table{Name: "files_related_morphs",
 		Columns: []Column{{"id", "id"}, {"file_id", "integer"}, {"related_id", "integer"},
-			{"related_type", "varchar(255)"}, {"field", "varchar(255)"}, {"order", ord}},
-		ForeignKeys: []ForeignKey{{"file_id", "files", "CASCADE"}},
+			{"related_type", "varchar(255)"}, {"field", "varchar(255)"}, {"order", d.orderType()}},
+		ForeignKeys: []ForeignKey{{"files_related_morphs_fk", "file_id", "files", "CASCADE"}},
 		Indexes: []Index{
 			{Name: "files_related_morphs_fk", Columns: []string{"file_id"}},
 			{Name: "files_related_morphs_order_index", Columns: []string{"order"}},
 			{Name: "files_related_morphs_id_column_index", Columns: []string{"related_id"}},
 		}})
-	out = append(out, uploadTables()...)
 	out = append(out, systemTables(d)...)
-	out = append(out, coreStoreTable())
 	return out
 }
 
-// systemTables are Quarry's share of Strapi's system tables: API tokens with their
-// permissions (custom tokens). The users-permissions tables come from the plugin's models.
-func systemTables(d *Dialect) []Table {
-	dt := d.ColumnType(schemas.DateTime)
-	return []Table{
-		{Name: "strapi_api_tokens", Columns: []Column{{"id", "id"}, {"name", "varchar(255)"}, {"description", "varchar(255)"},
-			{"type", "varchar(255)"}, {"access_key", "varchar(255)"}, {"last_used_at", dt}, {"expires_at", dt},
-			{"lifespan", "bigint"}, {"created_at", dt}, {"updated_at", dt}, {"created_by_id", "integer"}, {"updated_by_id", "integer"}},
-			Indexes: []Index{{Name: "strapi_api_tokens_access_key_index", Columns: []string{"access_key"}}}},
-		{Name: "strapi_api_token_permissions", Columns: []Column{{"id", "id"}, {"action", "varchar(255)"},
-			{"created_at", dt}, {"updated_at", dt}, {"created_by_id", "integer"}, {"updated_by_id", "integer"}}},
-		{Name: "strapi_api_token_permissions_token_links", Columns: []Column{{"id", "id"}, {"api_token_permission_id", "integer"},
-			{"api_token_id", "integer"}, {"api_token_permission_order", "float"}},
-			ForeignKeys: []ForeignKey{{"api_token_permission_id", "strapi_api_token_permissions", "CASCADE"}, {"api_token_id", "strapi_api_tokens", "CASCADE"}}},
+// addAuthors adds created_by_id/updated_by_id, the admin users who wrote an entry: Strapi
+// keeps them as join columns with an index and a foreign key each.
+func (t *Table) addAuthors() {
+	for _, c := range []string{"created_by_id", "updated_by_id"} {
+		name := t.Name + "_" + c + "_fk"
+		t.Columns = append(t.Columns, Column{c, "integer"})
+		t.Indexes = append(t.Indexes, Index{Name: name, Columns: []string{c}})
+		t.ForeignKeys = append(t.ForeignKeys, ForeignKey{name, c, adminUsers, "SET NULL"})
 	}
 }
 
-// CreateTable renders CREATE TABLE IF NOT EXISTS.
+func (d *Dialect) orderType() string {
+	if d == SQLite {
+		return "float"
+	}
+	return "double precision"
+}
+
+// linkTable is the join table of a relation, as Strapi's metadata builds it: the order
+// column of the targets (to-many) and of the sources (bidirectional many-to-*) when kept.
+func linkTable(d *Dialect, name, srcCol, srcTable, tgtCol, tgtTable, orderCol, invOrderCol string) Table {
+	t := Table{Name: name, Columns: []Column{{"id", "id"}, {srcCol, "integer"}, {tgtCol, "integer"}},
+		Indexes: []Index{
+			{Name: name + "_fk", Columns: []string{srcCol}},
+			{Name: name + "_inv_fk", Columns: []string{tgtCol}},
+			{Name: name + "_unique", Columns: []string{srcCol, tgtCol}, Unique: true},
+		},
+		ForeignKeys: []ForeignKey{{name + "_fk", srcCol, srcTable, "CASCADE"}, {name + "_inv_fk", tgtCol, tgtTable, "CASCADE"}}}
+	if orderCol != "" {
+		t.Columns = append(t.Columns, Column{orderCol, d.orderType()})
+		t.Indexes = append(t.Indexes, Index{Name: name + "_order_fk", Columns: []string{orderCol}})
+	}
+	if invOrderCol != "" {
+		t.Columns = append(t.Columns, Column{invOrderCol, d.orderType()})
+		t.Indexes = append(t.Indexes, Index{Name: name + "_order_inv_fk", Columns: []string{invOrderCol}})
+	}
+	return t
+}
+
+// componentsTable joins an entry to its components and dynamic-zone items. Strapi names
+// its indexes and constraints after the entry's table, not after the join table.
+func componentsTable(d *Dialect, owner, name string) Table {
+	return Table{Name: name,
+		Columns: []Column{{"id", "id"}, {"entity_id", "integer"}, {"component_id", "integer"},
+			{"component_type", "varchar(255)"}, {"field", "varchar(255)"}, {"order", d.orderType()}},
+		ForeignKeys: []ForeignKey{{owner + "_entity_fk", "entity_id", owner, "CASCADE"}},
+		Indexes: []Index{
+			{Name: owner + "_field_index", Columns: []string{"field"}},
+			{Name: owner + "_component_type_index", Columns: []string{"component_type"}},
+			{Name: owner + "_entity_fk", Columns: []string{"entity_id"}},
+			{Name: owner + "_unique", Columns: []string{"entity_id", "component_id", "field", "component_type"}, Unique: true},
+		}}
+}
+
+// LegacyIndexes are index names earlier Quarry versions created that Strapi does not know:
+// Strapi's schema sync would try to drop them (and fail on the unique one, which it drops as
+// a constraint). They are dropped where they exist.
+func LegacyIndexes(s *schemas.Schema) []string {
+	var out []string
+	models := append(append(append([]*schemas.Model{s.Files}, s.ContentTypes...), s.Plugins...), s.Components...)
+	for _, m := range models {
+		if ct := m.ComponentsTable; ct != "" {
+			out = append(out, ct+"_field_index", ct+"_component_type_index", ct+"_entity_fk", ct+"_unique")
+		}
+	}
+	return append(out, "strapi_api_tokens_access_key_index")
+}
+
+var uploadFileIndexes = []Index{
+	{Name: "upload_files_folder_path_index", Columns: []string{"folder_path"}},
+	{Name: "upload_files_created_at_index", Columns: []string{"created_at"}},
+	{Name: "upload_files_updated_at_index", Columns: []string{"updated_at"}},
+	{Name: "upload_files_name_index", Columns: []string{"name"}},
+	{Name: "upload_files_size_index", Columns: []string{"size"}},
+	{Name: "upload_files_ext_index", Columns: []string{"ext"}},
+}
+
+var uploadFolderIndexes = []Index{
+	{Name: "upload_folders_path_id_index", Columns: []string{"path_id"}, Unique: true},
+	{Name: "upload_folders_path_index", Columns: []string{"path"}, Unique: true},
+}
+
+// systemTables are Strapi's own tables (admin users, roles and permissions, API and
+// transfer tokens, webhooks, releases, the core store, the schema and migration records).
+// Quarry uses some of them; it creates all of them so that a database it created is the
+// one Strapi would create, and the created_by_id foreign keys have their target.
+func systemTables(d *Dialect) []Table {
+	dt := d.ColumnType(schemas.DateTime)
+	vc, js := "varchar(255)", d.ColumnType(schemas.JSON)
+	entity := func(name string, cols ...Column) Table {
+		t := Table{Name: name, Columns: append([]Column{{"id", "id"}}, cols...)}
+		t.Columns = append(t.Columns, Column{"created_at", dt}, Column{"updated_at", dt})
+		t.addAuthors()
+		return t
+	}
+	plain := func(name string, cols ...Column) Table {
+		return Table{Name: name, Columns: append([]Column{{"id", "id"}}, cols...)}
+	}
+	schemaJSON := "json"
+	if d == SQLite {
+		schemaJSON = "text"
+	}
+	ts := "timestamp"
+	if d == SQLite {
+		ts = "datetime"
+	}
+	return []Table{
+		entity("admin_permissions", Column{"action", vc}, Column{"action_parameters", js}, Column{"subject", vc},
+			Column{"properties", js}, Column{"conditions", js}),
+		entity(adminUsers, Column{"firstname", vc}, Column{"lastname", vc}, Column{"username", vc}, Column{"email", vc},
+			Column{"password", vc}, Column{"reset_password_token", vc}, Column{"registration_token", vc},
+			Column{"is_active", "boolean"}, Column{"blocked", "boolean"}, Column{"prefered_language", vc}),
+		entity("admin_roles", Column{"name", vc}, Column{"code", vc}, Column{"description", vc}),
+		entity("strapi_api_tokens", Column{"name", vc}, Column{"description", vc}, Column{"type", vc},
+			Column{"access_key", vc}, Column{"last_used_at", dt}, Column{"expires_at", dt}, Column{"lifespan", "bigint"}),
+		entity("strapi_api_token_permissions", Column{"action", vc}),
+		entity("strapi_transfer_tokens", Column{"name", vc}, Column{"description", vc}, Column{"access_key", vc},
+			Column{"last_used_at", dt}, Column{"expires_at", dt}, Column{"lifespan", "bigint"}),
+		entity("strapi_transfer_token_permissions", Column{"action", vc}),
+		plain("strapi_core_store_settings", Column{"key", vc}, Column{"value", "text"}, Column{"type", vc},
+			Column{"environment", vc}, Column{"tag", vc}),
+		plain("strapi_webhooks", Column{"name", vc}, Column{"url", "text"}, Column{"headers", js},
+			Column{"events", js}, Column{"enabled", "boolean"}),
+		entity("strapi_releases", Column{"name", vc}, Column{"released_at", dt}, Column{"scheduled_at", dt},
+			Column{"timezone", vc}, Column{"status", vc}),
+		entity("strapi_release_actions", Column{"type", vc}, Column{"target_id", "integer"}, Column{"target_type", vc},
+			Column{"content_type", vc}, Column{"locale", vc}, Column{"is_entry_valid", "boolean"}),
+		linkTable(d, "admin_permissions_role_links", "permission_id", "admin_permissions", "role_id", "admin_roles", "", "permission_order"),
+		linkTable(d, "admin_users_roles_links", "user_id", adminUsers, "role_id", "admin_roles", "role_order", "user_order"),
+		linkTable(d, "strapi_api_token_permissions_token_links", "api_token_permission_id", "strapi_api_token_permissions",
+			"api_token_id", "strapi_api_tokens", "", "api_token_permission_order"),
+		linkTable(d, "strapi_transfer_token_permissions_token_links", "transfer_token_permission_id", "strapi_transfer_token_permissions",
+			"transfer_token_id", "strapi_transfer_tokens", "", "transfer_token_permission_order"),
+		linkTable(d, "strapi_release_actions_release_links", "release_action_id", "strapi_release_actions",
+			"release_id", "strapi_releases", "", "release_action_order"),
+		plain("strapi_database_schema", Column{"schema", schemaJSON}, Column{"time", ts}, Column{"hash", vc}),
+		plain("strapi_migrations", Column{"name", vc}, Column{"time", ts}),
+	}
+}
+
+// CreateTable renders CREATE TABLE IF NOT EXISTS. On SQLite, which cannot add constraints
+// later, the foreign keys are declared inline, named as Strapi names them.
 func (d *Dialect) CreateTable(t Table) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s (", d.Quote(t.Name))
@@ -163,8 +259,11 @@ func (d *Dialect) CreateTable(t Table) string {
 		}
 		fmt.Fprintf(&b, "%s %s", d.Quote(c.Name), c.Type)
 	}
-	for _, fk := range t.ForeignKeys {
-		fmt.Fprintf(&b, ", FOREIGN KEY (%s) REFERENCES %s (\"id\") ON DELETE %s", d.Quote(fk.Column), d.Quote(fk.RefTable), fk.OnDelete)
+	if d == SQLite {
+		for _, fk := range t.ForeignKeys {
+			fmt.Fprintf(&b, ", CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (\"id\") ON DELETE %s",
+				d.Quote(fk.Name), d.Quote(fk.Column), d.Quote(fk.RefTable), fk.OnDelete)
+		}
 	}
 	b.WriteString(")")
 	return b.String()
@@ -175,11 +274,15 @@ func (d *Dialect) AddColumn(table string, c Column) string {
 	return fmt.Sprintf("ALTER TABLE %s ADD COLUMN %s %s", d.Quote(table), d.Quote(c.Name), c.Type)
 }
 
-// CreateIndex renders CREATE [UNIQUE] INDEX IF NOT EXISTS.
+// CreateIndex renders an index; a unique one is a constraint on PostgreSQL (knex's
+// table.unique), a unique index on SQLite.
 func (d *Dialect) CreateIndex(table string, ix Index) string {
 	cols := make([]string, len(ix.Columns))
 	for i, c := range ix.Columns {
 		cols[i] = d.Quote(c)
+	}
+	if ix.Unique && d == Postgres {
+		return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s UNIQUE (%s)", d.Quote(table), d.Quote(ix.Name), strings.Join(cols, ", "))
 	}
 	u := ""
 	if ix.Unique {
@@ -188,28 +291,24 @@ func (d *Dialect) CreateIndex(table string, ix Index) string {
 	return fmt.Sprintf("CREATE %sINDEX IF NOT EXISTS %s ON %s (%s)", u, d.Quote(ix.Name), d.Quote(table), strings.Join(cols, ", "))
 }
 
-// coreStoreTable is Strapi's core store, where the i18n plugin keeps the default locale and
-// users-permissions its advanced settings (the locales table comes from the i18n model).
-func coreStoreTable() Table {
-	return Table{Name: "strapi_core_store_settings", Columns: []Column{{"id", "id"}, {"key", "varchar(255)"}, {"value", "text"},
-		{"type", "varchar(255)"}, {"environment", "varchar(255)"}, {"tag", "varchar(255)"}}}
+// UniqueFromIndex turns an existing unique index into the constraint Strapi has under that
+// name (PostgreSQL; earlier Quarry versions created the index).
+func (d *Dialect) UniqueFromIndex(table, name string) string {
+	return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s UNIQUE USING INDEX %s", d.Quote(table), d.Quote(name), d.Quote(name))
 }
 
-// uploadTables are the indexes Strapi puts on the media library's tables: the tables
-// themselves (files, upload_folders and their link tables) come from the schema's models.
-func uploadTables() []Table {
-	return []Table{
-		{Name: "files", Indexes: []Index{
-			{Name: "upload_files_folder_path_index", Columns: []string{"folder_path"}},
-			{Name: "upload_files_created_at_index", Columns: []string{"created_at"}},
-			{Name: "upload_files_updated_at_index", Columns: []string{"updated_at"}},
-			{Name: "upload_files_name_index", Columns: []string{"name"}},
-			{Name: "upload_files_size_index", Columns: []string{"size"}},
-			{Name: "upload_files_ext_index", Columns: []string{"ext"}},
-		}},
-		{Name: "upload_folders", Indexes: []Index{
-			{Name: "upload_folders_path_id_index", Columns: []string{"path_id"}, Unique: true},
-			{Name: "upload_folders_path_index", Columns: []string{"path"}, Unique: true},
-		}},
-	}
+// DropIndex renders DROP INDEX IF EXISTS.
+func (d *Dialect) DropIndex(name string) string {
+	return "DROP INDEX IF EXISTS " + d.Quote(name)
+}
+
+// AddForeignKey renders ALTER TABLE ADD CONSTRAINT … FOREIGN KEY (PostgreSQL).
+func (d *Dialect) AddForeignKey(table string, fk ForeignKey) string {
+	return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (\"id\") ON DELETE %s",
+		d.Quote(table), d.Quote(fk.Name), d.Quote(fk.Column), d.Quote(fk.RefTable), fk.OnDelete)
+}
+
+// RenameConstraint renders ALTER TABLE RENAME CONSTRAINT (PostgreSQL).
+func (d *Dialect) RenameConstraint(table, from, to string) string {
+	return fmt.Sprintf("ALTER TABLE %s RENAME CONSTRAINT %s TO %s", d.Quote(table), d.Quote(from), d.Quote(to))
 }

@@ -146,9 +146,7 @@ func (d *Dialect) ColumnType(t schemas.AttrType) string {
 	case schemas.Date:
 		return "date"
 	case schemas.Time:
-		if d == Postgres {
-			return "time(3)"
-		}
+		// Strapi asks knex for time(3); knex's PostgreSQL column is a plain time.
 		return "time"
 	case schemas.DateTime, schemas.Timestamp:
 		if d == Postgres {

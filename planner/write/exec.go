@@ -244,7 +244,13 @@ func (x *execer) linkComponents(op *entryOp, ownerID int64, cf *compField) error
 	if len(cur) > 0 {
 		rows := make([][]any, len(cur))
 		for i, l := range cur {
-			rows[i] = []any{ownerID, l.id, l.typ, field, float64(i + 1)}
+			// Strapi orders repeatable components and dynamic-zone items; a single
+			// component's link has no order (NULL).
+			var order any
+			if cf.attr.Repeatable || cf.attr.Type == schemas.DynamicZone {
+				order = float64(i + 1)
+			}
+			rows[i] = []any{ownerID, l.id, l.typ, field, order}
 		}
 		if err := x.insertRows(ct, []string{"entity_id", "component_id", "component_type", "field", "order"}, rows); err != nil {
 			return err
