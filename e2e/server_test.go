@@ -125,8 +125,15 @@ func start(t *testing.T, be backend, app string) *server {
 	t.Helper()
 	env := append(be.Env(t), "API_TOKEN_SALT=quarry-e2e-salt", "LOG_LEVEL=warn")
 	token := strings.TrimSpace(quarry(t, env, "tokens", "create", "--app", app, "--name", "e2e", "--type", "full-access"))
+	return serve(t, env, app, token)
+}
+
+// serve runs `quarry serve` for app with env (and extra arguments) and waits for it to be
+// healthy; token is the one the server's requests send.
+func serve(t *testing.T, env []string, app, token string, args ...string) *server {
+	t.Helper()
 	port := freePort(t)
-	cmd := exec.Command(binary, "serve", "--app", app, "--host", "127.0.0.1", "--port", fmt.Sprint(port))
+	cmd := exec.Command(binary, append([]string{"serve", "--app", app, "--host", "127.0.0.1", "--port", fmt.Sprint(port)}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	log := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = log, log
