@@ -15,6 +15,8 @@ type Error struct {
 	// Path locates the offending part of the request (e.g. filters[author][email]) for tools
 	// such as qplan; it is not part of Strapi's envelope.
 	Path string
+	// RetryAfter, in seconds, is sent as the Retry-After header when positive.
+	RetryAfter int
 }
 
 // At returns the error with Path set.
@@ -75,4 +77,10 @@ func Application(msg string) *Error {
 // Pagination is a 400 PaginationError.
 func Pagination(msg string) *Error {
 	return &Error{Status: 400, Name: "PaginationError", Message: msg}
+}
+
+// ServiceUnavailable is the 503 of a request the database cannot serve now (down,
+// unreachable, locked); retryAfter, in seconds, is sent as the Retry-After header.
+func ServiceUnavailable(retryAfter int) *Error {
+	return &Error{Status: 503, Name: "ServiceUnavailableError", Message: "Service Unavailable", RetryAfter: retryAfter}
 }

@@ -85,6 +85,7 @@ func Open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if err != nil {
 		return nil, err
 	}
+	dbc.Log = log
 	db, err := database.Open(ctx, dbc)
 	if err != nil {
 		return nil, err

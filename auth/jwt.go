@@ -13,11 +13,14 @@ type claims struct {
 	ID        any              `json:"id"`
 	IssuedAt  *jwt.NumericDate `json:"iat,omitempty"`
 	ExpiresAt *jwt.NumericDate `json:"exp,omitempty"`
+	// NotBefore is never issued, but a token carrying one is refused before it, as
+	// jsonwebtoken refuses it in Strapi.
+	NotBefore *jwt.NumericDate `json:"nbf,omitempty"`
 }
 
 func (c claims) GetExpirationTime() (*jwt.NumericDate, error) { return c.ExpiresAt, nil }
 func (c claims) GetIssuedAt() (*jwt.NumericDate, error)       { return c.IssuedAt, nil }
-func (c claims) GetNotBefore() (*jwt.NumericDate, error)      { return nil, nil }
+func (c claims) GetNotBefore() (*jwt.NumericDate, error)      { return c.NotBefore, nil }
 func (c claims) GetIssuer() (string, error)                   { return "", nil }
 func (c claims) GetSubject() (string, error)                  { return "", nil }
 func (c claims) GetAudience() (jwt.ClaimStrings, error)       { return nil, nil }
@@ -39,7 +42,7 @@ func (j *JWT) Issue(id int64, now time.Time) (string, error) {
 }
 
 // Verify checks a token's signature, algorithm (HS256 only: `alg: none` and algorithm
-// confusion are refused) and expiry, and returns the user id it carries. ok is false for
+// confusion are refused), expiry and not-before, and returns the user id it carries. ok is false for
 // anything else, including a payload without a usable id.
 func (j *JWT) Verify(token string, now time.Time) (id int64, ok bool) {
 	if len(j.Secret) == 0 || len(token) > 8192 {

@@ -14,9 +14,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/jmoiron/sqlx"
 	_ "modernc.org/sqlite"
 
@@ -34,7 +37,16 @@ type Config struct {
 	Client   string // sqlite | postgres
 	URL      string // postgres connection URL
 	Filename string // sqlite file
+	// BusyTimeout is how long a SQLite writer waits for another process's write lock
+	// before the request answers 503 (DATABASE_BUSY_TIMEOUT, in milliseconds).
+	BusyTimeout time.Duration
+	// Log receives the connection state changes (unreachable, reachable again).
+	Log *slog.Logger
 }
+
+// DefaultBusyTimeout is SQLite's wait for the write lock when DATABASE_BUSY_TIMEOUT is
+// not set.
+const DefaultBusyTimeout = 5 * time.Second
 
 type fileConfig struct {
 	Connection struct {
@@ -71,6 +83,14 @@ func ConfigFor(appDir string, getenv func(string) string) (Config, error) {
 	if v := getenv("DATABASE_FILENAME"); v != "" {
 		c.Filename = v
 	}
+	c.BusyTimeout = DefaultBusyTimeout
+	if v := getenv("DATABASE_BUSY_TIMEOUT"); v != "" {
+		ms, err := strconv.Atoi(v)
+		if err != nil || ms < 0 {
+			return c, fmt.Errorf("DATABASE_BUSY_TIMEOUT: %q is not a number of milliseconds", v)
+		}
+		c.BusyTimeout = time.Duration(ms) * time.Millisecond
+	}
 	if c.Filename == "" {
 		c.Filename = filepath.Join(".tmp", "data.db")
 	}
@@ -84,6 +104,9 @@ func ConfigFor(appDir string, getenv func(string) string) (Config, error) {
 type DB struct {
 	*sqlx.DB
 	Dialect *sqlgen.Dialect
+	// gate bounds the dial rate to a PostgreSQL server that fails (nil on SQLite).
+	gate *dialGate
+	logs logLimiter
 }
 
 // Open connects to the configured database.
@@ -93,6 +116,7 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 		return nil, err
 	}
 	var db *sqlx.DB
+	var gate *dialGate
 	switch d {
 	case sqlgen.SQLite:
 		if err := os.MkdirAll(filepath.Dir(c.Filename), 0o755); err != nil {
@@ -101,7 +125,13 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 		q := url.Values{}
 		// WAL and a busy timeout let `quarry tokens create` write while a server runs on the
 		// same file; case_sensitive_like makes $contains case-sensitive as on PostgreSQL.
-		for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "case_sensitive_like(1)", "synchronous(NORMAL)"} {
+		// Readers never wait for a writer under WAL; a writer waits at most BusyTimeout for
+		// another one (then the request answers 503).
+		busy := c.BusyTimeout
+		if busy == 0 {
+			busy = DefaultBusyTimeout
+		}
+		for _, p := range []string{"journal_mode(WAL)", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()), "foreign_keys(1)", "case_sensitive_like(1)", "synchronous(NORMAL)"} {
 			q.Add("_pragma", p)
 		}
 		q.Set("_txlock", "immediate")
@@ -115,18 +145,38 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 		if c.URL == "" {
 			return nil, errors.New("DATABASE_URL is required for postgres")
 		}
-		db, err = sqlx.Open("pgx", c.URL)
+		cfg, err := pgx.ParseConfig(c.URL)
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
+		if cfg.ConnectTimeout == 0 {
+			// An unreachable host (packets dropped) must not hold requests for the
+			// kernel's minutes-long TCP timeout.
+			cfg.ConnectTimeout = 5 * time.Second
+		}
+		gate = &dialGate{now: time.Now}
+		db = sqlx.NewDb(sql.OpenDB(gatedConnector{Connector: stdlib.GetConnector(*cfg), gate: gate}), "pgx")
 		db.SetMaxOpenConns(20)
 		db.SetMaxIdleConns(20)
+	}
+	out := &DB{DB: db, Dialect: d, gate: gate}
+	if gate != nil {
+		gate.onChange = func(up bool, err error) {
+			if c.Log == nil {
+				return
+			}
+			if up {
+				c.Log.Info("database reachable again")
+			} else {
+				c.Log.Error("database unreachable; retrying with back-off", "err", err)
+			}
+		}
 	}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("connect to %s: %w", d.Name, err)
 	}
-	return &DB{DB: db, Dialect: d}, nil
+	return out, nil
 }
 
 // Migrate creates the tables, columns, indexes, unique constraints and foreign keys of the

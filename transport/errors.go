@@ -4,15 +4,25 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"quarry/apierror"
+	"quarry/planner/write"
 )
 
-// writeError answers with Strapi's error envelope. Anything that is not an *apierror.Error
-// is logged and hidden behind a 500 without details, as Strapi does.
+// writeError answers with Strapi's error envelope. A database that cannot serve now is a
+// 503 with Retry-After, a unique constraint refusing a value Strapi's 400; anything else
+// that is not an *apierror.Error is logged and hidden behind a 500 without details, as
+// Strapi does.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apierror.Error
-	if !errors.As(err, &ae) {
+	if u := s.DB.Unavailable(s.Log, err); u != nil {
+		ae = u
+	} else if !errors.As(err, &ae) {
+		if v := write.ConstraintError(s.Schema, err); v != err {
+			writeAPIError(w, v.(*apierror.Error))
+			return
+		}
 		s.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		ae = &apierror.Error{Status: 500, Name: "InternalServerError", Message: "Internal Server Error", NoDetails: true}
 	}
@@ -23,6 +33,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 func WriteError(w http.ResponseWriter, ae *apierror.Error) { writeAPIError(w, ae) }
 
 func writeAPIError(w http.ResponseWriter, ae *apierror.Error) {
+	if ae.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(ae.RetryAfter))
+	}
 	var b buf
 	b.Envelope(ae)
 	writeJSON(w, ae.Status, &b)

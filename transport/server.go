@@ -81,6 +81,8 @@ func (s *Server) Handler() http.Handler {
 	r.Use(s.httpMiddleware) // security headers and CORS on every response
 	r.Get("/_health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	r.Head("/_health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	r.Get("/_ready", s.ready)
+	r.Head("/_ready", s.ready)
 	if s.GraphQL != nil {
 		path := s.GraphQLPath
 		if path == "" {
@@ -99,6 +101,21 @@ func (s *Server) Handler() http.Handler {
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { writeAPIError(w, apierror.NotFound()) })
 	r.MethodNotAllowed(methodNotAllowed)
 	return r
+}
+
+// ready is the readiness probe: 204 while the database answers, 503 with Retry-After
+// while it cannot be reached (/_health stays 204 as long as the process runs, as Strapi's).
+func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
+	if err := s.DB.Ready(r.Context()); err != nil {
+		ae := s.DB.Unavailable(s.Log, err)
+		if ae == nil {
+			s.Log.Error("readiness probe", "err", err)
+			ae = apierror.ServiceUnavailable(1)
+		}
+		writeAPIError(w, ae)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 func methodNotAllowed(w http.ResponseWriter, r *http.Request) {

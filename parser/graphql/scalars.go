@@ -3,8 +3,10 @@ package graphql
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -109,6 +111,16 @@ func checkScalar(gs *gqlschema.Schema, name string, v any, literal bool) *scalar
 		}
 		if code != "all" && !iso.Known(code) {
 			return &scalarFault{msg: "Unknown locale supplied"}
+		}
+	case "Int":
+		// graphql-js's Int takes 32 bits; gqlparser checks only that a literal is an
+		// integer, so the range is checked here (variables are checked when coerced).
+		n, ok := v.(json.Number)
+		if !literal || !ok {
+			return nil
+		}
+		if i, err := strconv.ParseInt(string(n), 10, 64); err != nil || i > math.MaxInt32 || i < math.MinInt32 {
+			return &scalarFault{msg: "Int cannot represent non 32-bit signed integer value: " + string(n), thrown: true}
 		}
 	case "Long":
 		var text string

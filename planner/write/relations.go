@@ -9,6 +9,7 @@ import (
 
 	"quarry/apierror"
 	"quarry/schemas"
+	"quarry/sqlgen"
 )
 
 // relField is the parsed body value of one relation or media attribute.
@@ -547,6 +548,26 @@ func (p *walker) checkRelations() (string, error) {
 	return "", nil
 }
 
+// lockUniques takes the transaction-scoped lock of every value about to be checked, in a
+// stable order, so that no other writer can store one of them between the check and the
+// commit (see sqlgen.UniqueLock).
+func (p *walker) lockUniques() error {
+	stmt := p.x.db.d.UniqueLock()
+	if stmt == "" || len(p.uniques) == 0 {
+		return nil
+	}
+	keys := make([]sqlgen.UniqueKey, len(p.uniques))
+	for i, uc := range p.uniques {
+		keys[i] = sqlgen.UniqueKey{Table: uc.model.Table, Column: uc.attr.Column, Value: uc.value}
+	}
+	for _, k := range sqlgen.UniqueLockKeys(keys) {
+		if err := p.x.db.exec(stmt, k); err != nil {
+			return fmt.Errorf("lock unique value: %w", err)
+		}
+	}
+	return nil
+}
+
 // runUniques looks up every pending uniqueness check: one SELECT per string column (all
 // values at once), one per value otherwise.
 func (p *walker) runUniques() error {
@@ -558,6 +579,9 @@ func (p *walker) runUniques() error {
 	var groups []*group
 	byKey := map[string]*group{}
 	db := p.x.db
+	if err := p.lockUniques(); err != nil {
+		return err
+	}
 	for _, uc := range p.uniques {
 		if _, isStr := uc.value.(string); !isStr {
 			var one int

@@ -101,7 +101,7 @@ func (w *Writer) Create(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data
 	}
 	id, err := p.x.run(op)
 	if err != nil {
-		return 0, err
+		return 0, ConstraintError(w.Schema, err)
 	}
 	return id, w.recordInline(ctx, tx, m, id, data)
 }
@@ -129,7 +129,7 @@ func (w *Writer) Update(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id i
 		return err
 	}
 	if _, err = p.x.run(op); err != nil {
-		return err
+		return ConstraintError(w.Schema, err)
 	}
 	return w.recordInline(ctx, tx, m, id, data)
 }

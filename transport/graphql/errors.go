@@ -54,6 +54,12 @@ func appCode(ae *apierror.Error) string {
 // name, message and details but (as Strapi formats them) no location or path; anything else
 // is an internal error whose text stays in the log.
 func (x *execution) fieldError(err error, f *pg.Field, path []any) {
+	if u := x.h.db.Unavailable(x.log, err); u != nil {
+		if x.unavailable == nil {
+			x.unavailable = u
+		}
+		return
+	}
 	var re *resolverError
 	if errors.As(err, &re) {
 		x.errs = append(x.errs, &gqlError{Message: re.msg, Locations: f.Locations(), Path: append([]any(nil), path...), Code: codeInternal})

@@ -44,6 +44,9 @@ type execution struct {
 	// result holds, when it selects them (UploadFile.related).
 	cur     *pg.RootField
 	related map[int64][]*upload.Related
+	// unavailable is set when the database could not serve a field: the request is then
+	// answered with this 503.
+	unavailable *apierror.Error
 }
 
 // run executes every root field in order (mutations must run serially; queries run

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"quarry/gqlschema"
@@ -12,7 +13,14 @@ import (
 
 // FuzzRequest sends arbitrary POST bodies through the whole request path (decoding,
 // authentication, parsing, validation, lowering, planning, SQL on SQLite, shaping): it must
-// never panic and must always answer a well-formed GraphQL response.
+// never panic and must always answer a well-formed GraphQL response (an array of them for
+// a batch), or one of Apollo Server's plain-text refusals.
+var plainRefusals = map[string]bool{
+	"POST body missing, invalid Content-Type, or JSON object has no keys.": true,
+	"GraphQL queries must be strings.":                                      true,
+	"Variables are invalid JSON.":                                           true,
+}
+
 func FuzzRequest(f *testing.F) {
 	for _, seed := range []string{
 		`{"query":"{ articles { data { id attributes { title } } } }"}`,
@@ -29,6 +37,9 @@ func FuzzRequest(f *testing.F) {
 		`[{"query":"{ __typename }"}]`,
 		`{"query":1}`,
 		``,
+		`[{"query":"{ __typename }"},{"query":"mutation { createTag(data: {name: \"b\"}) { data { id } } }"},1,{}]`,
+		`"x"`,
+		`{"query":"{ articles(filters: {views: {eq: 99999999999999}}) { data { id } } }"}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -42,9 +53,32 @@ func FuzzRequest(f *testing.F) {
 		req.Header.Set("Authorization", "Bearer x")
 		rec := httptest.NewRecorder()
 		e.h.ServeHTTP(rec, req)
+		if strings.HasPrefix(rec.Header().Get("Content-Type"), "text/plain") {
+			if rec.Code != 400 || !plainRefusals[rec.Body.String()] {
+				t.Fatalf("unexpected plain-text answer (%d): %q", rec.Code, rec.Body.String())
+			}
+			return
+		}
+		var batch []map[string]json.RawMessage
+		if err := json.Unmarshal(rec.Body.Bytes(), &batch); err == nil {
+			if rec.Code != 200 || len(batch) == 0 {
+				t.Fatalf("batch answered %d: %s", rec.Code, rec.Body.String())
+			}
+			for _, r := range batch {
+				_, hasData := r["data"]
+				_, hasErrors := r["errors"]
+				if !hasData && !hasErrors {
+					t.Fatalf("batch item with neither data nor errors: %s", rec.Body.String())
+				}
+			}
+			return
+		}
 		var resp map[string]json.RawMessage
 		if err := json.Unmarshal(rec.Body.Bytes(), &resp); err != nil {
 			t.Fatalf("not a JSON object (%d): %q", rec.Code, rec.Body.String())
+		}
+		if _, isEnvelope := resp["error"]; isEnvelope && rec.Code == 400 {
+			return // Strapi's body parser refusing a JSON scalar: SyntaxError envelope
 		}
 		_, hasData := resp["data"]
 		_, hasErrors := resp["errors"]

@@ -13,9 +13,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -183,6 +185,9 @@ type Response struct {
 	Body   []byte
 	// Statements is the number of SQL statements the request ran.
 	Statements int
+	// Unavailable is set when the database could not serve the request: it is answered
+	// with this 503 instead of Body.
+	Unavailable *apierror.Error
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -229,6 +234,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.serveMultipart(w, r)
 			return
 		}
+		if !jsonBody(r) {
+			// Strapi's body parser leaves any other type unread, and Apollo refuses the
+			// request. Forms (urlencoded) are refused too, although Strapi parses them: a
+			// page on another site can post a form, or text/plain, without a CORS
+			// preflight, so neither may reach a mutation.
+			writeText(w, http.StatusBadRequest, noBody)
+			return
+		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
 		if err != nil {
 			var mbe *http.MaxBytesError
@@ -245,7 +258,23 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeAPIError(w, jsonSyntaxError(body))
 			return
 		}
+		if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
+			h.serveBatch(w, r, t)
+			return
+		}
+		if t := bytes.TrimSpace(body); len(t) == 0 || bytes.Equal(t, []byte("{}")) {
+			writeText(w, http.StatusBadRequest, noBody)
+			return
+		} else if t[0] != '{' {
+			// koa-body's strict JSON parser takes only objects and arrays.
+			writeAPIError(w, &apierror.Error{Status: 400, Name: "SyntaxError", Message: "invalid JSON, only supports object and array", NoDetails: true})
+			return
+		}
 		if req, err = decodeBody(body); err != nil {
+			if be, ok := err.(*bodyError); ok && be.text {
+				writeText(w, http.StatusBadRequest, be.msg)
+				return
+			}
 			writeRequestErrors(w, http.StatusBadRequest, pg.RequestErrors{{Message: err.Error(), Code: codeInternal}})
 			return
 		}
@@ -262,13 +291,25 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp := h.execute(r.Context(), caller, req, r.Method == http.MethodGet || r.Method == http.MethodHead, nil)
+	writeResponse(w, resp)
+}
+
+// writeResponse answers with an execution's outcome; a database that could not serve it
+// is a 503 in Strapi's REST envelope with Retry-After.
+func writeResponse(w http.ResponseWriter, resp Response) {
+	if resp.Unavailable != nil {
+		writeAPIError(w, resp.Unavailable)
+		return
+	}
 	writeBody(w, resp.Status, resp.Body)
 }
 
 // authError answers a failed authentication with Strapi's REST error envelope.
 func (h *Handler) authError(w http.ResponseWriter, err error) {
 	var ae *apierror.Error
-	if !errors.As(err, &ae) {
+	if u := h.db.Unavailable(h.log, err); u != nil {
+		ae = u
+	} else if !errors.As(err, &ae) {
 		h.log.Error("graphql authenticate", "err", err)
 		ae = &apierror.Error{Status: 500, Name: "InternalServerError", Message: "Internal Server Error", NoDetails: true}
 	}
@@ -304,6 +345,9 @@ func (h *Handler) execute(ctx context.Context, caller *auth.Caller, req pg.Reque
 	}
 	x := &execution{h: h, ctx: ctx, caller: caller, op: op, log: h.log, trace: tr, files: files}
 	data := x.run()
+	if x.unavailable != nil {
+		return Response{Status: x.unavailable.Status, Unavailable: x.unavailable, Statements: x.stmts}
+	}
 	var b jw
 	b.WriteByte('{')
 	if len(x.errs) > 0 {
@@ -327,6 +371,15 @@ func (h *Handler) execute(ctx context.Context, caller *auth.Caller, req pg.Reque
 	return Response{Status: http.StatusOK, Body: b.Bytes(), Statements: x.stmts}
 }
 
+// bodyError is a request Apollo Server refuses before running it; text marks the ones it
+// answers as plain text rather than a GraphQL errors list.
+type bodyError struct {
+	msg  string
+	text bool
+}
+
+func (e *bodyError) Error() string { return e.msg }
+
 // decodeBody reads {query, variables, operationName}.
 func decodeBody(body []byte) (pg.Request, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -335,7 +388,7 @@ func decodeBody(body []byte) (pg.Request, error) {
 	v, err := pg.DecodeOrdered(dec, order)
 	raw, isObject := v.(map[string]any)
 	if err != nil || !isObject || dec.More() {
-		return pg.Request{}, errors.New("POST body sent invalid JSON.")
+		return pg.Request{}, &bodyError{msg: "POST body sent invalid JSON."}
 	}
 	req, err := requestFrom(raw)
 	if req.KeyOrder == nil {
@@ -344,7 +397,8 @@ func decodeBody(body []byte) (pg.Request, error) {
 	return req, err
 }
 
-// requestFrom reads a decoded {query, variables, operationName} object.
+// requestFrom reads a decoded {query, variables, operationName} object, refusing what
+// Apollo Server 3 refuses with its words.
 func requestFrom(raw map[string]any) (pg.Request, error) {
 	var req pg.Request
 	switch q := raw["query"].(type) {
@@ -352,14 +406,17 @@ func requestFrom(raw map[string]any) (pg.Request, error) {
 		req.Query = q
 	case nil:
 	default:
-		return req, errors.New("GraphQL queries must be strings.")
+		return req, &bodyError{msg: "GraphQL queries must be strings.", text: true}
 	}
 	switch n := raw["operationName"].(type) {
 	case string:
 		req.OperationName = n
 	case nil:
+	case json.Number, bool:
+		// Apollo looks the operation up by the value's text.
+		return req, &bodyError{msg: fmt.Sprintf("Unknown operation named \"%v\".", n)}
 	default:
-		return req, errors.New("`operationName` in a POST body must be a string if provided.")
+		return req, &bodyError{msg: "`operationName` in a POST body must be a string if provided."}
 	}
 	switch v := raw["variables"].(type) {
 	case map[string]any:
@@ -369,12 +426,12 @@ func requestFrom(raw map[string]any) (pg.Request, error) {
 		req.KeyOrder = pg.KeyOrder{}
 		vars, err := decodeVariables([]byte(v), req.KeyOrder)
 		if err != nil {
-			return req, errors.New("Variables are invalid JSON.")
+			return req, &bodyError{msg: "Variables are invalid JSON.", text: true}
 		}
 		req.Variables = vars
 	case nil:
 	default:
-		return req, errors.New("`variables` in a POST body should be an object if provided.")
+		return req, &bodyError{msg: "Variables must be provided as an Object where each property is a variable value. Perhaps look to see if an unparsed JSON string was provided."}
 	}
 	return req, nil
 }
@@ -430,6 +487,9 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 // writeAPIError answers with Strapi's REST error envelope, which Strapi's authentication
 // middleware uses before the GraphQL server runs (e.g. 401 for an unknown token).
 func writeAPIError(w http.ResponseWriter, ae *apierror.Error) {
+	if ae.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(ae.RetryAfter))
+	}
 	var b jw
 	b.Envelope(ae)
 	writeJSON(w, ae.Status, b.Bytes())

@@ -59,7 +59,9 @@ func (h *Handler) serveMultipart(w http.ResponseWriter, r *http.Request) {
 	form, err := h.upload.ReadForm(w, r)
 	if err != nil {
 		var ae *apierror.Error
-		if !errors.As(err, &ae) {
+		if u := h.db.Unavailable(h.log, err); u != nil {
+			ae = u
+		} else if !errors.As(err, &ae) {
 			h.log.Error("graphql multipart", "err", err)
 			ae = &apierror.Error{Status: 500, Name: "InternalServerError", Message: "Internal Server Error", NoDetails: true}
 		}
@@ -73,7 +75,7 @@ func (h *Handler) serveMultipart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp := h.execute(r.Context(), caller, req, false, files)
-	writeBody(w, resp.Status, resp.Body)
+	writeResponse(w, resp)
 }
 
 // multipartRequest reads the operation and puts a pg.Upload at every variable path the map

@@ -1,0 +1,173 @@
+package database
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"quarry/apierror"
+	"quarry/sqlgen/sqlerr"
+)
+
+// Back-off of the dial gate: the first retry after a failed connection attempt waits
+// minBackoff, each further failure doubles the wait up to maxBackoff, with ±25% jitter so
+// that several Quarry processes do not dial in step.
+const (
+	minBackoff = 100 * time.Millisecond
+	maxBackoff = 5 * time.Second
+)
+
+// dialGate bounds the connection attempts to a database that failed: while it backs off
+// every attempt fails at once with sqlerr.ErrUnavailable (the request answers 503 without
+// waiting), and after the wait a single attempt probes the database. A database that
+// answers again resets it.
+type dialGate struct {
+	mu       sync.Mutex
+	failures int
+	next     time.Time // no attempt before
+	probing  bool
+	lastErr  error
+	now      func() time.Time
+	onChange func(up bool, err error)
+}
+
+func (g *dialGate) enter() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.failures == 0 {
+		return nil
+	}
+	if g.probing || g.now().Before(g.next) {
+		return fmt.Errorf("%w: %v", sqlerr.ErrUnavailable, g.lastErr)
+	}
+	g.probing = true
+	return nil
+}
+
+func (g *dialGate) done(err error) {
+	g.mu.Lock()
+	var changed, up bool
+	if err == nil {
+		changed, up = g.failures > 0, true
+		g.failures, g.probing, g.lastErr = 0, false, nil
+	} else if errors.Is(err, context.Canceled) {
+		// The client went away; that says nothing about the database.
+		g.probing = false
+	} else {
+		changed = g.failures == 0
+		g.failures++
+		g.probing = false
+		g.lastErr = err
+		wait := maxBackoff
+		if g.failures < 7 {
+			wait = min(minBackoff<<(g.failures-1), maxBackoff)
+		}
+		wait = time.Duration(float64(wait) * (0.75 + rand.Float64()/2))
+		g.next = g.now().Add(wait)
+	}
+	cb := g.onChange
+	g.mu.Unlock()
+	if changed && cb != nil {
+		cb(up, err)
+	}
+}
+
+// retryAfter is how long a client should wait before retrying, rounded up to seconds.
+func (g *dialGate) retryAfter() time.Duration {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.failures == 0 {
+		return time.Second
+	}
+	return max(time.Until(g.next).Round(time.Second), time.Second)
+}
+
+// gatedConnector passes every new connection through the gate.
+type gatedConnector struct {
+	driver.Connector
+	gate *dialGate
+}
+
+func (c gatedConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	if err := c.gate.enter(); err != nil {
+		return nil, err
+	}
+	conn, err := c.Connector.Connect(ctx)
+	c.gate.done(err)
+	return conn, err
+}
+
+// logLimiter logs each cause at most once a second, with the number of times it was
+// left out since it was last logged: an outage under load must not flood the log.
+type logLimiter struct {
+	mu    sync.Mutex
+	seen  map[string]*logEntry
+	every time.Duration
+}
+
+type logEntry struct {
+	last       time.Time
+	suppressed int
+}
+
+func (l *logLimiter) allow(cause string, now time.Time) (ok bool, suppressed int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.seen == nil {
+		l.seen = map[string]*logEntry{}
+	}
+	e := l.seen[cause]
+	if e == nil {
+		if len(l.seen) > 1000 { // causes carry error text; keep the map bounded
+			clear(l.seen)
+		}
+		e = &logEntry{}
+		l.seen[cause] = e
+	}
+	every := l.every
+	if every == 0 {
+		every = time.Second
+	}
+	if !e.last.IsZero() && now.Sub(e.last) < every {
+		e.suppressed++
+		return false, 0
+	}
+	n := e.suppressed
+	e.last, e.suppressed = now, 0
+	return true, n
+}
+
+// readyTimeout bounds the readiness probe: an unreachable host must not hold it longer
+// than a load balancer's check interval.
+const readyTimeout = 2 * time.Second
+
+// Ready reports whether the database answers now (the readiness probe, /_ready).
+func (db *DB) Ready(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	return db.PingContext(ctx)
+}
+
+// Unavailable turns an error meaning "the database cannot serve now" (unreachable,
+// shutting down, locked by another writer for longer than the busy timeout) into a 503
+// ServiceUnavailableError with Retry-After, and logs it at most once a second per cause.
+// Any other error gives nil.
+func (db *DB) Unavailable(log *slog.Logger, err error) *apierror.Error {
+	if db == nil || !sqlerr.Unavailable(err) {
+		return nil
+	}
+	retry := time.Second
+	if db.gate != nil {
+		retry = db.gate.retryAfter()
+	}
+	cause := sqlerr.Cause(err)
+	if ok, n := db.logs.allow(cause, time.Now()); ok && log != nil {
+		log.Error("database unavailable", "cause", cause, "suppressed", n, "err", err)
+	}
+	return apierror.ServiceUnavailable(int(retry / time.Second))
+}

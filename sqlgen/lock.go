@@ -1,0 +1,41 @@
+package sqlgen
+
+import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+)
+
+// UniqueLock is the statement that takes a transaction-scoped lock on one key from
+// UniqueLockKeys, held until commit or rollback. Checking a `unique` value and writing it
+// under this lock makes the check hold under concurrent writers without a database
+// constraint (Strapi has none for `unique`, and a database shared with Strapi must stay as
+// Strapi made it). Empty on SQLite: its transactions begin IMMEDIATE, which already
+// serializes writers from the first statement.
+func (d *Dialect) UniqueLock() string {
+	if d == Postgres {
+		return "SELECT pg_advisory_xact_lock(?)"
+	}
+	return ""
+}
+
+// UniqueKey identifies one value of one unique column.
+type UniqueKey struct {
+	Table, Column string
+	Value         any
+}
+
+// UniqueLockKeys hashes keys to the 64-bit lock keys of UniqueLock, deduplicated and in
+// ascending order: every transaction takes its locks in the same order, so two writers
+// cannot deadlock on them. Collisions only serialize unrelated writes.
+func UniqueLockKeys(keys []UniqueKey) []int64 {
+	out := make([]int64, 0, len(keys))
+	for _, k := range keys {
+		h := fnv.New64a()
+		// NUL separates the parts, which identifiers cannot contain.
+		fmt.Fprintf(h, "quarry-unique\x00%s\x00%s\x00%v", k.Table, k.Column, k.Value)
+		out = append(out, int64(h.Sum64()))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
