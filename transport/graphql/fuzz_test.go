@@ -17,8 +17,8 @@ import (
 // a batch), or one of Apollo Server's plain-text refusals.
 var plainRefusals = map[string]bool{
 	"POST body missing, invalid Content-Type, or JSON object has no keys.": true,
-	"GraphQL queries must be strings.":                                      true,
-	"Variables are invalid JSON.":                                           true,
+	"GraphQL queries must be strings.":                                     true,
+	"Variables are invalid JSON.":                                          true,
 }
 
 func FuzzRequest(f *testing.F) {
