@@ -44,7 +44,14 @@ type hostile struct {
 	// envelope (refused credentials, oversized bodies); code is the extensions.code one of
 	// its errors must have ("" for an answer without errors).
 	gql, vars, code string
+	// headers are sent as they are ("Content-Type: text/plain" replaces the JSON type).
+	headers []string
+	// text, when set, is the exact plain-text body expected (Apollo's refusals).
+	text string
 }
+
+// gqlNoBody is Apollo Server's refusal of a POST it cannot read.
+const gqlNoBody = "POST body missing, invalid Content-Type, or JSON object has no keys."
 
 const hostilePermissions = `{
   "public": ["api::article.article.find", "api::article.article.findOne", "api::writer.writer.find", "api::page.page.find"],
@@ -253,6 +260,9 @@ func hostileCases(now int64) []hostile {
 		{name: "alg None casing", as: "bearer:Bearer " + strings.Join(strings.Split(signJWT("", `{"alg":"None","typ":"JWT"}`, valid), ".")[:2], ".") + ".", path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
 		{name: "tampered payload", as: tampered, path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
 		{name: "expired", as: jwt(hs, fmt.Sprintf(`{"id":1,"iat":%d,"exp":%d}`, now-7200, now-60)), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "not yet valid (nbf)", as: jwt(hs, fmt.Sprintf(`{"id":1,"iat":%d,"exp":%d,"nbf":%d}`, now, now+3600, now+600)), path: "/api/users/me", status: 401, errName: "UnauthorizedError", msg: "Missing or invalid credentials"},
+		{name: "nbf not a number", as: jwt(hs, fmt.Sprintf(`{"id":1,"iat":%d,"exp":%d,"nbf":"soon"}`, now, now+3600)), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
+		{name: "nbf past is fine", as: jwt(hs, fmt.Sprintf(`{"id":1,"iat":%d,"exp":%d,"nbf":%d}`, now-60, now+3600, now-60)), path: "/api/users/me", status: 200},
 		{name: "no exp", as: jwt(hs, fmt.Sprintf(`{"id":1,"iat":%d}`, now)), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
 		{name: "wrong secret", as: "bearer:Bearer " + signJWT("not-the-secret", hs, valid), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
 		{name: "alg HS512 header", as: jwt(`{"alg":"HS512","typ":"JWT"}`, valid), path: "/api/users/me", status: 401, errName: "UnauthorizedError"},
@@ -440,7 +450,7 @@ func TestHostileInput(t *testing.T) {
 				t.Fatalf("only %d REST and %d GraphQL hostile cases", len(cases)-graphql, graphql)
 			}
 			for _, c := range cases {
-				token, headers := "", []string(nil)
+				token, headers := "", append([]string(nil), c.headers...)
 				switch {
 				case c.as == "user":
 					token = userJWT
@@ -498,6 +508,10 @@ func TestHostileInput(t *testing.T) {
 					t.Errorf("%s: security headers missing: %v", c.name, r.Header)
 				}
 				switch {
+				case c.text != "":
+					if body != c.text || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/plain") {
+						t.Errorf("%s: answer %q (%s), want %q as text/plain", c.name, body, r.Header.Get("Content-Type"), c.text)
+					}
 				case (c.gql != "" || path == "/graphql") && c.errName == "":
 					checkGraphQLAnswer(t, c, r)
 				case r.Status == 405:
@@ -676,7 +690,7 @@ func hostileGraphQLCases(noneTok string) []hostile {
 		{name: "gql variable wrong type", gql: `query($n: Int) { articles(pagination: {limit: $n}) { data { id } } }`, vars: `{"n":"ten"}`, status: 400, code: B},
 		{name: "gql variable int overflow", gql: `query($n: Int) { articles(pagination: {limit: $n}) { data { id } } }`, vars: `{"n":99999999999999999999}`, status: 400, code: B},
 		{name: "gql variables not an object", gql: `{ articles { data { id } } }`, vars: `[1,2]`, status: 400, code: "INTERNAL_SERVER_ERROR"},
-		{name: "gql variables bad json string", gql: `{ articles { data { id } } }`, vars: `"{bad"`, status: 400, code: "INTERNAL_SERVER_ERROR"},
+		{name: "gql variables bad json string", gql: `{ articles { data { id } } }`, vars: `"{bad"`, status: 400, text: "Variables are invalid JSON."},
 		{name: "gql GET variables bad json", method: "GET", gql: `{ articles { data { id } } }`, vars: `{bad`, status: 400, code: B},
 		{name: "gql upload variable", as: "full", gql: `mutation($f: Upload!) { upload(file: $f) { data { id } } }`, vars: `{"f":"/etc/passwd"}`, status: 400, code: B},
 		{name: "gql upload literal", as: "full", gql: `mutation { upload(file: "/etc/passwd") { data { id } } }`, status: 400, code: V},
@@ -684,6 +698,27 @@ func hostileGraphQLCases(noneTok string) []hostile {
 		{name: "gql mutation over GET", method: "GET", as: "full", gql: `mutation { deleteArticle(id: 1) { data { id } } }`, status: 405, code: "INTERNAL_SERVER_ERROR"},
 		{name: "gql subscription", gql: `subscription { articles { data { id } } }`, status: 400, code: "INTERNAL_SERVER_ERROR"},
 		{name: "gql bad json body", method: "POST", path: "/graphql", body: `{"query": `, status: 400, errName: "SyntaxError"},
+		{name: "gql json scalar body", method: "POST", path: "/graphql", body: `"{ __typename }"`, status: 400, errName: "SyntaxError", msg: "invalid JSON, only supports object and array"},
+
+		// ---- 32-bit Int literals and variables, as graphql-js ----
+		{name: "gql int literal over 32 bits", gql: arts(`filters: {views: {eq: 99999999999999}}`, "title"), status: 400, code: V, msg: "Int cannot represent non 32-bit signed integer value: 99999999999999"},
+		{name: "gql int literal under 32 bits", gql: arts(`filters: {views: {in: [1, -2147483649]}}`, "title"), status: 400, code: V, msg: "Int cannot represent non 32-bit signed integer value: -2147483649"},
+		{name: "gql int pagination over 32 bits", gql: `{ articles(pagination: {limit: 3000000000}) { data { id } } }`, status: 400, code: V, msg: "non 32-bit"},
+		{name: "gql int variable over 32 bits", gql: `query($v: Int) { articles(filters: {views: {eq: $v}}) { data { id } } }`, vars: `{"v":99999999999999}`, status: 400, code: B, msg: "Int cannot represent non 32-bit signed integer value: 99999999999999"},
+		{name: "gql int literal at the limit", gql: arts(`filters: {views: {eq: 2147483647}}`, "title"), status: 200},
+
+		// ---- bodies a cross-site form can send without a preflight never run ----
+		{name: "gql text/plain", method: "POST", path: "/graphql", body: `{"query":"mutation { deleteArticle(id: 1) { data { id } } }"}`, as: "full", headers: []string{"Content-Type: text/plain"}, status: 400, text: gqlNoBody},
+		{name: "gql form urlencoded", method: "POST", path: "/graphql", body: `query=mutation+%7B+deleteArticle(id%3A+1)+%7B+data+%7B+id+%7D+%7D+%7D`, as: "full", headers: []string{"Content-Type: application/x-www-form-urlencoded"}, status: 400, text: gqlNoBody},
+		{name: "gql no content type", method: "POST", path: "/graphql", body: `{"query":"mutation { deleteArticle(id: 1) { data { id } } }"}`, as: "full", headers: []string{"Content-Type:"}, status: 400, text: gqlNoBody},
+		{name: "gql application/graphql", method: "POST", path: "/graphql", body: `mutation { deleteArticle(id: 1) { data { id } } }`, as: "full", headers: []string{"Content-Type: application/graphql"}, status: 400, text: gqlNoBody},
+		{name: "gql multipart without operations", method: "POST", path: "/graphql", as: "full",
+			body:    "--XX\r\nContent-Disposition: form-data; name=\"query\"\r\n\r\nmutation { deleteArticle(id: 1) { data { id } } }\r\n--XX--\r\n",
+			headers: []string{"Content-Type: multipart/form-data; boundary=XX"}, status: 400, errName: "BadRequestError", msg: "Missing multipart field ‘operations’"},
+		{name: "gql empty object", method: "POST", path: "/graphql", body: `{}`, status: 400, text: gqlNoBody},
+		{name: "gql query not a string", method: "POST", path: "/graphql", body: `{"query":1}`, status: 400, text: "GraphQL queries must be strings."},
+		{name: "gql batch over the cap", method: "POST", path: "/graphql", body: "[" + strings.TrimSuffix(strings.Repeat(`{"query":"{ articles { data { id } } }"},`, 1000), ",") + "]", status: 400, code: B, msg: "limited to"},
+		{name: "gql empty batch", method: "POST", path: "/graphql", body: `[]`, status: 400, text: gqlNoBody},
 
 		// ---- refused credentials answer with Strapi's envelope ----
 		{name: "gql bad bearer", as: "bearer:Bearer not-a-token", gql: `{ __typename }`, status: 401, errName: "UnauthorizedError"},

@@ -119,8 +119,8 @@ func (s *Server) findOne(ctx context.Context, w http.ResponseWriter, r *http.Req
 }
 
 // body decodes {"data": {...}}.
-func (s *Server) body(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
-	if data, ok, err := s.inlineBody(w, r); ok {
+func (s *Server) body(w http.ResponseWriter, r *http.Request, m *schemas.Model) (map[string]any, error) {
+	if data, ok, err := s.inlineBody(w, r, m); ok {
 		return data, err // multipart with files (upload.go)
 	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBody))
@@ -185,7 +185,7 @@ func (s *Server) tx(ctx context.Context, fn func(tx exec.Queryer, txw txWriter) 
 }
 
 func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, who planner.Principal) error {
-	data, err := s.body(w, r)
+	data, err := s.body(w, r, m)
 	if err != nil {
 		return err
 	}
@@ -272,7 +272,7 @@ func (s *Server) update(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if exists == 0 {
 		return apierror.NotFound()
 	}
-	data, err := s.body(w, r)
+	data, err := s.body(w, r, m)
 	if err != nil {
 		return err
 	}
@@ -335,7 +335,7 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		if err != nil {
 			return err
 		}
-		data, err := s.body(w, r)
+		data, err := s.body(w, r, m)
 		if err != nil {
 			return err
 		}

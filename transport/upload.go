@@ -435,12 +435,26 @@ func (s *Server) afterTx(ctx context.Context, tx *sqlx.Tx, committed bool) error
 // inlineBody reads a multipart create or update: the entry in the JSON `data` field and
 // files under `files.<attribute path>`, as Strapi's parseMultipartData. ok is false when the
 // request is not multipart.
-func (s *Server) inlineBody(w http.ResponseWriter, r *http.Request) (data map[string]any, ok bool, err error) {
+func (s *Server) inlineBody(w http.ResponseWriter, r *http.Request, m *schemas.Model) (data map[string]any, ok bool, err error) {
 	ct, _, perr := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if s.Upload == nil || perr != nil || ct != "multipart/form-data" {
 		return nil, false, nil
 	}
-	form, err := s.Upload.ReadForm(w, r)
+	// A file part that can only be refused is refused when its header arrives, before its
+	// content (which can be hundreds of megabytes) is read.
+	form, err := s.Upload.ReadFormChecked(w, r, func(field string, isFile bool) error {
+		if !isFile {
+			return nil
+		}
+		path, isFiles := strings.CutPrefix(field, "files.")
+		if !isFiles || path == "" {
+			return filesPrefixError()
+		}
+		if m != nil && !mediaPath(m, path) {
+			return apierror.Validation("Invalid file key files.%s: it names no media attribute", path)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, true, err
 	}
@@ -468,8 +482,7 @@ func (s *Server) inlineBody(w http.ResponseWriter, r *http.Request) (data map[st
 	for _, in := range form.Files {
 		path, isFiles := strings.CutPrefix(in.Field, "files.")
 		if !isFiles || path == "" {
-			return nil, true, badRequest("When using multipart/form-data you need to provide your files by prefixing them with the 'files'.\n" +
-				`For example, when a media file is named "avatar", make sure the form key name is "files.avatar"`)
+			return nil, true, filesPrefixError()
 		}
 		if _, seen := groups[path]; !seen {
 			set.paths = append(set.paths, path)
@@ -493,6 +506,57 @@ func (s *Server) inlineBody(w http.ResponseWriter, r *http.Request) (data map[st
 	}
 	done = true
 	return data, true, nil
+}
+
+// filesPrefixError is Strapi's refusal of a file part not named files.<attribute path>.
+func filesPrefixError() error {
+	return &apierror.Error{Status: 400, Name: "BadRequestError", Message: "When using multipart/form-data you need to provide your files by prefixing them with the 'files'.\n" +
+		`For example, when a media file is named "avatar", make sure the form key name is "files.avatar"`}
+}
+
+// mediaPath reports whether a files.<path> key can name a media attribute of m: the
+// schema part of inlineTarget's walk (which also needs the stored components).
+func mediaPath(m *schemas.Model, path string) bool {
+	parts := strings.Split(path, ".")
+	for i := 0; i < len(parts); i++ {
+		a, ok := m.Attr(parts[i])
+		if !ok {
+			return false
+		}
+		if i == len(parts)-1 {
+			return a.Type == schemas.Media
+		}
+		switch a.Type {
+		case schemas.ComponentT:
+			if a.Repeatable {
+				i++
+				if n, err := strconv.Atoi(parts[i]); err != nil || n < 0 || i == len(parts)-1 {
+					return false
+				}
+			}
+			if len(a.Components) != 1 {
+				return false
+			}
+			m = a.Components[0]
+		case schemas.DynamicZone:
+			// The item's component is only known from the stored entry; any listed
+			// component with the rest of the path is enough here.
+			i++
+			if n, err := strconv.Atoi(parts[i]); err != nil || n < 0 || i == len(parts)-1 {
+				return false
+			}
+			rest := strings.Join(parts[i+1:], ".")
+			for _, c := range a.Components {
+				if mediaPath(c, rest) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // RecordInline implements write.InlineMedia: it links the files sent with a payload to the

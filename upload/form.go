@@ -90,6 +90,13 @@ func malformed(format string, args ...any) error {
 // ReadForm reads a multipart/form-data request (or a JSON object body, whose keys become
 // fields), streaming each file into a temporary file. On error nothing is left behind.
 func (s *Service) ReadForm(w http.ResponseWriter, r *http.Request) (*Form, error) {
+	return s.ReadFormChecked(w, r, nil)
+}
+
+// ReadFormChecked is ReadForm with check called on each part's field name as soon as its
+// header arrives: an error refuses the request there, without reading the rest of a body
+// that can only be refused.
+func (s *Service) ReadFormChecked(w http.ResponseWriter, r *http.Request, check func(field string, isFile bool) error) (*Form, error) {
 	ct, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || !strings.HasPrefix(ct, "multipart/") {
 		return readJSONForm(w, r, ct)
@@ -128,6 +135,12 @@ func (s *Service) ReadForm(w http.ResponseWriter, r *http.Request) (*Form, error
 			return nil, malformed("more than %d parts", maxParts)
 		}
 		name, filename, isFile := disposition(p.Header.Get("Content-Disposition"))
+		if check != nil {
+			if err := check(name, isFile); err != nil {
+				p.Close()
+				return nil, err
+			}
+		}
 		if !isFile {
 			var b bytes.Buffer
 			n, err := io.Copy(&b, io.LimitReader(p, int64(maxFieldBytes-fieldBytes)+1))
