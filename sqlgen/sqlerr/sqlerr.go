@@ -91,7 +91,7 @@ func Unavailable(err error) bool {
 		switch {
 		case strings.HasPrefix(pe.Code, "08"), // connection exception
 			pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03", // shutdown, crash, starting
-			pe.Code == "53300", // too many connections
+			pe.Code == "53300",                     // too many connections
 			pe.Code == "40P01", pe.Code == "40001": // deadlock, serialization: retry later
 			return true
 		}
