@@ -155,18 +155,19 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 			cfg.ConnectTimeout = 5 * time.Second
 		}
 		gate = &dialGate{now: time.Now}
-		db = sqlx.NewDb(sql.OpenDB(gatedConnector{Connector: stdlib.GetConnector(*cfg), gate: gate}), "pgx")
+		db = sqlx.NewDb(sql.OpenDB(gatedConnector{Connector: stdlib.GetConnector(*cfg), gate: gate, dialing: make(chan struct{}, maxDialing)}), "pgx")
 		db.SetMaxOpenConns(20)
 		db.SetMaxIdleConns(20)
 	}
 	out := &DB{DB: db, Dialect: d, gate: gate}
 	if gate != nil {
-		gate.onChange = func(up bool, err error) {
+		gate.onChange = func(up bool, failures int, err error) {
 			if c.Log == nil {
 				return
 			}
 			if up {
-				c.Log.Info("database reachable again")
+				// Warn, like the failure it ends, so that both show at the same level.
+				c.Log.Warn("database reachable again", "failed_attempts", failures)
 			} else {
 				c.Log.Error("database unreachable; retrying with back-off", "err", err)
 			}

@@ -33,7 +33,9 @@ type dialGate struct {
 	probing  bool
 	lastErr  error
 	now      func() time.Time
-	onChange func(up bool, err error)
+	// onChange reports the database becoming unreachable, or reachable again after
+	// failures attempts.
+	onChange func(up bool, failures int, err error)
 }
 
 func (g *dialGate) enter() error {
@@ -52,6 +54,7 @@ func (g *dialGate) enter() error {
 func (g *dialGate) done(err error) {
 	g.mu.Lock()
 	var changed, up bool
+	failed := g.failures
 	if err == nil {
 		changed, up = g.failures > 0, true
 		g.failures, g.probing, g.lastErr = 0, false, nil
@@ -73,7 +76,7 @@ func (g *dialGate) done(err error) {
 	cb := g.onChange
 	g.mu.Unlock()
 	if changed && cb != nil {
-		cb(up, err)
+		cb(up, failed, err)
 	}
 }
 
@@ -87,13 +90,25 @@ func (g *dialGate) retryAfter() time.Duration {
 	return max(time.Until(g.next).Round(time.Second), time.Second)
 }
 
+// maxDialing bounds the connection attempts in flight: when the database dies under load,
+// every pooled connection fails at once and each request would dial before the first
+// failure is known; the others wait for these few and then see the gate's verdict.
+const maxDialing = 2
+
 // gatedConnector passes every new connection through the gate.
 type gatedConnector struct {
 	driver.Connector
-	gate *dialGate
+	gate    *dialGate
+	dialing chan struct{}
 }
 
 func (c gatedConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	select {
+	case c.dialing <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-c.dialing }()
 	if err := c.gate.enter(); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,64 @@
+package sqlerr
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "modernc.org/sqlite"
+)
+
+func TestUniqueSQLite(t *testing.T) {
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE articles (id INTEGER PRIMARY KEY, slug TEXT, CONSTRAINT articles_slug_unique UNIQUE (slug))`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO articles (slug) VALUES ('a')`); err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`INSERT INTO articles (slug) VALUES ('a')`)
+	v, ok := Unique(fmt.Errorf("insert: %w", err))
+	if !ok || v.Table != "articles" || v.Column != "slug" {
+		t.Fatalf("Unique(%v) = %+v, %v", err, v, ok)
+	}
+	if Unavailable(err) {
+		t.Error("a constraint violation is not an outage")
+	}
+}
+
+func TestUniquePostgres(t *testing.T) {
+	err := fmt.Errorf("insert into articles: %w", &pgconn.PgError{Code: "23505", TableName: "articles",
+		ConstraintName: "articles_slug_unique", Detail: `Key (slug)=(hello) already exists.`})
+	v, ok := Unique(err)
+	if !ok || v.Table != "articles" || v.Column != "slug" {
+		t.Fatalf("Unique = %+v, %v", v, ok)
+	}
+	if _, ok := Unique(&pgconn.PgError{Code: "23503"}); ok {
+		t.Error("a foreign-key violation is not a unique one")
+	}
+}
+
+func TestUnavailable(t *testing.T) {
+	for _, err := range []error{
+		fmt.Errorf("query: %w", ErrUnavailable),
+		&pgconn.PgError{Code: "57P01"},
+		&pgconn.PgError{Code: "08006"},
+		errors.New("query tags: failed to receive message: unexpected EOF"),
+	} {
+		if !Unavailable(err) {
+			t.Errorf("Unavailable(%v) = false", err)
+		}
+	}
+	for _, err := range []error{nil, errors.New("boom"), &pgconn.PgError{Code: "22P02"}, sql.ErrNoRows} {
+		if Unavailable(err) {
+			t.Errorf("Unavailable(%v) = true", err)
+		}
+	}
+}
