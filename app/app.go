@@ -18,6 +18,7 @@ import (
 	"quarry/i18n"
 	"quarry/planner"
 	"quarry/schemas"
+	"quarry/transport/email"
 )
 
 // App is a loaded app folder with its database.
@@ -32,6 +33,9 @@ type App struct {
 	TokenSalt string
 	// Auth is the users-permissions configuration (config/plugins.json); see auth.go.
 	Auth auth.Config
+	// Email is the email plugin's configuration: the provider that sends the
+	// users-permissions e-mails.
+	Email email.Config
 }
 
 type apiConfig struct {

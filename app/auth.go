@@ -4,15 +4,20 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"quarry/auth"
+	"quarry/transport/email"
 )
 
 // Env is the running environment: QUARRY_ENV, else NODE_ENV (Strapi's), else development.
@@ -35,7 +40,97 @@ func (a *App) setupAuth(ctx context.Context) error {
 	if a.Auth, err = auth.ParsePluginsConfig(data); err != nil {
 		return err
 	}
+	entry, err := a.pluginEntry("email")
+	if err != nil {
+		return err
+	}
+	if a.Email, err = email.ParseConfig(entry); err != nil {
+		return err
+	}
 	return auth.Setup(ctx, a.DB, a.Auth, time.Now())
+}
+
+// pluginEntry is one plugin's entry of the plugins configuration, nil when absent. It reads
+// config/plugins.json; it is the one place to switch to the config loader's plugins.
+func (a *App) pluginEntry(name string) (json.RawMessage, error) {
+	data, err := readOptional(filepath.Join(a.Dir, "config", "plugins.json"))
+	if err != nil || data == nil {
+		return nil, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(data, &all); err != nil {
+		return nil, fmt.Errorf("config/plugins.json: %w", err)
+	}
+	return all[name], nil
+}
+
+// configURL is server.url or admin.url of the project's configuration ("" when unset). It
+// reads config/server.json and config/admin.json; it is the one place to switch to the
+// config loader.
+func (a *App) configURL(file string) (string, error) {
+	data, err := readOptional(filepath.Join(a.Dir, "config", file+".json"))
+	if err != nil || data == nil {
+		return "", err
+	}
+	var c struct {
+		URL *string `json:"url"`
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		return "", fmt.Errorf("config/%s.json: %w", file, err)
+	}
+	if c.URL == nil {
+		return "", nil
+	}
+	return *c.URL, nil
+}
+
+// LinkURLs are the users-permissions e-mails' links as Strapi's getAbsoluteServerUrl and
+// getAbsoluteAdminUrl build them from server.url, admin.url and the listen address (in
+// development 127.0.0.1 and 0.0.0.0 read as localhost).
+func (a *App) LinkURLs(host string, port int, env string) (auth.URLs, error) {
+	serverURL, err := a.configURL("server")
+	if err != nil {
+		return auth.URLs{}, err
+	}
+	adminURL, err := a.configURL("admin")
+	if err != nil {
+		return auth.URLs{}, err
+	}
+	server := strings.Trim(serverURL, "/ ")
+	if strings.HasPrefix(server, "http") {
+		u, err := url.Parse(serverURL)
+		if err != nil || u.Host == "" {
+			return auth.URLs{}, fmt.Errorf("config/server.json url: %q is not a valid URL", serverURL)
+		}
+		server = strings.TrimRight(u.String(), "/")
+	} else if server != "" {
+		server = "/" + server
+	}
+	admin := "/admin"
+	if adminURL != "" {
+		admin = adminURL
+	}
+	admin = strings.Trim(admin, "/ ")
+	if strings.HasPrefix(admin, "http") {
+		u, err := url.Parse(admin)
+		if err != nil || u.Host == "" {
+			return auth.URLs{}, fmt.Errorf("config/admin.json url: %q is not a valid URL", adminURL)
+		}
+		admin = strings.TrimRight(u.String(), "/")
+	} else {
+		admin = server + "/" + admin
+	}
+	hostname := host
+	if env == "development" && (host == "127.0.0.1" || host == "0.0.0.0") {
+		hostname = "localhost"
+	}
+	abs := func(u string) string {
+		if strings.HasPrefix(u, "http") {
+			return u
+		}
+		return "http://" + net.JoinHostPort(hostname, strconv.Itoa(port)) + u
+	}
+	return auth.URLs{Server: abs(server), Admin: abs(admin), APIPrefix: "/api"}, nil
 }
 
 // ApplyPermissions grants what config/permissions.json lists (role → actions); `quarry serve`

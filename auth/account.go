@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -141,9 +142,6 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 	}
 	nu := newUser{Username: username, Email: email, Password: password, Provider: "local", Confirmed: !adv.EmailConfirmation,
 		RoleID: role.ID, Extra: extra}
-	if adv.EmailConfirmation {
-		nu.ConfirmationToken = randomHex(20)
-	}
 	var id int64
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) (err error) {
 		id, err = insertUser(ctx, tx, s.DB.Dialect.Bind, nu, s.now())
@@ -153,7 +151,19 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 		return Session{}, err
 	}
 	if adv.EmailConfirmation {
-		s.mail("confirm your e-mail", email, "confirmation", nu.ConfirmationToken)
+		u, err := UserByID(ctx, s.DB, id)
+		if err == nil && u == nil {
+			err = errors.New("registered user vanished")
+		}
+		if err == nil {
+			err = s.sendConfirmation(ctx, u)
+		}
+		if err != nil {
+			// Strapi answers the provider's error message (which names the mail server);
+			// the user stays registered and can ask for the e-mail again.
+			s.Log.Error("users-permissions: registration's confirmation e-mail", "err", err)
+			return Session{}, apierror.Application("Couldn't send the confirmation email")
+		}
 		return Session{UserID: id}, nil
 	}
 	return s.issue(id)
@@ -216,17 +226,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// mail stands in for the e-mail plugin, which Quarry does not have: the token is logged in
-// development so the flow can be completed by hand, and never in production.
-func (s *Service) mail(what, to, param, token string) {
-	if s.Production {
-		s.Log.Warn("users-permissions: no e-mail provider; message not sent", "what", what, "to", to)
-		return
-	}
-	s.Log.Info("users-permissions: no e-mail provider; message not sent (development: token shown)", "what", what, "to", to, param, token)
-}
-
-// ForgotPassword is POST /api/auth/forgot-password: always {ok: true}.
+// ForgotPassword is POST /api/auth/forgot-password: {ok: true} once the e-mail is sent (or
+// when no such user may reset); a failed sending is a server error, as in Strapi.
 func (s *Service) ForgotPassword(ctx context.Context, body map[string]any) error {
 	var c checker
 	c.noUnknown(body, "email")
@@ -238,12 +239,9 @@ func (s *Service) ForgotPassword(ctx context.Context, body map[string]any) error
 	if err != nil || u == nil || u.Blocked {
 		return err
 	}
-	token := randomHex(64)
-	if err := updateUser(ctx, s.DB, s.DB.Dialect.Bind, u.ID, []string{"reset_password_token"}, []any{token}, s.now()); err != nil {
-		return err
-	}
-	s.mail("reset password", u.Email, "code", token)
-	return nil
+	return s.sendResetPassword(ctx, u, func(token string) error {
+		return updateUser(ctx, s.DB, s.DB.Dialect.Bind, u.ID, []string{"reset_password_token"}, []any{token}, s.now())
+	})
 }
 
 // ResetPassword is POST /api/auth/reset-password: {code, password, passwordConfirmation}.
@@ -373,11 +371,9 @@ func (s *Service) SendEmailConfirmation(ctx context.Context, body map[string]any
 	if u.Blocked {
 		return "", apierror.Application("User blocked")
 	}
-	token := randomHex(20)
-	if err := updateUser(ctx, s.DB, s.DB.Dialect.Bind, u.ID, []string{"confirmation_token"}, []any{token}, s.now()); err != nil {
+	if err := s.sendConfirmation(ctx, u); err != nil {
 		return "", err
 	}
-	s.mail("confirm your e-mail", u.Email, "confirmation", token)
 	return u.Email, nil
 }
 

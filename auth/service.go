@@ -14,6 +14,7 @@ import (
 	"quarry/apierror"
 	"quarry/database"
 	"quarry/schemas"
+	"quarry/transport/email"
 )
 
 // Service is the users-permissions plugin and API-token authentication of one app: it turns
@@ -27,8 +28,16 @@ type Service struct {
 	JWT       *JWT
 	Now       func() time.Time
 	Log       *slog.Logger
-	// Production hides development conveniences (reset and confirmation tokens in the log).
+	// Production is NODE_ENV/QUARRY_ENV production.
 	Production bool
+	// Mailer sends the plugin's e-mails through the project's email provider; nil sends
+	// nothing (the codes stay in the database).
+	Mailer email.Sender
+	// URLs are the links the e-mail templates use (SERVER_URL, ADMIN_URL, the REST prefix).
+	URLs URLs
+	// UserJSON renders a user as the content API does (the templates' USER); the transport
+	// sets it. Without it USER has the plugin's own attributes.
+	UserJSON func(ctx context.Context, id int64) ([]byte, error)
 
 	limiter Limiter
 
@@ -351,16 +360,7 @@ func EnsureAdvanced(ctx context.Context, db *database.DB, override map[string]js
 	if err != nil {
 		return err
 	}
-	k := db.Dialect.Quote("key")
-	if found {
-		_, err = db.ExecContext(ctx, db.Rebind(`UPDATE strapi_core_store_settings SET value = ? WHERE `+k+` = ?`), string(val), advancedKey)
-	} else {
-		_, err = db.ExecContext(ctx, db.Rebind(`INSERT INTO strapi_core_store_settings (`+k+`, value, type, environment, tag) VALUES (?, ?, 'object', '', '')`), advancedKey, string(val))
-	}
-	if err != nil {
-		return fmt.Errorf("write users-permissions settings: %w", err)
-	}
-	return nil
+	return writeStore(ctx, db, advancedKey, string(val), found)
 }
 
 // ---- rate limiting ----

@@ -13,11 +13,15 @@ import (
 )
 
 // Setup brings the users-permissions data to what a first start of Strapi leaves: the
-// authenticated and public roles with their default permissions and the advanced settings.
+// authenticated and public roles with their default permissions, the e-mail templates and the
+// advanced settings.
 // It is idempotent and runs with every command.
 func Setup(ctx context.Context, db *database.DB, cfg Config, now time.Time) error {
 	if err := EnsureRoles(ctx, db, now); err != nil {
 		return fmt.Errorf("users-permissions roles: %w", err)
+	}
+	if err := EnsureEmailTemplates(ctx, db); err != nil {
+		return err
 	}
 	return EnsureAdvanced(ctx, db, cfg.Advanced)
 }

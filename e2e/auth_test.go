@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -18,6 +19,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite"
+
+	"quarry/transport/email/emailtest"
 )
 
 // The users-permissions tests run on a copy of examples/blog with what they need added:
@@ -28,8 +31,44 @@ import (
 const testJWTSecret = "quarry-e2e-jwt-secret"
 
 // authApp copies examples/blog into a temporary app folder and adds the editor relation and
-// config files (name → content, under config/).
+// config files (name → content, under config/). Unless config/plugins.json configures the
+// email plugin, e-mails go to a test SMTP server (Strapi's default provider would try the
+// recipients' real mail exchangers).
 func authApp(t *testing.T, configs map[string]string) string {
+	t.Helper()
+	dir, _ := mailApp(t, configs)
+	return dir
+}
+
+// mailApp is authApp that also returns the SMTP server its e-mails go to (nil when the
+// configs set their own email plugin configuration).
+func mailApp(t *testing.T, configs map[string]string) (string, *emailtest.Server) {
+	t.Helper()
+	var mail *emailtest.Server
+	if !strings.Contains(configs["plugins.json"], `"email"`) {
+		var err error
+		if mail, err = emailtest.Start(emailtest.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { mail.Close() })
+		merged := map[string]json.RawMessage{}
+		if p := configs["plugins.json"]; p != "" {
+			if err := json.Unmarshal([]byte(p), &merged); err != nil {
+				t.Fatal(err)
+			}
+		}
+		merged["email"] = json.RawMessage(fmt.Sprintf(`{"config": {"provider": "nodemailer", "providerOptions": {"host": "127.0.0.1", "port": %d}}}`, mail.Port))
+		b, _ := json.Marshal(merged)
+		configs = maps.Clone(configs)
+		if configs == nil {
+			configs = map[string]string{}
+		}
+		configs["plugins.json"] = string(b)
+	}
+	return appWith(t, configs), mail
+}
+
+func appWith(t *testing.T, configs map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	copyTree(t, "../examples/blog/src", filepath.Join(dir, "src"))
@@ -492,7 +531,7 @@ func TestUsersPermissions(t *testing.T) {
 			expect(t, srv.call(t, "", "POST", "/api/auth/local", `{"identifier":"ann","password":"s3cret-pw"}`), 400)
 			expect(t, srv.call(t, "", "POST", "/api/auth/local", `{"identifier":"ann","password":"n3w-secret"}`), 200)
 
-			// Forgot/reset password: the code is only in the database (no e-mail provider).
+			// Forgot/reset password (the e-mail itself is checked in email_test.go).
 			expect(t, srv.call(t, "", "POST", "/api/auth/forgot-password", `{"email":"ann@example.com"}`), 200, `{"ok":true}`)
 			var code string
 			if err := db.QueryRow(`SELECT reset_password_token FROM up_users WHERE username = 'ann'`).Scan(&code); err != nil || len(code) != 128 {

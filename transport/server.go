@@ -67,6 +67,9 @@ func (s *Server) Handler() http.Handler {
 	if s.Auth == nil {
 		s.Auth = auth.NewService(s.DB, s.Schema, auth.DefaultConfig(), s.TokenSalt, s.Log)
 	}
+	if s.Auth.UserJSON == nil {
+		s.Auth.UserJSON = s.userJSON
+	}
 	if s.Localize == nil {
 		s.Localize = &localize.Service{Planner: s.Planner, Runner: s.Runner, Writer: s.Writer, Dialect: s.DB.Dialect}
 		if s.I18n != nil { // a nil *i18n.Service must stay a nil interface

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -251,6 +252,23 @@ func (s *Server) writeUser(w http.ResponseWriter, r *http.Request, status int, i
 // userOnly is a read of a user's scalars (register, login and password answers: Strapi
 // sanitizes the user row it has, with nothing populated).
 func userOnly() *ir.Query { return &ir.Query{Model: schemas.UserUID} }
+
+// userJSON is a user as the plugin answers it after a login (scalars, nothing populated):
+// the USER of the users-permissions e-mail templates.
+func (s *Server) userJSON(ctx context.Context, id int64) ([]byte, error) {
+	q := userOnly()
+	q.Op, q.ID = ir.FindOne, strconv.FormatInt(id, 10)
+	plan, e, err := s.readOne(ctx, s.DB, q, &auth.Caller{Kind: auth.Public})
+	if err != nil {
+		return nil, err
+	}
+	if e == nil {
+		return nil, errors.New("user vanished")
+	}
+	var b buf
+	b.flatEntry(plan.Root, e)
+	return append([]byte(nil), b.Bytes()...), nil
+}
 
 // withRole is a read populating the role (create and update answer so; the role is left out
 // when the caller may not find roles).

@@ -12,11 +12,13 @@ import (
 	"quarry/app"
 	"quarry/auth"
 	"quarry/transport"
+	"quarry/transport/email"
 )
 
 // setupAuth wires users-permissions into the server: the JWT secret (required in
-// production), config/permissions.json applied at start, and config/middlewares.json.
-func setupAuth(ctx context.Context, a *app.App, srv *transport.Server, log *slog.Logger, getenv func(string) string) error {
+// production), the email provider and the e-mails' links, config/permissions.json applied at
+// start, and config/middlewares.json.
+func setupAuth(ctx context.Context, a *app.App, srv *transport.Server, host string, port int, log *slog.Logger, getenv func(string) string) error {
 	secret, err := a.JWTSecret(getenv)
 	if err != nil {
 		return err
@@ -25,6 +27,17 @@ func setupAuth(ctx context.Context, a *app.App, srv *transport.Server, log *slog
 	cfg.JWTSecret = secret
 	srv.Auth = auth.NewService(a.DB, a.Schema, cfg, a.TokenSalt, log)
 	srv.Auth.Production = app.Env(getenv) == "production"
+	if srv.Auth.URLs, err = a.LinkURLs(host, port, app.Env(getenv)); err != nil {
+		return err
+	}
+	mailer, warnings, err := email.New(a.Email, log)
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		log.Warn(w)
+	}
+	srv.Auth.Mailer = mailer
 	added, err := a.ApplyPermissions(ctx)
 	if err != nil {
 		return err

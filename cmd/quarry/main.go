@@ -116,7 +116,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger, getenv func(str
 		return err
 	}
 	srv.Writer.Inline = srv
-	if err := setupAuth(ctx, a, srv, log, getenv); err != nil {
+	if err := setupAuth(ctx, a, srv, *host, *port, log, getenv); err != nil {
 		return err
 	}
 	if srv.LogPlans {
