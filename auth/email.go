@@ -325,11 +325,14 @@ func joinURL(parts ...string) string {
 	return b.String()
 }
 
-// sendFailed logs why a message was not sent (never its content: it holds the code) and
-// returns the error Strapi's caller sees.
+// errNotSent is a failed sending as the request sees it: a server error (Strapi's 500). It
+// does not wrap the cause, whose network errors would read as a database outage.
+var errNotSent = errors.New("e-mail not sent (the cause is logged)")
+
+// sendFailed logs why a message was not sent (never its content: it holds the code).
 func (s *Service) sendFailed(what string, err error) error {
 	s.Log.Error("users-permissions: e-mail not sent", "what", what, "err", err)
-	return fmt.Errorf("send %s e-mail: %w", what, err)
+	return errNotSent
 }
 
 // sendResetPassword renders and sends the reset-password e-mail (forgot-password). The
