@@ -114,7 +114,19 @@ type Populate struct {
 	// All means every populatable attribute of the level (populate=*).
 	All      bool             `json:"all,omitempty"`
 	Children []*PopulateField `json:"fields,omitempty"`
+	// Stray holds the `fields`, `sort`, `filters` and `populate` keys written among the
+	// attribute names of a populate object (populate[seo][populate][fields][0]=title). Strapi
+	// validates them against the level's model and then ignores them; so does Quarry.
+	Stray *PopulateField `json:"stray,omitempty"`
+	// Deep asks for every relation, component, dynamic zone and media down to Deep levels
+	// (strapi-plugin-populate-deep's populate=deep,N); the planner expands it.
+	// DeepDefault stands for the plugin's configured default depth; N <= 1 populates nothing,
+	// as the plugin does.
+	Deep int `json:"deep,omitempty"`
 }
+
+// DeepDefault is Populate.Deep for `populate=deep` without a depth.
+const DeepDefault = -1
 
 // Find returns the child for a field.
 func (p *Populate) Find(field string) *PopulateField {
@@ -141,6 +153,10 @@ type PopulateField struct {
 	Count            bool        `json:"count,omitempty"`
 	// On holds per-component options for dynamic zones, keyed by component UID in order.
 	On []*PopulateOn `json:"on,omitempty"`
+	// Invalid names the parameter when the value given for this key has a shape Strapi
+	// crashes on if the key is a populatable attribute (an array); for a scalar attribute or
+	// an unknown name Strapi ignores the key, so the planner decides.
+	Invalid string `json:"invalid,omitempty"`
 }
 
 // PopulateOn is the dynamic-zone fragment for one component.

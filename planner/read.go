@@ -134,7 +134,7 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 	if plan.One {
 		root.Order = nil
 	}
-	if q.Fields != nil && root.Where != nil && HasPath(root.Where) {
+	if root.Where != nil && HasPath(root.Where) {
 		root.Columns = b.sortColumnsFirst(root.Columns, root.Order)
 	}
 	if plan.One {
@@ -307,12 +307,18 @@ func (b *builder) populate(m *schemas.Model, pop *ir.Populate, pubState string, 
 	}
 	var out []*Child
 	var err error
+	if err = b.stray(m, pop.Stray, pubState, depth); err != nil {
+		return nil, err
+	}
 	if !pop.All {
 		out = b.kids.take(len(pop.Children))[:0]
 		for _, f := range pop.Children {
 			a, ok := m.Attr(f.Field)
 			if !ok || a.IsScalar() {
 				continue // unknown populate keys are ignored, as in Strapi
+			}
+			if f.Invalid != "" {
+				return nil, apierror.InvalidParam(f.Invalid)
 			}
 			if out, err = b.add(out, m, a, f, pubState, depth); err != nil {
 				return nil, err
@@ -334,6 +340,8 @@ func (b *builder) populate(m *schemas.Model, pop *ir.Populate, pubState string, 
 			if f == nil {
 				f = &b.bare.take(1)[0]
 				f.Field = a.Name
+			} else if f.Invalid != "" {
+				return nil, apierror.InvalidParam(f.Invalid)
 			}
 			if out, err = b.add(out, m, a, f, pubState, depth); err != nil {
 				return nil, err
@@ -344,6 +352,44 @@ func (b *builder) populate(m *schemas.Model, pop *ir.Populate, pubState string, 
 		return nil, nil
 	}
 	return out[:len(out):len(out)], nil
+}
+
+// stray validates the query options written among a populate object's attribute names
+// (populate[seo][populate][fields][0]=title) against the level's model, as Strapi's validator
+// does, and drops them, as its converter does.
+func (b *builder) stray(m *schemas.Model, s *ir.PopulateField, pubState string, depth int) error {
+	if s == nil {
+		return nil
+	}
+	if err := b.options(m, s); err != nil {
+		return err
+	}
+	if s.Populate != nil {
+		if _, err := b.populate(m, s.Populate, pubState, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// options validates the fields, sort and filters of f against m without planning them.
+func (b *builder) options(m *schemas.Model, f *ir.PopulateField) error {
+	if f.Fields != nil {
+		if _, err := b.columns(m, f.Fields); err != nil {
+			return err
+		}
+	}
+	if f.Sort != nil {
+		if _, err := b.sort(m, f.Sort); err != nil {
+			return err
+		}
+	}
+	if f.Filters != nil {
+		if _, err := b.filter(m, f.Filters, nil, origin{populate: true, field: f.Field}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // add appends the child populating a, unless the caller may not see it.
@@ -395,6 +441,15 @@ func (b *builder) child(owner *schemas.Model, a *schemas.Attribute, f *ir.Popula
 		c.one[0] = &n.sel
 		c.Steps = c.one[:]
 	case schemas.DynamicZone:
+		if len(f.On) > 0 {
+			// Strapi validates the zone's own options against every component even when
+			// fragments choose the components' options.
+			for _, comp := range a.Components {
+				if err := b.options(comp, f); err != nil {
+					return nil, err
+				}
+			}
+		}
 		k := 0
 		for _, comp := range a.Components {
 			if componentOptions(f, comp) != nil {

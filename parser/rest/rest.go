@@ -5,6 +5,7 @@ package rest
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 
@@ -37,7 +38,9 @@ func Lower(root *qs.Object, q *ir.Query) error {
 			q.Fields, err = l.parseFields(v)
 		case "populate":
 			l.path = append(l.path[:0], "populate")
-			q.Populate, err = l.parsePopulate(v)
+			if q.Populate, err = l.parsePopulate(v); err == nil {
+				err = markDeep(v, q.Populate)
+			}
 		case "pagination":
 			err = parsePagination(v, &q.Pagination, "pagination")
 		case "publicationState":
@@ -438,11 +441,23 @@ func (l *lowerer) sortInto(v *qs.Value, prefix []string, out *[]ir.Sort) error {
 		if prefix != nil {
 			return apierror.InvalidParam("sort")
 		}
-		for i, e := range v.Arr {
-			if e.Kind != qs.String {
-				// Strapi's validator refuses an object inside the sort array by its index.
-				return apierror.InvalidParam(strconv.Itoa(i))
+		strs, objs := 0, 0
+		for _, e := range v.Arr {
+			switch e.Kind {
+			case qs.String:
+				strs++
+			case qs.ObjectKind:
+				objs++
+			default:
+				return apierror.InvalidParam("sort")
 			}
+		}
+		if strs > 0 && objs > 0 {
+			// A mixed array is walked as sort objects by Strapi's validator, and a string's
+			// first character is its key "0".
+			return apierror.InvalidParam("0")
+		}
+		for _, e := range v.Arr {
 			if err := l.sortInto(e, nil, out); err != nil {
 				return err
 			}
@@ -526,25 +541,37 @@ func (l *lowerer) parsePopulate(v *qs.Value) (*ir.Populate, error) {
 		return p, nil
 	case qs.Array:
 		p := one(&l.pops)
+		var list []string
 		for _, e := range v.Arr {
 			if e.Kind != qs.String {
 				return nil, apierror.InvalidParam(l.at(""))
 			}
-			if e.Str == "*" {
-				p.All = true
-				continue
+			if strings.TrimSpace(e.Str) == "*" {
+				// Strapi's validator expands a "*" element into an object inside the array,
+				// which its converter then refuses with a 500.
+				return nil, apierror.InvalidParam(l.at(""))
 			}
-			l.addPaths(p, e.Str)
+			for rest, more := e.Str, true; more; {
+				var path string
+				path, rest, more = strings.Cut(rest, ",")
+				list = append(list, strings.TrimSpace(path))
+			}
 		}
+		l.addPathList(p, list)
 		return p, nil
 	}
 	p := one(&l.pops)
 	p.Children = carve(&l.pfptrs, v.Obj.Len())
 	for i, k := range v.Obj.Keys {
 		sub := v.Obj.Vals[i]
-		if k == "*" {
-			p.All = true
-			continue
+		switch k {
+		case "fields", "sort", "filters", "populate":
+			// Keys of the populate options written one level too deep. Strapi validates
+			// them against this level's model and ignores them; an attribute of that name
+			// is populated as well (the planner decides which applies).
+			if err := l.stray(p, k, sub); err != nil {
+				return nil, err
+			}
 		}
 		switch sub.Kind {
 		case qs.Null:
@@ -556,7 +583,10 @@ func (l *lowerer) parsePopulate(v *qs.Value) (*ir.Populate, error) {
 			l.child(p, k)
 			continue
 		case qs.Array:
-			return nil, apierror.InvalidParam(l.at(k))
+			// Strapi ignores the key unless it names a populatable attribute, and crashes
+			// if it does: the planner knows which.
+			l.child(p, k).Invalid = l.at(k)
+			continue
 		}
 		c := l.child(p, k)
 		l.path = append(l.path, k)
@@ -567,6 +597,62 @@ func (l *lowerer) parsePopulate(v *qs.Value) (*ir.Populate, error) {
 		}
 	}
 	return p, nil
+}
+
+// stray lowers a `fields`, `sort`, `filters` or `populate` key found among the attribute
+// names of a populate object into p.Stray, for the planner to validate.
+func (l *lowerer) stray(p *ir.Populate, k string, v *qs.Value) error {
+	if p.Stray == nil {
+		p.Stray = &ir.PopulateField{}
+	}
+	var err error
+	switch k {
+	case "fields":
+		p.Stray.Fields, err = l.parseFields(v)
+	case "sort":
+		p.Stray.Sort, err = l.parseSort(v)
+	case "filters":
+		p.Stray.Filters, err = l.parseFilters(v, "filters")
+	case "populate":
+		l.path = append(l.path, k)
+		p.Stray.Populate, err = l.parsePopulate(v)
+		l.path = l.path[:len(l.path)-1]
+	}
+	return err
+}
+
+// markDeep recognizes strapi-plugin-populate-deep's `populate=deep` and `populate=deep,N`
+// (or populate[0]=deep&populate[1]=N): the plugin looks at the first two elements of the
+// converted populate list. Whether the plugin is installed is the planner's business; without
+// it "deep" is an unknown attribute name and is ignored like any other.
+func markDeep(v *qs.Value, p *ir.Populate) error {
+	if p == nil {
+		return nil
+	}
+	var parts []string
+	switch v.Kind {
+	case qs.String:
+		parts = strings.Split(v.Str, ",")
+	case qs.Array:
+		for _, e := range v.Arr {
+			parts = append(parts, strings.Split(e.Str, ",")...)
+		}
+	default:
+		return nil
+	}
+	if strings.TrimSpace(parts[0]) != "deep" {
+		return nil
+	}
+	p.Deep = ir.DeepDefault
+	if len(parts) > 1 {
+		n, err := parseInt(parts[1])
+		if err != nil {
+			// The plugin would recurse with NaN and never stop; refuse instead.
+			return apierror.InvalidParam("populate")
+		}
+		p.Deep = max(n, 1)
+	}
+	return nil
 }
 
 func (l *lowerer) child(p *ir.Populate, field string) *ir.PopulateField {
@@ -584,31 +670,46 @@ func (l *lowerer) child(p *ir.Populate, field string) *ir.PopulateField {
 
 // addPaths adds comma-separated dotted paths such as "seo.image,tags".
 func (l *lowerer) addPaths(p *ir.Populate, paths string) {
+	var list []string
 	for rest, more := paths, true; more; {
 		var path string
 		path, rest, more = strings.Cut(rest, ",")
-		l.addPath(p, strings.TrimSpace(path))
+		list = append(list, strings.TrimSpace(path))
 	}
+	l.addPathList(p, list)
 }
 
-// addPath adds a dotted path such as "seo.image": each segment populates the next level.
-func (l *lowerer) addPath(p *ir.Populate, path string) {
-	if path == "" {
-		return
+// addPathList adds dotted paths as Strapi's database layer groups them: by first segment in
+// order of appearance, each group's remainders in reverse order (it prepends every further
+// remainder to the group's list), which is the order their keys are answered in.
+func (l *lowerer) addPathList(p *ir.Populate, list []string) {
+	var rests map[string][]string
+	for _, path := range list {
+		if path == "" {
+			continue
+		}
+		head, rest, more := strings.Cut(path, ".")
+		c := l.child(p, head)
+		if !more {
+			continue
+		}
+		if c.Populate == nil {
+			c.Populate = one(&l.pops)
+		}
+		if rest == "*" {
+			c.Populate.All = true
+			continue
+		}
+		if rests == nil {
+			rests = map[string][]string{}
+		}
+		rests[head] = append([]string{rest}, rests[head]...)
 	}
-	head, rest, more := strings.Cut(path, ".")
-	c := l.child(p, head)
-	if !more {
-		return
+	for _, c := range p.Children {
+		if r := rests[c.Field]; len(r) > 0 {
+			l.addPathList(c.Populate, r)
+		}
 	}
-	if c.Populate == nil {
-		c.Populate = one(&l.pops)
-	}
-	if rest == "*" {
-		c.Populate.All = true
-		return
-	}
-	l.addPath(c.Populate, rest)
 }
 
 func (l *lowerer) populateOptions(o *qs.Object, c *ir.PopulateField) error {
@@ -635,14 +736,15 @@ func (l *lowerer) populateOptions(o *qs.Object, c *ir.PopulateField) error {
 				err = apierror.InvalidParam(l.at(k))
 			}
 		case "start", "limit", "page", "pageSize":
-			if c.Pagination == nil {
-				c.Pagination = &ir.Pagination{}
-			}
-			if err = pageField(k, v, c.Pagination); err != nil {
-				err = apierror.InvalidParam(l.at(k))
-			}
+			// Handled below, in Strapi's order, once every key is known.
 		case "on":
 			if v.Kind != qs.ObjectKind {
+				if v.Kind == qs.String {
+					// Strapi reads a string's characters as component names: the zone
+					// keeps none of its components.
+					c.On = append(c.On, &ir.PopulateOn{Field: &ir.PopulateField{Field: c.Field}})
+					continue
+				}
 				return apierror.InvalidParam(l.at(k))
 			}
 			for j, uid := range v.Obj.Keys {
@@ -666,10 +768,125 @@ func (l *lowerer) populateOptions(o *qs.Object, c *ir.PopulateField) error {
 			return err
 		}
 	}
-	if c.Pagination != nil && mixed(c.Pagination) {
+	return l.populatePagination(o, c)
+}
+
+// populatePagination reads start/limit/page/pageSize of a populate level as Strapi's
+// convertNestedPopulate does: numbers as JavaScript's Number reads them, page and pageSize
+// refused with Strapi's PaginationError messages, and the values Strapi crashes on (a negative
+// start, a limit below -1, a non-integer) refused with a 400 naming the parameter.
+func (l *lowerer) populatePagination(o *qs.Object, c *ir.PopulateField) error {
+	var page, pageSize, start, limit *qs.Value
+	for i, k := range o.Keys {
+		v := o.Vals[i]
+		if v.Kind == qs.Null {
+			continue // undefined for Strapi
+		}
+		switch k {
+		case "page":
+			page = v
+		case "pageSize":
+			pageSize = v
+		case "start":
+			start = v
+		case "limit":
+			limit = v
+		}
+	}
+	if page == nil && pageSize == nil && start == nil && limit == nil {
+		return nil
+	}
+	if (page != nil || pageSize != nil) && (start != nil || limit != nil) {
 		return apierror.Pagination("Invalid pagination attributes. You cannot use page and offset pagination in the same query")
 	}
+	pg := &ir.Pagination{}
+	if page != nil {
+		n, ok := jsInt(page)
+		if !ok || n <= 0 {
+			return apierror.Pagination("Invalid 'page' parameter. Expected an integer > 0, received: " + jsString(page))
+		}
+		pg.Page = &n
+	}
+	if pageSize != nil {
+		n, ok := jsInt(pageSize)
+		if !ok || n <= 0 {
+			// Strapi prints the page here, not the page size.
+			return apierror.Pagination("Invalid 'pageSize' parameter. Expected an integer > 0, received: " + jsString(page))
+		}
+		pg.PageSize = &n
+	}
+	if start != nil {
+		n, ok := jsInt(start)
+		if !ok || n < 0 {
+			return apierror.InvalidParam(l.at("start"))
+		}
+		pg.Start = &n
+	}
+	if limit != nil {
+		n, ok := jsInt(limit)
+		if !ok || n < -1 {
+			return apierror.InvalidParam(l.at("limit"))
+		}
+		if n >= 0 {
+			pg.Limit = &n
+		}
+	}
+	c.Pagination = pg
 	return nil
+}
+
+// jsInt reads a query value as lodash's toNumber does and says whether it is an integer.
+func jsInt(v *qs.Value) (int, bool) {
+	if v.Kind != qs.String {
+		return 0, false
+	}
+	s := strings.TrimSpace(v.Str)
+	if s == "" {
+		return 0, true
+	}
+	var f float64
+	if len(s) > 2 && s[0] == '0' && strings.ContainsRune("xXbBoO", rune(s[1])) {
+		base := map[byte]int{'x': 16, 'X': 16, 'b': 2, 'B': 2, 'o': 8, 'O': 8}[s[1]]
+		n, err := strconv.ParseUint(s[2:], base, 64)
+		if err != nil {
+			return 0, false
+		}
+		f = float64(n)
+	} else {
+		for _, r := range s {
+			if !strings.ContainsRune("0123456789.eE+-", r) {
+				return 0, false // Infinity, NaN, words
+			}
+		}
+		var err error
+		if f, err = strconv.ParseFloat(s, 64); err != nil {
+			return 0, false
+		}
+	}
+	if f != math.Trunc(f) {
+		return 0, false
+	}
+	const limit = 1 << 40 // keeps offset arithmetic from overflowing
+	return int(max(min(f, limit), -limit)), true
+}
+
+// jsString prints a query value as a JavaScript template string does.
+func jsString(v *qs.Value) string {
+	switch {
+	case v == nil:
+		return "undefined"
+	case v.Kind == qs.String:
+		return v.Str
+	case v.Kind == qs.Array:
+		parts := make([]string, len(v.Arr))
+		for i, e := range v.Arr {
+			parts[i] = jsString(e)
+		}
+		return strings.Join(parts, ",")
+	case v.Kind == qs.ObjectKind:
+		return "[object Object]"
+	}
+	return ""
 }
 
 func boolParam(v *qs.Value, param string) (bool, error) {

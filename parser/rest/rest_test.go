@@ -194,7 +194,7 @@ func TestPopulate(t *testing.T) {
 		{"populate=*", "*"},
 		{"populate=author,tags", "author tags"},
 		{"populate[0]=seo.image&populate[1]=tags", "seo(image) tags"},
-		{"populate=author.articles,author.avatar", "author(articles avatar)"},
+		{"populate=author.articles,author.avatar", "author(avatar articles)"}, // Strapi prepends each further path of a group
 		{"populate[author][fields][0]=name", "author[name]"},
 		{"populate[author][populate][articles][populate]=*", "author(articles(*))"},
 		{"populate[tags][count]=true", "tags#"},
