@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"quarry/auth"
 	"quarry/database"
@@ -72,6 +73,9 @@ func Open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if v := ac.REST.WithCount; v != nil {
 		a.REST.WithCount = *v
 	}
+	if a.REST.Deep, err = populateDeep(dir, getenv, a.REST.Deep); err != nil {
+		return nil, err
+	}
 	var adm adminConfig
 	if err := readJSON(filepath.Join(dir, "config", "admin.json"), &adm); err != nil {
 		return nil, err
@@ -129,4 +133,44 @@ func readJSON(path string, v any) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// populateDeep reads whether the app uses strapi-plugin-populate-deep, as Strapi decides it:
+// installed (a dependency in package.json) unless config/plugins.json disables it, or enabled
+// there; its defaultDepth comes from the same place. QUARRY_POPULATE_DEEP_MAX caps the depth a
+// request may ask for.
+//
+// TODO(config loader): read config/plugins.js too once the JavaScript config loader lands.
+func populateDeep(dir string, getenv func(string) string, c planner.DeepConfig) (planner.DeepConfig, error) {
+	const name = "strapi-plugin-populate-deep"
+	var pkg struct {
+		Dependencies map[string]any `json:"dependencies"`
+	}
+	if err := readJSON(filepath.Join(dir, "package.json"), &pkg); err != nil {
+		return c, err
+	}
+	_, c.Enabled = pkg.Dependencies[name]
+	var plugins map[string]struct {
+		Enabled *bool `json:"enabled"`
+		Config  struct {
+			DefaultDepth *int `json:"defaultDepth"`
+		} `json:"config"`
+	}
+	if err := readJSON(filepath.Join(dir, "config", "plugins.json"), &plugins); err != nil {
+		return c, err
+	}
+	if pc, ok := plugins[name]; ok {
+		c.Enabled = pc.Enabled == nil || *pc.Enabled
+		if v := pc.Config.DefaultDepth; v != nil && *v > 0 {
+			c.DefaultDepth = *v
+		}
+	}
+	if v := getenv("QUARRY_POPULATE_DEEP_MAX"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("QUARRY_POPULATE_DEEP_MAX: %q is not a depth (a whole number from 1)", v)
+		}
+		c.MaxDepth = n
+	}
+	return c, nil
 }

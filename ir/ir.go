@@ -128,6 +128,10 @@ type Populate struct {
 // DeepDefault is Populate.Deep for `populate=deep` without a depth.
 const DeepDefault = -1
 
+// DeepUnbounded is Populate.Deep for a depth the plugin cannot read (`populate=deep,x`): it
+// then has no bound, Quarry's depth cap applies.
+const DeepUnbounded = 1 << 20
+
 // Find returns the child for a field.
 func (p *Populate) Find(field string) *PopulateField {
 	if p == nil {

@@ -18,11 +18,14 @@ type Config struct {
 	WithCount    bool
 	// MaxPopulateDepth bounds nested populate (qs already bounds nesting at 20 brackets).
 	MaxPopulateDepth int
+	// Deep serves strapi-plugin-populate-deep's populate=deep when the app installs it.
+	Deep DeepConfig
 }
 
 // DefaultConfig is Strapi v4's REST default.
 func DefaultConfig() Config {
-	return Config{DefaultLimit: 25, WithCount: true, MaxPopulateDepth: 10}
+	return Config{DefaultLimit: 25, WithCount: true, MaxPopulateDepth: 10,
+		Deep: DeepConfig{DefaultDepth: 5, MaxDepth: 10}}
 }
 
 // Principal is what the planner needs to know about the caller: which content types it may
@@ -76,6 +79,15 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 	}
 	if who == nil {
 		who = Everyone{}
+	}
+	if q.Populate != nil && q.Populate.Deep != 0 && p.Config.Deep.Enabled {
+		pop, err := p.expandDeep(m, q.Populate)
+		if err != nil {
+			return nil, err
+		}
+		deep := *q
+		deep.Populate = pop
+		q = &deep
 	}
 	b := builder{p: p, who: who}
 	z := sizes{maxDepth: p.Config.MaxPopulateDepth}

@@ -647,8 +647,8 @@ func markDeep(v *qs.Value, p *ir.Populate) error {
 	if len(parts) > 1 {
 		n, err := parseInt(parts[1])
 		if err != nil {
-			// The plugin would recurse with NaN and never stop; refuse instead.
-			return apierror.InvalidParam("populate")
+			// The plugin recurses with NaN, which no level stops: as deep as the cap allows.
+			n = ir.DeepUnbounded
 		}
 		p.Deep = max(n, 1)
 	}

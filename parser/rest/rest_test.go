@@ -178,6 +178,9 @@ func popShape(p *ir.Populate) string {
 		if c.Count {
 			s += "#"
 		}
+		if c.Invalid != "" {
+			s += "!"
+		}
 		for _, on := range c.On {
 			s += "@" + on.Component
 			if on.Field.Populate != nil {
@@ -202,6 +205,10 @@ func TestPopulate(t *testing.T) {
 		{"populate[author]=true&populate[seo]=true", "author seo"},
 		{"populate[author]=false", ""},
 		{"populate[blocks][populate]=*", "blocks(*)"},
+		// Keys Strapi ignores unless they name an attribute: kept for the planner to decide.
+		{"populate[seo][populate][fields][0]=title&populate[seo][populate][image]=true", "seo(fields! image)"},
+		{"populate[*]=true", "*"},
+		{"populate=navbar.links,navbar.logo.image,footer", "navbar(logo(image) links) footer"},
 	}
 	for _, c := range cases {
 		q, err := parse(t, c.in)
@@ -210,6 +217,54 @@ func TestPopulate(t *testing.T) {
 		}
 		if got := popShape(q.Populate); got != c.want {
 			t.Errorf("%s: got %q want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestPopulateStrayAndDeep(t *testing.T) {
+	q, err := parse(t, "populate[author][populate][fields][0]=name&populate[author][populate][sort]=name:desc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stray := q.Populate.Children[0].Populate.Stray
+	if stray == nil || strings.Join(stray.Fields, ",") != "name" || len(stray.Sort) != 1 || !stray.Sort[0].Desc {
+		t.Errorf("stray options not kept: %+v", stray)
+	}
+	for in, want := range map[string]int{
+		"populate=deep": ir.DeepDefault, "populate=deep,3": 3, "populate[0]=deep&populate[1]=7": 7,
+		"populate=deep,0": 1, "populate=deep,x": ir.DeepUnbounded, "populate=tags,deep": 0, "populate[deep]=true": 0,
+	} {
+		q, err := parse(t, in)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if q.Populate.Deep != want {
+			t.Errorf("%s: deep %d, want %d", in, q.Populate.Deep, want)
+		}
+	}
+}
+
+func TestPopulateRefusals(t *testing.T) {
+	for in, msg := range map[string]string{
+		"populate[0]=*":                                  "Invalid parameter populate",
+		"populate[tags][populate][0]=*":                  "Invalid parameter populate[tags][populate]",
+		"populate[tags][start]=-1":                       "Invalid parameter populate[tags][start]",
+		"populate[tags][limit]=-2":                       "Invalid parameter populate[tags][limit]",
+		"populate[tags][limit]=1.5":                      "Invalid parameter populate[tags][limit]",
+		"populate[tags][page]=0":                         "Invalid 'page' parameter. Expected an integer > 0, received: 0",
+		"populate[tags][pageSize]=x":                     "Invalid 'pageSize' parameter. Expected an integer > 0, received: undefined",
+		"populate[tags][page]=1&populate[tags][limit]=1": "Invalid pagination attributes. You cannot use page and offset pagination in the same query",
+		"sort[0][title]=desc&sort[1]=id":                 "Invalid parameter 0",
+	} {
+		_, err := parse(t, in)
+		var ae *apierror.Error
+		if !errors.As(err, &ae) || ae.Status != 400 || ae.Message != msg {
+			t.Errorf("%s: got %v, want 400 %q", in, err, msg)
+		}
+	}
+	for _, in := range []string{"populate[tags][limit]=-1", "populate[tags][limit]=0x2", "populate[tags][start]= 1 ", "sort[0][title]=desc&sort[1][id]=asc", "populate[nope][0]=x", "populate[0]=tags,*"} {
+		if _, err := parse(t, in); err != nil {
+			t.Errorf("%s: %v", in, err)
 		}
 	}
 }
@@ -240,6 +295,9 @@ func FuzzParse(f *testing.F) {
 		"sort[author][name]=desc&fields[0]=title",
 		"filters[title][$not][$contains]=x&populate=a.b.c,d",
 		"filters[a][b][c][d][e][f][g][h][i][j][k][l][m][n][o][p][q][r][s][t][u]=1",
+		"populate[contentSections][populate][feature][populate][fields][0]=title&populate[x][0]=y",
+		"populate=deep,4&populate[seo][on]=x&populate[tags][page]=0x1&populate[tags][limit]=1e1",
+		"populate[a][populate][populate][sort][0][b]=desc&populate[a][populate][filters][c]=1",
 	} {
 		f.Add(s)
 	}

@@ -30,6 +30,11 @@ var requests = []struct{ name, model, query string }{
 	{"populate_count_limit", "api::writer.writer", "populate[articles][count]=true&populate[friends][start]=0&populate[friends][limit]=2"},
 	{"sort_through_relation", "api::article.article", "sort=author.name:asc,id:desc&fields[0]=title"},
 	{"media", "api::article.article", "populate[cover]=true&populate[gallery]=true&filters[cover][name][$eq]=a.png"},
+	// Options written among attribute names are validated and dropped, as Strapi does.
+	{"populate_stray_options", "api::article.article", "populate[author][populate][fields][0]=name&populate[author][populate][articles][fields][0]=title&populate[author][populate][sort]=name"},
+	// strapi-plugin-populate-deep, enabled below: every relation, component, zone and media
+	// two levels down, one statement per populated attribute and level.
+	{"populate_deep", "api::article.article", "populate=deep,3"},
 }
 
 func TestGoldenPlans(t *testing.T) {
@@ -37,7 +42,9 @@ func TestGoldenPlans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &planner.Planner{Schema: s, Config: planner.DefaultConfig()}
+	cfg := planner.DefaultConfig()
+	cfg.Deep.Enabled = true
+	p := &planner.Planner{Schema: s, Config: cfg}
 	for _, r := range requests {
 		for _, d := range []*sqlgen.Dialect{sqlgen.SQLite, sqlgen.Postgres} {
 			t.Run(r.name+"/"+d.Name, func(t *testing.T) {
