@@ -50,7 +50,7 @@ func TestDeepDepthAndCap(t *testing.T) {
 	p := blogPlanner(t)
 	for query, want := range map[string]int{
 		"populate=deep,1": 0, "populate=deep,2": 1, "populate=deep,3": 2,
-		"populate=deep": 3, // the default 5, capped at 4
+		"populate=deep":    3, // the default 5, capped at 4
 		"populate=deep,50": 3,
 	} {
 		if got := depth(plan(t, p, query, nil).Root.Children); got != want {
