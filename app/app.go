@@ -73,7 +73,7 @@ func Open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if v := ac.REST.WithCount; v != nil {
 		a.REST.WithCount = *v
 	}
-	if a.REST.Deep, err = populateDeep(dir, getenv, a.REST.Deep); err != nil {
+	if a.REST.Deep, err = PopulateDeepConfig(dir, getenv, a.REST.Deep); err != nil {
 		return nil, err
 	}
 	var adm adminConfig
@@ -135,13 +135,13 @@ func readJSON(path string, v any) error {
 	return nil
 }
 
-// populateDeep reads whether the app uses strapi-plugin-populate-deep, as Strapi decides it:
+// PopulateDeepConfig reads whether the app uses strapi-plugin-populate-deep, as Strapi decides it:
 // installed (a dependency in package.json) unless config/plugins.json disables it, or enabled
 // there; its defaultDepth comes from the same place. QUARRY_POPULATE_DEEP_MAX caps the depth a
 // request may ask for.
 //
 // TODO(config loader): read config/plugins.js too once the JavaScript config loader lands.
-func populateDeep(dir string, getenv func(string) string, c planner.DeepConfig) (planner.DeepConfig, error) {
+func PopulateDeepConfig(dir string, getenv func(string) string, c planner.DeepConfig) (planner.DeepConfig, error) {
 	const name = "strapi-plugin-populate-deep"
 	var pkg struct {
 		Dependencies map[string]any `json:"dependencies"`

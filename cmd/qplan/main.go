@@ -139,6 +139,8 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 	cfg := planner.DefaultConfig()
 	if a != nil {
 		cfg = a.REST
+	} else if cfg.Deep, err = app.PopulateDeepConfig(*dir, getenv, cfg.Deep); err != nil {
+		return 2, err
 	}
 	out := output{Request: request, Dialect: d.Name}
 	who, err := caller(ctx, *as, *dir, getenv)
