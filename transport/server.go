@@ -5,6 +5,7 @@ package transport
 import (
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -54,6 +55,11 @@ type Server struct {
 	Auth *auth.Service
 	// HTTP is config/middlewares.json: security headers and CORS (middleware.go).
 	HTTP *HTTPConfig
+	// Routes is what the project's route files say (routes.go); nil serves every core route.
+	Routes *RouteTable
+	// NotServed answers the custom routes of the project's route files, which Quarry does
+	// not run: a 404 in Strapi's envelope when nil. An upstream proxy can take them over.
+	NotServed http.Handler
 }
 
 // Handler returns the HTTP handler.
@@ -101,6 +107,10 @@ func (s *Server) Handler() http.Handler {
 	r.HandleFunc("/api/{name}", s.route)
 	r.HandleFunc("/api/{name}/{id}", s.route)
 	r.HandleFunc("/api/{name}/{id}/localizations", s.localizationRoute)
+	if s.Routes != nil && s.Routes.Files {
+		// Prefixed core routers and custom routes have paths of any length.
+		r.HandleFunc("/api/*", s.routeFiles)
+	}
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { writeAPIError(w, apierror.NotFound()) })
 	r.MethodNotAllowed(methodNotAllowed)
 	return r
@@ -143,9 +153,42 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 	})
 }
 
+// routeFiles answers /api/... as the project's route files route it.
+func (s *Server) routeFiles(w http.ResponseWriter, r *http.Request) {
+	res := s.Routes.Resolve(s.Schema, r.Method, strings.TrimPrefix(r.URL.Path, "/api"))
+	switch res.Kind {
+	case RouteCustom:
+		s.notServed(w, r)
+	case RouteMethod:
+		methodNotAllowed(w, r)
+	case RouteCore:
+		var who *auth.Caller
+		if res.Public {
+			// config.auth: false: Strapi neither authenticates nor checks a permission, and
+			// without credentials its sanitizers let no relation through.
+			who = &auth.Caller{Kind: auth.Public, Actions: map[string]bool{}}
+		} else {
+			var err error
+			if who, err = s.authorize(r, res.Model, res.Action); err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+		}
+		s.dispatch(w, r, res.Model, res.Action, res.ID, who)
+	default:
+		writeAPIError(w, apierror.NotFound())
+	}
+}
+
 // route dispatches /api/{name}[/{id}] to the content type's action.
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	name := chi.URLParam(r, "name")
+	if s.Routes != nil && s.Routes.Files {
+		if st, ok := s.Schema.BySingular(name); !ok || chi.URLParam(r, "id") != "localizations" || !st.Localized {
+			s.routeFiles(w, r)
+			return
+		}
+	}
 	id := chi.URLParam(r, "id")
 	var m *schemas.Model
 	var action string
@@ -200,6 +243,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	s.dispatch(w, r, m, action, id, who)
+}
+
+// dispatch runs a content type's core action for an authorized caller.
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, m *schemas.Model, action, id string, who *auth.Caller) {
+	var err error
 	ctx := r.Context()
 	switch {
 	case m.Kind == schemas.SingleType:
