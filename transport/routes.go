@@ -175,7 +175,7 @@ func cutSegments(segs, prefix []string) ([]string, bool) {
 		return nil, false
 	}
 	for i, p := range prefix {
-		if segs[i] != p {
+		if !strings.EqualFold(segs[i], p) {
 			return nil, false
 		}
 	}
@@ -196,7 +196,7 @@ func matchPattern(pattern string, segs []string) bool {
 		if strings.HasPrefix(p, ":") {
 			continue
 		}
-		if p != segs[i] {
+		if !strings.EqualFold(p, segs[i]) {
 			return false
 		}
 	}
