@@ -86,6 +86,8 @@ var frontendSteps = []frontendStep{
 	{Name: "sort array of objects", Path: "/api/articles?fields[0]=title&sort=id&populate[category][sort][0][name]=desc&populate[category][sort][1][id]=asc"},
 	{Name: "sort mixed array", Path: "/api/articles?fields[0]=title&sort=id&populate[related][sort][0][title]=desc&populate[related][sort][1]=id"},
 	{Name: "count true", Path: "/api/articles?fields[0]=title&sort=id&populate[related][count]=true"},
+	{Name: "component count", Path: "/api/articles?fields[0]=title&sort=id&populate[seo][count]=true"},
+	{Name: "repeatable component count", Path: "/api/global?populate[footer][populate][menuLinks][count]=true&populate[navbar][count]=1"},
 	{Name: "count bad", Path: "/api/articles?fields[0]=title&sort=id&populate[related][count]=maybe"},
 	{Name: "limit -1", Path: "/api/articles?fields[0]=title&sort=id&populate[related][limit]=-1"},
 	{Name: "limit -2", Path: "/api/articles?fields[0]=title&sort=id&populate[related][limit]=-2"},

@@ -447,6 +447,11 @@ func (b *builder) child(owner *schemas.Model, a *schemas.Attribute, f *ir.Popula
 	case schemas.ComponentT:
 		comp := a.Components[0]
 		n.via = Via{Kind: ViaComponents, ComponentsTable: owner.ComponentsTable, Field: a.Name, ComponentType: comp.UID}
+		if f.Count {
+			// Strapi counts a component's items too: {"count": n}.
+			n.via.Count = true
+			c.Count = true
+		}
 		if err := b.childSelect(&n.sel, comp, f, &n.via, pubState, depth); err != nil {
 			return nil, err
 		}

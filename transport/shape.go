@@ -54,6 +54,12 @@ func (b *buf) component(s *planner.Select, e *exec.Entry, dz bool) {
 func (b *buf) child(c *planner.Child, k exec.Kid) {
 	a := c.Attr
 	if c.Count {
+		if a.Type == schemas.ComponentT {
+			b.WriteString(`{"count":`)
+			b.Int(k.Count)
+			b.WriteByte('}')
+			return
+		}
 		b.WriteString(`{"data":{"attributes":{"count":`)
 		b.Int(k.Count)
 		b.WriteString("}}}")
