@@ -73,7 +73,11 @@ func Open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if v := ac.REST.WithCount; v != nil {
 		a.REST.WithCount = *v
 	}
-	if a.REST.Deep, err = PopulateDeepConfig(dir, getenv, a.REST.Deep); err != nil {
+	plugins, err := readOptional(filepath.Join(dir, "config", "plugins.json"))
+	if err != nil {
+		return nil, err
+	}
+	if a.REST.Deep, err = PopulateDeepConfig(dir, plugins, getenv, a.REST.Deep); err != nil {
 		return nil, err
 	}
 	var adm adminConfig
@@ -135,33 +139,40 @@ func readJSON(path string, v any) error {
 	return nil
 }
 
-// PopulateDeepConfig reads whether the app uses strapi-plugin-populate-deep, as Strapi decides it:
-// installed (a dependency in package.json) unless config/plugins.json disables it, or enabled
-// there; its defaultDepth comes from the same place. QUARRY_POPULATE_DEEP_MAX caps the depth a
-// request may ask for.
-//
-// TODO(config loader): read config/plugins.js too once the JavaScript config loader lands.
-func PopulateDeepConfig(dir string, getenv func(string) string, c planner.DeepConfig) (planner.DeepConfig, error) {
+// PopulateDeepConfig reads whether the app uses strapi-plugin-populate-deep, as Strapi decides
+// it: installed (a dependency in package.json) unless the plugins config (plugins, the merged
+// config/plugins.* as JSON; nil when none) disables it, or enabled there; its defaultDepth comes
+// from the same place. QUARRY_POPULATE_DEEP_MAX caps the depth a request may ask for.
+func PopulateDeepConfig(dir string, plugins []byte, getenv func(string) string, c planner.DeepConfig) (planner.DeepConfig, error) {
 	const name = "strapi-plugin-populate-deep"
 	var pkg struct {
 		Dependencies map[string]any `json:"dependencies"`
 	}
-	if err := readJSON(filepath.Join(dir, "package.json"), &pkg); err != nil {
-		return c, err
+	path := filepath.Join(dir, "package.json")
+	switch data, err := os.ReadFile(path); {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return c, fmt.Errorf("read %s: %w", path, err)
+	default:
+		if err := json.Unmarshal(data, &pkg); err != nil {
+			return c, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	_, c.Enabled = pkg.Dependencies[name]
-	var plugins map[string]struct {
+	var decls map[string]struct {
 		Enabled *bool `json:"enabled"`
 		Config  struct {
 			DefaultDepth *int `json:"defaultDepth"`
 		} `json:"config"`
 	}
-	if err := readJSON(filepath.Join(dir, "config", "plugins.json"), &plugins); err != nil {
-		return c, err
+	if len(plugins) > 0 {
+		if err := json.Unmarshal(plugins, &decls); err != nil {
+			return c, fmt.Errorf("plugins config: %s: %w", name, err)
+		}
 	}
-	if pc, ok := plugins[name]; ok {
-		c.Enabled = pc.Enabled == nil || *pc.Enabled
-		if v := pc.Config.DefaultDepth; v != nil && *v > 0 {
+	if d, ok := decls[name]; ok {
+		c.Enabled = d.Enabled == nil || *d.Enabled
+		if v := d.Config.DefaultDepth; v != nil && *v > 0 {
 			c.DefaultDepth = *v
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"quarry/apierror"
@@ -139,8 +140,11 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 	cfg := planner.DefaultConfig()
 	if a != nil {
 		cfg = a.REST
-	} else if cfg.Deep, err = app.PopulateDeepConfig(*dir, getenv, cfg.Deep); err != nil {
-		return 2, err
+	} else {
+		plugins, _ := os.ReadFile(filepath.Join(*dir, "config", "plugins.json"))
+		if cfg.Deep, err = app.PopulateDeepConfig(*dir, plugins, getenv, cfg.Deep); err != nil {
+			return 2, err
+		}
 	}
 	out := output{Request: request, Dialect: d.Name}
 	who, err := caller(ctx, *as, *dir, getenv)
