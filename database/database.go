@@ -107,6 +107,10 @@ type DB struct {
 	// gate bounds the dial rate to a PostgreSQL server that fails (nil on SQLite).
 	gate *dialGate
 	logs logLimiter
+	// writeTurn serializes SQLite's write transactions in process (see BeginTxx);
+	// busyTimeout bounds the wait for a turn.
+	writeTurn   chan struct{}
+	busyTimeout time.Duration
 }
 
 // Open connects to the configured database.
@@ -160,6 +164,13 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 		db.SetMaxIdleConns(20)
 	}
 	out := &DB{DB: db, Dialect: d, gate: gate}
+	if d == sqlgen.SQLite {
+		out.writeTurn = make(chan struct{}, 1)
+		out.busyTimeout = c.BusyTimeout
+		if out.busyTimeout == 0 {
+			out.busyTimeout = DefaultBusyTimeout
+		}
+	}
 	if gate != nil {
 		gate.onChange = func(up bool, failures int, err error) {
 			if c.Log == nil {

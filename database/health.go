@@ -2,6 +2,7 @@ package database
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"math/rand/v2"
 	"sync"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	"quarry/apierror"
 	"quarry/sqlgen/sqlerr"
@@ -185,4 +188,42 @@ func (db *DB) Unavailable(log *slog.Logger, err error) *apierror.Error {
 		log.Error("database unavailable", "cause", cause, "suppressed", n, "err", err)
 	}
 	return apierror.ServiceUnavailable(int(retry / time.Second))
+}
+
+// BeginTxx starts a transaction. On SQLite, writers take turns in process first: one
+// transaction at a time holds a connection (BEGIN IMMEDIATE takes the write lock), so the
+// others wait here rather than in SQLite's busy handler, each holding a pooled connection
+// that readers need. A writer that cannot get its turn within the busy timeout fails with
+// sqlerr.ErrBusy (503). PostgreSQL transactions start directly.
+func (db *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*sqlx.Tx, error) {
+	if db.writeTurn == nil {
+		return db.DB.BeginTxx(ctx, opts)
+	}
+	wait := time.NewTimer(db.busyTimeout)
+	defer wait.Stop()
+	select {
+	case db.writeTurn <- struct{}{}:
+	case <-wait.C:
+		return nil, fmt.Errorf("%w: waited %s for the other writers", sqlerr.ErrBusy, db.busyTimeout)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	conn, err := db.DB.Connx(ctx)
+	if err != nil {
+		<-db.writeTurn
+		return nil, err
+	}
+	tx, err := conn.BeginTxx(ctx, opts)
+	if err != nil {
+		conn.Close()
+		<-db.writeTurn
+		return nil, err
+	}
+	// Conn.Close blocks until the transaction on it ends (commit, rollback, or its context
+	// canceled), then returns the connection to the pool: the turn passes on then.
+	go func() {
+		conn.Close()
+		<-db.writeTurn
+	}()
+	return tx, nil
 }
