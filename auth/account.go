@@ -144,6 +144,17 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 		RoleID: role.ID, Extra: extra}
 	var id int64
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) (err error) {
+		if err := s.claimIdentities(ctx, tx, 0, username, email, true, "Email or Username are already taken", "Email or Username are already taken"); err != nil {
+			return err
+		}
+		var crossed int // registration also refuses a username equal to another user's e-mail
+		if err := tx.GetContext(ctx, &crossed, tx.Rebind(`SELECT COUNT(*) FROM up_users WHERE username = ? OR email = ? OR email = ?`),
+			email, username, strings.ToLower(username)); err != nil {
+			return fmt.Errorf("check user: %w", err)
+		}
+		if crossed > 0 {
+			return apierror.Application("Email or Username are already taken")
+		}
 		id, err = insertUser(ctx, tx, s.DB.Dialect.Bind, nu, s.now())
 		return err
 	})

@@ -10,6 +10,7 @@ import (
 
 	"quarry/apierror"
 	"quarry/planner/write"
+	"quarry/sqlgen"
 )
 
 // invalidRole is roleRef's id for a role given as a string that is no id: yup lets any string
@@ -106,6 +107,43 @@ func (s *Service) usernameTaken(ctx context.Context, username string, except int
 	return n > 0, err
 }
 
+// claimIdentities locks, in tx, the username and e-mail a user row is about to hold and
+// checks again that no other row holds them: the checks before the transaction give
+// Strapi's errors in Strapi's order, this one keeps two concurrent requests from both
+// passing them. Both are locked lower-cased in one key space, since registration compares
+// usernames with e-mails.
+func (s *Service) claimIdentities(ctx context.Context, tx *sqlx.Tx, except int64, username, email string, uniqueEmail bool, emailMsg, usernameMsg string) error {
+	var keys []sqlgen.UniqueKey
+	for _, v := range []string{username, email} {
+		if v != "" {
+			keys = append(keys, sqlgen.UniqueKey{Table: "up_users", Column: "identity", Value: strings.ToLower(v)})
+		}
+	}
+	if err := s.DB.LockUnique(ctx, tx, keys); err != nil {
+		return err
+	}
+	count := func(col, v string) (bool, error) {
+		var n int
+		err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM up_users WHERE `+col+` = ? AND id <> ?`), v, except)
+		return n > 0, err
+	}
+	if email != "" && uniqueEmail {
+		if taken, err := count("email", email); err != nil {
+			return err
+		} else if taken {
+			return apierror.Application(emailMsg)
+		}
+	}
+	if username != "" {
+		if taken, err := count("username", username); err != nil {
+			return err
+		} else if taken {
+			return apierror.Application(usernameMsg)
+		}
+	}
+	return nil
+}
+
 func (s *Service) emailTaken(ctx context.Context, email string, except int64) (bool, error) {
 	var n int
 	err := s.DB.GetContext(ctx, &n, s.DB.Rebind(`SELECT COUNT(*) FROM up_users WHERE email = ? AND id <> ?`), email, except)
@@ -163,6 +201,9 @@ func (s *Service) CreateUser(ctx context.Context, body map[string]any) (int64, e
 	}
 	var id int64
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) (err error) {
+		if err := s.claimIdentities(ctx, tx, 0, username, email, adv.UniqueEmail, "Email already taken", "This attribute must be unique"); err != nil {
+			return err
+		}
 		id, err = insertUser(ctx, tx, s.DB.Dialect.Bind, newUser{Username: username, Email: email, Password: password,
 			Provider: "local", Confirmed: confirmed, Blocked: blocked, RoleID: roleID}, s.now())
 		return err
@@ -254,6 +295,16 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 		}
 	}
 	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		var claimUser, claimEmail string
+		if hasUsername {
+			claimUser = username
+		}
+		if hasEmail {
+			claimEmail = email
+		}
+		if err := s.claimIdentities(ctx, tx, id, claimUser, claimEmail, adv.UniqueEmail, "Email already taken", "Username already taken"); err != nil {
+			return err
+		}
 		if err := updateUser(ctx, tx, s.DB.Dialect.Bind, id, cols, vals, s.now()); err != nil {
 			return err
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"quarry/apierror"
+	"quarry/sqlgen"
 	"quarry/sqlgen/sqlerr"
 )
 
@@ -226,4 +227,21 @@ func (db *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*sqlx.Tx, erro
 		<-db.writeTurn
 	}()
 	return tx, nil
+}
+
+// LockUnique takes, in tx, the transaction-scoped locks of unique values about to be
+// checked and written (sqlgen.UniqueLock): a second writer of one of them waits until tx
+// ends, then sees its row. Nothing to do on SQLite, whose writers take turns.
+func (db *DB) LockUnique(ctx context.Context, tx *sqlx.Tx, keys []sqlgen.UniqueKey) error {
+	stmt := db.Dialect.UniqueLock()
+	if stmt == "" {
+		return nil
+	}
+	stmt = tx.Rebind(stmt)
+	for _, k := range sqlgen.UniqueLockKeys(keys) {
+		if _, err := tx.ExecContext(ctx, stmt, k); err != nil {
+			return fmt.Errorf("lock unique value: %w", err)
+		}
+	}
+	return nil
 }

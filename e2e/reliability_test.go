@@ -339,3 +339,64 @@ func TestSQLiteWriteLockHeld(t *testing.T) {
 		t.Errorf("stored tags: %s", r)
 	}
 }
+
+// TestUsersUniqueUnderConcurrency races registrations and POST /api/users for one
+// username and e-mail: exactly one user is stored, the others get Strapi's 400.
+func TestUsersUniqueUnderConcurrency(t *testing.T) {
+	const writers = 16
+	for _, be := range backends() {
+		t.Run(be.Name, func(t *testing.T) {
+			app := authApp(t, map[string]string{"plugins.json": `{"users-permissions": {"config": {"jwtSecret": "` + testJWTSecret + `", "ratelimit": {"max": 100000}}}}`})
+			srv := start(t, be, app)
+			db := openDB(t, srv)
+			for round := 0; round < 3; round++ {
+				name := fmt.Sprintf("racer%d", round)
+				answers := parallel(writers, func(i int) answer {
+					body := fmt.Sprintf(`{"username":%q,"email":"%s@example.com","password":"secret-pw-1"}`, name, name)
+					if i%2 == 1 {
+						// Other case: the same identity for Strapi's lower-cased comparison.
+						body = fmt.Sprintf(`{"username":"other%d-%d","email":"%s@EXAMPLE.com","password":"secret-pw-1"}`, round, i, strings.ToUpper(name))
+					}
+					return srv.sendAsync("POST", "/api/auth/local/register", body)
+				})
+				won := 0
+				for _, a := range answers {
+					switch {
+					case a.Status == 200:
+						won++
+					case a.Status == 400 && strings.Contains(string(a.Body), `"message":"Email or Username are already taken"`):
+					default:
+						t.Errorf("register %s: %s", name, a)
+					}
+				}
+				if won != 1 {
+					t.Errorf("register %s: %d succeeded, want 1", name, won)
+				}
+				if n := countRows(t, db, rebind(srv, `SELECT COUNT(*) FROM up_users WHERE email = ?`), name+"@example.com"); n != 1 {
+					t.Errorf("%s@example.com stored %d times", name, n)
+				}
+
+				admin := fmt.Sprintf("admin%d", round)
+				answers = parallel(writers, func(i int) answer {
+					return srv.sendAsync("POST", "/api/users", fmt.Sprintf(`{"username":%q,"email":"%s-%d@example.com","password":"secret-pw-1","role":1}`, admin, admin, i))
+				})
+				won = 0
+				for _, a := range answers {
+					switch {
+					case a.Status == 201 || a.Status == 200:
+						won++
+					case a.Status == 400 && strings.Contains(string(a.Body), `"message":"This attribute must be unique"`):
+					default:
+						t.Errorf("create user %s: %s", admin, a)
+					}
+				}
+				if won != 1 {
+					t.Errorf("create user %s: %d succeeded, want 1", admin, won)
+				}
+				if n := countRows(t, db, rebind(srv, `SELECT COUNT(*) FROM up_users WHERE username = ?`), admin); n != 1 {
+					t.Errorf("username %s stored %d times", admin, n)
+				}
+			}
+		})
+	}
+}
