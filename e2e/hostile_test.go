@@ -108,6 +108,16 @@ func hostileCases(now int64) []hostile {
 		{name: "reset code NUL", method: "POST", path: "/api/auth/reset-password", body: `{"code":"\u0000","password":"secret-pw","passwordConfirmation":"secret-pw"}`, status: 400, errName: V, msg: "NUL"},
 		{name: "confirmation NUL", path: "/api/auth/email-confirmation?" + qp("confirmation", "\x00"), status: 400, errName: V, msg: "NUL"},
 		{name: "id value or-true", path: arts + qp("filters[id][$eq]", "1 OR 1=1"), status: 400, errName: V},
+		// ---- integers past 32 bits (PostgreSQL's integer columns refuse them) ----
+		{name: "integer filter over 32 bits", path: arts + qp("filters[views][$eq]", "99999999999999"), status: 400, errName: V, msg: "views"},
+		{name: "id filter over 32 bits", path: arts + qp("filters[author][id][$in][0]", "99999999999"), status: 400, errName: V, msg: "id"},
+		{name: "path id over 32 bits", path: "/api/articles/99999999999", status: 400, errName: V, msg: inv + "id"},
+		{name: "update id over 32 bits", as: "full", method: "PUT", path: "/api/articles/2147483648", body: `{"data":{"title":"xxxx"}}`, status: 400, errName: V, msg: inv + "id"},
+		{name: "delete id over 32 bits", as: "full", method: "DELETE", path: "/api/articles/2147483648", status: 400, errName: V, msg: inv + "id"},
+		{name: "user id over 32 bits", as: "full", path: "/api/users/99999999999", status: 400, errName: V},
+		{name: "role id over 32 bits", as: "full", path: "/api/users-permissions/roles/99999999999", status: 400, errName: V},
+		{name: "file id over 32 bits", as: "full", path: "/api/upload/files/99999999999", status: 400, errName: V},
+		{name: "relation id over 32 bits", as: "full", method: "POST", path: "/api/articles", body: `{"data":{"title":"abcd","author":99999999999}}`, status: 400, errName: V},
 		{name: "id in injection", path: arts + qp("filters[id][$in][0]", "1) OR (1=1"), status: 400, errName: V},
 		{name: "number injection", path: arts + qp("filters[views][$gt]", "0; DELETE FROM articles"), status: 400, errName: V},
 		{name: "between injection", path: arts + qp("filters[views][$between][0]", "0", "filters[views][$between][1]", "1 OR 1=1"), status: 400, errName: V},
@@ -705,6 +715,8 @@ func hostileGraphQLCases(noneTok string) []hostile {
 		{name: "gql int literal under 32 bits", gql: arts(`filters: {views: {in: [1, -2147483649]}}`, "title"), status: 400, code: V, msg: "Int cannot represent non 32-bit signed integer value: -2147483649"},
 		{name: "gql int pagination over 32 bits", gql: `{ articles(pagination: {limit: 3000000000}) { data { id } } }`, status: 400, code: V, msg: "non 32-bit"},
 		{name: "gql int variable over 32 bits", gql: `query($v: Int) { articles(filters: {views: {eq: $v}}) { data { id } } }`, vars: `{"v":99999999999999}`, status: 400, code: B, msg: "Int cannot represent non 32-bit signed integer value: 99999999999999"},
+		{name: "gql id over 32 bits", as: "full", gql: `{ article(id: "99999999999") { data { id } } }`, status: 200},
+		{name: "gql delete id over 32 bits", as: "full", gql: `mutation { deleteArticle(id: "99999999999") { data { id } } }`, status: 200},
 		{name: "gql int literal at the limit", gql: arts(`filters: {views: {eq: 2147483647}}`, "title"), status: 200},
 
 		// ---- bodies a cross-site form can send without a preflight never run ----

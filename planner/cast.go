@@ -34,8 +34,10 @@ func CastValue(t schemas.AttrType, v ir.Value) (any, error) {
 	s := v.S
 	switch t {
 	case schemas.Integer:
+		// integer columns (ids included) hold 32 bits on PostgreSQL, which refuses a
+		// larger operand with an error rather than comparing: refused on every database.
 		f, err := parseNumber(s)
-		if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		if err != nil || f != math.Trunc(f) || f > math.MaxInt32 || f < math.MinInt32 {
 			return nil, errBadValue
 		}
 		return int64(f), nil

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -181,7 +182,9 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 // ParseID parses an entry id from a path segment.
 func ParseID(s string) (int64, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 1 {
+	// Strapi's ids are 32-bit serials; PostgreSQL refuses a larger operand for them with an
+	// error (a 500 in Strapi), so a larger id is refused as malformed on every database.
+	if err != nil || n < 1 || n > math.MaxInt32 {
 		return 0, fmt.Errorf("invalid id %q", s)
 	}
 	return n, nil

@@ -608,8 +608,8 @@ func (s *Server) upRoles(w http.ResponseWriter, r *http.Request, who *auth.Calle
 }
 
 func roleID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(chi.URLParam(r, "id"), 10, 64)
-	if err != nil || id < 1 {
+	id, err := planner.ParseID(chi.URLParam(r, "id"))
+	if err != nil {
 		return 0, apierror.InvalidParam("id")
 	}
 	return id, nil
