@@ -5,7 +5,6 @@
 package sqlerr
 
 import (
-	"context"
 	"database/sql/driver"
 	"errors"
 	"net"
@@ -101,25 +100,15 @@ func Unavailable(err error) bool {
 	if errors.As(err, &ce) {
 		return true
 	}
-	if pgconn.Timeout(err) && !errors.Is(err, context.Canceled) {
+	// pgx's own network failures (a connection that died under a statement) say whether
+	// a retry is safe; any error of that kind is the connection's, not the statement's.
+	// Network errors of other origins (an SMTP server, a client's body) are not matched:
+	// they are no database outage.
+	var retryable interface{ SafeToRetry() bool }
+	if errors.As(err, &retryable) || pgconn.Timeout(err) {
 		return true
 	}
-	var ne net.Error
-	if errors.As(err, &ne) {
-		return true
-	}
-	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
-		return true
-	}
-	msg := err.Error()
-	// pgx reports a connection that died under a statement with these words and no
-	// typed error to match.
-	for _, s := range []string{"conn closed", "unexpected EOF", "failed to receive message", "failed to write startup message", "broken pipe", "connection reset"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
+	return strings.Contains(err.Error(), "conn closed")
 }
 
 // Cause is a short, stable description of an unavailability for rate-limited logs: the

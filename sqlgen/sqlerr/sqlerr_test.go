@@ -4,7 +4,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -50,13 +52,16 @@ func TestUnavailable(t *testing.T) {
 		fmt.Errorf("query: %w", ErrUnavailable),
 		&pgconn.PgError{Code: "57P01"},
 		&pgconn.PgError{Code: "08006"},
-		errors.New("query tags: failed to receive message: unexpected EOF"),
+		fmt.Errorf("query tags: %w", &pgconn.ConnectError{}),
 	} {
 		if !Unavailable(err) {
 			t.Errorf("Unavailable(%v) = false", err)
 		}
 	}
-	for _, err := range []error{nil, errors.New("boom"), &pgconn.PgError{Code: "22P02"}, sql.ErrNoRows} {
+	for _, err := range []error{nil, errors.New("boom"), &pgconn.PgError{Code: "22P02"}, sql.ErrNoRows,
+		// A network failure of something else (an SMTP server) is no database outage.
+		fmt.Errorf("send mail: %w", &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}),
+		errors.New("read body: unexpected EOF")} {
 		if Unavailable(err) {
 			t.Errorf("Unavailable(%v) = true", err)
 		}
