@@ -70,6 +70,9 @@ type TokenSpec struct {
 	Actions []string
 }
 
+// ErrTokenNameTaken is CreateToken's answer for a name another token has.
+var ErrTokenNameTaken = errors.New("already exists")
+
 // CreateToken mints a 256-hex-character key, stores its hash and returns the key, which is
 // never stored or shown again.
 func CreateToken(ctx context.Context, db *database.DB, salt string, spec TokenSpec, now time.Time) (string, error) {
@@ -114,7 +117,7 @@ func CreateToken(ctx context.Context, db *database.DB, salt string, spec TokenSp
 		return "", fmt.Errorf("check token name: %w", err)
 	}
 	if taken > 0 {
-		return "", fmt.Errorf("a token named %q already exists", name)
+		return "", fmt.Errorf("a token named %q %w", name, ErrTokenNameTaken)
 	}
 	var lifespan, expires any
 	if spec.LifespanDays > 0 {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"quarry/database"
+	"quarry/i18n/iso"
 )
 
 // storeKey is where Strapi keeps the default locale code (a JSON string).
@@ -160,6 +161,22 @@ var codeOK = func(code string) bool {
 		}
 	}
 	return true
+}
+
+// CheckCode refuses a code Strapi's i18n plugin does not know, as its admin API does (and as
+// GraphQL's I18NLocaleCode would, so REST and GraphQL agree about every stored locale).
+func CheckCode(code string) error {
+	if !iso.Known(code) {
+		hint := ""
+		for _, l := range iso.Locales {
+			if strings.EqualFold(l.Code, code) {
+				hint = fmt.Sprintf(" (did you mean %s?)", l.Code)
+				break
+			}
+		}
+		return fmt.Errorf("locale code %q is not one Strapi knows%s; use an ISO code such as en, fr, de-CH or pt-BR", code, hint)
+	}
+	return nil
 }
 
 // Add creates a locale.

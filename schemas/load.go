@@ -171,7 +171,7 @@ func readModel(file, uid string, component bool) (*pending, error) {
 func readModelData(data []byte, file, uid string, component bool) (*pending, error) {
 	var rs rawSchema
 	if err := json.Unmarshal(data, &rs); err != nil {
-		return nil, &Error{File: file, Problem: "invalid JSON: " + err.Error()}
+		return nil, jsonError(file, data, err)
 	}
 	m := &Model{UID: uid, File: file, Table: rs.CollectionName, DraftAndPublish: rs.Options.DraftAndPublish,
 		Localized: rs.PluginOptions.I18n.Localized, DisplayName: rs.Info.DisplayName}

@@ -69,17 +69,46 @@ func (m *multiFlag) Set(v string) error {
 }
 
 func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
-	fs, err := adminFlags("tokens", "create, list or revoke", args)
+	v, err := verb("tokens", args, stdout)
 	if err != nil {
 		return err
 	}
-	name := fs.String("name", "", "token name")
-	desc := fs.String("description", "", "token description")
-	typ := fs.String("type", auth.ReadOnly, "read-only, full-access or custom")
-	lifespan := fs.Int("lifespan", 0, "lifespan in days: 7, 30, 90, or 0 for unlimited")
+	fs := newFlags("tokens " + v)
+	dir := appFlag(fs)
+	var name, desc, typ *string
+	var lifespan *int
 	var actions multiFlag
-	fs.Var(&actions, "actions", "custom token actions, comma-separated or repeated (api::article.article.find, api::article.article.*)")
-	a, err := openAdmin(ctx, fs, args, getenv, log)
+	max := 0
+	switch v {
+	case "create":
+		name = fs.String("name", "", "token name (required, unique)")
+		desc = fs.String("description", "", "token description")
+		typ = fs.String("type", auth.ReadOnly, "read-only, full-access or custom")
+		lifespan = fs.Int("lifespan", 0, "lifespan in days: 7, 30, 90, or 0 for unlimited")
+		fs.Var(&actions, "actions", "custom token actions, comma-separated or repeated (api::article.article.find, api::article.article.*)")
+	case "revoke":
+		max = 1
+	}
+	pos, err := parseFlags(fs, args[1:], max, stdout)
+	if err != nil {
+		return err
+	}
+	if v == "create" {
+		if *name == "" {
+			return &usageError{fs.Name(), errors.New("give the token a name with --name")}
+		}
+		switch *typ {
+		case auth.ReadOnly, auth.FullAccess, auth.Custom:
+		default:
+			return &usageError{fs.Name(), fmt.Errorf("--type %q is not a token type; use one of %s, %s, %s", *typ, auth.ReadOnly, auth.FullAccess, auth.Custom)}
+		}
+		switch *lifespan {
+		case 0, 7, 30, 90:
+		default:
+			return &usageError{fs.Name(), fmt.Errorf("--lifespan %d is not allowed; use 7, 30 or 90 days, or 0 for unlimited", *lifespan)}
+		}
+	}
+	a, err := openAdmin(ctx, *dir, getenv, log)
 	if err != nil {
 		return err
 	}
@@ -93,6 +122,9 @@ func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 			}
 		}
 		key, err := auth.CreateToken(ctx, a.DB, a.TokenSalt, spec, time.Now())
+		if errors.Is(err, auth.ErrTokenNameTaken) {
+			return fmt.Errorf("%w: choose another --name, or see it with 'quarry tokens list --app %s' and delete it with 'quarry tokens revoke --app %s %s'", err, *dir, *dir, *name)
+		}
 		if err != nil {
 			return err
 		}
@@ -122,13 +154,10 @@ func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 		}
 		return nil
 	case "revoke":
-		target := *name
-		if target == "" && fs.NArg() == 1 {
-			target = fs.Arg(0)
+		if len(pos) == 0 {
+			return &usageError{fs.Name(), errors.New("give the token's id or name ('quarry tokens list' shows them)")}
 		}
-		if target == "" {
-			return errors.New("tokens revoke: give the token's id or name")
-		}
+		target := pos[0]
 		t, err := auth.RevokeToken(ctx, a.DB, target)
 		if err != nil {
 			return err
@@ -136,16 +165,38 @@ func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 		fmt.Fprintf(stdout, "revoked %d\t%s\n", t.ID, t.Name)
 		return nil
 	}
-	return fmt.Errorf("tokens: unknown subcommand %q", args[0])
+	return fmt.Errorf("tokens: unknown subcommand %q", v)
 }
 
 func permissions(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
-	fs, err := adminFlags("permissions", "list, grant, revoke or actions", args)
+	v, err := verb("permissions", args, stdout)
 	if err != nil {
 		return err
 	}
-	role := fs.String("role", "", "role type or name (public, authenticated, …)")
-	a, err := openAdmin(ctx, fs, args, getenv, log)
+	fs := newFlags("permissions " + v)
+	dir := appFlag(fs)
+	role := new(string)
+	max := -1
+	switch v {
+	case "list":
+		role = fs.String("role", "", "only this role (type or name: public, authenticated, …)")
+		max = 0
+	case "grant", "revoke":
+		role = fs.String("role", "", "role type or name (public, authenticated, …)")
+	case "actions":
+		max = 0
+	}
+	pos, err := parseFlags(fs, args[1:], max, stdout)
+	if err != nil {
+		return err
+	}
+	if (v == "grant" || v == "revoke") && *role == "" {
+		return &usageError{fs.Name(), fmt.Errorf("permissions %s: give --role", v)}
+	}
+	if (v == "grant" || v == "revoke") && len(pos) == 0 {
+		return &usageError{fs.Name(), fmt.Errorf("permissions %s: give one or more actions (quarry permissions actions lists them)", v)}
+	}
+	a, err := openAdmin(ctx, *dir, getenv, log)
 	if err != nil {
 		return err
 	}
@@ -180,18 +231,12 @@ func permissions(ctx context.Context, args []string, stdout io.Writer, log *slog
 		}
 		return nil
 	case "grant", "revoke":
-		if *role == "" {
-			return fmt.Errorf("permissions %s: give --role", args[0])
-		}
-		if fs.NArg() == 0 {
-			return fmt.Errorf("permissions %s: give one or more actions (quarry permissions actions lists them)", args[0])
-		}
 		r, err := auth.FindRole(ctx, a.DB, *role)
 		if err != nil {
 			return err
 		}
 		var acts multiFlag
-		for _, arg := range fs.Args() {
+		for _, arg := range pos {
 			acts.Set(arg)
 		}
 		var changed []string

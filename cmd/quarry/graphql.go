@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"io"
 	"log/slog"
 
@@ -44,9 +43,12 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 
 // printSchema prints the app's GraphQL schema as SDL.
 func printSchema(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
-	dir := fs.String("app", ".", "app folder")
-	if err := fs.Parse(args); err != nil {
+	fs := newFlags("schema")
+	dir := appFlag(fs)
+	if _, err := parseFlags(fs, args, 0, stdout); err != nil {
+		return err
+	}
+	if err := checkAppDir(*dir); err != nil {
 		return err
 	}
 	sdl, err := gqlschema.AppSDL(*dir, schemas.Load)

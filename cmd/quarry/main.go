@@ -4,7 +4,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -18,9 +17,11 @@ import (
 	"time"
 
 	"quarry/app"
+	"quarry/i18n"
 	"quarry/planner"
 	"quarry/planner/exec"
 	"quarry/planner/write"
+	"quarry/schemas"
 	"quarry/sqlgen"
 	"quarry/transport"
 	"quarry/upload"
@@ -33,21 +34,25 @@ Usage:
   quarry tokens create --app DIR --name NAME [--type read-only|full-access|custom]
                        [--actions ACTION,...] [--lifespan 7|30|90] [--description TEXT]
   quarry tokens list   --app DIR
-  quarry schema --app DIR                 print the GraphQL schema (SDL)
   quarry tokens revoke --app DIR ID|NAME
+  quarry schema --app DIR                 print the GraphQL schema (SDL)
   quarry permissions list   --app DIR [--role ROLE]
   quarry permissions grant  --app DIR --role ROLE ACTION...
   quarry permissions revoke --app DIR --role ROLE ACTION...
   quarry permissions actions --app DIR
   quarry locales list|add|remove|default --app DIR [CODE [NAME]]
+  quarry version                          print the version, commit and build time
 
-Environment: HOST, PORT, DATABASE_CLIENT (sqlite|postgres), DATABASE_URL, DATABASE_FILENAME,
-API_TOKEN_SALT, JWT_SECRET (required when QUARRY_ENV or NODE_ENV is production),
-LOG_LEVEL (debug|info|warn|error).
+Run 'quarry <command> --help' for a command's usage and flags.
+
 `
 
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv); err != nil {
+	err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	if errors.Is(err, errHelp) {
+		return
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "quarry:", err)
 		os.Exit(1)
 	}
@@ -55,13 +60,23 @@ func main() {
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage+envHelp)
 		return errors.New("no command given")
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: logLevel(getenv("LOG_LEVEL"))}))
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage+envHelp)
+		return nil
+	case "version":
+		return version(args[1:], stdout)
+	}
+	log, err := newLogger(stderr, getenv)
+	if err != nil {
+		return err
+	}
 	switch args[0] {
 	case "serve":
-		return serve(ctx, args[1:], log, getenv)
+		return serve(ctx, args[1:], stdout, log, getenv)
 	case "schema":
 		return printSchema(args[1:], stdout)
 	case "tokens":
@@ -70,28 +85,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return permissions(ctx, args[1:], stdout, log, getenv)
 	case "locales":
 		return locales(ctx, args[1:], stdout, log, getenv)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])
 }
 
-func logLevel(s string) slog.Level {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(s)); err != nil {
-		return slog.LevelInfo
-	}
-	return l
-}
-
-func serve(ctx context.Context, args []string, log *slog.Logger, getenv func(string) string) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	dir := fs.String("app", ".", "app folder (with src/api and src/components)")
+func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
+	fs := newFlags("serve")
+	dir := appFlag(fs)
 	host := fs.String("host", envOr(getenv, "HOST", "0.0.0.0"), "listen host")
 	port := fs.Int("port", envInt(getenv, "PORT", 1337), "listen port")
-	if err := fs.Parse(args); err != nil {
+	if _, err := parseFlags(fs, args, 0, stdout); err != nil {
+		return err
+	}
+	if err := checkAppDir(*dir); err != nil {
 		return err
 	}
 	a, err := app.Open(ctx, *dir, getenv, log)
@@ -99,6 +106,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger, getenv func(str
 		return err
 	}
 	defer a.DB.Close()
+	for _, w := range schemas.Lint(a.Schema) {
+		log.Warn("schema: " + w)
+	}
 	srv := &transport.Server{
 		Schema:    a.Schema,
 		DB:        a.DB,
@@ -135,7 +145,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger, getenv func(str
 	}
 	ln, err := net.Listen("tcp", hs.Addr)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return listenError(hs.Addr, err)
 	}
 	log.Info("quarry listening", "addr", ln.Addr().String(), "app", *dir, "database", a.DB.Dialect.Name)
 	errc := make(chan error, 1)
@@ -168,43 +178,48 @@ func envInt(getenv func(string) string, k string, def int) int {
 	return def
 }
 
-// adminFlags starts the flags of an admin command whose first argument is a verb; every admin
-// command takes --app (see openAdmin).
-func adminFlags(cmd, verbs string, args []string) (*flag.FlagSet, error) {
-	if len(args) == 0 {
-		return nil, fmt.Errorf("%s: say %s", cmd, verbs)
-	}
-	fs := flag.NewFlagSet(cmd+" "+args[0], flag.ContinueOnError)
-	fs.String("app", ".", "app folder")
-	return fs, nil
-}
-
-// openAdmin parses an admin command's flags after its verb and opens the --app folder.
-func openAdmin(ctx context.Context, fs *flag.FlagSet, args []string, getenv func(string) string, log *slog.Logger) (*app.App, error) {
-	if err := fs.Parse(args[1:]); err != nil {
+// openAdmin checks and opens an admin command's --app folder.
+func openAdmin(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger) (*app.App, error) {
+	if err := checkAppDir(dir); err != nil {
 		return nil, err
 	}
-	return app.Open(ctx, fs.Lookup("app").Value.String(), getenv, log)
+	return app.Open(ctx, dir, getenv, log)
 }
 
 func locales(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
-	fs, err := adminFlags("locales", "list, add, remove or default", args)
+	v, err := verb("locales", args, stdout)
 	if err != nil {
 		return err
 	}
-	a, err := openAdmin(ctx, fs, args, getenv, log)
+	fs := newFlags("locales " + v)
+	dir := appFlag(fs)
+	max := map[string]int{"list": 0, "add": -1, "remove": 1, "default": 1}[v]
+	rest, err := parseFlags(fs, args[1:], max, stdout)
+	if err != nil {
+		return err
+	}
+	need := func(n int) error {
+		if len(rest) < n {
+			return &usageError{fs.Name(), fmt.Errorf("locales %s needs a locale code", v)}
+		}
+		return nil
+	}
+	if v == "add" {
+		if err := need(1); err != nil {
+			return err
+		}
+		// The same check as the API's: a code Strapi's i18n plugin does not know would be
+		// accepted by REST and refused by GraphQL's I18NLocaleCode.
+		if err := i18n.CheckCode(rest[0]); err != nil {
+			return err
+		}
+	}
+	a, err := openAdmin(ctx, *dir, getenv, log)
 	if err != nil {
 		return err
 	}
 	defer a.DB.Close()
-	rest := fs.Args()
-	need := func(n int) error {
-		if len(rest) < n {
-			return fmt.Errorf("locales %s: give a locale code", args[0])
-		}
-		return nil
-	}
-	switch args[0] {
+	switch v {
 	case "list":
 		list, _, err := a.I18n.Locales(ctx)
 		if err != nil {

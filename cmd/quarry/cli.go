@@ -1,0 +1,252 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// errHelp reports that a command printed its usage because it was asked to: the process
+// exits 0, as the Go tools do.
+var errHelp = errors.New("help requested")
+
+// usageError is a wrong command line; main prints it with a pointer to the command's help.
+type usageError struct {
+	cmd string
+	err error
+}
+
+func (e *usageError) Error() string {
+	return fmt.Sprintf("%v\nRun 'quarry %s --help' for usage.", e.err, e.cmd)
+}
+
+func (e *usageError) Unwrap() error { return e.err }
+
+// helps holds every command's and subcommand's own usage, keyed by its name as typed.
+var helps = map[string]string{
+	"serve": `Usage: quarry serve [--app DIR] [--host HOST] [--port PORT]
+
+Serves the app's REST API under /api, GraphQL at /graphql and /_health.`,
+	"schema": `Usage: quarry schema [--app DIR]
+
+Prints the app's GraphQL schema (SDL).`,
+	"version": `Usage: quarry version
+
+Prints the module version, the VCS commit and the build time of this binary.`,
+	"tokens": `Usage: quarry tokens <command> [flags]
+
+Manages API tokens (also while a server runs).
+
+Commands:
+  create   create a token and print it once
+  list     list tokens with their type, expiry and last use
+  revoke   delete a token by id or name
+
+Run 'quarry tokens <command> --help' for a command's flags.`,
+	"tokens create": `Usage: quarry tokens create --name NAME [--type read-only|full-access|custom]
+                     [--actions ACTION,...] [--lifespan 7|30|90] [--description TEXT] [--app DIR]
+
+Creates an API token and prints it; only its hash is stored.`,
+	"tokens list": `Usage: quarry tokens list [--app DIR]
+
+Lists API tokens: id, name, type, expiry, last use (and a custom token's actions).`,
+	"tokens revoke": `Usage: quarry tokens revoke [--app DIR] ID|NAME
+
+Deletes an API token; a running server refuses it within 5 seconds.`,
+	"permissions": `Usage: quarry permissions <command> [flags]
+
+Manages the users-permissions roles' actions (also while a server runs).
+
+Commands:
+  list      list the actions granted to roles
+  grant     grant actions to a role
+  revoke    revoke actions from a role
+  actions   list every action the app has
+
+Run 'quarry permissions <command> --help' for a command's flags.`,
+	"permissions list": `Usage: quarry permissions list [--app DIR] [--role ROLE]
+
+Lists the actions granted to every role, or to one.`,
+	"permissions grant": `Usage: quarry permissions grant [--app DIR] --role ROLE ACTION...
+
+Grants actions (a trailing * takes every action with that prefix) to a role.`,
+	"permissions revoke": `Usage: quarry permissions revoke [--app DIR] --role ROLE ACTION...
+
+Revokes actions from a role.`,
+	"permissions actions": `Usage: quarry permissions actions [--app DIR]
+
+Lists every action of the app, as Strapi names them.`,
+	"locales": `Usage: quarry locales <command> [flags]
+
+Manages the i18n plugin's locales (also while a server runs).
+
+Commands:
+  list      list locales, the default marked
+  add       add a locale: CODE [NAME]
+  remove    remove a locale: CODE
+  default   make a locale the default: CODE
+
+Run 'quarry locales <command> --help' for a command's flags.`,
+	"locales list":    `Usage: quarry locales list [--app DIR]`,
+	"locales add":     "Usage: quarry locales add [--app DIR] CODE [NAME]\n\nCODE must be one of the ISO codes Strapi's i18n plugin knows (en, fr, pt-BR, …).",
+	"locales remove":  `Usage: quarry locales remove [--app DIR] CODE`,
+	"locales default": `Usage: quarry locales default [--app DIR] CODE`,
+}
+
+// newFlags starts the flag set of a command named as typed ("tokens create").
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // parseFlags reports errors itself
+	return fs
+}
+
+// printHelp writes a command's usage and its flags.
+func printHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, helps[fs.Name()])
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n > 0 {
+		fmt.Fprintln(w, "\nFlags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	if fs.Name() == "serve" {
+		fmt.Fprint(w, "\n"+envHelp)
+	}
+}
+
+// parseFlags parses a command's flags wherever they stand among its positional arguments, as
+// the Go tools do ("quarry tokens revoke demo --app x"), and returns the positional ones.
+// --help and -h print the command's usage to stdout and return errHelp; max < 0 allows any
+// number of positional arguments, otherwise a stray one is refused rather than ignored.
+func parseFlags(fs *flag.FlagSet, args []string, max int, stdout io.Writer) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				printHelp(stdout, fs)
+				return nil, errHelp
+			}
+			return nil, &usageError{fs.Name(), err}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+	if max >= 0 && len(pos) > max {
+		what := "no arguments"
+		if max > 0 {
+			what = fmt.Sprintf("at most %d argument(s)", max)
+		}
+		return nil, &usageError{fs.Name(), fmt.Errorf("%s takes %s, got %q", fs.Name(), what, strings.Join(pos, " "))}
+	}
+	return pos, nil
+}
+
+// verb picks the subcommand of a command with subcommands ("tokens create"); with none, or
+// with --help, it prints the command's usage.
+func verb(cmd string, args []string, stdout io.Writer) (string, error) {
+	if len(args) == 0 {
+		return "", &usageError{cmd, fmt.Errorf("%s needs a command", cmd)}
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprintln(stdout, helps[cmd])
+		return "", errHelp
+	}
+	if _, ok := helps[cmd+" "+args[0]]; !ok {
+		var verbs []string
+		for k := range helps {
+			if v, ok := strings.CutPrefix(k, cmd+" "); ok {
+				verbs = append(verbs, v)
+			}
+		}
+		sort.Strings(verbs)
+		return "", &usageError{cmd, fmt.Errorf("unknown command %q for %s; use one of %s", args[0], cmd, strings.Join(verbs, ", "))}
+	}
+	return args[0], nil
+}
+
+// appFlag adds --app to a command's flags.
+func appFlag(fs *flag.FlagSet) *string {
+	return fs.String("app", ".", "Strapi app folder (with src/api/*/content-types/*/schema.json)")
+}
+
+// checkAppDir tells a user who pointed --app at the wrong folder what an app folder is,
+// before the schema loader's file-level errors would.
+func checkAppDir(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("app folder %s: %w; pass a Strapi app folder with --app DIR", dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("app folder %s is not a folder; pass a Strapi app folder with --app DIR", dir)
+	}
+	for _, p := range []string{"src/api", "src/components", "api", "components"} {
+		if st, err := os.Stat(filepath.Join(dir, p)); err == nil && st.IsDir() {
+			return nil
+		}
+	}
+	abs, _ := filepath.Abs(dir)
+	return fmt.Errorf("%s is not a Strapi app folder: it has no src/api or src/components.\n"+
+		"An app folder holds src/api/<api>/content-types/<type>/schema.json (content types) and\n"+
+		"src/components/<category>/<name>.json (components), as Strapi lays them out;\n"+
+		"pass it with --app DIR (e.g. quarry serve --app ./examples/blog)", abs)
+}
+
+// enumEnv reads an environment variable that takes one of a few values, refusing others
+// with the list of the allowed ones; def is used when it is unset.
+func enumEnv(getenv func(string) string, key, def string, allowed ...string) (string, error) {
+	v := getenv(key)
+	if v == "" {
+		return def, nil
+	}
+	for _, a := range allowed {
+		if strings.EqualFold(v, a) {
+			return a, nil
+		}
+	}
+	return "", fmt.Errorf("%s=%q is not allowed; use one of %s", key, v, strings.Join(allowed, ", "))
+}
+
+// newLogger builds the process logger from LOG_LEVEL and LOG_FORMAT, refusing unknown values.
+func newLogger(w io.Writer, getenv func(string) string) (*slog.Logger, error) {
+	lvl, err := enumEnv(getenv, "LOG_LEVEL", "info", "debug", "info", "warn", "error")
+	if err != nil {
+		return nil, err
+	}
+	format, err := enumEnv(getenv, "LOG_FORMAT", "text", "text", "json")
+	if err != nil {
+		return nil, err
+	}
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(lvl)); err != nil {
+		return nil, err
+	}
+	opts := &slog.HandlerOptions{Level: l}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return slog.New(slog.NewTextHandler(w, opts)), nil
+}
+
+const envHelp = `Environment:
+  HOST, PORT             listen address (0.0.0.0, 1337)
+  DATABASE_CLIENT        sqlite or postgres (sqlite)
+  DATABASE_URL           PostgreSQL URL
+  DATABASE_FILENAME      SQLite file (DIR/.tmp/data.db)
+  API_TOKEN_SALT         salt of stored API token hashes (generated into DIR/.tmp/api-token-salt)
+  JWT_SECRET             signs users' JWTs (generated into DIR/.tmp/jwt-secret; required in production)
+  LOG_LEVEL              debug, info, warn or error (info)
+  LOG_FORMAT             text or json (text)
+`
