@@ -19,6 +19,7 @@ import (
 	"quarry/planner/exec"
 	"quarry/planner/write"
 	"quarry/schemas"
+	"quarry/transport/observe"
 	"quarry/upload"
 )
 
@@ -60,6 +61,9 @@ type Server struct {
 	// NotServed answers the custom routes of the project's route files, which Quarry does
 	// not run: a 404 in Strapi's envelope when nil. An upstream proxy can take them over.
 	NotServed http.Handler
+	// Observers get a record of every request once it is answered (the access log,
+	// metrics); none, no recording.
+	Observers []observe.Observer
 }
 
 // Handler returns the HTTP handler.
@@ -83,6 +87,9 @@ func (s *Server) Handler() http.Handler {
 		}
 	}
 	r := chi.NewRouter()
+	if len(s.Observers) > 0 {
+		r.Use(observe.Middleware(s.Now, s.Observers...))
+	}
 	r.Use(s.recoverer)
 	if s.DebugStatements {
 		r.Use(StatementHeader)

@@ -24,6 +24,7 @@ import (
 	"quarry/schemas"
 	"quarry/sqlgen"
 	"quarry/transport"
+	"quarry/transport/observe"
 	"quarry/upload"
 )
 
@@ -130,12 +131,18 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		return err
 	}
 	if srv.LogPlans {
-		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		log, _ = newLogger(os.Stderr, func(k string) string {
+			if k == "LOG_LEVEL" {
+				return "debug"
+			}
+			return getenv(k)
+		})
 		srv.Log = log
 	}
 	if err := mountGraphQL(a, srv, log, getenv); err != nil {
 		return err
 	}
+	srv.Observers = append(srv.Observers, observe.AccessLog(log))
 	hs := &http.Server{
 		Addr:              net.JoinHostPort(*host, strconv.Itoa(*port)),
 		Handler:           srv.Handler(),
@@ -147,7 +154,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	if err != nil {
 		return listenError(hs.Addr, err)
 	}
-	log.Info("quarry listening", "addr", ln.Addr().String(), "app", *dir, "database", a.DB.Dialect.Name)
+	logStartup(log, ln.Addr(), a, srv, getenv)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	sig := make(chan os.Signal, 1)

@@ -34,6 +34,7 @@ import (
 	"quarry/planner/exec"
 	"quarry/schemas"
 	"quarry/transport/jsonw"
+	"quarry/transport/observe"
 	"quarry/upload"
 )
 
@@ -333,6 +334,7 @@ func (h *Handler) execute(ctx context.Context, caller *auth.Caller, req pg.Reque
 		tr.validStart = tr.parseDur
 	}
 	if err != nil {
+		observe.GraphQLOperation(ctx, "invalid")
 		var re pg.RequestErrors
 		if !errors.As(err, &re) {
 			h.log.Error("graphql parse", "err", err)
@@ -340,6 +342,7 @@ func (h *Handler) execute(ctx context.Context, caller *auth.Caller, req pg.Reque
 		}
 		return Response{Status: http.StatusBadRequest, Body: requestErrorsBody(re)}
 	}
+	observe.GraphQLOperation(ctx, string(op.Kind))
 	if viaGET && op.Kind == ast.Mutation {
 		return Response{Status: http.StatusMethodNotAllowed, Body: requestErrorsBody(pg.RequestErrors{{Message: "GET supports only query operation", Code: codeInternal}})}
 	}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"quarry/app"
+	"quarry/transport"
+)
+
+// logStartup logs what an operator needs to know once the server listens: where to reach
+// it, what it serves from where, and where the secrets it generated are kept. It never logs
+// a secret or a password.
+func logStartup(log *slog.Logger, addr net.Addr, a *app.App, srv *transport.Server, getenv func(string) string) {
+	host, port, _ := net.SplitHostPort(addr.String())
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	abs, err := filepath.Abs(a.Dir)
+	if err != nil {
+		abs = a.Dir
+	}
+	features := []string{"rest"}
+	if srv.GraphQL != nil {
+		p := srv.GraphQLPath
+		if p == "" {
+			p = "/graphql"
+		}
+		features = append(features, "graphql "+p)
+	}
+	if srv.I18n != nil {
+		features = append(features, "i18n")
+	}
+	if srv.Upload != nil {
+		features = append(features, "upload")
+	}
+	if srv.Auth != nil {
+		features = append(features, "users-permissions")
+	}
+	log.Info("quarry listening",
+		"url", "http://"+net.JoinHostPort(host, port),
+		"addr", addr.String(),
+		"app", abs,
+		"database", describeDatabase(a, getenv),
+		"features", strings.Join(features, ", "),
+		"env", app.Env(getenv),
+	)
+	for _, s := range []struct{ what, env, file string }{
+		{"API token salt", "API_TOKEN_SALT", "api-token-salt"},
+		{"JWT secret", "JWT_SECRET", "jwt-secret"},
+	} {
+		if getenv(s.env) != "" {
+			continue
+		}
+		path := filepath.Join(abs, ".tmp", s.file)
+		if _, err := os.Stat(path); err == nil {
+			log.Info("generated secret kept in the app folder; set "+s.env+" to use your own, and keep this file when you move the app (tokens and JWTs depend on it)",
+				"secret", s.what, "file", path)
+		}
+	}
+}
+
+// describeDatabase names the database without its password.
+func describeDatabase(a *app.App, getenv func(string) string) string {
+	name := a.DB.Dialect.Name
+	if u := getenv("DATABASE_URL"); u != "" && name == "postgres" {
+		if pu, err := url.Parse(u); err == nil {
+			pu.RawQuery = ""
+			return name + " " + pu.Redacted()
+		}
+		return name
+	}
+	if f := getenv("DATABASE_FILENAME"); f != "" && name == "sqlite" {
+		return name + " " + f
+	}
+	if name == "sqlite" {
+		def := filepath.Join(a.Dir, ".tmp", "data.db")
+		if _, err := os.Stat(def); err == nil {
+			return fmt.Sprintf("%s %s (or as config/database says)", name, def)
+		}
+	}
+	return name + " (as config/database says)"
+}
