@@ -30,9 +30,10 @@ func (e *usageError) Unwrap() error { return e.err }
 
 // helps holds every command's and subcommand's own usage, keyed by its name as typed.
 var helps = map[string]string{
-	"serve": `Usage: quarry serve [--app DIR] [--host HOST] [--port PORT]
+	"serve": `Usage: quarry serve [--app DIR] [--host HOST] [--port PORT] [--metrics-addr ADDR]
 
-Serves the app's REST API under /api, GraphQL at /graphql and /_health.`,
+Serves the app's REST API under /api, GraphQL at /graphql and /_health, and with
+--metrics-addr Prometheus metrics at http://ADDR/metrics on a listener of their own.`,
 	"schema": `Usage: quarry schema [--app DIR]
 
 Prints the app's GraphQL schema (SDL).`,
@@ -249,4 +250,5 @@ const envHelp = `Environment:
   JWT_SECRET             signs users' JWTs (generated into DIR/.tmp/jwt-secret; required in production)
   LOG_LEVEL              debug, info, warn or error (info)
   LOG_FORMAT             text or json (text)
+  QUARRY_METRICS_ADDR    like --metrics-addr (off)
 `

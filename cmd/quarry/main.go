@@ -96,6 +96,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	dir := appFlag(fs)
 	host := fs.String("host", envOr(getenv, "HOST", "0.0.0.0"), "listen host")
 	port := fs.Int("port", envInt(getenv, "PORT", 1337), "listen port")
+	metricsAddr := fs.String("metrics-addr", getenv("QUARRY_METRICS_ADDR"), "serve Prometheus metrics at http://ADDR/metrics (e.g. 127.0.0.1:9464; off when empty)")
 	if _, err := parseFlags(fs, args, 0, stdout); err != nil {
 		return err
 	}
@@ -143,6 +144,11 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		return err
 	}
 	srv.Observers = append(srv.Observers, observe.AccessLog(log))
+	stopMetrics, err := startMetrics(*metricsAddr, a, srv, log)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	hs := &http.Server{
 		Addr:              net.JoinHostPort(*host, strconv.Itoa(*port)),
 		Handler:           srv.Handler(),

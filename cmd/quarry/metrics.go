@@ -1,0 +1,41 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"quarry/app"
+	"quarry/transport"
+	"quarry/transport/metrics"
+)
+
+// startMetrics serves Prometheus metrics on their own listener when addr is set: opt-in, and
+// apart from the API so that they are not exposed wherever the API is.
+func startMetrics(addr string, a *app.App, srv *transport.Server, log *slog.Logger) (stop func(), err error) {
+	if addr == "" {
+		return func() {}, nil
+	}
+	m := metrics.New(a.DB.DB.DB, a.DB.Dialect.Name)
+	srv.Observers = append(srv.Observers, m.Observe)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics listener %s: %w; choose another address with --metrics-addr or QUARRY_METRICS_ADDR", addr, err)
+	}
+	hs := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics listener", "err", err)
+		}
+	}()
+	log.Info("metrics", "url", "http://"+ln.Addr().String()+"/metrics")
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(ctx)
+	}, nil
+}

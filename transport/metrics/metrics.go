@@ -1,0 +1,98 @@
+// Package metrics exposes what the server does in the Prometheus text format: requests by
+// route pattern and status, latency, SQL statements per request, the database pool and
+// GraphQL operations. Every label takes few values (route patterns, not paths; operation
+// types, not names), so a scrape stays small however clients call the API.
+package metrics
+
+import (
+	"database/sql"
+	"net/http"
+	"strconv"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"quarry/transport/observe"
+)
+
+// Metrics holds the collectors of one server; it has its own registry (no global state).
+type Metrics struct {
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	size     *prometheus.HistogramVec
+	stmts    *prometheus.HistogramVec
+	graphql  *prometheus.CounterVec
+}
+
+// New registers the collectors; db's pool figures (sql.DBStats) are read at every scrape.
+func New(db *sql.DB, dbName string) *Metrics {
+	m := &Metrics{reg: prometheus.NewRegistry()}
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "quarry_http_requests_total",
+		Help: "HTTP requests answered, by method, route pattern and status code.",
+	}, []string{"method", "route", "status"})
+	m.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "quarry_http_request_duration_seconds",
+		Help:    "Time from a request's arrival to its answer, by method and route pattern.",
+		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+	}, []string{"method", "route"})
+	m.size = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "quarry_http_response_size_bytes",
+		Help:    "Size of response bodies, by method and route pattern.",
+		Buckets: prometheus.ExponentialBuckets(128, 4, 8),
+	}, []string{"method", "route"})
+	m.stmts = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "quarry_http_request_sql_statements",
+		Help:    "SQL statements a request's reads ran, by route pattern.",
+		Buckets: []float64{0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 100},
+	}, []string{"route"})
+	m.graphql = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "quarry_graphql_operations_total",
+		Help: "GraphQL operations by type (query, mutation, subscription; invalid when the document did not parse or validate).",
+	}, []string{"type"})
+	m.reg.MustRegister(m.requests, m.duration, m.size, m.stmts, m.graphql,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collectors.NewDBStatsCollector(db, dbName),
+	)
+	return m
+}
+
+var methods = map[string]bool{"GET": true, "HEAD": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true, "OPTIONS": true}
+
+var opTypes = map[string]bool{"query": true, "mutation": true, "subscription": true, "invalid": true}
+
+// Observe counts one answered request; it is an observe.Observer.
+func (m *Metrics) Observe(rec *observe.Record) {
+	method := rec.Method
+	if !methods[method] {
+		method = "other" // methods are client input
+	}
+	m.requests.WithLabelValues(method, rec.Route, strconv.Itoa(rec.Status)).Inc()
+	m.duration.WithLabelValues(method, rec.Route).Observe(rec.Duration.Seconds())
+	m.size.WithLabelValues(method, rec.Route).Observe(float64(rec.Bytes))
+	m.stmts.WithLabelValues(rec.Route).Observe(float64(rec.Statements))
+	for _, op := range rec.GraphQL {
+		if !opTypes[op] {
+			op = "invalid"
+		}
+		m.graphql.WithLabelValues(op).Inc()
+	}
+}
+
+// Handler serves the metrics (Prometheus text format, or OpenMetrics when asked for).
+func (m *Metrics) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg}))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("quarry metrics are at /metrics\n"))
+	})
+	return mux
+}
