@@ -146,3 +146,22 @@ func copyBlog(t *testing.T) string {
 	copyTree(t, "../examples/blog/config", filepath.Join(dir, "config"))
 	return dir
 }
+
+// The server serves the OpenAPI document `quarry openapi` prints.
+func TestOpenAPIServed(t *testing.T) {
+	be := backends()[0]
+	app := copyBlog(t)
+	env := append(be.Env(t), "API_TOKEN_SALT=openapi-salt", "LOG_LEVEL=warn")
+	srv := serve(t, env, app, "")
+	st, body := srv.doAs(t, "", "GET", "/documentation/v1.0.0/openapi.json", nil)
+	if st != 200 {
+		t.Fatalf("GET /documentation/v1.0.0/openapi.json: %d %s", st, body)
+	}
+	printed := quarry(t, env, "openapi", "--app", app)
+	if strings.TrimSpace(printed) != strings.TrimSpace(string(body)) {
+		t.Errorf("quarry openapi and the served document differ")
+	}
+	if !strings.Contains(printed, `"openapi": "3.0.3"`) || !strings.Contains(printed, `"/articles/{id}"`) {
+		t.Errorf("not the blog's OpenAPI document:\n%.300s", printed)
+	}
+}

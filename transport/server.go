@@ -20,6 +20,7 @@ import (
 	"quarry/planner/write"
 	"quarry/schemas"
 	"quarry/transport/observe"
+	"quarry/transport/openapi"
 	"quarry/upload"
 )
 
@@ -61,6 +62,8 @@ type Server struct {
 	// NotServed answers the custom routes of the project's route files, which Quarry does
 	// not run: a 404 in Strapi's envelope when nil. An upstream proxy can take them over.
 	NotServed http.Handler
+	// OpenAPI, when set, is served at openapi.Path.
+	OpenAPI []byte
 	// Observers get a record of every request once it is answered (the access log,
 	// metrics); none, no recording.
 	Observers []observe.Observer
@@ -98,6 +101,12 @@ func (s *Server) Handler() http.Handler {
 	r.Get("/_health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	r.Head("/_health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	r.Get("/_ready", s.ready)
+	if s.OpenAPI != nil {
+		r.Get(openapi.Path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			w.Write(s.OpenAPI)
+		})
+	}
 	r.Head("/_ready", s.ready)
 	if s.GraphQL != nil {
 		path := s.GraphQLPath

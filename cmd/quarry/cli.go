@@ -32,11 +32,16 @@ func (e *usageError) Unwrap() error { return e.err }
 var helps = map[string]string{
 	"serve": `Usage: quarry serve [--app DIR] [--host HOST] [--port PORT] [--metrics-addr ADDR]
 
-Serves the app's REST API under /api, GraphQL at /graphql and /_health, and with
+Serves the app's REST API under /api, GraphQL at /graphql, /_health, the OpenAPI document at
+/documentation/v1.0.0/openapi.json, and with
 --metrics-addr Prometheus metrics at http://ADDR/metrics on a listener of their own.`,
 	"schema": `Usage: quarry schema [--app DIR]
 
 Prints the app's GraphQL schema (SDL).`,
+	"openapi": `Usage: quarry openapi [--app DIR]
+
+Prints the OpenAPI 3 document of the app's REST API, the one quarry serve serves at
+/documentation/v1.0.0/openapi.json.`,
 	"version": `Usage: quarry version
 
 Prints the module version, the VCS commit and the build time of this binary.`,

@@ -37,6 +37,7 @@ Usage:
   quarry tokens list   --app DIR
   quarry tokens revoke --app DIR ID|NAME
   quarry schema --app DIR                 print the GraphQL schema (SDL)
+  quarry openapi --app DIR                print the OpenAPI 3 document of the REST API
   quarry permissions list   --app DIR [--role ROLE]
   quarry permissions grant  --app DIR --role ROLE ACTION...
   quarry permissions revoke --app DIR --role ROLE ACTION...
@@ -80,6 +81,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return serve(ctx, args[1:], stdout, log, getenv)
 	case "schema":
 		return printSchema(args[1:], stdout)
+	case "openapi":
+		return printOpenAPI(args[1:], stdout)
 	case "tokens":
 		return tokens(ctx, args[1:], stdout, log, getenv)
 	case "permissions":
@@ -141,6 +144,9 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		srv.Log = log
 	}
 	if err := mountGraphQL(a, srv, log, getenv); err != nil {
+		return err
+	}
+	if err := serveOpenAPI(srv); err != nil {
 		return err
 	}
 	srv.Observers = append(srv.Observers, observe.AccessLog(log))

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"io"
+
+	"quarry/schemas"
+	"quarry/transport"
+	"quarry/transport/openapi"
+)
+
+// printOpenAPI prints the OpenAPI document of an app's REST API, as the server serves it with
+// its plugins on (it reads only the schemas: no database).
+func printOpenAPI(args []string, stdout io.Writer) error {
+	fs := newFlags("openapi")
+	dir := appFlag(fs)
+	if _, err := parseFlags(fs, args, 0, stdout); err != nil {
+		return err
+	}
+	if err := checkAppDir(*dir); err != nil {
+		return err
+	}
+	s, err := schemas.Load(*dir)
+	if err != nil {
+		return err
+	}
+	doc, err := openapi.Generate(s, openapi.Options{I18n: true, Upload: true, Users: true})
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(append(doc, '\n'))
+	return err
+}
+
+// serveOpenAPI has the server serve the document of the routes it mounts.
+func serveOpenAPI(srv *transport.Server) error {
+	doc, err := openapi.Generate(srv.Schema, openapi.Options{I18n: srv.I18n != nil, Upload: srv.Upload != nil, Users: srv.Auth != nil})
+	if err != nil {
+		return err
+	}
+	srv.OpenAPI = doc
+	return nil
+}
