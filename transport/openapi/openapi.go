@@ -461,4 +461,3 @@ func responses(success obj) obj {
 }
 
 var errorText = map[string]string{"400": "Bad Request (ValidationError)", "401": "Unauthorized", "403": "Forbidden", "404": "Not Found", "500": "Internal Server Error"}
-
