@@ -157,6 +157,13 @@ func TestOpenAPIServed(t *testing.T) {
 	if st != 200 {
 		t.Fatalf("GET /documentation/v1.0.0/openapi.json: %d %s", st, body)
 	}
+	// The container's health check.
+	if out := quarry(t, nil, "health", "--url", srv.URL+"/_health"); strings.TrimSpace(out) != "ok" {
+		t.Errorf("quarry health: %q", out)
+	}
+	if code, _, errs := runQuarry(t, nil, "health", "--url", fmt.Sprintf("http://127.0.0.1:%d/_health", freePort(t))); code == 0 {
+		t.Errorf("quarry health with no server: exit 0 (%s)", errs)
+	}
 	printed := quarry(t, env, "openapi", "--app", app)
 	if strings.TrimSpace(printed) != strings.TrimSpace(string(body)) {
 		t.Errorf("quarry openapi and the served document differ")

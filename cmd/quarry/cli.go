@@ -42,6 +42,10 @@ Prints the app's GraphQL schema (SDL).`,
 
 Prints the OpenAPI 3 document of the app's REST API, the one quarry serve serves at
 /documentation/v1.0.0/openapi.json.`,
+	"health": `Usage: quarry health [--url URL] [--timeout 3s]
+
+Asks a running server's /_health (by default http://127.0.0.1:$PORT/_health) and exits 0 when it
+answers; the container image's health check, where there is no curl.`,
 	"version": `Usage: quarry version
 
 Prints the module version, the VCS commit and the build time of this binary.`,

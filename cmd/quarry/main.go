@@ -44,6 +44,7 @@ Usage:
   quarry permissions actions --app DIR
   quarry locales list|add|remove|default --app DIR [CODE [NAME]]
   quarry version                          print the version, commit and build time
+  quarry health [--url URL]               exit 0 when a running server's /_health answers
 
 Run 'quarry <command> --help' for a command's usage and flags.
 
@@ -71,6 +72,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return nil
 	case "version":
 		return version(args[1:], stdout)
+	case "health":
+		return health(ctx, args[1:], stdout, getenv)
 	}
 	log, err := newLogger(stderr, getenv)
 	if err != nil {

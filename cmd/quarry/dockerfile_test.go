@@ -1,0 +1,34 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The container recipe builds the static binary, runs it as a non-root user and checks health
+// with the binary itself (a distroless image has no curl). .ci/run builds the image where a
+// container engine runs.
+func TestDockerfile(t *testing.T) {
+	data, err := os.ReadFile("../../Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	df := string(data)
+	if n := len(regexp.MustCompile(`(?m)^FROM `).FindAllString(df, -1)); n < 2 {
+		t.Errorf("not multi-stage: %d FROM lines", n)
+	}
+	for _, want := range []string{"CGO_ENABLED=0 go build", "./cmd/quarry", `HEALTHCHECK`, `"quarry", "health"`, "EXPOSE 1337"} {
+		if !strings.Contains(strings.ReplaceAll(df, "/usr/local/bin/quarry", "quarry"), want) {
+			t.Errorf("Dockerfile lacks %q", want)
+		}
+	}
+	user := regexp.MustCompile(`(?m)^USER (\S+)`).FindStringSubmatch(df)
+	if user == nil || strings.HasPrefix(user[1], "root") || strings.HasPrefix(user[1], "0") {
+		t.Errorf("the image must run as a non-root user, got %v", user)
+	}
+	if _, err := os.Stat("../../.dockerignore"); err != nil {
+		t.Errorf(".dockerignore: %v", err)
+	}
+}
