@@ -398,11 +398,12 @@ func (g *gen) localization(name string) {
 
 // readParams are the query parameters of a read (Strapi's qs syntax).
 func (g *gen) readParams(m *schemas.Model, list bool) []any {
+	// fields and populate are plain strings, as Strapi's documentation plugin declares them
+	// (populate=*, populate=author,tags, fields=title,slug); their bracketed forms
+	// (populate[author][fields][0]=name) go in the query string as they are.
 	ps := []any{
-		obj{"name": "fields", "in": "query", "description": "Attributes to return: fields[0]=title&fields[1]=slug.", "style": "deepObject", "explode": true,
-			"schema": obj{"type": "object", "additionalProperties": obj{"type": "string"}}},
-		obj{"name": "populate", "in": "query", "description": "Relations, media, components and dynamic zones to include: populate=*, populate[0]=author, populate[author][fields][0]=name.", "style": "deepObject", "explode": true,
-			"schema": obj{"type": "object", "additionalProperties": true}},
+		obj{"name": "fields", "in": "query", "description": "Attributes to return: fields=title,slug (or fields[0]=title&fields[1]=slug).", "schema": str()},
+		obj{"name": "populate", "in": "query", "description": "Relations, media, components and dynamic zones to include: populate=*, populate=author,tags (or populate[author][fields][0]=name).", "schema": str()},
 	}
 	if list || m.Kind == schemas.SingleType {
 		if list {

@@ -44,8 +44,8 @@ func (g *gen) usersPermissions() {
 	userParams := []any{
 		obj{"name": "filters", "in": "query", "style": "deepObject", "explode": true, "schema": obj{"type": "object", "additionalProperties": true}},
 		obj{"name": "sort", "in": "query", "schema": str()},
-		obj{"name": "fields", "in": "query", "style": "deepObject", "explode": true, "schema": obj{"type": "object", "additionalProperties": obj{"type": "string"}}},
-		obj{"name": "populate", "in": "query", "style": "deepObject", "explode": true, "schema": obj{"type": "object", "additionalProperties": true}},
+		obj{"name": "fields", "in": "query", "schema": str()},
+		obj{"name": "populate", "in": "query", "schema": str()},
 		obj{"name": "start", "in": "query", "schema": obj{"type": "integer"}},
 		obj{"name": "limit", "in": "query", "schema": obj{"type": "integer"}},
 	}
