@@ -227,11 +227,14 @@ func permissions(ctx context.Context, args []string, stdout io.Writer, log *slog
 			}
 		}
 		if *role != "" && !found {
-			return fmt.Errorf("no role %q", *role)
+			return fmt.Errorf("no role %q; 'quarry permissions list --app %s' shows the roles (public, authenticated, …)", *role, *dir)
 		}
 		return nil
 	case "grant", "revoke":
 		r, err := auth.FindRole(ctx, a.DB, *role)
+		if errors.Is(err, auth.ErrNoRole) {
+			return fmt.Errorf("%w; 'quarry permissions list --app %s' shows the roles (public, authenticated, …)", err, *dir)
+		}
 		if err != nil {
 			return err
 		}
