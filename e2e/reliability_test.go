@@ -400,3 +400,58 @@ func TestUsersUniqueUnderConcurrency(t *testing.T) {
 		})
 	}
 }
+
+// TestMultipartRefusedEarly sends multipart creates whose body never ends: a part that can
+// only be refused (a file not named files.<media attribute>, a `data` that is no JSON
+// object) is answered at once, without waiting for the rest of the body.
+func TestMultipartRefusedEarly(t *testing.T) {
+	srv := start(t, backends()[0], "../examples/blog")
+	for _, c := range []struct {
+		name, head, want string
+	}{
+		{"file without the files. prefix", "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n",
+			`"name":"BadRequestError","message":"When using multipart/form-data you need to provide your files by prefixing them with the 'files'.`},
+		{"file for no media attribute", "--B\r\nContent-Disposition: form-data; name=\"files.title\"; filename=\"a.bin\"\r\n\r\n",
+			`"message":"Invalid file key files.title: it names no media attribute"`},
+		{"file for a missing component attribute", "--B\r\nContent-Disposition: form-data; name=\"files.seo.nope\"; filename=\"a.bin\"\r\n\r\n",
+			`"message":"Invalid file key files.seo.nope: it names no media attribute"`},
+		{"data that is not JSON", "--B\r\nContent-Disposition: form-data; name=\"data\"\r\n\r\n{not json\r\n--B\r\nContent-Disposition: form-data; name=\"files.cover\"; filename=\"a.png\"\r\n\r\n",
+			`"message":"Invalid 'data' field. 'data' should be a valid JSON."`},
+		{"data that never ends", "--B\r\nContent-Disposition: form-data; name=\"data\"\r\n\r\n",
+			`"status":413,"name":"PayloadTooLargeError"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			defer pw.CloseWithError(io.ErrClosedPipe)
+			go func() {
+				if _, err := pw.Write([]byte(c.head)); err != nil {
+					return
+				}
+				chunk := make([]byte, 64<<10)
+				for { // a file that never ends
+					if _, err := pw.Write(chunk); err != nil {
+						return
+					}
+				}
+			}()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/api/articles", pr)
+			req.Header.Set("Content-Type", "multipart/form-data; boundary=B")
+			req.Header.Set("Authorization", "Bearer "+srv.Token)
+			start := time.Now()
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatalf("no answer before the body ended: %v", err)
+			}
+			defer res.Body.Close()
+			b, _ := io.ReadAll(res.Body)
+			if res.StatusCode >= 500 || res.StatusCode < 400 || !strings.Contains(string(b), c.want) {
+				t.Errorf("got %d %s, want %s", res.StatusCode, b, c.want)
+			}
+			if took := time.Since(start); took > 3*time.Second {
+				t.Errorf("answered after %s", took)
+			}
+		})
+	}
+}

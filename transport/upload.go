@@ -442,8 +442,14 @@ func (s *Server) inlineBody(w http.ResponseWriter, r *http.Request, m *schemas.M
 	}
 	// A file part that can only be refused is refused when its header arrives, before its
 	// content (which can be hundreds of megabytes) is read.
-	form, err := s.Upload.ReadFormChecked(w, r, func(field string, isFile bool) error {
+	badRequest := func(msg string) error {
+		return &apierror.Error{Status: 400, Name: "BadRequestError", Message: msg}
+	}
+	form, err := s.Upload.ReadFormChecked(w, r, func(field string, isFile bool, value string) error {
 		if !isFile {
+			if field == "data" && value != "" && !validData(value) {
+				return badRequest(invalidData)
+			}
 			return nil
 		}
 		path, isFiles := strings.CutPrefix(field, "files.")
@@ -466,9 +472,6 @@ func (s *Server) inlineBody(w http.ResponseWriter, r *http.Request, m *schemas.M
 			set.discard()
 		}
 	}()
-	badRequest := func(msg string) error {
-		return &apierror.Error{Status: 400, Name: "BadRequestError", Message: msg}
-	}
 	raw, has := form.Field("data")
 	if !has || raw == "" {
 		return nil, true, badRequest("When using multipart/form-data you need to provide your data in a JSON 'data' field.")
@@ -476,7 +479,7 @@ func (s *Server) inlineBody(w http.ResponseWriter, r *http.Request, m *schemas.M
 	dec := json.NewDecoder(strings.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&data); err != nil || dec.More() || data == nil {
-		return nil, true, badRequest("Invalid 'data' field. 'data' should be a valid JSON.")
+		return nil, true, badRequest(invalidData)
 	}
 	groups := map[string][]*upload.Incoming{}
 	for _, in := range form.Files {
@@ -506,6 +509,16 @@ func (s *Server) inlineBody(w http.ResponseWriter, r *http.Request, m *schemas.M
 	}
 	done = true
 	return data, true, nil
+}
+
+const invalidData = "Invalid 'data' field. 'data' should be a valid JSON."
+
+// validData reports whether a multipart `data` field holds a JSON object, as the entry
+// needs.
+func validData(raw string) bool {
+	var data map[string]any
+	dec := json.NewDecoder(strings.NewReader(raw))
+	return dec.Decode(&data) == nil && !dec.More() && data != nil
 }
 
 // filesPrefixError is Strapi's refusal of a file part not named files.<attribute path>.

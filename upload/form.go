@@ -93,10 +93,10 @@ func (s *Service) ReadForm(w http.ResponseWriter, r *http.Request) (*Form, error
 	return s.ReadFormChecked(w, r, nil)
 }
 
-// ReadFormChecked is ReadForm with check called on each part's field name as soon as its
-// header arrives: an error refuses the request there, without reading the rest of a body
-// that can only be refused.
-func (s *Service) ReadFormChecked(w http.ResponseWriter, r *http.Request, check func(field string, isFile bool) error) (*Form, error) {
+// ReadFormChecked is ReadForm with check called on each file part as soon as its header
+// arrives (value is empty) and on each other field once read: an error refuses the
+// request there, without reading the rest of a body that can only be refused.
+func (s *Service) ReadFormChecked(w http.ResponseWriter, r *http.Request, check func(field string, isFile bool, value string) error) (*Form, error) {
 	ct, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || !strings.HasPrefix(ct, "multipart/") {
 		return readJSONForm(w, r, ct)
@@ -130,27 +130,32 @@ func (s *Service) ReadFormChecked(w http.ResponseWriter, r *http.Request, check 
 		if err != nil {
 			return nil, partError(err)
 		}
+		// A part is not closed on the way out of a refusal: Close reads it to its end,
+		// and the refusal must not wait for a body that may never end.
 		if parts >= maxParts {
-			p.Close()
 			return nil, malformed("more than %d parts", maxParts)
 		}
 		name, filename, isFile := disposition(p.Header.Get("Content-Disposition"))
-		if check != nil {
-			if err := check(name, isFile); err != nil {
-				p.Close()
+		if check != nil && isFile {
+			if err := check(name, true, ""); err != nil {
 				return nil, err
 			}
 		}
 		if !isFile {
 			var b bytes.Buffer
 			n, err := io.Copy(&b, io.LimitReader(p, int64(maxFieldBytes-fieldBytes)+1))
-			p.Close()
 			if err != nil {
 				return nil, partError(err)
 			}
 			fieldBytes += int(n)
 			if fieldBytes > maxFieldBytes {
 				return nil, &apierror.Error{Status: 413, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
+			}
+			p.Close()
+			if check != nil {
+				if err := check(name, false, b.String()); err != nil {
+					return nil, err
+				}
 			}
 			form.Fields[name] = append(form.Fields[name], b.String())
 			continue
@@ -164,7 +169,9 @@ func (s *Service) ReadFormChecked(w http.ResponseWriter, r *http.Request, check 
 		in.path = f.Name()
 		form.Files = append(form.Files, in)
 		n, err := io.Copy(f, io.LimitReader(p, remaining+1))
-		p.Close()
+		if err == nil && n <= remaining {
+			p.Close()
+		}
 		if cerr := f.Close(); err == nil && cerr != nil {
 			return nil, cerr
 		}
