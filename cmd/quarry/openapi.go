@@ -33,7 +33,14 @@ func printOpenAPI(args []string, stdout io.Writer) error {
 
 // serveOpenAPI has the server serve the document of the routes it mounts.
 func serveOpenAPI(srv *transport.Server) error {
-	doc, err := openapi.Generate(srv.Schema, openapi.Options{I18n: srv.I18n != nil, Upload: srv.Upload != nil, Users: srv.Auth != nil})
+	opt := openapi.Options{I18n: srv.I18n != nil, Upload: srv.Upload != nil, Users: srv.Auth != nil}
+	if t := srv.Routes; t != nil && t.Files {
+		opt.Routers = map[string]openapi.Router{}
+		for uid, r := range t.Core {
+			opt.Routers[uid] = openapi.Router{Prefix: r.Prefix, Actions: r.Action}
+		}
+	}
+	doc, err := openapi.Generate(srv.Schema, opt)
 	if err != nil {
 		return err
 	}

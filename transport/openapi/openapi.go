@@ -22,6 +22,17 @@ type Options struct {
 	Upload  bool
 	Users   bool
 	Version string // info.version; "1.0.0" when empty
+	// Routers are the project's core routers by content-type uid (src/api/*/routes): a type
+	// without one has no route, and a router serves its actions under its prefix. Nil: every
+	// type's core routes at /<name>.
+	Routers map[string]Router
+}
+
+// Router is one content type's core router: its prefix ("/v2") and the actions it leaves
+// (find, findOne, create, update, delete).
+type Router struct {
+	Prefix  string
+	Actions map[string]bool
 }
 
 type obj = map[string]any
@@ -341,11 +352,37 @@ func (g *gen) contentType(m *schemas.Model) {
 	if tag == "" {
 		tag = name
 	}
+	prefix := ""
+	enabled := func(string) bool { return true }
+	if g.opt.Routers != nil {
+		r, ok := g.opt.Routers[m.UID]
+		if !ok {
+			return // Strapi routes nothing of a type without a router
+		}
+		prefix = strings.TrimSuffix(r.Prefix, "/")
+		enabled = func(a string) bool { return r.Actions[a] }
+	}
 	single := g.readParams(m, false)
 	list := g.readParams(m, true)
 	idParam := obj{"name": "id", "in": "path", "required": true, "schema": obj{"type": "integer"}}
 	body := obj{"required": true, "content": obj{"application/json": obj{"schema": ref(name + "Request")}}}
 	one := ok(ref(name + "Response"))
+	add := func(path, method, action string, o obj) {
+		if !enabled(action) {
+			return
+		}
+		item, _ := g.paths[path].(obj)
+		if item == nil {
+			item = obj{}
+			g.paths[path] = item
+		}
+		item[method] = o
+	}
+	localized := func(path, what string, params []any) {
+		g.paths[path] = obj{"post": op(tag, "post"+name+"Localization", "Creates a localization of "+what+".", params,
+			obj{"required": true, "content": obj{"application/json": obj{"schema": ref(name + "Input")}}}, ok(ref(name+"Localization")))}
+		g.localization(name)
+	}
 	if m.Kind == schemas.SingleType {
 		if m.Localized {
 			// locale=all lists the localizations of a single type.
@@ -354,33 +391,23 @@ func (g *gen) contentType(m *schemas.Model) {
 				"meta": obj{"type": "object"},
 			}}
 		}
-		p := "/" + m.SingularName
-		g.paths[p] = obj{
-			"get":    op(tag, "get"+name, "Reads the "+tag+".", single, nil, one),
-			"put":    op(tag, "put"+name, "Creates or updates the "+tag+".", g.writeParams(m), body, one),
-			"delete": op(tag, "delete"+name, "Deletes the "+tag+".", g.writeParams(m), nil, one),
-		}
+		p := prefix + "/" + m.SingularName
+		add(p, "get", "find", op(tag, "get"+name, "Reads the "+tag+".", single, nil, one))
+		add(p, "put", "update", op(tag, "put"+name, "Creates or updates the "+tag+".", g.writeParams(m), body, one))
+		add(p, "delete", "delete", op(tag, "delete"+name, "Deletes the "+tag+".", g.writeParams(m), nil, one))
 		if m.Localized {
-			g.paths[p+"/localizations"] = obj{"post": op(tag, "post"+name+"Localization", "Creates a localization of the "+tag+".", nil,
-				obj{"required": true, "content": obj{"application/json": obj{"schema": ref(name + "Input")}}}, ok(ref(name+"Localization")))}
-			g.localization(name)
+			localized("/"+m.SingularName+"/localizations", "the "+tag, nil)
 		}
 		return
 	}
-	p := "/" + m.PluralName
-	g.paths[p] = obj{
-		"get":  op(tag, "get"+pascal(m.PluralName), "Lists "+tag+" entries.", list, nil, ok(ref(name+"ListResponse"))),
-		"post": op(tag, "post"+name, "Creates a "+tag+" entry.", g.writeParams(m), body, one),
-	}
-	g.paths[p+"/{id}"] = obj{
-		"get":    op(tag, "get"+name+"ById", "Reads one "+tag+" entry.", append([]any{idParam}, single...), nil, one),
-		"put":    op(tag, "put"+name+"ById", "Updates a "+tag+" entry (the attributes given).", append([]any{idParam}, g.writeParams(m)...), body, one),
-		"delete": op(tag, "delete"+name+"ById", "Deletes a "+tag+" entry and returns it.", []any{idParam}, nil, one),
-	}
+	p := prefix + "/" + m.PluralName
+	add(p, "get", "find", op(tag, "get"+pascal(m.PluralName), "Lists "+tag+" entries.", list, nil, ok(ref(name+"ListResponse"))))
+	add(p, "post", "create", op(tag, "post"+name, "Creates a "+tag+" entry.", g.writeParams(m), body, one))
+	add(p+"/{id}", "get", "findOne", op(tag, "get"+name+"ById", "Reads one "+tag+" entry.", append([]any{idParam}, single...), nil, one))
+	add(p+"/{id}", "put", "update", op(tag, "put"+name+"ById", "Updates a "+tag+" entry (the attributes given).", append([]any{idParam}, g.writeParams(m)...), body, one))
+	add(p+"/{id}", "delete", "delete", op(tag, "delete"+name+"ById", "Deletes a "+tag+" entry and returns it.", []any{idParam}, nil, one))
 	if m.Localized {
-		g.paths[p+"/{id}/localizations"] = obj{"post": op(tag, "post"+name+"Localization", "Creates a localization of a "+tag+" entry.", []any{idParam},
-			obj{"required": true, "content": obj{"application/json": obj{"schema": ref(name + "Input")}}}, ok(ref(name+"Localization")))}
-		g.localization(name)
+		localized("/"+m.PluralName+"/{id}/localizations", "a "+tag+" entry", []any{idParam})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -244,5 +245,38 @@ func TestStrapiAnswersMatch(t *testing.T) {
 		if checked < 100 {
 			t.Errorf("%s: only %d answers checked", file, checked)
 		}
+	}
+}
+
+// With the project's route files, the document lists what their routers serve, under their
+// prefixes, and nothing of a type without a router.
+func TestRouters(t *testing.T) {
+	s, err := schemas.Load("../../examples/blog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Generate(s, Options{Routers: map[string]Router{
+		"api::article.article":   {Prefix: "/v2", Actions: map[string]bool{"find": true, "findOne": true}},
+		"api::homepage.homepage": {Actions: map[string]bool{"find": true}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		Paths map[string]map[string]any
+	}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for p, ops := range d.Paths {
+		for m := range ops {
+			got = append(got, m+" "+p)
+		}
+	}
+	sort.Strings(got)
+	want := []string{"get /homepage", "get /v2/articles", "get /v2/articles/{id}"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("paths %v, want %v", got, want)
 	}
 }
