@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // errHelp reports that a command printed its usage because it was asked to: the process
@@ -212,6 +214,15 @@ func checkAppDir(dir string) error {
 		"An app folder holds src/api/<api>/content-types/<type>/schema.json (content types) and\n"+
 		"src/components/<category>/<name>.json (components), as Strapi lays them out;\n"+
 		"pass it with --app DIR (e.g. quarry serve --app ./examples/blog)", abs)
+}
+
+// openHint adds what to check to an error opening the app's database.
+func openHint(err error) error {
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) {
+		return fmt.Errorf("%w\nCheck DATABASE_URL (or config/database) and that PostgreSQL runs and accepts this user; without DATABASE_CLIENT=postgres Quarry uses its embedded SQLite", err)
+	}
+	return err
 }
 
 // enumEnv reads an environment variable that takes one of a few values, refusing others

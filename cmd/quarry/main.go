@@ -111,7 +111,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	}
 	a, err := app.Open(ctx, *dir, getenv, log)
 	if err != nil {
-		return err
+		return openHint(err)
 	}
 	defer a.DB.Close()
 	for _, w := range schemas.Lint(a.Schema) {
@@ -205,7 +205,8 @@ func openAdmin(ctx context.Context, dir string, getenv func(string) string, log 
 	if err := checkAppDir(dir); err != nil {
 		return nil, err
 	}
-	return app.Open(ctx, dir, getenv, log)
+	a, err := app.Open(ctx, dir, getenv, log)
+	return a, openHint(err)
 }
 
 func locales(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
