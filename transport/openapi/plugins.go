@@ -60,7 +60,7 @@ func (g *gen) usersPermissions() {
 	g.paths["/users/count"] = obj{"get": op(tag, "countUsers", "Counts users.", userParams[:1], nil, ok(obj{"type": "integer"}))}
 	g.paths["/users/me"] = obj{"get": op(tag, "getMe", "The caller (a users-permissions JWT).", userParams[2:4], nil, user)}
 	g.paths["/users/{id}"] = obj{
-		"get":    op(tag, "getUserById", "Reads a user.", append([]any{idParam}, userParams[2:4]...), nil, user),
+		"get":    withNoContent(op(tag, "getUserById", "Reads a user (204 when there is none, as Strapi).", append([]any{idParam}, userParams[2:4]...), nil, user)),
 		"put":    op(tag, "putUser", "Updates a user.", []any{idParam}, userBody, user),
 		"delete": op(tag, "deleteUser", "Deletes a user and returns it.", []any{idParam}, nil, user),
 	}
@@ -113,4 +113,10 @@ func (g *gen) i18n() {
 	}}
 	g.paths["/i18n/locales"] = obj{"get": op("Internationalization", "getLocales", "Lists the locales.", nil, nil,
 		ok(obj{"type": "array", "items": ref("Locale")}))}
+}
+
+// withNoContent adds the 204 the users-permissions plugin answers for a missing user.
+func withNoContent(o obj) obj {
+	o["responses"].(obj)["204"] = obj{"description": "No such user"}
+	return o
 }
