@@ -7,13 +7,17 @@ import (
 )
 
 // AccessLog writes one line per request: method, route pattern, path (without its query),
-// status, bytes, duration, SQL statements and request id; 5xx answers at error level. No
+// status, bytes, duration, SQL statements and request id; 5xx answers at error level, health
+// and readiness probes at debug level. No
 // header, query or body is logged, so tokens, passwords and reset codes never are.
 func AccessLog(log *slog.Logger) Observer {
 	return func(rec *Record) {
 		lvl := slog.LevelInfo
-		if rec.Status >= 500 {
+		switch {
+		case rec.Status >= 500:
 			lvl = slog.LevelError
+		case rec.Route == "/_health" || rec.Route == "/_ready":
+			lvl = slog.LevelDebug // probes every few seconds would drown the requests
 		}
 		if !log.Enabled(context.Background(), lvl) {
 			return

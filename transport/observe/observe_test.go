@@ -1,8 +1,11 @@
 package observe
 
 import (
+	"bytes"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 )
@@ -46,5 +49,24 @@ func TestMiddlewareRecords(t *testing.T) {
 	}
 	if rec.Header().Get(RequestIDHeader) != "given-1" {
 		t.Errorf("X-Request-Id not returned")
+	}
+}
+
+func TestAccessLogLevels(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	al := AccessLog(log)
+	al(&Record{Method: "GET", Route: "/_health", Path: "/_health", Status: 204, ID: "probe"})
+	al(&Record{Method: "GET", Route: "/api/{name}", Path: "/api/articles", Status: 200, ID: "ok-1", Statements: 3})
+	al(&Record{Method: "POST", Route: "/graphql", Path: "/graphql", Status: 500, ID: "bad-1", GraphQL: []string{"mutation"}})
+	out := buf.String()
+	if strings.Contains(out, "probe") {
+		t.Errorf("a health probe is logged at info: %s", out)
+	}
+	if !strings.Contains(out, `"level":"INFO","msg":"request","method":"GET","route":"/api/{name}"`) || !strings.Contains(out, `"sql_statements":3`) {
+		t.Errorf("request line: %s", out)
+	}
+	if !strings.Contains(out, `"level":"ERROR"`) || !strings.Contains(out, `"graphql":"mutation"`) {
+		t.Errorf("5xx line: %s", out)
 	}
 }
