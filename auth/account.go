@@ -172,7 +172,9 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 		if err != nil {
 			// Strapi answers the provider's error message (which names the mail server);
 			// the user stays registered and can ask for the e-mail again.
-			s.Log.Error("users-permissions: registration's confirmation e-mail", "err", err)
+			if !errors.Is(err, errNotSent) { // a failed sending is logged already
+				s.Log.Error("users-permissions: registration's confirmation e-mail", "err", err)
+			}
 			return Session{}, apierror.Application("Couldn't send the confirmation email")
 		}
 		return Session{UserID: id}, nil

@@ -289,3 +289,41 @@ func TestEmailFailures(t *testing.T) {
 		t.Fatalf("%d start-up warnings:\n%s", n, srv.log.String())
 	}
 }
+
+// TestEmailSendRoute: the email plugin's POST /api/email sends for callers granted
+// plugin::email.email.send and answers {}, as Strapi's.
+func TestEmailSendRoute(t *testing.T) {
+	be := backends()[0]
+	app, mail := mailApp(t, map[string]string{"plugins.json": `{"users-permissions": {"config": {"jwtSecret": "` + testJWTSecret + `"}}}`})
+	srv := start(t, be, app)
+	body := `{"to":["a@example.com","B <b@example.com>"],"cc":"c@example.com","bcc":{"name":"D","address":"d@example.com"},
+		"replyTo":"help@example.org","subject":"Hello","text":"plain","html":"<b>rich</b>",
+		"attachments":[{"filename":"note.txt","content":"aGVsbG8=","encoding":"base64"}]}`
+	expect(t, srv.call(t, "", "POST", "/api/email", body), 403)
+	expect(t, srv.call(t, srv.Token, "POST", "/api/email", body), 200, `{}`)
+	msgs, err := mail.Wait(1, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := msgs[0]
+	if m.From != "no-reply@strapi.io" || strings.Join(m.To, ",") != "a@example.com,b@example.com,c@example.com,d@example.com" {
+		t.Fatalf("envelope %q %v", m.From, m.To)
+	}
+	raw := string(m.Data)
+	for _, want := range []string{"Subject: Hello", "Reply-To: <help@example.org>", "Cc: <c@example.com>", `filename="note.txt"`, "aGVsbG8="} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("message lacks %q:\n%s", want, raw)
+		}
+	}
+	if strings.Contains(raw, "d@example.com") {
+		t.Errorf("Bcc in the message:\n%s", raw)
+	}
+	for b, msg := range map[string]string{`{}`: "No recipients defined", `{"to":"not an address"}`: "is not an e-mail address",
+		`{"to":"a@example.com","attachments":[{"path":"/etc/passwd"}]}`: "path is not supported", `{"to":"a@example.com","subject":3}`: "subject must be a string"} {
+		expect(t, srv.call(t, srv.Token, "POST", "/api/email", b), 400, `"name":"ValidationError"`, msg)
+	}
+	expect(t, srv.call(t, srv.Token, "GET", "/api/email", ""), 404)
+	if n := len(mail.Messages()); n != 1 {
+		t.Fatalf("%d e-mails, want 1", n)
+	}
+}

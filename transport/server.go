@@ -19,6 +19,7 @@ import (
 	"quarry/planner/exec"
 	"quarry/planner/write"
 	"quarry/schemas"
+	"quarry/transport/email"
 	"quarry/transport/observe"
 	"quarry/transport/openapi"
 	"quarry/upload"
@@ -55,6 +56,9 @@ type Server struct {
 	// Auth authenticates requests (public role, users' JWTs, API tokens) and serves the
 	// users-permissions routes (users.go); built from TokenSalt without JWTs when nil.
 	Auth *auth.Service
+	// Mailer is the email plugin's provider: POST /api/email (emailsend.go); nil answers
+	// without sending.
+	Mailer email.Sender
 	// HTTP is config/middlewares.json: security headers and CORS (middleware.go).
 	HTTP *HTTPConfig
 	// Routes is what the project's route files say (routes.go); nil serves every core route.
@@ -119,6 +123,7 @@ func (s *Server) Handler() http.Handler {
 		r.Get("/api/i18n/locales", s.listLocales)
 	}
 	s.mountUsersPermissions(r)
+	s.mountEmail(r)
 	s.mountUpload(r)
 	r.HandleFunc("/api/{name}", s.route)
 	r.HandleFunc("/api/{name}/{id}", s.route)

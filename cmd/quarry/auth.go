@@ -37,7 +37,7 @@ func setupAuth(ctx context.Context, a *app.App, srv *transport.Server, host stri
 	for _, w := range warnings {
 		log.Warn(w)
 	}
-	srv.Auth.Mailer = mailer
+	srv.Auth.Mailer, srv.Mailer = mailer, mailer
 	added, err := a.ApplyPermissions(ctx)
 	if err != nil {
 		return err

@@ -16,10 +16,21 @@ import (
 type Message struct {
 	From    string
 	To      string
+	Cc      string
+	Bcc     string // envelope only, never a header
 	ReplyTo string
 	Subject string
 	Text    string
 	HTML    string
+	// Attachments are files given by content (the email plugin's send route).
+	Attachments []Attachment
+}
+
+// Attachment is one attached file.
+type Attachment struct {
+	Filename    string
+	ContentType string // from the file name when empty
+	Content     []byte
 }
 
 // composed is a message ready for the wire: the envelope and the RFC 5322 bytes.
@@ -94,13 +105,27 @@ func compose(m Message) (composed, error) {
 	if err != nil {
 		return c, fmt.Errorf("to: %w", err)
 	}
-	if len(to) == 0 {
-		return c, fmt.Errorf("no recipients defined")
-	}
 	for _, a := range to {
 		if err := msg.AddToFormat(a.Name, a.Address); err != nil {
 			return c, fmt.Errorf("to: %w", err)
 		}
+		c.to = append(c.to, a.Address)
+	}
+	cc, err := parseList(m.Cc)
+	if err != nil {
+		return c, fmt.Errorf("cc: %w", err)
+	}
+	for _, a := range cc {
+		if err := msg.AddCcFormat(a.Name, a.Address); err != nil {
+			return c, fmt.Errorf("cc: %w", err)
+		}
+		c.to = append(c.to, a.Address)
+	}
+	bcc, err := parseList(m.Bcc)
+	if err != nil {
+		return c, fmt.Errorf("bcc: %w", err)
+	}
+	for _, a := range bcc {
 		c.to = append(c.to, a.Address)
 	}
 	if m.ReplyTo != "" {
@@ -123,6 +148,18 @@ func compose(m Message) (composed, error) {
 		msg.SetBodyString(gomail.TypeTextHTML, m.HTML)
 	default:
 		msg.SetBodyString(gomail.TypeTextPlain, m.Text)
+	}
+	if len(c.to) == 0 {
+		return c, fmt.Errorf("no recipients defined")
+	}
+	for _, a := range m.Attachments {
+		var opts []gomail.FileOption
+		if a.ContentType != "" {
+			opts = append(opts, gomail.WithFileContentType(gomail.ContentType(a.ContentType)))
+		}
+		if err := msg.AttachReader(a.Filename, bytes.NewReader(a.Content), opts...); err != nil {
+			return c, fmt.Errorf("attachment %q: %w", a.Filename, err)
+		}
 	}
 	var b bytes.Buffer
 	if _, err := msg.WriteTo(&b); err != nil {
