@@ -108,6 +108,11 @@ func hostileCases(now int64) []hostile {
 		{name: "reset code NUL", method: "POST", path: "/api/auth/reset-password", body: `{"code":"\u0000","password":"secret-pw","passwordConfirmation":"secret-pw"}`, status: 400, errName: V, msg: "NUL"},
 		{name: "confirmation NUL", path: "/api/auth/email-confirmation?" + qp("confirmation", "\x00"), status: 400, errName: V, msg: "NUL"},
 		{name: "id value or-true", path: arts + qp("filters[id][$eq]", "1 OR 1=1"), status: 400, errName: V},
+		// ---- bodies another site's page can post without a CORS preflight write nothing ----
+		{name: "create as text/plain", as: "full", method: "POST", path: "/api/tags", body: `{"data":{"name":"csrf"}}`, headers: []string{"Content-Type: text/plain"}, status: 400, errName: V, msg: `Missing "data" payload`},
+		{name: "create untyped", as: "full", method: "POST", path: "/api/tags", body: `{"data":{"name":"csrf"}}`, headers: []string{"Content-Type:"}, status: 400, errName: V, msg: `Missing "data" payload`},
+		{name: "create as form", as: "full", method: "POST", path: "/api/tags", body: `data[name]=csrf`, headers: []string{"Content-Type: application/x-www-form-urlencoded"}, status: 400, errName: V, msg: `Missing "data" payload`},
+		{name: "update as text/plain", as: "full", method: "PUT", path: "/api/articles/1", body: `{"data":{"title":"csrf"}}`, headers: []string{"Content-Type: text/plain;charset=UTF-8"}, status: 400, errName: V, msg: `Missing "data" payload`},
 		// ---- integers past 32 bits (PostgreSQL's integer columns refuse them) ----
 		{name: "integer filter over 32 bits", path: arts + qp("filters[views][$eq]", "99999999999999"), status: 400, errName: V, msg: "views"},
 		{name: "id filter over 32 bits", path: arts + qp("filters[author][id][$in][0]", "99999999999"), status: 400, errName: V, msg: "id"},

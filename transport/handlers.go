@@ -123,6 +123,12 @@ func (s *Server) body(w http.ResponseWriter, r *http.Request, m *schemas.Model) 
 	if data, ok, err := s.inlineBody(w, r, m); ok {
 		return data, err // multipart with files (upload.go)
 	}
+	missing := apierror.Validation(`Missing "data" payload in the request body`)
+	if !jsonw.IsJSONRequest(r) {
+		// Strapi does not parse it (a form it does, but a form is refused too: like
+		// text/plain, another site's page can post one without a CORS preflight).
+		return nil, missing
+	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBody))
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -131,7 +137,6 @@ func (s *Server) body(w http.ResponseWriter, r *http.Request, m *schemas.Model) 
 		}
 		return nil, apierror.Validation("Unreadable request body")
 	}
-	missing := apierror.Validation(`Missing "data" payload in the request body`)
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, missing
 	}

@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
-	"strings"
 
 	pg "quarry/parser/graphql"
+	"quarry/transport/jsonw"
 )
 
 // MaxBatch caps the operations of one batched request. Strapi's Apollo Server 3 runs any
@@ -19,18 +18,9 @@ const MaxBatch = 20
 // noBody is Apollo Server's answer to a POST body it cannot use.
 const noBody = "POST body missing, invalid Content-Type, or JSON object has no keys."
 
-// jsonTypes are the media types Strapi's body parser reads as JSON.
-var jsonTypes = map[string]bool{
-	"application/json": true, "application/json-patch+json": true, "application/vnd.api+json": true,
-	"application/csp-report": true, "application/scim+json": true,
-}
-
 // jsonBody reports whether a POST carries a JSON body Strapi would parse. Anything else,
 // a missing Content-Type included, never reaches the GraphQL server.
-func jsonBody(r *http.Request) bool {
-	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	return err == nil && jsonTypes[strings.ToLower(ct)]
-}
+func jsonBody(r *http.Request) bool { return jsonw.IsJSONRequest(r) }
 
 // writeText answers with a plain-text body, as Apollo Server answers requests it cannot
 // read.

@@ -1,0 +1,22 @@
+package jsonw
+
+import (
+	"mime"
+	"net/http"
+	"strings"
+)
+
+// jsonTypes are the media types Strapi's body parser (koa-body) reads as JSON.
+var jsonTypes = map[string]bool{
+	"application/json": true, "application/json-patch+json": true, "application/vnd.api+json": true,
+	"application/csp-report": true, "application/scim+json": true,
+}
+
+// IsJSONRequest reports whether a request declares a body Strapi reads as JSON. Strapi
+// leaves a text/plain or untyped body unparsed, so a JSON text sent that way is no payload:
+// this is also what keeps a page on another site, which can post text/plain without a CORS
+// preflight, from writing.
+func IsJSONRequest(r *http.Request) bool {
+	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return err == nil && jsonTypes[strings.ToLower(ct)]
+}
