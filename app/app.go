@@ -55,7 +55,30 @@ type adminConfig struct {
 
 // Open loads the schemas and configuration of dir, connects to its database and migrates it.
 func Open(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger) (*App, error) {
-	s, err := schemas.Load(dir)
+	dbc, err := database.ConfigFor(dir, getenv)
+	if err != nil {
+		return nil, err
+	}
+	dbc.Log = log
+	db, err := database.Open(ctx, dbc)
+	if err != nil {
+		return nil, err
+	}
+	a, err := open(ctx, dir, getenv, log, db)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func open(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger, db *database.DB) (*App, error) {
+	opts, err := schemaOptions(dir, log)
+	if err != nil {
+		return nil, err
+	}
+	opts.StoredType = db.StoredType(ctx)
+	s, err := schemas.LoadWith(dir, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -93,35 +116,43 @@ func Open(ctx context.Context, dir string, getenv func(string) string, log *slog
 			return nil, err
 		}
 	}
-	dbc, err := database.ConfigFor(dir, getenv)
-	if err != nil {
-		return nil, err
-	}
-	dbc.Log = log
-	db, err := database.Open(ctx, dbc)
-	if err != nil {
-		return nil, err
-	}
 	if err := db.Migrate(ctx, s, log); err != nil {
-		db.Close()
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	a.DB = db
 	ic, err := i18n.LoadConfig(dir)
 	if err != nil {
-		db.Close()
 		return nil, err
 	}
 	a.I18n = &i18n.Service{DB: db}
 	if err := a.I18n.Setup(ctx, ic); err != nil {
-		db.Close()
 		return nil, fmt.Errorf("set up locales: %w", err)
 	}
 	if err := a.setupAuth(ctx); err != nil {
-		db.Close()
 		return nil, err
 	}
 	return a, nil
+}
+
+// quarryConfig is config/quarry.json, Quarry's own settings for what Strapi keeps in code.
+type quarryConfig struct {
+	// CustomFields maps custom-field uids of plugins Quarry does not know to their
+	// underlying type: {"plugin::my-plugin.rating": "integer"}.
+	CustomFields map[string]string `json:"customFields"`
+}
+
+// schemaOptions reads the schema loader's settings from config/quarry.json.
+func schemaOptions(dir string, log *slog.Logger) (schemas.Options, error) {
+	file := filepath.Join(dir, "config", "quarry.json")
+	var qc quarryConfig
+	if err := readJSON(file, &qc); err != nil {
+		return schemas.Options{}, err
+	}
+	opts := schemas.Options{CustomFields: qc.CustomFields, CustomFieldsFile: file}
+	if log != nil {
+		opts.Warn = log.Warn
+	}
+	return opts, nil
 }
 
 // readJSON reads an optional JSON config file.
@@ -184,4 +215,14 @@ func PopulateDeepConfig(dir string, plugins []byte, getenv func(string) string, 
 		c.MaxDepth = n
 	}
 	return c, nil
+}
+
+// LoadSchema loads dir's schemas with its settings but without a database (unmapped custom
+// fields are then served as text), for tools that only read them.
+func LoadSchema(dir string) (*schemas.Schema, error) {
+	opts, err := schemaOptions(dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	return schemas.LoadWith(dir, opts)
 }

@@ -277,6 +277,39 @@ func (db *DB) Migrate(ctx context.Context, s *schemas.Schema, log *slog.Logger) 
 	return nil
 }
 
+// StoredType returns a function telling the attribute type a stored column serves (for the
+// schema loader's unmapped custom fields); tables are read once each, a missing one has none.
+func (db *DB) StoredType(ctx context.Context) func(table, column string) (schemas.AttrType, bool) {
+	cache := map[string]map[string]string{}
+	return func(table, column string) (schemas.AttrType, bool) {
+		cols, ok := cache[table]
+		if !ok {
+			var rows []struct {
+				Name string `db:"name"`
+				Type string `db:"type"`
+			}
+			var err error
+			if db.Dialect == sqlgen.Postgres {
+				err = db.SelectContext(ctx, &rows, `SELECT column_name AS name, data_type AS type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`, table)
+			} else {
+				err = db.SelectContext(ctx, &rows, `SELECT name, type FROM pragma_table_info(?)`, table)
+			}
+			cols = map[string]string{}
+			if err == nil {
+				for _, r := range rows {
+					cols[strings.ToLower(r.Name)] = r.Type
+				}
+			}
+			cache[table] = cols
+		}
+		t, ok := cols[column]
+		if !ok {
+			return "", false
+		}
+		return db.Dialect.AttrTypeOf(t)
+	}
+}
+
 // schemaState is what a database holds: columns per table, index names, the indexes that
 // back a unique or primary-key constraint, constraint names per table and, for PostgreSQL,
 // the name of the foreign key per "table.column>referenced table".

@@ -112,10 +112,11 @@ func (b *builder) filters(m *schemas.Model, list []*ir.Filter, path []*schemas.A
 // traversable checks that a filter may go through attribute name of m.
 func (b *builder) traversable(m *schemas.Model, name string, path []*schemas.Attribute, o origin) (*schemas.Attribute, error) {
 	a, ok := m.Attr(name)
-	if !ok || a.Hidden() || a.Type == schemas.DynamicZone || a.IsScalar() {
+	if !ok || b.hidden(a) || a.Type == schemas.DynamicZone || a.IsScalar() {
 		return nil, apierror.InvalidParam(name).At(o.at(path) + "[" + name + "]")
 	}
-	if a.Type == schemas.Relation && !b.who.CanFind(a.Target.UID) {
+	// Strapi ignores a filter through an unlinked mappedBy relation, which widens the result.
+	if a.Type == schemas.Relation && (a.Unlinked || !b.who.CanFind(a.Target.UID)) {
 		return nil, apierror.InvalidParam(name).At(o.at(path) + "[" + name + "]")
 	}
 	return a, nil
@@ -127,7 +128,7 @@ func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute
 	cpath := path        // the comparison's; path stays the filter's own, which errors name
 	if f.Field != "id" {
 		a, ok := m.Attr(f.Field)
-		if !ok || a.Hidden() || a.Type == schemas.DynamicZone {
+		if !ok || b.hidden(a) || a.Type == schemas.DynamicZone {
 			return nil, apierror.InvalidParam(f.Field).At(o.at(path) + "[" + f.Field + "]")
 		}
 		if !a.IsScalar() {

@@ -50,6 +50,7 @@ type builder struct {
 	p       *Planner
 	who     Principal
 	removed []string
+	graphql bool
 
 	// The plan's parts, carved from slabs sized by sizes.
 	nodes  slab[node]
@@ -90,7 +91,7 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 		deep.Populate = pop
 		q = &deep
 	}
-	b := builder{p: p, who: who}
+	b := builder{p: p, who: who, graphql: q.GraphQL}
 	z := sizes{maxDepth: p.Config.MaxPopulateDepth}
 	z.query(m, q)
 	b.reserve(&z)
@@ -205,7 +206,7 @@ next:
 			continue
 		}
 		a, ok := m.Attr(f)
-		if !ok || !a.IsScalar() || a.Hidden() {
+		if !ok || !a.IsScalar() || b.hidden(a) {
 			return nil, apierror.InvalidParam(f).At("fields")
 		}
 		for _, o := range out { // field lists are short: a scan beats a map
@@ -282,7 +283,7 @@ func (b *builder) sort(m *schemas.Model, keys []ir.Sort) ([]Order, error) {
 				break
 			}
 			a, ok := cur.Attr(name)
-			if !ok || a.Hidden() || a.Type == schemas.DynamicZone {
+			if !ok || b.hidden(a) || a.Type == schemas.DynamicZone {
 				return nil, apierror.InvalidParam(name).At("sort")
 			}
 			if a.IsScalar() {
@@ -296,7 +297,7 @@ func (b *builder) sort(m *schemas.Model, keys []ir.Sort) ([]Order, error) {
 				// A relation with nothing after it cannot be sorted on.
 				return nil, apierror.InvalidParam(name)
 			}
-			if a.Type == schemas.Relation && !b.who.CanFind(a.Target.UID) {
+			if a.Type == schemas.Relation && (a.Unlinked || !b.who.CanFind(a.Target.UID)) {
 				return nil, apierror.InvalidParam(name)
 			}
 			path = append(path, a)
@@ -409,12 +410,17 @@ func (b *builder) options(m *schemas.Model, f *ir.PopulateField) error {
 
 // add appends the child populating a, unless the caller may not see it.
 func (b *builder) add(out []*Child, m *schemas.Model, a *schemas.Attribute, f *ir.PopulateField, pubState string, depth int) ([]*Child, error) {
-	if a.Hidden() {
+	if b.hidden(a) {
 		b.removed = append(b.removed, fmt.Sprintf("populate %s: private attribute", a.Name))
 		return out, nil
 	}
 	if a.Type == schemas.Relation && !b.who.CanFind(a.Target.UID) {
 		b.removed = append(b.removed, fmt.Sprintf("populate %s: caller may not find %s", a.Name, a.Target.UID))
+		return out, nil
+	}
+	if a.Unlinked {
+		// Strapi has no link table for it and leaves it out of the answer.
+		b.removed = append(b.removed, fmt.Sprintf("populate %s: mappedBy without an owning side", a.Name))
 		return out, nil
 	}
 	c, err := b.child(m, a, f, pubState, depth)
@@ -620,4 +626,9 @@ func (b *builder) localeFilter(m *schemas.Model, codes []string) Expr {
 		return b.cmp(nil, a, "eq", args)
 	}
 	return b.cmp(nil, a, "in", args)
+}
+
+// hidden reports whether a may not be selected, filtered, sorted or populated by this query.
+func (b *builder) hidden(a *schemas.Attribute) bool {
+	return a.Hidden() && !(b.graphql && a.GraphQLVisible)
 }

@@ -57,6 +57,7 @@ type rawAttr struct {
 	Component     string          `json:"component"`
 	Repeatable    bool            `json:"repeatable"`
 	Components    []string        `json:"components"`
+	CustomField   string          `json:"customField"`
 	PluginOptions struct {
 		I18n struct {
 			Localized *bool `json:"localized"`
@@ -89,7 +90,10 @@ type namedRaw struct {
 }
 
 // Load reads an app folder (or its src/ folder) and returns the validated schema.
-func Load(appDir string) (*Schema, error) {
+func Load(appDir string) (*Schema, error) { return LoadWith(appDir, Options{}) }
+
+// LoadWith is Load with options (custom fields, the stored columns, warnings).
+func LoadWith(appDir string, opts Options) (*Schema, error) {
 	src := filepath.Join(appDir, "src")
 	if st, err := os.Stat(filepath.Join(appDir, "api")); err == nil && st.IsDir() {
 		src = appDir
@@ -153,7 +157,11 @@ func Load(appDir string) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := build(append(append(todo, up...), pl...))
+	all := append(append(todo, up...), pl...)
+	if err := resolveCustomFields(all, opts); err != nil {
+		return nil, err
+	}
+	s, err := build(all)
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +325,7 @@ func (s *Schema) buildAttrs(p *pending) error {
 		if reservedNames[name] {
 			return fail(name, "this name is reserved")
 		}
-		a := &Attribute{Name: name, Type: AttrType(ra.Type), Required: ra.Required, Unique: ra.Unique,
+		a := &Attribute{Name: name, Type: AttrType(ra.Type), CustomField: ra.CustomField, Required: ra.Required, Unique: ra.Unique,
 			Private: ra.Private, Min: ra.Min, Max: ra.Max, MinLength: ra.MinLength, MaxLength: ra.MaxLength,
 			Enum: ra.Enum, EnumName: ra.EnumName, TargetField: ra.TargetField, Multiple: ra.Multiple, Allowed: ra.AllowedTypes,
 			Repeatable: ra.Repeatable}
@@ -461,11 +469,12 @@ func (s *Schema) linkRelation(m *Model, a *Attribute) error {
 	t := a.Target
 	if a.MappedBy != "" {
 		inv, ok := t.Attr(a.MappedBy)
-		if !ok || inv.Type != Relation || inv.Target != m {
-			return fail(fmt.Sprintf("mappedBy %q is not a relation of %s back to %s", a.MappedBy, t.UID, m.UID))
-		}
-		if inv.InversedBy != a.Name {
-			return fail(fmt.Sprintf("%s.%s must declare inversedBy %q", t.UID, a.MappedBy, a.Name))
+		if !ok || inv.Type != Relation || inv.Target != m || inv.InversedBy != a.Name {
+			// Strapi gives the mapped side its link table from an owner that names it with
+			// inversedBy; without one (the owner is missing or one-sided) it boots and the
+			// relation holds nothing: REST leaves it out, GraphQL lists it.
+			a.Unlinked = true
+			return nil
 		}
 		if !compatible(inv.Relation, a.Relation) {
 			return fail(fmt.Sprintf("relation %s does not match %s on %s.%s", a.Relation, inv.Relation, t.UID, a.MappedBy))

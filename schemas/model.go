@@ -85,11 +85,22 @@ type Attribute struct {
 	InversedBy string
 	Multiple   bool // media multiple
 	Allowed    []string
-	Link       *Join // how to reach targets from an entry holding this attribute
+	Link       *Join // how to reach targets from an entry holding this attribute; nil when Unlinked
+	// Unlinked marks a mappedBy relation that no owner names with inversedBy: Strapi 4 boots
+	// with it but keeps no link table for it, so it never holds an entry.
+	Unlinked bool
 
 	// Components and dynamic zones.
 	Repeatable bool
 	Components []*Model // one for a component attribute, several for a dynamic zone
+
+	// GraphQLVisible makes a private attribute reachable over GraphQL: a role's users, which
+	// Strapi's REST sanitizer strips and its GraphQL schema lists.
+	GraphQLVisible bool
+
+	// CustomField is the uid of a customField attribute (plugin::color-picker.color); Type is
+	// then its underlying type, as Strapi's custom-field registry converts it.
+	CustomField string
 
 	// Owner is the model the attribute belongs to.
 	Owner *Model

@@ -174,3 +174,37 @@ func (d *Dialect) Rebind(q string) string {
 	}
 	return out
 }
+
+// AttrTypeOf is the attribute type a stored column of SQL type sqlType serves (the inverse of
+// ColumnType, also for the types Strapi's knex declares), for custom fields nobody maps.
+func (d *Dialect) AttrTypeOf(sqlType string) (schemas.AttrType, bool) {
+	t := strings.ToLower(strings.TrimSpace(sqlType))
+	if i := strings.IndexByte(t, '('); i >= 0 {
+		t = strings.TrimSpace(t[:i])
+	}
+	switch t {
+	case "varchar", "character varying", "character", "char", "nvarchar":
+		return schemas.String, true
+	case "text", "longtext", "mediumtext", "clob":
+		return schemas.Text, true
+	case "json", "jsonb":
+		return schemas.JSON, true
+	case "boolean", "bool", "tinyint":
+		return schemas.Boolean, true
+	case "integer", "int", "int4", "smallint":
+		return schemas.Integer, true
+	case "bigint", "int8", "bigint unsigned":
+		return schemas.BigInteger, true
+	case "float", "double", "double precision", "real", "float8", "float4":
+		return schemas.Float, true
+	case "decimal", "numeric":
+		return schemas.Decimal, true
+	case "date":
+		return schemas.Date, true
+	case "time", "time without time zone":
+		return schemas.Time, true
+	case "datetime", "timestamp", "timestamp without time zone", "timestamptz", "timestamp with time zone":
+		return schemas.DateTime, true
+	}
+	return "", false
+}

@@ -115,7 +115,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 		return 2, errors.New("give exactly one request")
 	}
 	request := fs.Arg(0)
-	s, err := schemas.Load(*dir)
+	s, err := app.LoadSchema(*dir)
 	if err != nil {
 		return 1, err
 	}

@@ -6,7 +6,6 @@ import (
 
 	"quarry/app"
 	"quarry/gqlschema"
-	"quarry/schemas"
 	"quarry/transport"
 	gqltransport "quarry/transport/graphql"
 )
@@ -51,7 +50,7 @@ func printSchema(args []string, stdout io.Writer) error {
 	if err := checkAppDir(*dir); err != nil {
 		return err
 	}
-	sdl, err := gqlschema.AppSDL(*dir, schemas.Load)
+	sdl, err := gqlschema.AppSDL(*dir, app.LoadSchema)
 	if err != nil {
 		return err
 	}

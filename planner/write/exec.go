@@ -120,6 +120,9 @@ func (x *execer) run(op *entryOp) (int64, error) {
 		}
 	}
 	for _, rf := range op.rels {
+		if rf.attr.Unlinked {
+			continue // validated as Strapi does, then dropped: Strapi keeps no table for it
+		}
 		if err := x.relation(id, rf, op.id == 0); err != nil {
 			return 0, err
 		}
@@ -351,6 +354,9 @@ func (x *execer) deleteLinksOf(m *schemas.Model, ids []int64) error {
 		case schemas.Media:
 			media = true
 		case schemas.Relation:
+			if a.Unlinked {
+				continue
+			}
 			k := a.Link.Table + "\x00" + a.Link.SourceCol
 			if seen[k] {
 				continue
@@ -391,7 +397,7 @@ func (x *execer) deleteEntry(m *schemas.Model, id int64) error {
 	// side of bidirectional ones).
 	seen := map[string]bool{}
 	for _, a := range m.Attributes {
-		if a.Type == schemas.Relation {
+		if a.Type == schemas.Relation && !a.Unlinked {
 			seen[a.Link.Table+"\x00"+a.Link.SourceCol] = true
 		}
 	}

@@ -208,7 +208,8 @@ func (x *execution) attributes(o *pg.Object, step *planner.Select, e *exec.Entry
 				return x.scalar(f.Attr, e.Values[i]), true
 			}
 			return nil, true
-		case x.emptyPopulate:
+		case x.emptyPopulate, f.Attr.Unlinked:
+			// An unlinked mappedBy relation holds nothing (Strapi fails to resolve it).
 			return x.populated(f, exec.Kid{}, fp)
 		}
 		ci := -1
