@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -76,7 +77,8 @@ func (s *Service) registerExtras() []*schemas.Attribute {
 	u := s.Schema.Users()
 	var out []*schemas.Attribute
 	pick := func(a *schemas.Attribute) {
-		if a != nil && a.IsScalar() && !a.Hidden() && !a.System && !registerExcluded[a.Name] &&
+		// Relations, media and components only when allowedFields names them.
+		if a != nil && (a.IsScalar() || s.Config.RegisterAllowedFields != nil) && !a.Hidden() && !a.System && !registerExcluded[a.Name] &&
 			a.Name != "username" && a.Name != "email" && a.Name != "password" {
 			out = append(out, a)
 		}
@@ -110,9 +112,23 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 	if err := c.err(); err != nil {
 		return Session{}, err
 	}
-	extra, err := scalarExtras(s.registerExtras(), body)
+	allowed := s.registerExtras()
+	extra, err := scalarExtras(allowed, body)
 	if err != nil {
 		return Session{}, err
+	}
+	// What the insert does not write goes through the write path: allowed relations, media
+	// and components, and the defaults of the extension's attributes.
+	later := map[string]any{}
+	for _, a := range allowed {
+		if v, ok := body[a.Name]; ok && !a.IsScalar() {
+			later[a.Name] = v
+		}
+	}
+	for k, v := range s.extensionData(nil, true, func(a *schemas.Attribute) bool { _, set := extra[a.Column]; return !set || !a.IsScalar() }) {
+		if _, ok := later[k]; !ok {
+			later[k] = v
+		}
 	}
 	role, err := roleBy(ctx, s.DB, adv.DefaultRole)
 	if err != nil {
@@ -143,6 +159,7 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 	nu := newUser{Username: username, Email: email, Password: password, Provider: "local", Confirmed: !adv.EmailConfirmation,
 		RoleID: role.ID, Extra: extra}
 	var id int64
+	now := s.now().UTC().Truncate(time.Millisecond)
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) (err error) {
 		if err := s.claimIdentities(ctx, tx, 0, username, email, true, "Email or Username are already taken", "Email or Username are already taken"); err != nil {
 			return err
@@ -155,8 +172,10 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 		if crossed > 0 {
 			return apierror.Application("Email or Username are already taken")
 		}
-		id, err = insertUser(ctx, tx, s.DB.Dialect.Bind, nu, s.now())
-		return err
+		if id, err = insertUser(ctx, tx, s.DB.Dialect.Bind, nu, now); err != nil {
+			return err
+		}
+		return s.writeExtension(ctx, tx, id, later, now, false)
 	})
 	if err != nil {
 		return Session{}, err

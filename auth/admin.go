@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -150,7 +151,8 @@ func (s *Service) emailTaken(ctx context.Context, email string, except int64) (b
 	return n > 0, err
 }
 
-// CreateUser is POST /api/users: {username, email, password, role, confirmed?, blocked?}.
+// CreateUser is POST /api/users: {username, email, password, role, confirmed?, blocked?} and
+// the attributes an app's extension adds (their defaults when absent).
 func (s *Service) CreateUser(ctx context.Context, body map[string]any) (int64, error) {
 	adv, err := s.Advanced(ctx)
 	if err != nil {
@@ -200,19 +202,23 @@ func (s *Service) CreateUser(ctx context.Context, body map[string]any) (int64, e
 		return 0, apierror.Application("1 relation(s) of type plugin::users-permissions.role associated with this entity do not exist")
 	}
 	var id int64
+	now := s.now().UTC().Truncate(time.Millisecond)
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) (err error) {
 		if err := s.claimIdentities(ctx, tx, 0, username, email, adv.UniqueEmail, "Email already taken", "This attribute must be unique"); err != nil {
 			return err
 		}
 		id, err = insertUser(ctx, tx, s.DB.Dialect.Bind, newUser{Username: username, Email: email, Password: password,
-			Provider: "local", Confirmed: confirmed, Blocked: blocked, RoleID: roleID}, s.now())
-		return err
+			Provider: "local", Confirmed: confirmed, Blocked: blocked, RoleID: roleID}, now)
+		if err != nil {
+			return err
+		}
+		return s.writeExtension(ctx, tx, id, s.extensionData(body, true, nil), now, true)
 	})
 	return id, err
 }
 
-// UpdateUser is PUT /api/users/:id. Only username, email, password, role, confirmed and
-// blocked are written; other keys are ignored.
+// UpdateUser is PUT /api/users/:id: the plugin's attributes (not the reset and confirmation
+// tokens), and those an app's extension adds.
 func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any) error {
 	u, err := UserByID(ctx, s.DB, id)
 	if err != nil {
@@ -294,6 +300,12 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 			return relationError("1 relation(s) of type plugin::users-permissions.role associated with this entity do not exist")
 		}
 	}
+	ext := s.extensionData(body, false, nil)
+	// Strapi's update writes the body as it comes: provider too (not on create).
+	if p, ok := body["provider"].(string); ok {
+		cols, vals = append(cols, "provider"), append(vals, p)
+	}
+	now := s.now().UTC().Truncate(time.Millisecond)
 	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		var claimUser, claimEmail string
 		if hasUsername {
@@ -305,13 +317,15 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 		if err := s.claimIdentities(ctx, tx, id, claimUser, claimEmail, adv.UniqueEmail, "Email already taken", "Username already taken"); err != nil {
 			return err
 		}
-		if err := updateUser(ctx, tx, s.DB.Dialect.Bind, id, cols, vals, s.now()); err != nil {
+		if err := updateUser(ctx, tx, s.DB.Dialect.Bind, id, cols, vals, now); err != nil {
 			return err
 		}
 		if hasRole {
-			return setUserRole(ctx, tx, id, roleID)
+			if err := setUserRole(ctx, tx, id, roleID); err != nil {
+				return err
+			}
 		}
-		return nil
+		return s.writeExtension(ctx, tx, id, ext, now, false)
 	})
 }
 

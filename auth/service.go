@@ -38,6 +38,9 @@ type Service struct {
 	// UserJSON renders a user as the content API does (the templates' USER); the transport
 	// sets it. Without it USER has the plugin's own attributes.
 	UserJSON func(ctx context.Context, id int64) ([]byte, error)
+	// Entries writes the attributes an app's extension adds to the user type (planner/write's
+	// Writer); without it only the plugin's own attributes are written.
+	Entries EntryWriter
 
 	limiter Limiter
 

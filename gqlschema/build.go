@@ -403,7 +403,7 @@ func (g *gen) attrFields(m *schemas.Model) (out, in, filters []fdef) {
 		// Private and password attributes never reach a client (Strapi returns password
 		// hashes over GraphQL; Quarry does not). They stay in inputs and filters as in
 		// Strapi, where filtering on them is refused with "Invalid parameter".
-		if oOK && !a.Hidden() {
+		if oOK && (!a.Hidden() || a.GraphQLVisible) {
 			out = append(out, *o)
 			mi.output[a.Name] = a
 		}

@@ -32,6 +32,9 @@ type Query struct {
 	Data map[string]any `json:"data,omitempty"`
 	// DataKeys keeps the payload's key order, which decides the order of validation errors.
 	DataKeys []string `json:"-"`
+	// GraphQL marks a query lowered from a GraphQL document, which may reach the attributes
+	// only Strapi's GraphQL schema shows (schemas.Attribute.GraphQLVisible).
+	GraphQL bool `json:"-"`
 }
 
 // ValueKind tells how a client typed a value; REST values are always strings or nulls.

@@ -109,9 +109,11 @@ func (s *Schema) finishUsersPermissions() error {
 		a, _ := u.Attr(name)
 		a.Private = true
 	}
-	// A role's users are never reachable through the role (Strapi strips them from output).
+	// A role's users are never reachable through the role over REST (Strapi strips them from
+	// output); Strapi's GraphQL schema has them.
 	if a, ok := s.Models[RoleUID].Attr("users"); ok {
 		a.Private = true
+		a.GraphQLVisible = true
 	}
 	return nil
 }

@@ -74,6 +74,14 @@ func (b *buf) value(t schemas.AttrType, v any) {
 		}
 		b.Str(x)
 	case time.Time:
+		if t == schemas.Timestamp {
+			// Strapi's timestamp field reads back as epoch milliseconds in a string, on
+			// every database (date-fns format "T").
+			b.WriteByte('"')
+			b.Int(x.UnixMilli())
+			b.WriteByte('"')
+			return
+		}
 		b.Time(x)
 	case json.RawMessage:
 		b.JSONB(x)

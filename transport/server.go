@@ -83,6 +83,9 @@ func (s *Server) Handler() http.Handler {
 	}
 	if s.Auth == nil {
 		s.Auth = auth.NewService(s.DB, s.Schema, auth.DefaultConfig(), s.TokenSalt, s.Log)
+		if s.Writer != nil {
+			s.Auth.Entries = s.Writer
+		}
 	}
 	if s.Auth.UserJSON == nil {
 		s.Auth.UserJSON = s.userJSON

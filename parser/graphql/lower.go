@@ -310,6 +310,7 @@ func (lv *level) populate() *ir.Populate {
 }
 
 func (lv *level) apply(q *ir.Query) {
+	q.GraphQL = true
 	q.Fields = lv.fieldList()
 	q.Populate = lv.populate()
 }

@@ -228,7 +228,9 @@ func (p *walker) entry(m *schemas.Model, data map[string]any, ex *existing, at o
 		}
 		keys = append(keys, a.Name)
 		v, present := data[a.Name]
-		if !present && p.mode == modeCreate {
+		// A component item without a stored row is created, by an update too, and gets its
+		// attributes' defaults as Strapi's entity service gives them.
+		if !present && (p.mode == modeCreate || !root && ex == nil) {
 			v, present = defaultFor(a)
 		}
 		fp := at.field(a.Name)

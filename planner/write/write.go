@@ -237,3 +237,11 @@ func (w *Writer) CreateDraft(ctx context.Context, tx *sqlx.Tx, m *schemas.Model,
 	}
 	return id, nil
 }
+
+// UpdateAt is Update with updatedAt set to now, for a caller that wrote part of the row in
+// the same transaction at that instant (the users-permissions user's own attributes).
+func (w *Writer) UpdateAt(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, data map[string]any, now time.Time) error {
+	at := *w
+	at.Now = func() time.Time { return now }
+	return at.Update(ctx, tx, m, id, data)
+}
