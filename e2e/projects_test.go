@@ -22,13 +22,9 @@ import (
 //
 // against a fresh oracle (start.sh --fresh). -update records Quarry's answers instead.
 
-var (
-	update       = flag.Bool("update", false, "rewrite the project golden files from Quarry's answers")
-	recordOracle = flag.String("record-oracle", "", "rewrite the project golden files from the Strapi oracle at this URL")
-)
+// -update (declared in layout_test.go) records Quarry's answers into the project golden files.
+var recordOracle = flag.String("record-oracle", "", "rewrite the project golden files from the Strapi oracle at this URL")
 
-// oracleFullToken is the oracle kit's fixed full-access API token.
-const oracleFullToken = "oracle0full0access0token0000000000000000000000000000000000000001"
 
 // projectStep is one request of a project scenario. As is "token" (full-access API token),
 // "public" or "jwt" (the JWT of the last answer that carried one).
