@@ -25,7 +25,6 @@ import (
 // -update (declared in layout_test.go) records Quarry's answers into the project golden files.
 var recordOracle = flag.String("record-oracle", "", "rewrite the project golden files from the Strapi oracle at this URL")
 
-
 // projectStep is one request of a project scenario. As is "token" (full-access API token),
 // "public" or "jwt" (the JWT of the last answer that carried one).
 type projectStep struct {
