@@ -1,0 +1,6 @@
+'use strict';
+const { createCoreRouter } = require('@strapi/strapi').factories;
+module.exports = createCoreRouter('api::article.article', {
+  only: ['find', 'findOne', 'create'],
+  config: { find: { auth: false } },
+});

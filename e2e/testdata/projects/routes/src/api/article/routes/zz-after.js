@@ -1,0 +1,7 @@
+'use strict';
+module.exports = {
+  routes: [
+    { method: 'GET', path: '/articles/special', handler: 'article.featured' },
+    { method: 'GET', path: '/stats/articles', handler: 'article.featured' },
+  ],
+};
