@@ -13,12 +13,14 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"quarry/auth"
 	"quarry/database"
 	"quarry/i18n"
 	"quarry/planner"
 	"quarry/schemas"
+	"quarry/schemas/projectconfig"
 	"quarry/transport/email"
 )
 
@@ -30,32 +32,61 @@ type App struct {
 	REST   planner.Config
 	// I18n manages locales (the default locale exists from the first start).
 	I18n *i18n.Service
-	// TokenSalt is API_TOKEN_SALT (config/admin.json apiToken.salt as a fallback).
+	// TokenSalt is API_TOKEN_SALT, else admin.apiToken.salt of the project's config.
 	TokenSalt string
-	// Auth is the users-permissions configuration (config/plugins.json); see auth.go.
+	// Auth is the users-permissions configuration (config/plugins.*); see auth.go.
 	Auth auth.Config
 	// Email is the email plugin's configuration: the provider that sends the
 	// users-permissions e-mails.
 	Email email.Config
+	// Config is the project's configuration (config/*.js|ts|json, config/env/<env>, .env),
+	// and Settings its checked view.
+	Config   *projectconfig.Project
+	Settings *projectconfig.Typed
+	// Getenv reads the environment as the project sees it: the process's, else .env's.
+	Getenv func(string) string
+	// RESTPrefix is api.rest.prefix: where the content API is served (default /api).
+	RESTPrefix string
 }
 
-type apiConfig struct {
-	REST struct {
-		DefaultLimit *int  `json:"defaultLimit"`
-		MaxLimit     *int  `json:"maxLimit"`
-		WithCount    *bool `json:"withCount"`
-	} `json:"rest"`
-}
-
-type adminConfig struct {
-	APIToken struct {
-		Salt string `json:"salt"`
-	} `json:"apiToken"`
+// LoadConfig reads an app folder's configuration as `quarry serve` does, with getenv as the
+// process environment (a variable counts as set when it is not empty).
+func LoadConfig(ctx context.Context, dir string, getenv func(string) string) (*projectconfig.Project, *projectconfig.Typed, error) {
+	var keys []string
+	for _, kv := range os.Environ() {
+		if k, _, ok := strings.Cut(kv, "="); ok {
+			keys = append(keys, k)
+		}
+	}
+	proj, err := projectconfig.Load(ctx, projectconfig.Options{Dir: dir, EnvKeys: keys,
+		LookupEnv: func(k string) (string, bool) { v := getenv(k); return v, v != "" }})
+	if err != nil {
+		return nil, nil, err
+	}
+	typed, err := proj.Typed()
+	if err != nil {
+		return nil, nil, err
+	}
+	return proj, typed, nil
 }
 
 // Open loads the schemas and configuration of dir, connects to its database and migrates it.
 func Open(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger) (*App, error) {
-	dbc, err := database.ConfigFor(dir, getenv)
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	proj, typed, err := LoadConfig(ctx, dir, getenv)
+	if err != nil {
+		return nil, err
+	}
+	for file, mods := range proj.Unresolved {
+		log.Warn("a config file requires modules Quarry does not load; they are empty objects", "file", file, "modules", strings.Join(mods, ", "))
+	}
+	if missing := proj.UnimplementedPlugins(typed); len(missing) > 0 {
+		log.Warn("enabled plugins that Quarry does not implement (their routes and features are not served)", "plugins", strings.Join(missing, ", "))
+	}
+	getenv = proj.Getenv
+	dbc, err := database.ConfigFor(dir, proj, typed.Database, getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +95,7 @@ func Open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if err != nil {
 		return nil, err
 	}
-	a, err := open(ctx, dir, getenv, log, db)
+	a, err := open(ctx, dir, getenv, log, db, proj, typed)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -72,8 +103,10 @@ func Open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	return a, nil
 }
 
-func open(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger, db *database.DB) (*App, error) {
-	opts, err := schemaOptions(dir, log)
+// open loads the schemas with the database's stored column types at hand (an unknown custom
+// field is served as its column's type) and sets the app up on db.
+func open(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger, db *database.DB, proj *projectconfig.Project, typed *projectconfig.Typed) (*App, error) {
+	opts, err := schemaOptions(proj, log)
 	if err != nil {
 		return nil, err
 	}
@@ -82,32 +115,27 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if err != nil {
 		return nil, err
 	}
-	a := &App{Dir: dir, Schema: s, REST: planner.DefaultConfig()}
-	var ac apiConfig
-	if err := readJSON(filepath.Join(dir, "config", "api.json"), &ac); err != nil {
-		return nil, err
+	a := &App{Dir: dir, Schema: s, REST: planner.DefaultConfig(), Config: proj, Settings: typed, Getenv: getenv, RESTPrefix: "/api"}
+	rest := typed.API.REST
+	if rest.DefaultLimit != nil {
+		a.REST.DefaultLimit = rest.DefaultLimit.Int(0)
 	}
-	if v := ac.REST.DefaultLimit; v != nil && *v > 0 {
-		a.REST.DefaultLimit = *v
+	if rest.MaxLimit != nil {
+		a.REST.MaxLimit = rest.MaxLimit.Int(0)
 	}
-	if v := ac.REST.MaxLimit; v != nil && *v > 0 {
-		a.REST.MaxLimit = *v
-	}
-	if v := ac.REST.WithCount; v != nil {
+	if v := rest.WithCount; v != nil {
 		a.REST.WithCount = *v
 	}
-	plugins, err := readOptional(filepath.Join(dir, "config", "plugins.json"))
-	if err != nil {
-		return nil, err
+	if a.REST.Deep, err = PopulateDeepConfig(dir, proj.JSON("plugins"), getenv, a.REST.Deep); err != nil {
+		return nil, a.configError("plugins", err)
 	}
-	if a.REST.Deep, err = PopulateDeepConfig(dir, plugins, getenv, a.REST.Deep); err != nil {
-		return nil, err
+	if v := rest.Prefix; v != nil {
+		a.RESTPrefix = strings.TrimRight(*v, "/")
+		if a.RESTPrefix == "" {
+			return nil, fmt.Errorf("%s: rest.prefix %q: the content API cannot be served at the root", proj.SourceOf("api", []string{"rest", "prefix"}), *v)
+		}
 	}
-	var adm adminConfig
-	if err := readJSON(filepath.Join(dir, "config", "admin.json"), &adm); err != nil {
-		return nil, err
-	}
-	a.TokenSalt = adm.APIToken.Salt
+	a.TokenSalt = typed.Admin.APIToken.Salt
 	if v := getenv("API_TOKEN_SALT"); v != "" {
 		a.TokenSalt = v
 	}
@@ -120,9 +148,9 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	a.DB = db
-	ic, err := i18n.LoadConfig(dir)
+	ic, err := i18n.ParseConfig(proj.JSON("plugins"))
 	if err != nil {
-		return nil, err
+		return nil, a.configError("plugins", err)
 	}
 	a.I18n = &i18n.Service{DB: db}
 	if err := a.I18n.Setup(ctx, ic); err != nil {
@@ -134,19 +162,21 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	return a, nil
 }
 
-// quarryConfig is config/quarry.json, Quarry's own settings for what Strapi keeps in code.
+// quarryConfig is config/quarry.*, Quarry's own settings for what Strapi keeps in code.
 type quarryConfig struct {
 	// CustomFields maps custom-field uids of plugins Quarry does not know to their
 	// underlying type: {"plugin::my-plugin.rating": "integer"}.
 	CustomFields map[string]string `json:"customFields"`
 }
 
-// schemaOptions reads the schema loader's settings from config/quarry.json.
-func schemaOptions(dir string, log *slog.Logger) (schemas.Options, error) {
-	file := filepath.Join(dir, "config", "quarry.json")
+// schemaOptions reads the schema loader's settings from config/quarry.* (js, ts or json).
+func schemaOptions(proj *projectconfig.Project, log *slog.Logger) (schemas.Options, error) {
 	var qc quarryConfig
-	if err := readJSON(file, &qc); err != nil {
-		return schemas.Options{}, err
+	file := strings.Join(proj.Files("quarry"), ", ")
+	if data := proj.JSON("quarry"); len(data) > 0 {
+		if err := json.Unmarshal(data, &qc); err != nil {
+			return schemas.Options{}, fmt.Errorf("%s: %w", file, err)
+		}
 	}
 	opts := schemas.Options{CustomFields: qc.CustomFields, CustomFieldsFile: file}
 	if log != nil {
@@ -155,19 +185,20 @@ func schemaOptions(dir string, log *slog.Logger) (schemas.Options, error) {
 	return opts, nil
 }
 
-// readJSON reads an optional JSON config file.
-func readJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+// configError names the files of a configuration name in an error.
+func (a *App) configError(name string, err error) error {
+	files := a.Config.Files(name)
+	if len(files) == 0 {
+		return err
 	}
-	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return fmt.Errorf("%s: %w", strings.Join(files, ", "), err)
+}
+
+// PluginEnabled says whether config/plugins.* leaves a plugin on (Quarry's plugins are on
+// unless declared with enabled: false).
+func (a *App) PluginEnabled(name string) bool {
+	d, ok := a.Settings.PluginDecls[name]
+	return !ok || d.IsEnabled()
 }
 
 // PopulateDeepConfig reads whether the app uses strapi-plugin-populate-deep, as Strapi decides
@@ -215,14 +246,4 @@ func PopulateDeepConfig(dir string, plugins []byte, getenv func(string) string, 
 		c.MaxDepth = n
 	}
 	return c, nil
-}
-
-// LoadSchema loads dir's schemas with its settings but without a database (unmapped custom
-// fields are then served as text), for tools that only read them.
-func LoadSchema(dir string) (*schemas.Schema, error) {
-	opts, err := schemaOptions(dir, nil)
-	if err != nil {
-		return nil, err
-	}
-	return schemas.LoadWith(dir, opts)
 }

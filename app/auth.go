@@ -30,15 +30,12 @@ func Env(getenv func(string) string) string {
 	return "development"
 }
 
-// setupAuth reads the users-permissions configuration (config/plugins.json) and creates the
+// setupAuth reads the users-permissions configuration (config/plugins.*) and creates the
 // plugin's roles, default permissions and settings when missing.
 func (a *App) setupAuth(ctx context.Context) error {
-	data, err := readOptional(filepath.Join(a.Dir, "config", "plugins.json"))
-	if err != nil {
-		return err
-	}
-	if a.Auth, err = auth.ParsePluginsConfig(data); err != nil {
-		return err
+	var err error
+	if a.Auth, err = auth.ParsePluginsConfig(a.Config.JSON("plugins")); err != nil {
+		return a.configError("plugins", err)
 	}
 	entry, err := a.pluginEntry("email")
 	if err != nil {
@@ -50,33 +47,30 @@ func (a *App) setupAuth(ctx context.Context) error {
 	return auth.Setup(ctx, a.DB, a.Auth, time.Now())
 }
 
-// pluginEntry is one plugin's entry of the plugins configuration, nil when absent. It reads
-// config/plugins.json; it is the one place to switch to the config loader's plugins.
+// pluginEntry is one plugin's entry of the plugins configuration (config/plugins.*, merged
+// with its env override), nil when absent.
 func (a *App) pluginEntry(name string) (json.RawMessage, error) {
-	data, err := readOptional(filepath.Join(a.Dir, "config", "plugins.json"))
-	if err != nil || data == nil {
-		return nil, err
+	data := a.Config.JSON("plugins")
+	if data == nil {
+		return nil, nil
 	}
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(data, &all); err != nil {
-		return nil, fmt.Errorf("config/plugins.json: %w", err)
+		return nil, a.configError("plugins", err)
 	}
 	return all[name], nil
 }
 
-// configURL is server.url or admin.url of the project's configuration ("" when unset). It
-// reads config/server.json and config/admin.json; it is the one place to switch to the
-// config loader.
-func (a *App) configURL(file string) (string, error) {
-	data, err := readOptional(filepath.Join(a.Dir, "config", file+".json"))
-	if err != nil || data == nil {
-		return "", err
+// configURL is server.url or admin.url of the project's configuration ("" when unset).
+func (a *App) configURL(name string) (string, error) {
+	if name == "server" {
+		return a.Settings.Server.URL, nil
 	}
 	var c struct {
 		URL *string `json:"url"`
 	}
-	if err := json.Unmarshal(data, &c); err != nil {
-		return "", fmt.Errorf("config/%s.json: %w", file, err)
+	if err := a.Config.Decode(name, &c); err != nil {
+		return "", err
 	}
 	if c.URL == nil {
 		return "", nil
@@ -100,7 +94,7 @@ func (a *App) LinkURLs(host string, port int, env string) (auth.URLs, error) {
 	if strings.HasPrefix(server, "http") {
 		u, err := url.Parse(serverURL)
 		if err != nil || u.Host == "" {
-			return auth.URLs{}, fmt.Errorf("config/server.json url: %q is not a valid URL", serverURL)
+			return auth.URLs{}, fmt.Errorf("%s: url: %q is not a valid URL", a.Config.SourceOf("server", []string{"url"}), serverURL)
 		}
 		server = strings.TrimRight(u.String(), "/")
 	} else if server != "" {
@@ -114,7 +108,7 @@ func (a *App) LinkURLs(host string, port int, env string) (auth.URLs, error) {
 	if strings.HasPrefix(admin, "http") {
 		u, err := url.Parse(admin)
 		if err != nil || u.Host == "" {
-			return auth.URLs{}, fmt.Errorf("config/admin.json url: %q is not a valid URL", adminURL)
+			return auth.URLs{}, fmt.Errorf("%s: url: %q is not a valid URL", a.Config.SourceOf("admin", []string{"url"}), adminURL)
 		}
 		admin = strings.TrimRight(u.String(), "/")
 	} else {
@@ -130,7 +124,7 @@ func (a *App) LinkURLs(host string, port int, env string) (auth.URLs, error) {
 		}
 		return "http://" + net.JoinHostPort(hostname, strconv.Itoa(port)) + u
 	}
-	return auth.URLs{Server: abs(server), Admin: abs(admin), APIPrefix: "/api"}, nil
+	return auth.URLs{Server: abs(server), Admin: abs(admin), APIPrefix: a.RESTPrefix}, nil
 }
 
 // ApplyPermissions grants what config/permissions.json lists (role → actions); `quarry serve`
@@ -147,9 +141,9 @@ func (a *App) ApplyPermissions(ctx context.Context) (map[string][]string, error)
 	return auth.ApplyPermissions(ctx, a.DB, a.Schema, perms, time.Now())
 }
 
-// Middlewares returns config/middlewares.json, nil when absent.
+// Middlewares returns the project's middlewares configuration as JSON, nil when absent.
 func (a *App) Middlewares() ([]byte, error) {
-	return readOptional(filepath.Join(a.Dir, "config", "middlewares.json"))
+	return a.Config.JSON("middlewares"), nil
 }
 
 // JWTSecret is the secret that signs the users' JWTs: JWT_SECRET, else config/plugins.json's
@@ -164,7 +158,7 @@ func (a *App) JWTSecret(getenv func(string) string) (string, error) {
 		return a.Auth.JWTSecret, nil
 	}
 	if Env(getenv) == "production" {
-		return "", errors.New("JWT_SECRET is required in production: set it (or users-permissions.config.jwtSecret in config/plugins.json) to a long random string")
+		return "", errors.New("JWT_SECRET is required in production: set it (in the environment or .env, or users-permissions.config.jwtSecret in config/plugins.js) to a long random string")
 	}
 	return localSecret(a.Dir, "jwt-secret")
 }

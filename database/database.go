@@ -5,12 +5,11 @@ package database
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -24,6 +23,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"quarry/schemas"
+	"quarry/schemas/projectconfig"
 	"quarry/sqlgen"
 )
 
@@ -32,7 +32,7 @@ func init() {
 	sqlx.BindDriver("sqlite", sqlx.QUESTION)
 }
 
-// Config says which database to use. Environment variables win over config/database.json.
+// Config says which database to use.
 type Config struct {
 	Client   string // sqlite | postgres
 	URL      string // postgres connection URL
@@ -42,46 +42,62 @@ type Config struct {
 	BusyTimeout time.Duration
 	// Log receives the connection state changes (unreachable, reachable again).
 	Log *slog.Logger
+	// PoolMin and PoolMax size the connection pool (0: the defaults).
+	PoolMin, PoolMax int
 }
 
 // DefaultBusyTimeout is SQLite's wait for the write lock when DATABASE_BUSY_TIMEOUT is
 // not set.
 const DefaultBusyTimeout = 5 * time.Second
 
-type fileConfig struct {
-	Connection struct {
-		Client     string `json:"client"`
-		Connection struct {
-			Filename         string `json:"filename"`
-			ConnectionString string `json:"connectionString"`
-		} `json:"connection"`
-	} `json:"connection"`
-}
-
-// ConfigFor reads config/database.json (if any) and the DATABASE_* environment variables.
-func ConfigFor(appDir string, getenv func(string) string) (Config, error) {
+// ConfigFor reads the project's database configuration (config/database.{js,ts,json} and
+// its env override, through projectconfig) and the DATABASE_* environment variables.
+//
+// A database.js or .ts file is the project's own word, as in Strapi: its values (which read
+// the environment through env()) are used as they are. With a database.json file or none,
+// DATABASE_CLIENT, DATABASE_URL and DATABASE_FILENAME win over it, as they always have.
+func ConfigFor(appDir string, proj *projectconfig.Project, typed *projectconfig.Database, getenv func(string) string) (Config, error) {
 	var c Config
-	data, err := os.ReadFile(filepath.Join(appDir, "config", "database.json"))
-	switch {
-	case err == nil:
-		var fc fileConfig
-		if err := json.Unmarshal(data, &fc); err != nil {
-			return c, fmt.Errorf("config/database.json: %w", err)
+	fromScript := false
+	if typed != nil {
+		files := proj.Files("database")
+		for _, f := range files {
+			fromScript = fromScript || !strings.HasSuffix(f, ".json")
 		}
-		c.Client = fc.Connection.Client
-		c.Filename = fc.Connection.Connection.Filename
-		c.URL = fc.Connection.Connection.ConnectionString
-	case !errors.Is(err, fs.ErrNotExist):
-		return c, fmt.Errorf("read config/database.json: %w", err)
+		src := strings.Join(files, ", ")
+		dc := typed.Connection
+		switch dc.Client {
+		case "", "sqlite", "sqlite3", "better-sqlite3", "@vscode/sqlite3":
+			if dc.Client != "" {
+				c.Client = "sqlite"
+			}
+			c.Filename = dc.Connection.Filename
+		case "postgres", "pg":
+			c.Client = "postgres"
+			u, err := postgresURL(dc.Connection)
+			if err != nil {
+				return c, fmt.Errorf("%s: %w", src, err)
+			}
+			c.URL = u
+		case "mysql", "mysql2":
+			return c, fmt.Errorf("%s: connection.client %q: MySQL is not supported yet; use sqlite or postgres", src, dc.Client)
+		}
+		c.PoolMin = dc.Pool.Min.Int(0)
+		c.PoolMax = dc.Pool.Max.Int(0)
 	}
-	if v := getenv("DATABASE_CLIENT"); v != "" {
-		c.Client = v
+	if !fromScript {
+		if v := getenv("DATABASE_CLIENT"); v != "" {
+			c.Client = v
+		}
+		if v := getenv("DATABASE_URL"); v != "" {
+			c.URL = v
+		}
+		if v := getenv("DATABASE_FILENAME"); v != "" {
+			c.Filename = v
+		}
 	}
-	if v := getenv("DATABASE_URL"); v != "" {
-		c.URL = v
-	}
-	if v := getenv("DATABASE_FILENAME"); v != "" {
-		c.Filename = v
+	if c.Client == "mysql" || c.Client == "mysql2" {
+		return c, fmt.Errorf("DATABASE_CLIENT %q: MySQL is not supported yet; use sqlite or postgres", c.Client)
 	}
 	c.BusyTimeout = DefaultBusyTimeout
 	if v := getenv("DATABASE_BUSY_TIMEOUT"); v != "" {
@@ -94,10 +110,56 @@ func ConfigFor(appDir string, getenv func(string) string) (Config, error) {
 	if c.Filename == "" {
 		c.Filename = filepath.Join(".tmp", "data.db")
 	}
+	// Strapi resolves the file against its working directory, the project folder.
 	if !filepath.IsAbs(c.Filename) {
 		c.Filename = filepath.Join(appDir, c.Filename)
 	}
 	return c, nil
+}
+
+// postgresURL turns knex's PostgreSQL connection into a pgx URL: connectionString when given
+// (node-postgres lets the separate fields fill what it lacks; here it is taken whole, with
+// schema and ssl added), else host, port, database, user and password.
+func postgresURL(p projectconfig.DatabaseParams) (string, error) {
+	var u *url.URL
+	if p.ConnectionString != "" {
+		var err error
+		if u, err = url.Parse(p.ConnectionString); err != nil {
+			return "", fmt.Errorf("connection.connection.connectionString: %w", err)
+		}
+	} else {
+		host := p.Host
+		if host == "" {
+			host = "localhost"
+		}
+		port := p.Port.Int(5432)
+		u = &url.URL{Scheme: "postgres", Host: net.JoinHostPort(host, strconv.Itoa(port)), Path: "/" + p.Database}
+		if p.User != "" {
+			if p.Password != "" {
+				u.User = url.UserPassword(p.User, p.Password)
+			} else {
+				u.User = url.User(p.User)
+			}
+		}
+	}
+	q := u.Query()
+	if q.Get("sslmode") == "" {
+		// node-postgres: no TLS unless asked; ssl: true verifies the certificate,
+		// {rejectUnauthorized: false} encrypts without verifying.
+		switch {
+		case !p.SSL.Enabled:
+			q.Set("sslmode", "disable")
+		case p.SSL.RejectUnauthorized:
+			q.Set("sslmode", "verify-full")
+		default:
+			q.Set("sslmode", "require")
+		}
+	}
+	if p.Schema != "" && q.Get("search_path") == "" {
+		q.Set("search_path", p.Schema)
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), nil
 }
 
 // DB is an open database with its dialect.
@@ -162,6 +224,10 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 		db = sqlx.NewDb(sql.OpenDB(gatedConnector{Connector: stdlib.GetConnector(*cfg), gate: gate, dialing: make(chan struct{}, maxDialing)}), "pgx")
 		db.SetMaxOpenConns(20)
 		db.SetMaxIdleConns(20)
+		if c.PoolMax > 0 {
+			db.SetMaxOpenConns(c.PoolMax)
+			db.SetMaxIdleConns(max(c.PoolMin, min(c.PoolMax, 20)))
+		}
 	}
 	out := &DB{DB: db, Dialect: d, gate: gate}
 	if d == sqlgen.SQLite {

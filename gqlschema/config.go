@@ -2,15 +2,15 @@ package gqlschema
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
+	"strings"
 
 	"quarry/schemas"
+	"quarry/schemas/projectconfig"
 )
 
 // Config is the GraphQL plugin's configuration: the keys Strapi v4 reads from
@@ -117,19 +117,20 @@ type rawField struct {
 	Filters *bool `json:"filters"`
 }
 
-// LoadConfig reads config/plugins.json of an app folder. A missing file gives the defaults.
+// LoadConfig reads the plugins configuration of an app folder (config/plugins.*, with the
+// process environment and .env, as projectconfig reads it). None gives the defaults.
 func LoadConfig(appDir string) (Config, error) {
 	c := DefaultConfig()
-	path := filepath.Join(appDir, "config", "plugins.json")
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	proj, err := projectconfig.Load(context.Background(), projectconfig.Options{Dir: appDir, LookupEnv: os.LookupEnv})
+	if err != nil {
+		return c, err
+	}
+	data := proj.JSON("plugins")
+	if data == nil {
 		return c, nil
 	}
-	if err != nil {
-		return c, fmt.Errorf("read %s: %w", path, err)
-	}
 	if err := c.parse(data); err != nil {
-		return c, fmt.Errorf("%s: %w", path, err)
+		return c, fmt.Errorf("%s: %w", strings.Join(proj.Files("plugins"), ", "), err)
 	}
 	return c, nil
 }

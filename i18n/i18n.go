@@ -9,8 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -41,26 +39,30 @@ type Config struct {
 	DefaultLocale string `json:"defaultLocale"`
 }
 
-// LoadConfig reads the i18n entry of config/plugins.json, if any.
-func LoadConfig(appDir string) (Config, error) {
+// ParseConfig reads the i18n entry of the plugins configuration (JSON, nil when none); its
+// locales may sit under "config" too, where Strapi keeps plugin settings.
+func ParseConfig(plugins []byte) (Config, error) {
 	var c Config
-	data, err := os.ReadFile(filepath.Join(appDir, "config", "plugins.json"))
-	if errors.Is(err, os.ErrNotExist) {
+	if len(plugins) == 0 {
 		return c, nil
-	}
-	if err != nil {
-		return c, fmt.Errorf("read config/plugins.json: %w", err)
 	}
 	var all struct {
 		I18n json.RawMessage `json:"i18n"`
 	}
-	if err := json.Unmarshal(data, &all); err != nil {
-		return c, fmt.Errorf("config/plugins.json: %w", err)
+	if err := json.Unmarshal(plugins, &all); err != nil {
+		return c, err
 	}
-	if len(all.I18n) > 0 {
-		if err := json.Unmarshal(all.I18n, &c); err != nil {
-			return c, fmt.Errorf("config/plugins.json i18n: %w", err)
-		}
+	if len(all.I18n) == 0 || all.I18n[0] != '{' {
+		return c, nil
+	}
+	var wrapped struct {
+		Config *Config `json:"config"`
+	}
+	if err := json.Unmarshal(all.I18n, &wrapped); err == nil && wrapped.Config != nil {
+		c = *wrapped.Config
+	}
+	if err := json.Unmarshal(all.I18n, &c); err != nil {
+		return c, fmt.Errorf("i18n: %w", err)
 	}
 	return c, nil
 }

@@ -71,6 +71,14 @@ type Server struct {
 	// Observers get a record of every request once it is answered (the access log,
 	// metrics); none, no recording.
 	Observers []observe.Observer
+	// RESTPrefix is api.rest.prefix: the content API's routes (content types and the
+	// plugins' routes) answer under it instead of /api. Empty means /api.
+	RESTPrefix string
+	// TrustProxy is server.proxy: the client IP (rate limits) is the first address of
+	// X-Forwarded-For, as koa's ctx.request.ip is with app.proxy.
+	TrustProxy bool
+	// FormMaxBody bounds URL-encoded bodies (strapi::body formLimit); MaxBody when zero.
+	FormMaxBody int64
 }
 
 // Handler returns the HTTP handler.
@@ -137,7 +145,42 @@ func (s *Server) Handler() http.Handler {
 	}
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { writeAPIError(w, apierror.NotFound()) })
 	r.MethodNotAllowed(methodNotAllowed)
-	return r
+	return withRESTPrefix(s.RESTPrefix, r)
+}
+
+// withRESTPrefix serves the routes written under /api at another prefix: a request under the
+// prefix is routed as if under /api, and /api itself then answers 404 as in Strapi.
+func withRESTPrefix(prefix string, next http.Handler) http.Handler {
+	if prefix == "" || prefix == "/api" {
+		return next
+	}
+	under := func(p, pre string) (string, bool) {
+		if p == pre {
+			return "", true
+		}
+		if rest, ok := strings.CutPrefix(p, pre); ok && strings.HasPrefix(rest, "/") {
+			return rest, true
+		}
+		return "", false
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rest, ok := under(r.URL.Path, prefix); ok {
+			r2 := r.Clone(r.Context())
+			r2.URL.Path = "/api" + rest
+			if r.URL.RawPath != "" {
+				if raw, ok := under(r.URL.RawPath, prefix); ok {
+					r2.URL.RawPath = "/api" + raw
+				}
+			}
+			next.ServeHTTP(w, r2)
+			return
+		}
+		if _, ok := under(r.URL.Path, "/api"); ok {
+			writeAPIError(w, apierror.NotFound())
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // ready is the readiness probe: 204 while the database answers, 503 with Retry-After

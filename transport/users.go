@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"path"
 	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -137,7 +138,7 @@ func (s *Server) upServe(w http.ResponseWriter, r *http.Request, rt upRoute) err
 				email = fmt.Sprint(v)
 			}
 		}
-		if info, on := s.Auth.RateLimit(email, path.Clean(r.URL.Path), clientIP(r)); on {
+		if info, on := s.Auth.RateLimit(email, path.Clean(r.URL.Path), s.clientIP(r)); on {
 			h := w.Header()
 			h.Set("X-RateLimit-Limit", strconv.Itoa(info.Limit))
 			h.Set("X-RateLimit-Remaining", strconv.Itoa(info.Remaining))
@@ -150,8 +151,17 @@ func (s *Server) upServe(w http.ResponseWriter, r *http.Request, rt upRoute) err
 	return rt.h(w, r, who, body)
 }
 
-// clientIP is the connection's address, as Strapi's ctx.request.ip without proxy trust.
-func clientIP(r *http.Request) string {
+// clientIP is koa's ctx.request.ip: with server.proxy, the first address of
+// X-Forwarded-For; otherwise (or without the header) the connection's address.
+func (s *Server) clientIP(r *http.Request) string {
+	if s.TrustProxy {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			first, _, _ := strings.Cut(xff, ",")
+			if first = strings.TrimSpace(first); first != "" {
+				return first
+			}
+		}
+	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
@@ -162,7 +172,11 @@ func clientIP(r *http.Request) string {
 // plainBody decodes the plugin's unwrapped bodies: a JSON object (anything else counts as
 // empty, as koa-body leaves it) or an URL-encoded form; an empty body is {}.
 func (s *Server) plainBody(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBody))
+	limit := s.MaxBody
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "application/x-www-form-urlencoded" && s.FormMaxBody > 0 {
+		limit = s.FormMaxBody
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {

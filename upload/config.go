@@ -1,12 +1,14 @@
 package upload
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
+	"strings"
+
+	"quarry/schemas/projectconfig"
 )
 
 // Config is the upload plugin's configuration: config/plugins.json `upload.config`, with
@@ -63,8 +65,23 @@ type providerOptions struct {
 	} `json:"localServer"`
 }
 
-// LoadConfig reads the upload configuration of an app folder.
+// LoadConfig reads the upload configuration of an app folder (config/plugins.*, as
+// projectconfig reads it with getenv as the environment).
 func LoadConfig(appDir string, getenv func(string) string) (Config, error) {
+	proj, err := projectconfig.Load(context.Background(), projectconfig.Options{Dir: appDir,
+		LookupEnv: func(k string) (string, bool) { v := getenv(k); return v, v != "" }})
+	if err != nil {
+		return Config{}, err
+	}
+	c, err := ParseConfig(appDir, proj.JSON("plugins"), getenv)
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", strings.Join(proj.Files("plugins"), ", "), err)
+	}
+	return c, nil
+}
+
+// ParseConfig reads the upload entry of the plugins configuration (JSON; nil when none).
+func ParseConfig(appDir string, plugins []byte, getenv func(string) string) (Config, error) {
 	c := Config{
 		Dir:                  filepath.Join(appDir, "public", "uploads"),
 		SizeLimit:            DefaultSizeLimit,
@@ -74,22 +91,18 @@ func LoadConfig(appDir string, getenv func(string) string) (Config, error) {
 		SizeOptimization:     true,
 	}
 	var pf pluginsFile
-	data, err := os.ReadFile(filepath.Join(appDir, "config", "plugins.json"))
-	switch {
-	case err == nil:
-		if err := json.Unmarshal(data, &pf); err != nil {
-			return c, fmt.Errorf("config/plugins.json: %w", err)
+	if len(plugins) > 0 {
+		if err := json.Unmarshal(plugins, &pf); err != nil {
+			return c, err
 		}
-	case !errors.Is(err, fs.ErrNotExist):
-		return c, fmt.Errorf("read config/plugins.json: %w", err)
 	}
 	uc := pf.Upload.Config
 	if uc.Provider != "" && uc.Provider != "local" {
-		return c, fmt.Errorf("config/plugins.json: upload provider %q is not supported (only local)", uc.Provider)
+		return c, fmt.Errorf("upload provider %q is not supported (only local)", uc.Provider)
 	}
 	if uc.SizeLimit != nil {
 		if *uc.SizeLimit <= 0 {
-			return c, errors.New("config/plugins.json: upload.config.sizeLimit must be positive")
+			return c, errors.New("upload.config.sizeLimit must be positive")
 		}
 		c.SizeLimit = *uc.SizeLimit
 	}
@@ -97,7 +110,7 @@ func LoadConfig(appDir string, getenv func(string) string) (Config, error) {
 	if uc.Breakpoints != nil {
 		for k, v := range uc.Breakpoints {
 			if v <= 0 || k == "" || k == "thumbnail" {
-				return c, fmt.Errorf("config/plugins.json: upload.config.breakpoints.%s must be a positive size", k)
+				return c, fmt.Errorf("upload.config.breakpoints.%s must be a positive size", k)
 			}
 		}
 		c.Breakpoints = uc.Breakpoints

@@ -62,11 +62,16 @@ func New(appDir string, s *schemas.Schema, db *database.DB, getenv func(string) 
 	if err != nil {
 		return nil, err
 	}
+	return NewFromConfig(cfg, s, db, log), nil
+}
+
+// NewFromConfig builds the service from a configuration already read (ParseConfig).
+func NewFromConfig(cfg Config, s *schemas.Schema, db *database.DB, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
 	removeStaleTemps(cfg.Dir, log)
-	return &Service{Schema: s, DB: db, Config: cfg, Now: time.Now, Log: log}, nil
+	return &Service{Schema: s, DB: db, Config: cfg, Now: time.Now, Log: log}
 }
 
 // removeStaleTemps deletes temporary files a crashed process left in the uploads folder (a

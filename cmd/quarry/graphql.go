@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"quarry/app"
 	"quarry/gqlschema"
@@ -10,12 +12,12 @@ import (
 	gqltransport "quarry/transport/graphql"
 )
 
-// mountGraphQL builds the GraphQL plugin from config/plugins.json (on by default) and
+// mountGraphQL builds the GraphQL plugin from config/plugins.* (on by default) and
 // mounts it on the server; it runs after authentication is set up, which it shares.
 func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv func(string) string) error {
-	gcfg, err := gqlschema.LoadConfig(a.Dir)
+	gcfg, err := gqlschema.ParseConfig(a.Config.JSON("plugins"))
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", strings.Join(a.Config.Files("plugins"), ", "), err)
 	}
 	if !gcfg.Enabled {
 		return nil

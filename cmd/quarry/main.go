@@ -100,8 +100,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
 	fs := newFlags("serve")
 	dir := appFlag(fs)
-	host := fs.String("host", envOr(getenv, "HOST", "0.0.0.0"), "listen host")
-	port := fs.Int("port", envInt(getenv, "PORT", 1337), "listen port")
+	host := fs.String("host", "", "listen host (default: config/server host, else HOST, else 0.0.0.0)")
+	port := fs.Int("port", 0, "listen port (default: config/server port, else PORT, else 1337)")
 	metricsAddr := fs.String("metrics-addr", getenv("QUARRY_METRICS_ADDR"), "serve Prometheus metrics at http://ADDR/metrics (e.g. 127.0.0.1:9464; off when empty)")
 	if _, err := parseFlags(fs, args, 0, stdout); err != nil {
 		return err
@@ -117,21 +117,52 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	for _, w := range schemas.Lint(a.Schema) {
 		log.Warn("schema: " + w)
 	}
+	getenv = a.Getenv // the process environment, then the project's .env
+	// Flags win, then config/server.*, then HOST/PORT (config/server.js usually reads
+	// them through env() anyway).
+	if *host == "" {
+		*host = a.Settings.Server.Host
+		if *host == "" {
+			*host = envOr(getenv, "HOST", "0.0.0.0")
+		}
+	}
+	if *port == 0 {
+		*port = a.Settings.Server.Port.Int(0)
+		if *port == 0 {
+			*port = envInt(getenv, "PORT", 1337)
+		}
+	}
 	srv := &transport.Server{
-		Schema:    a.Schema,
-		DB:        a.DB,
-		Planner:   &planner.Planner{Schema: a.Schema, Config: a.REST},
-		Runner:    &exec.Runner{Dialect: a.DB.Dialect, Cache: sqlgen.NewCache()},
-		Writer:    &write.Writer{Schema: a.Schema, Dialect: a.DB.Dialect, Now: time.Now},
-		Log:       log,
-		TokenSalt: a.TokenSalt,
-		I18n:      a.I18n,
-		LogPlans:  getenv("QUARRY_LOG_PLANS") == "1",
+		Schema:     a.Schema,
+		DB:         a.DB,
+		Planner:    &planner.Planner{Schema: a.Schema, Config: a.REST},
+		Runner:     &exec.Runner{Dialect: a.DB.Dialect, Cache: sqlgen.NewCache()},
+		Writer:     &write.Writer{Schema: a.Schema, Dialect: a.DB.Dialect, Now: time.Now},
+		Log:        log,
+		TokenSalt:  a.TokenSalt,
+		I18n:       a.I18n,
+		LogPlans:   getenv("QUARRY_LOG_PLANS") == "1",
+		RESTPrefix: a.RESTPrefix,
+		TrustProxy: a.Settings.Server.Proxy,
 
 		DebugStatements: getenv("QUARRY_DEBUG_STATEMENTS") == "1",
 	}
-	if srv.Upload, err = upload.New(a.Dir, a.Schema, a.DB, getenv, log); err != nil {
-		return err
+	body := a.Settings.Body
+	if body.JSONLimit != nil {
+		srv.MaxBody = int64(*body.JSONLimit)
+	}
+	if body.FormLimit != nil {
+		srv.FormMaxBody = int64(*body.FormLimit)
+	}
+	if a.PluginEnabled("upload") {
+		ucfg, err := upload.ParseConfig(a.Dir, a.Config.JSON("plugins"), getenv)
+		if err != nil {
+			return fmt.Errorf("%s: %w", strings.Join(a.Config.Files("plugins"), ", "), err)
+		}
+		if m := body.Formidable.MaxFileSize; m != nil {
+			ucfg.MaxFileBytes = int64(*m)
+		}
+		srv.Upload = upload.NewFromConfig(ucfg, a.Schema, a.DB, log)
 	}
 	srv.Writer.Inline = srv
 	if err := setupAuth(ctx, a, srv, *host, *port, log, getenv); err != nil {

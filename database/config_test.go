@@ -1,0 +1,79 @@
+package database
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"quarry/schemas/projectconfig"
+)
+
+func configOf(t *testing.T, file, src string, env map[string]string) (Config, error) {
+	t.Helper()
+	dir := t.TempDir()
+	if file != "" {
+		os.MkdirAll(filepath.Join(dir, "config"), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, "config", file), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	p, err := projectconfig.Load(context.Background(), projectconfig.Options{Dir: dir, LookupEnv: lookup})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ty, err := p.Typed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ConfigFor(dir, p, ty.Database, func(k string) string { return env[k] })
+	if err == nil && strings.HasPrefix(c.Filename, dir) {
+		c.Filename = "DIR" + strings.TrimPrefix(c.Filename, dir)
+	}
+	return c, err
+}
+
+func TestConfigFor(t *testing.T) {
+	// No database config: DATABASE_* as before.
+	c, err := configOf(t, "", "", map[string]string{"DATABASE_CLIENT": "postgres", "DATABASE_URL": "postgres://x/y"})
+	if err != nil || c.Client != "postgres" || c.URL != "postgres://x/y" {
+		t.Errorf("env only: %+v %v", c, err)
+	}
+	c, _ = configOf(t, "", "", nil)
+	if c.Client != "" || c.Filename != "DIR/.tmp/data.db" {
+		t.Errorf("default: %+v", c)
+	}
+	// Strapi's generated database.js, fields and all.
+	js := `const path = require('path');
+module.exports = ({ env }) => ({ connection: { client: env('DATABASE_CLIENT', 'sqlite'),
+  connection: env('DATABASE_CLIENT', 'sqlite') === 'sqlite' ? { filename: path.join(__dirname, '..', env('DATABASE_FILENAME', '.tmp/data.db')) } : {
+    connectionString: env('DATABASE_URL'), host: env('DATABASE_HOST', 'localhost'), port: env.int('DATABASE_PORT', 5432),
+    database: env('DATABASE_NAME', 'strapi'), user: env('DATABASE_USERNAME', 'strapi'), password: env('DATABASE_PASSWORD', 'p@ss'),
+    ssl: env.bool('DATABASE_SSL', false) && { rejectUnauthorized: env.bool('DATABASE_SSL_REJECT_UNAUTHORIZED', true) },
+    schema: env('DATABASE_SCHEMA', 'public') },
+  pool: { min: 2, max: 10 } } });`
+	c, err = configOf(t, "database.js", js, nil)
+	if err != nil || c.Client != "sqlite" || c.Filename != "DIR/.tmp/data.db" {
+		t.Errorf("sqlite: %+v %v", c, err)
+	}
+	c, err = configOf(t, "database.js", js, map[string]string{"DATABASE_CLIENT": "postgres", "DATABASE_SSL": "true", "DATABASE_SSL_REJECT_UNAUTHORIZED": "false"})
+	if want := "postgres://strapi:p%40ss@localhost:5432/strapi?search_path=public&sslmode=require"; err != nil || c.URL != want || c.PoolMax != 10 {
+		t.Errorf("postgres fields: %+v %v\nwant %s", c, err, want)
+	}
+	c, err = configOf(t, "database.js", js, map[string]string{"DATABASE_CLIENT": "postgres", "DATABASE_URL": "postgres://u@h:1/d?sslmode=prefer"})
+	if want := "postgres://u@h:1/d?search_path=public&sslmode=prefer"; err != nil || c.URL != want {
+		t.Errorf("postgres URL: %+v %v", c, err)
+	}
+	// A database.js is the project's word: DATABASE_URL does not override what it says.
+	c, err = configOf(t, "database.js", `module.exports = { connection: { client: 'better-sqlite3', connection: { filename: 'db/x.db' } } };`,
+		map[string]string{"DATABASE_CLIENT": "postgres", "DATABASE_URL": "postgres://x/y"})
+	if err != nil || c.Client != "sqlite" || c.Filename != "DIR/db/x.db" {
+		t.Errorf("better-sqlite3: %+v %v", c, err)
+	}
+	_, err = configOf(t, "database.js", js, map[string]string{"DATABASE_CLIENT": "mysql"})
+	if err == nil || !strings.Contains(err.Error(), "config/database.js") || !strings.Contains(err.Error(), "MySQL is not supported yet") {
+		t.Errorf("mysql: %v", err)
+	}
+}

@@ -1,0 +1,184 @@
+package projectconfig
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-playground/validator/v10"
+)
+
+// Typed is the checked view of the configuration keys Quarry honours.
+type Typed struct {
+	// Database is nil when the project has no database configuration.
+	Database *Database
+	Server   Server
+	API      API
+	Admin    Admin
+	// PluginDecls is every entry of config/plugins.*, as declared.
+	PluginDecls map[string]Plugin
+	Plugins     Plugins
+	// Middlewares is nil when the project has no middlewares configuration.
+	Middlewares []Middleware
+	Body        BodyConfig
+}
+
+// Typed decodes and checks the known keys; the first violation is a *KeyError.
+func (p *Project) Typed() (*Typed, error) {
+	t := &Typed{}
+	if p.Has("database") {
+		t.Database = &Database{}
+		if err := p.Decode("database", t.Database); err != nil {
+			return nil, err
+		}
+	}
+	var decls map[string]json.RawMessage
+	if err := p.Decode("plugins", &decls); err != nil {
+		return nil, err
+	}
+	t.PluginDecls = map[string]Plugin{}
+	for name, raw := range decls {
+		var d Plugin
+		if err := json.Unmarshal(raw, &d); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				return nil, p.keyError("plugins", strings.Trim(name+"."+te.Field, "."), expectedOf(te.Type))
+			}
+			return nil, err
+		}
+		t.PluginDecls[name] = d
+	}
+	for name, out := range map[string]any{"server": &t.Server, "api": &t.API, "admin": &t.Admin} {
+		if err := p.Decode(name, out); err != nil {
+			return nil, err
+		}
+	}
+	// The shorthand `graphql: true` has no config to check.
+	if m, ok := p.merged["plugins"].(map[string]any); ok {
+		objs := map[string]any{}
+		for k, v := range m {
+			if _, ok := v.(map[string]any); ok {
+				objs[k] = v
+			}
+		}
+		if err := p.decodeValue("plugins", objs, &t.Plugins); err != nil {
+			return nil, err
+		}
+	}
+	if p.Has("middlewares") {
+		if err := p.Decode("middlewares", &t.Middlewares); err != nil {
+			return nil, err
+		}
+		for i, m := range t.Middlewares {
+			if m.Name != "strapi::body" || m.Config == nil {
+				continue
+			}
+			raw, _ := json.Marshal(m.Config)
+			prefix := fmt.Sprintf("%d.config.", i)
+			if err := json.Unmarshal(raw, &t.Body); err != nil {
+				var te *json.UnmarshalTypeError
+				if errors.As(err, &te) {
+					return nil, p.keyError("middlewares", prefix+te.Field, expectedOf(te.Type))
+				}
+				return nil, err
+			}
+			if err := validate.Struct(&t.Body); err != nil {
+				var ves validator.ValidationErrors
+				if errors.As(err, &ves) && len(ves) > 0 {
+					_, ns, _ := strings.Cut(ves[0].Namespace(), ".")
+					return nil, p.keyError("middlewares", prefix+ns, constraintText(ves[0]))
+				}
+				return nil, err
+			}
+		}
+	}
+	return t, nil
+}
+
+// Implemented plugins are served by Quarry; adminOnly ones have nothing to serve on the
+// content API (admin panel screens, custom field inputs), so they need no warning.
+var (
+	implementedPlugins = map[string]bool{"users-permissions": true, "graphql": true, "upload": true, "i18n": true,
+		"email": true, "populate-deep": true}
+	adminOnlyPlugins = map[string]bool{"content-manager": true, "content-type-builder": true, "cloud": true,
+		"color-picker": true, "seo": true}
+)
+
+// UnimplementedPlugins lists the enabled plugins Quarry does not implement: those declared
+// in config/plugins.* without `enabled: false`, and those a package.json dependency enables
+// on its own (Strapi enables every installed plugin package unless plugins.* disables it).
+func (p *Project) UnimplementedPlugins(t *Typed) []string {
+	enabled := map[string]bool{}
+	for _, name := range p.dependencyPlugins() {
+		enabled[name] = true
+	}
+	for name, decl := range t.PluginDecls {
+		enabled[name] = decl.IsEnabled()
+	}
+	var out []string
+	for name, on := range enabled {
+		if on && !implementedPlugins[name] && !adminOnlyPlugins[name] {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// dependencyPlugins names the Strapi plugins package.json depends on: the plugin name
+// from node_modules/<pkg>/package.json's strapi.kind/name when installed, else from the
+// package name's convention (@strapi/plugin-X, strapi-plugin-X, @scope/strapi-plugin-X).
+func (p *Project) dependencyPlugins() []string {
+	data, err := os.ReadFile(filepath.Join(p.Dir, "package.json"))
+	if err != nil {
+		return nil
+	}
+	var pkg struct {
+		Dependencies map[string]any `json:"dependencies"`
+	}
+	if json.Unmarshal(data, &pkg) != nil {
+		return nil
+	}
+	var out []string
+	for dep := range pkg.Dependencies {
+		if name, ok := p.installedPlugin(dep); ok {
+			out = append(out, name)
+			continue
+		}
+		base := dep
+		if i := strings.LastIndex(dep, "/"); i >= 0 {
+			base = dep[i+1:]
+		}
+		switch {
+		case strings.HasPrefix(dep, "@strapi/plugin-"):
+			out = append(out, strings.TrimPrefix(dep, "@strapi/plugin-"))
+		case strings.HasPrefix(base, "strapi-plugin-"):
+			out = append(out, strings.TrimPrefix(base, "strapi-plugin-"))
+		}
+	}
+	return out
+}
+
+func (p *Project) installedPlugin(dep string) (string, bool) {
+	if strings.Contains(dep, "..") {
+		return "", false
+	}
+	data, err := os.ReadFile(filepath.Join(p.Dir, "node_modules", filepath.FromSlash(dep), "package.json"))
+	if err != nil {
+		return "", false
+	}
+	var pkg struct {
+		Strapi struct {
+			Kind string `json:"kind"`
+			Name string `json:"name"`
+		} `json:"strapi"`
+	}
+	if json.Unmarshal(data, &pkg) != nil || pkg.Strapi.Kind != "plugin" || pkg.Strapi.Name == "" {
+		return "", false
+	}
+	return pkg.Strapi.Name, true
+}
