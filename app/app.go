@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,7 @@ import (
 	"quarry/planner"
 	"quarry/schemas"
 	"quarry/schemas/projectconfig"
+	"quarry/schemas/routes"
 	"quarry/transport/email"
 )
 
@@ -47,6 +49,9 @@ type App struct {
 	Getenv func(string) string
 	// RESTPrefix is api.rest.prefix: where the content API is served (default /api).
 	RESTPrefix string
+	// Routes are the project's route files and controllers (src/api/*/routes,
+	// src/api/*/controllers); see package schemas/routes for how to read them.
+	Routes *routes.Model
 }
 
 // LoadConfig reads an app folder's configuration as `quarry serve` does, with getenv as the
@@ -115,7 +120,13 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if err != nil {
 		return nil, err
 	}
-	a := &App{Dir: dir, Schema: s, REST: planner.DefaultConfig(), Config: proj, Settings: typed, Getenv: getenv, RESTPrefix: "/api"}
+	rm, err := routes.Load(ctx, dir, proj.EvalOptions())
+	if err != nil {
+		return nil, err
+	}
+	warnRoutes(rm, log)
+	a := &App{Dir: dir, Schema: s, REST: planner.DefaultConfig(), Config: proj, Settings: typed, Getenv: getenv,
+		RESTPrefix: "/api", Routes: rm}
 	rest := typed.API.REST
 	if rest.DefaultLimit != nil {
 		a.REST.DefaultLimit = rest.DefaultLimit.Int(0)
@@ -183,6 +194,31 @@ func schemaOptions(proj *projectconfig.Project, log *slog.Logger) (schemas.Optio
 		opts.Warn = log.Warn
 	}
 	return opts, nil
+}
+
+// warnRoutes names, once each, what of the project's routes and controllers Quarry serves its
+// own way: core actions its controllers override, and routes' policies and middlewares.
+func warnRoutes(m *routes.Model, log *slog.Logger) {
+	if len(m.Overridden) > 0 {
+		log.Warn("controllers override core actions; Quarry serves its own core action there", "actions", strings.Join(m.Overridden, ", "))
+	}
+	var hooked []string
+	for uid, r := range m.Core {
+		for action, c := range r.Config {
+			if r.Enabled(action) && (len(c.Policies) > 0 || len(c.Middlewares) > 0) {
+				hooked = append(hooked, uid+"."+action)
+			}
+		}
+	}
+	for _, r := range m.Custom {
+		if len(r.Config.Policies) > 0 || len(r.Config.Middlewares) > 0 {
+			hooked = append(hooked, r.Method+" "+r.Path)
+		}
+	}
+	if len(hooked) > 0 {
+		sort.Strings(hooked)
+		log.Warn("routes declare policies or middlewares, which Quarry does not run", "routes", strings.Join(hooked, ", "))
+	}
 }
 
 // configError names the files of a configuration name in an error.

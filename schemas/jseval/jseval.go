@@ -48,6 +48,9 @@ type Result struct {
 	// `{ env }` when it is a function, as Strapi's config loader does, converted to JSON-like
 	// Go values. Nil when the file exports undefined.
 	Value any
+	// Keys are the own enumerable keys of the exported object (functions included, which
+	// Value drops), in order; nil when the export is not an object.
+	Keys []string
 	// Unresolved lists the bare module names the file required that the sandbox does not
 	// provide; they evaluate to an empty object.
 	Unresolved []string
@@ -307,7 +310,11 @@ func (s *sandbox) run(abs string, call bool) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Value: out, Unresolved: s.unresolved}, nil
+	res := &Result{Value: out, Unresolved: s.unresolved}
+	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Object" {
+		res.Keys = o.Keys()
+	}
+	return res, nil
 }
 
 // importDefault is @strapi/utils importDefault: an ES module's default export.
@@ -373,7 +380,7 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 		src, ok = strapiModule, true
 	}
 	if ok {
-		v, err := s.runSource(name, "/"+name, src)
+		v, err := s.runSource(name, "/"+name, src, "/"+name)
 		if err != nil {
 			return nil, err
 		}
@@ -419,7 +426,7 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 				return nil, err
 			}
 		}
-		if v, err = s.runSource(file, file, src); err != nil {
+		if v, err = s.runSource(file, file, src, s.runtimeName(file)); err != nil {
 			return nil, err
 		}
 	}
@@ -466,8 +473,24 @@ func (s *sandbox) resolveFile(p string) (string, error) {
 	return "", fmt.Errorf("cannot find module %s", p)
 }
 
+// runtimeName is the __filename a file has when Strapi runs it: a TypeScript project runs
+// its compiled copy under dist/, so config/database.ts is dist/config/database.js there (and
+// its `path.join(__dirname, '..', '..', …)` reaches the project folder).
+func (s *sandbox) runtimeName(file string) string {
+	ext := filepath.Ext(file)
+	if ext != ".ts" {
+		return file
+	}
+	rel, err := filepath.Rel(s.root, file)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return file
+	}
+	return filepath.Join(s.root, "dist", strings.TrimSuffix(rel, ext)+".js")
+}
+
 // runSource runs CommonJS source as Node's module wrapper does and returns module.exports.
-func (s *sandbox) runSource(name, file, src string) (goja.Value, error) {
+// Relative requires resolve from file; __filename and __dirname are runtimeFile's.
+func (s *sandbox) runSource(name, file, src, runtimeFile string) (goja.Value, error) {
 	rt := s.rt
 	prog, err := goja.Compile(name, "(function (exports, require, module, __filename, __dirname) {"+src+"\n})", false)
 	if err != nil {
@@ -496,7 +519,7 @@ func (s *sandbox) runSource(name, file, src string) (goja.Value, error) {
 		}
 		return v
 	}
-	if _, err := fn(goja.Undefined(), exports, rt.ToValue(req), module, rt.ToValue(file), rt.ToValue(dir)); err != nil {
+	if _, err := fn(goja.Undefined(), exports, rt.ToValue(req), module, rt.ToValue(runtimeFile), rt.ToValue(filepath.Dir(runtimeFile))); err != nil {
 		return nil, jsError(err)
 	}
 	return module.Get("exports"), nil

@@ -153,3 +153,19 @@ export default factories.createCoreController('api::a.a', ({ strapi }) => ({
 		t.Errorf("controller actions: %v", got)
 	}
 }
+
+// TestTypeScriptDirname: Strapi runs a TypeScript project's config from dist/, so the
+// generated database.ts reaches the project folder with two '..'.
+func TestTypeScriptDirname(t *testing.T) {
+	dir := t.TempDir()
+	f := write(t, dir, "config/database.ts", "import path from 'path';\nexport default () => ({ f: path.join(__dirname, '..', '..', '.tmp', 'data.db'), other: require('./other').x });")
+	write(t, dir, "config/other.ts", "export const x = 1;")
+	res, err := EvalFile(context.Background(), f, Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"f": filepath.Join(dir, ".tmp", "data.db"), "other": 1.0}
+	if !reflect.DeepEqual(res.Value, want) {
+		t.Errorf("got %v, want %v", res.Value, want)
+	}
+}

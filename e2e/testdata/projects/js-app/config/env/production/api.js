@@ -1,0 +1,5 @@
+module.exports = ({ env }) => ({
+  rest: {
+    maxLimit: env.int('MAX_LIMIT', 100),
+  },
+});

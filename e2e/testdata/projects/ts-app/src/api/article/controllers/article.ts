@@ -1,0 +1,7 @@
+/**
+ * article controller
+ */
+
+import { factories } from '@strapi/strapi';
+
+export default factories.createCoreController('api::article.article');

@@ -1,0 +1,7 @@
+/**
+ * article router
+ */
+
+import { factories } from '@strapi/strapi';
+
+export default factories.createCoreRouter('api::article.article');

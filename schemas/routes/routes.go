@@ -1,0 +1,329 @@
+// Package routes reads a Strapi v4 project's route and controller files
+// (src/api/<api>/routes/*.{js,ts}, src/api/<api>/controllers/*.{js,ts}) into a model the
+// server consults: which core actions each content type exposes, under which router prefix,
+// which of them are public (config.auth: false), which custom routes the project declares,
+// and which core actions its controllers override.
+//
+// The files are evaluated by jseval: `require('@strapi/strapi').factories` records what
+// createCoreRouter and createCoreController were given instead of building handlers.
+//
+// How to read the model (for the server):
+//   - Files is false when the project has no route file at all (Quarry's own examples):
+//     every content type then exposes all its core actions, as before.
+//   - Otherwise a content type exposes core routes only if some routes file calls
+//     createCoreRouter for it (Core[uid]), as in Strapi; CoreRouter.Enabled applies
+//     only/except, CoreRouter.Public says config[action].auth === false.
+//   - Custom lists every route of `{ routes: [...] }` files in Strapi's registration order
+//     (api folders, then files, in name order; core and custom interleaved as files come),
+//     with the handler made fully qualified (api::article.article.featured).
+//   - Overridden lists fully qualified core actions (api::article.article.find) a
+//     controller defines itself; Quarry serves its own core action there.
+package routes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"quarry/schemas/jseval"
+)
+
+// CoreActions are the core controller actions.
+var CoreActions = []string{"find", "findOne", "create", "update", "delete"}
+
+// RouteConfig is a route's (or a core action's) `config`.
+type RouteConfig struct {
+	// Auth is config.auth: false makes the route public; nil or an object is the default.
+	Auth        *bool
+	Policies    []any
+	Middlewares []any
+	// Prefix is config.prefix when the route declares one (nil otherwise).
+	Prefix *string
+}
+
+// Public reports config.auth === false.
+func (c RouteConfig) Public() bool { return c.Auth != nil && !*c.Auth }
+
+// CoreRouter is one createCoreRouter call.
+type CoreRouter struct {
+	UID    string
+	File   string // relative to the project folder
+	Order  int    // position among all routers, in Strapi's registration order
+	Prefix string // the router's prefix ("" when none), inserted after the REST prefix
+	Only   []string
+	Except []string
+	// Config is config[action] for the actions that have one.
+	Config map[string]RouteConfig
+}
+
+// Enabled applies only/except as Strapi does (except first, then only).
+func (r *CoreRouter) Enabled(action string) bool {
+	if r.Except != nil && slices.Contains(r.Except, action) {
+		return false
+	}
+	if r.Only != nil && !slices.Contains(r.Only, action) {
+		return false
+	}
+	return true
+}
+
+// Public reports whether config[action].auth is false.
+func (r *CoreRouter) Public(action string) bool { return r.Config[action].Public() }
+
+// Route is one custom route.
+type Route struct {
+	API     string // the api folder
+	File    string
+	Order   int    // position of its file among all routers
+	Prefix  string // the file's router prefix ("" when none)
+	Method  string // upper case
+	Path    string // as declared, e.g. /articles/featured
+	Handler string // fully qualified: api::article.article.featured
+	Config  RouteConfig
+}
+
+// Model is the project's routes and controllers.
+type Model struct {
+	// Files is true when the project has at least one route file.
+	Files bool
+	// Core are the core routers by content type uid.
+	Core map[string]*CoreRouter
+	// Custom are the custom routes, in registration order.
+	Custom []Route
+	// Overridden are the core actions controllers define themselves, sorted.
+	Overridden []string
+	// Actions are the actions each controller defines (fully qualified controller uid →
+	// action names), core or not.
+	Actions map[string][]string
+}
+
+// IsCoreEnabled says whether a content type's core action is routed: always when the project
+// has no route files, else when a core router for uid enables it.
+func (m *Model) IsCoreEnabled(uid, action string) bool {
+	if m == nil || !m.Files {
+		return true
+	}
+	r := m.Core[uid]
+	return r != nil && r.Enabled(action)
+}
+
+// IsPublic says whether a core action is configured with auth: false.
+func (m *Model) IsPublic(uid, action string) bool {
+	if m == nil {
+		return false
+	}
+	r := m.Core[uid]
+	return r != nil && r.Enabled(action) && r.Public(action)
+}
+
+var exts = []string{".js", ".ts"}
+
+// Load evaluates the project's route and controller files.
+func Load(ctx context.Context, dir string, opts jseval.Options) (*Model, error) {
+	m := &Model{Core: map[string]*CoreRouter{}, Actions: map[string][]string{}}
+	apis, err := os.ReadDir(filepath.Join(dir, "src", "api"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read src/api: %w", err)
+	}
+	order := 0
+	for _, api := range apis {
+		if !api.IsDir() {
+			continue
+		}
+		name := api.Name()
+		files, err := sourceFiles(dir, name, "routes")
+		if err != nil {
+			return nil, err
+		}
+		for _, rel := range files {
+			m.Files = true
+			res, err := jseval.EvalModule(ctx, filepath.Join(dir, rel), opts)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", rel, unwrap(err))
+			}
+			if err := m.addRouter(name, rel, order, res.Value); err != nil {
+				return nil, fmt.Errorf("%s: %w", rel, err)
+			}
+			order++
+		}
+		ctrls, err := sourceFiles(dir, name, "controllers")
+		if err != nil {
+			return nil, err
+		}
+		for _, rel := range ctrls {
+			res, err := jseval.EvalModule(ctx, filepath.Join(dir, rel), opts)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", rel, unwrap(err))
+			}
+			m.addController(name, rel, res)
+		}
+	}
+	sort.Strings(m.Overridden)
+	return m, nil
+}
+
+func unwrap(err error) error {
+	var je *jseval.Error
+	if errors.As(err, &je) {
+		return je.Err
+	}
+	return err
+}
+
+// sourceFiles lists src/api/<api>/<kind>/*.{js,ts} in name order, as Strapi's loader reads them.
+func sourceFiles(dir, api, kind string) ([]string, error) {
+	rel := filepath.Join("src", "api", api, kind)
+	entries, err := os.ReadDir(filepath.Join(dir, rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.Type().IsRegular() && slices.Contains(exts, filepath.Ext(n)) && !strings.HasSuffix(n, ".d.ts") {
+			out = append(out, filepath.ToSlash(filepath.Join(rel, n)))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func (m *Model) addRouter(api, rel string, order int, v any) error {
+	obj, _ := v.(map[string]any)
+	if obj == nil {
+		if v == nil {
+			return nil
+		}
+		return fmt.Errorf("a routes file must export a router (createCoreRouter) or { routes: [...] }")
+	}
+	if obj["__quarry"] == "coreRouter" {
+		uid, _ := obj["uid"].(string)
+		cfg, _ := obj["config"].(map[string]any)
+		r := &CoreRouter{UID: uid, File: rel, Order: order, Config: map[string]RouteConfig{}}
+		r.Prefix, _ = cfg["prefix"].(string)
+		var err error
+		if r.Only, err = stringList(cfg["only"], "only"); err != nil {
+			return err
+		}
+		if r.Except, err = stringList(cfg["except"], "except"); err != nil {
+			return err
+		}
+		if actions, ok := cfg["config"].(map[string]any); ok {
+			for action, c := range actions {
+				r.Config[action] = routeConfig(c)
+			}
+		}
+		m.Core[uid] = r
+		return nil
+	}
+	list, ok := obj["routes"].([]any)
+	if !ok {
+		return fmt.Errorf("a routes file must export a router (createCoreRouter) or { routes: [...] }")
+	}
+	prefix, _ := obj["prefix"].(string)
+	for i, x := range list {
+		rt, _ := x.(map[string]any)
+		method, _ := rt["method"].(string)
+		path, _ := rt["path"].(string)
+		handler, _ := rt["handler"].(string)
+		if rt == nil || method == "" || path == "" {
+			return fmt.Errorf("routes[%d] needs a method and a path", i)
+		}
+		r := Route{API: api, File: rel, Order: order, Prefix: prefix, Method: strings.ToUpper(method), Path: path,
+			Handler: qualify(api, handler), Config: routeConfig(rt["config"])}
+		m.Custom = append(m.Custom, r)
+	}
+	return nil
+}
+
+// qualify is Strapi's route scope: a handler "article.featured" of api "article" is
+// api::article.article.featured; a handler already under api::article. is kept.
+func qualify(api, handler string) string {
+	if handler == "" {
+		return ""
+	}
+	prefix := "api::" + api + "."
+	if strings.HasPrefix(handler, prefix) || strings.Contains(handler, "::") {
+		return handler
+	}
+	return prefix + handler
+}
+
+func routeConfig(v any) RouteConfig {
+	var c RouteConfig
+	m, _ := v.(map[string]any)
+	if b, ok := m["auth"].(bool); ok {
+		c.Auth = &b
+	}
+	c.Policies, _ = m["policies"].([]any)
+	c.Middlewares, _ = m["middlewares"].([]any)
+	if p, ok := m["prefix"].(string); ok {
+		c.Prefix = &p
+	}
+	return c
+}
+
+func stringList(v any, key string) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("createCoreRouter %s must be a list of action names", key)
+	}
+	out := []string{}
+	for _, x := range list {
+		s, ok := x.(string)
+		if !ok {
+			return nil, fmt.Errorf("createCoreRouter %s must be a list of action names", key)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func (m *Model) addController(api, rel string, res *jseval.Result) {
+	obj, _ := res.Value.(map[string]any)
+	var uid string
+	var actions []string
+	if obj != nil && obj["__quarry"] == "coreController" {
+		uid, _ = obj["uid"].(string)
+		for _, a := range asList(obj["actions"]) {
+			if s, ok := a.(string); ok {
+				actions = append(actions, s)
+			}
+		}
+		for _, a := range actions {
+			if slices.Contains(CoreActions, a) {
+				m.Overridden = append(m.Overridden, uid+"."+a)
+			}
+		}
+	} else {
+		// A plain controller object: its actions are its keys (functions are not values).
+		base := strings.TrimSuffix(filepath.Base(rel), filepath.Ext(rel))
+		uid = "api::" + api + "." + base
+		actions = res.Keys
+		for _, a := range actions {
+			if slices.Contains(CoreActions, a) {
+				m.Overridden = append(m.Overridden, uid+"."+a)
+			}
+		}
+	}
+	if uid != "" && len(actions) > 0 {
+		m.Actions[uid] = actions
+	}
+}
+
+func asList(v any) []any { l, _ := v.([]any); return l }
