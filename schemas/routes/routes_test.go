@@ -40,7 +40,7 @@ module.exports = createCoreController('api::article.article', ({ strapi }) => ({
 export default factories.createCoreRouter('api::tag.tag', { prefix: '/v2', except: ['delete'] });`,
 		"src/api/tag/controllers/tag.ts": `import { factories } from '@strapi/strapi';
 export default factories.createCoreController('api::tag.tag', { async delete(ctx) { return null; } });`,
-		"src/api/misc/controllers/misc.js": `module.exports = { async hello(ctx) { ctx.body = 'hi'; } };`,
+		"src/api/misc/controllers/misc.js":                `module.exports = { async hello(ctx) { ctx.body = 'hi'; } };`,
 		"src/api/writer/content-types/writer/schema.json": `{}`,
 	})
 	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
