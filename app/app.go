@@ -34,7 +34,7 @@ type App struct {
 	REST   planner.Config
 	// I18n manages locales (the default locale exists from the first start).
 	I18n *i18n.Service
-	// TokenSalt is API_TOKEN_SALT, else admin.apiToken.salt of the project's config.
+	// TokenSalt is admin.apiToken.salt of the project's config, else API_TOKEN_SALT.
 	TokenSalt string
 	// Auth is the users-permissions configuration (config/plugins.*); see auth.go.
 	Auth auth.Config
@@ -146,9 +146,11 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 			return nil, fmt.Errorf("%s: rest.prefix %q: the content API cannot be served at the root", proj.SourceOf("api", []string{"rest", "prefix"}), *v)
 		}
 	}
+	// admin.apiToken.salt is the project's word (admin.js usually reads API_TOKEN_SALT
+	// itself); without one, API_TOKEN_SALT.
 	a.TokenSalt = typed.Admin.APIToken.Salt
-	if v := getenv("API_TOKEN_SALT"); v != "" {
-		a.TokenSalt = v
+	if a.TokenSalt == "" {
+		a.TokenSalt = getenv("API_TOKEN_SALT")
 	}
 	if a.TokenSalt == "" {
 		if a.TokenSalt, err = localSecret(dir, "api-token-salt"); err != nil {

@@ -146,16 +146,18 @@ func (a *App) Middlewares() ([]byte, error) {
 	return a.Config.JSON("middlewares"), nil
 }
 
-// JWTSecret is the secret that signs the users' JWTs: JWT_SECRET, else config/plugins.json's
-// jwtSecret. In production (QUARRY_ENV or NODE_ENV = production) one of them is required;
-// in development a secret is generated once into .tmp/jwt-secret (Strapi writes one into .env
+// JWTSecret is the secret that signs the users' JWTs: users-permissions' jwtSecret in
+// config/plugins.*, else JWT_SECRET. In production (QUARRY_ENV or NODE_ENV = production) one
+// of them is required; in development a secret is generated once into .tmp/jwt-secret (Strapi writes one into .env
 // in development for the same reason).
 func (a *App) JWTSecret(getenv func(string) string) (string, error) {
-	if v := getenv("JWT_SECRET"); v != "" {
-		return v, nil
-	}
+	// The plugin's config wins, as Strapi's defaults (jwtSecret: env('JWT_SECRET')) only
+	// fill what the project's plugins.js leaves out.
 	if a.Auth.JWTSecret != "" {
 		return a.Auth.JWTSecret, nil
+	}
+	if v := getenv("JWT_SECRET"); v != "" {
+		return v, nil
 	}
 	if Env(getenv) == "production" {
 		return "", errors.New("JWT_SECRET is required in production: set it (in the environment or .env, or users-permissions.config.jwtSecret in config/plugins.js) to a long random string")
