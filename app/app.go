@@ -85,7 +85,7 @@ func Open(ctx context.Context, dir string, getenv func(string) string, log *slog
 		return nil, err
 	}
 	for file, mods := range proj.Unresolved {
-		log.Warn("a config file requires modules Quarry does not load; they are empty objects", "file", file, "modules", strings.Join(mods, ", "))
+		log.Warn("a config file requires npm modules Quarry does not load; they are inert stubs", "file", file, "modules", strings.Join(mods, ", "))
 	}
 	if missing := proj.UnimplementedPlugins(typed); len(missing) > 0 {
 		log.Warn("enabled plugins that Quarry does not implement (their routes and features are not served)", "plugins", strings.Join(missing, ", "))
@@ -201,6 +201,9 @@ func schemaOptions(proj *projectconfig.Project, log *slog.Logger) (schemas.Optio
 // warnRoutes names, once each, what of the project's routes and controllers Quarry serves its
 // own way: core actions its controllers override, and routes' policies and middlewares.
 func warnRoutes(m *routes.Model, log *slog.Logger) {
+	if len(m.Unreadable) > 0 {
+		log.Warn("route or controller files Quarry could not evaluate; their api's core routes are served as if unconfigured", "files", strings.Join(m.Unreadable, "; "))
+	}
 	if len(m.Overridden) > 0 {
 		log.Warn("controllers override core actions; Quarry serves its own core action there", "actions", strings.Join(m.Overridden, ", "))
 	}

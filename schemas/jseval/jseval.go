@@ -289,6 +289,27 @@ func (s *sandbox) setupGlobals() error {
 	return nil
 }
 
+const stubSource = `(function () {
+  var stub = new Proxy(function () {}, {
+    get: function (t, k) { return k === Symbol.toPrimitive ? function () { return ''; } : stub; },
+    apply: function () { return stub; },
+    construct: function () { return stub; }
+  });
+  return stub;
+})()`
+
+func (s *sandbox) stub() (goja.Value, error) {
+	if v, ok := s.cache["\x00stub"]; ok {
+		return v, nil
+	}
+	v, err := s.rt.RunString(stubSource)
+	if err != nil {
+		return nil, err
+	}
+	s.cache["\x00stub"] = v
+	return v, nil
+}
+
 // Env returns Strapi's env helper of this sandbox.
 func (s *sandbox) env() goja.Value { return s.cache["\x00env"] }
 
@@ -391,10 +412,12 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 		return nil, fmt.Errorf("require('%s'): files, processes and the network are not available to project files under Quarry", name)
 	}
 	if !filepath.IsAbs(name) {
-		// A bare module the sandbox does not have (an npm package's helper): an empty
-		// object, noted, rather than a failure, since most are cron tasks or admin helpers.
+		// A bare module the sandbox does not have (an npm package's helper): a stub,
+		// noted, rather than a failure, since most are cron tasks or helpers that only run
+		// inside handlers. Every property of the stub is the stub, and calling it gives it,
+		// so top-level uses (`_.merge(…)`) do not throw; JSON drops it (it is a function).
 		s.unresolved = append(s.unresolved, name)
-		return s.rt.NewObject(), nil
+		return s.stub()
 	}
 	file, err := s.resolveFile(name)
 	if err != nil {

@@ -101,6 +101,11 @@ type Model struct {
 	// Actions are the actions each controller defines (fully qualified controller uid →
 	// action names), core or not.
 	Actions map[string][]string
+	// Unreadable are the files that did not evaluate (with why), for a start-up warning;
+	// the core actions of an api folder with an unreadable route file stay served.
+	Unreadable []string
+
+	unreadableAPIs map[string]bool
 }
 
 // IsCoreEnabled says whether a content type's core action is routed: always when the project
@@ -110,7 +115,11 @@ func (m *Model) IsCoreEnabled(uid, action string) bool {
 		return true
 	}
 	r := m.Core[uid]
-	return r != nil && r.Enabled(action)
+	if r == nil {
+		api, _, _ := strings.Cut(strings.TrimPrefix(uid, "api::"), ".")
+		return m.unreadableAPIs[api]
+	}
+	return r.Enabled(action)
 }
 
 // IsPublic says whether a core action is configured with auth: false.
@@ -126,7 +135,7 @@ var exts = []string{".js", ".ts"}
 
 // Load evaluates the project's route and controller files.
 func Load(ctx context.Context, dir string, opts jseval.Options) (*Model, error) {
-	m := &Model{Core: map[string]*CoreRouter{}, Actions: map[string][]string{}}
+	m := &Model{Core: map[string]*CoreRouter{}, Actions: map[string][]string{}, unreadableAPIs: map[string]bool{}}
 	apis, err := os.ReadDir(filepath.Join(dir, "src", "api"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, nil
@@ -146,12 +155,15 @@ func Load(ctx context.Context, dir string, opts jseval.Options) (*Model, error) 
 		}
 		for _, rel := range files {
 			m.Files = true
+			// A file Strapi would run but the sandbox cannot (a helper doing I/O at load)
+			// must not keep the project from being served: it is named in a warning.
 			res, err := jseval.EvalModule(ctx, filepath.Join(dir, rel), opts)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", rel, unwrap(err))
+			if err == nil {
+				err = m.addRouter(name, rel, order, res.Value)
 			}
-			if err := m.addRouter(name, rel, order, res.Value); err != nil {
-				return nil, fmt.Errorf("%s: %w", rel, err)
+			if err != nil {
+				m.Unreadable = append(m.Unreadable, fmt.Sprintf("%s (%v)", rel, unwrap(err)))
+				m.unreadableAPIs[name] = true
 			}
 			order++
 		}
@@ -162,7 +174,8 @@ func Load(ctx context.Context, dir string, opts jseval.Options) (*Model, error) 
 		for _, rel := range ctrls {
 			res, err := jseval.EvalModule(ctx, filepath.Join(dir, rel), opts)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", rel, unwrap(err))
+				m.Unreadable = append(m.Unreadable, fmt.Sprintf("%s (%v)", rel, unwrap(err)))
+				continue
 			}
 			m.addController(name, rel, res)
 		}
@@ -203,9 +216,6 @@ func sourceFiles(dir, api, kind string) ([]string, error) {
 func (m *Model) addRouter(api, rel string, order int, v any) error {
 	obj, _ := v.(map[string]any)
 	if obj == nil {
-		if v == nil {
-			return nil
-		}
 		return fmt.Errorf("a routes file must export a router (createCoreRouter) or { routes: [...] }")
 	}
 	if obj["__quarry"] == "coreRouter" {

@@ -101,9 +101,26 @@ func TestNoRouteFiles(t *testing.T) {
 }
 
 func TestBadRouteFile(t *testing.T) {
-	dir := project(t, map[string]string{"src/api/a/routes/a.js": `module.exports = { routes: [{ handler: 'a.b' }] };`})
-	if _, err := Load(context.Background(), dir, jseval.Options{Root: dir}); err == nil {
-		t.Error("a route without method and path was accepted")
+	dir := project(t, map[string]string{
+		"src/api/a/routes/a.js":      `module.exports = { routes: [{ handler: 'a.b' }] };`,
+		"src/api/b/routes/b.js":      `const fs = require('fs'); module.exports = { routes: JSON.parse(fs.readFileSync('x')) };`,
+		"src/api/b/controllers/b.js": `throw new Error('nope');`,
+		"src/api/c/routes/c.js":      `const _ = require('lodash'); module.exports = _.merge({}, require('@strapi/strapi').factories.createCoreRouter('api::c.c'));`,
+	})
+	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Unreadable) != 4 {
+		t.Errorf("unreadable: %q", m.Unreadable)
+	}
+	if !m.IsCoreEnabled("api::b.b", "find") {
+		t.Error("an api whose route file did not evaluate lost its core routes")
+	}
+	// An npm helper is a stub: c's file evaluates (its router is the stub's answer, not
+	// a recorded router, so it counts as unreadable too, keeping its core routes).
+	if !m.IsCoreEnabled("api::c.c", "find") {
+		t.Error("api c lost its core routes")
 	}
 }
 
