@@ -23,9 +23,9 @@ import (
 // (ts-app). These tests serve them with a real `quarry serve` and check that what their
 // configuration says is what the server does.
 
-// copyProject copies a test project into a temporary folder (serving writes .tmp/ and
+// copyTestProject copies a test project into a temporary folder (serving writes .tmp/ and
 // public/ into it).
-func copyProject(t *testing.T, name string) string {
+func copyTestProject(t *testing.T, name string) string {
 	t.Helper()
 	src := filepath.Join("testdata", "projects", name)
 	dst := filepath.Join(t.TempDir(), name)
@@ -178,7 +178,7 @@ func createArticles(t *testing.T, s *server, prefix string, n int) {
 func TestJSProjectConfig(t *testing.T) {
 	for _, be := range backends() {
 		t.Run(be.Name, func(t *testing.T) {
-			app := copyProject(t, "js-app")
+			app := copyTestProject(t, "js-app")
 			env := be.Env(t)
 			s := serveProject(t, app, env)
 			db, driver := projectDB(t, env) // database.js read DATABASE_* through env()
@@ -202,6 +202,17 @@ func TestJSProjectConfig(t *testing.T) {
 				if rows, size := pagination(t, b); rows != 25 || size != 25 {
 					t.Errorf("defaultLimit 25: %d rows, pageSize %d", rows, size)
 				}
+			}
+			// routes/article.js: find has auth: false; 01-custom-article.js declares
+			// /articles/featured before the core router, which Quarry does not run.
+			if st, b := s.doAs(t, "", "GET", "/api/articles?pagination[pageSize]=1", nil); st != 200 {
+				t.Errorf("find with auth: false, no token: %d %s", st, b)
+			}
+			if st, b := s.doAs(t, "", "GET", "/api/articles/1", nil); st != 403 {
+				t.Errorf("findOne without auth: false, no token: %d %s", st, b)
+			}
+			if st, b := s.do(t, "GET", "/api/articles/featured", nil); st != 404 || !bytes.Contains(b, []byte(`"NotFoundError"`)) {
+				t.Errorf("custom route: %d %s", st, b)
 			}
 			// plugins.js: graphql.config.endpoint is env('GRAPHQL_ENDPOINT'), /gql in .env.
 			st, b = s.do(t, "POST", "/gql", []byte(`{"query":"{ articles(pagination: {limit: 2}) { data { id } } }"}`))
@@ -229,7 +240,7 @@ func TestJSProjectConfig(t *testing.T) {
 func TestTSProjectConfig(t *testing.T) {
 	for _, be := range backends() {
 		t.Run(be.Name, func(t *testing.T) {
-			app := copyProject(t, "ts-app")
+			app := copyTestProject(t, "ts-app")
 			env := be.Env(t)
 			if be.Name == "sqlite" {
 				// database.ts's own default: dist/config/../../.tmp/data.db.
@@ -273,7 +284,7 @@ func TestConfigErrorsStopStartUp(t *testing.T) {
 			"Could not load js config file config/server.js: evaluation took too long"},
 	}
 	for _, c := range cases {
-		app := copyProject(t, "js-app")
+		app := copyTestProject(t, "js-app")
 		if err := os.WriteFile(filepath.Join(app, c.file), []byte(c.src), 0o644); err != nil {
 			t.Fatal(err)
 		}

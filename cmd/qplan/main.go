@@ -13,7 +13,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"quarry/apierror"
@@ -141,8 +140,11 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 	if a != nil {
 		cfg = a.REST
 	} else {
-		plugins, _ := os.ReadFile(filepath.Join(*dir, "config", "plugins.json"))
-		if cfg.Deep, err = app.PopulateDeepConfig(*dir, plugins, getenv, cfg.Deep); err != nil {
+		proj, _, err := app.LoadConfig(ctx, *dir, getenv)
+		if err != nil {
+			return 2, err
+		}
+		if cfg.Deep, err = app.PopulateDeepConfig(*dir, proj.JSON("plugins"), getenv, cfg.Deep); err != nil {
 			return 2, err
 		}
 	}

@@ -103,7 +103,7 @@ func (p *Project) Typed() (*Typed, error) {
 // content API (admin panel screens, custom field inputs), so they need no warning.
 var (
 	implementedPlugins = map[string]bool{"users-permissions": true, "graphql": true, "upload": true, "i18n": true,
-		"email": true, "populate-deep": true}
+		"email": true, "populate-deep": true, "strapi-plugin-populate-deep": true}
 	adminOnlyPlugins = map[string]bool{"content-manager": true, "content-type-builder": true, "cloud": true,
 		"color-picker": true, "seo": true}
 )

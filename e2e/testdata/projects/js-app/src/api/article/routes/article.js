@@ -6,4 +6,10 @@
 
 const { createCoreRouter } = require('@strapi/strapi').factories;
 
-module.exports = createCoreRouter('api::article.article');
+module.exports = createCoreRouter('api::article.article', {
+  config: {
+    find: {
+      auth: false,
+    },
+  },
+});

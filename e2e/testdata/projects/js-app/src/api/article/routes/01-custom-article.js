@@ -1,0 +1,14 @@
+'use strict';
+
+module.exports = {
+  routes: [
+    {
+      method: 'GET',
+      path: '/articles/featured',
+      handler: 'article.featured',
+      config: {
+        policies: [],
+      },
+    },
+  ],
+};
