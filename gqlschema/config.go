@@ -135,9 +135,13 @@ func LoadConfig(appDir string) (Config, error) {
 	return c, nil
 }
 
-// ParseConfig reads the content of a plugins.json file.
+// ParseConfig reads the plugins configuration as JSON (nil when the project has none: the
+// defaults).
 func ParseConfig(data []byte) (Config, error) {
 	c := DefaultConfig()
+	if len(bytes.TrimSpace(data)) == 0 {
+		return c, nil
+	}
 	err := c.parse(data)
 	return c, err
 }
