@@ -288,3 +288,17 @@ func PopulateDeepConfig(dir string, plugins []byte, getenv func(string) string, 
 	}
 	return c, nil
 }
+
+// LoadSchema loads dir's schemas with its settings but without a database (unmapped custom
+// fields are then served as text), for tools that only read them.
+func LoadSchema(dir string) (*schemas.Schema, error) {
+	proj, _, err := LoadConfig(context.Background(), dir, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := schemaOptions(proj, nil)
+	if err != nil {
+		return nil, err
+	}
+	return schemas.LoadWith(dir, opts)
+}
