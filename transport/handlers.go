@@ -20,6 +20,7 @@ import (
 	"quarry/schemas"
 	"quarry/sqlgen"
 	"quarry/transport/jsonw"
+	"quarry/transport/webhook"
 )
 
 func (s *Server) query(r *http.Request, m *schemas.Model, op ir.Op, id string) (*ir.Query, error) {
@@ -238,6 +239,7 @@ func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if e == nil {
 		return errors.New("created entry vanished")
 	}
+	s.entryEvent(webhook.EntryCreate, m, plan, e)
 	writeEntry(w, plan, e)
 	return nil
 }
@@ -298,6 +300,9 @@ func (s *Server) update(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		}
 		return s.Localize.SyncAfterUpdate(ctx, txw.Tx, m, q, plan, e)
 	})
+	if err == nil {
+		s.entryEvent(webhook.EntryUpdate, m, plan, e)
+	}
 	return answerEntry(w, plan, e, err)
 }
 
@@ -315,6 +320,9 @@ func (s *Server) delete(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		}
 		return s.Writer.Delete(ctx, txw.Tx, m, id)
 	})
+	if err == nil {
+		s.entryEvent(webhook.EntryDelete, m, plan, e)
+	}
 	return answerEntry(w, plan, e, err)
 }
 
@@ -351,8 +359,12 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		}
 		var plan *planner.Plan
 		var e *exec.Entry
+		event := webhook.EntryUpdate
 		err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
 			id, found, err := s.Localize.SingleID(ctx, tx, m, false, locale)
+			if !found {
+				event = webhook.EntryCreate
+			}
 			if err != nil {
 				return err
 			}
@@ -394,6 +406,7 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		if err != nil {
 			return err
 		}
+		s.entryEvent(event, m, plan, e)
 		writeEntry(w, plan, e)
 		return nil
 	case "delete":
@@ -420,6 +433,9 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 			}
 			return s.Writer.Delete(ctx, txw.Tx, m, id)
 		})
+		if err == nil {
+			s.entryEvent(webhook.EntryDelete, m, plan, e)
+		}
 		return answerEntry(w, plan, e, err)
 	}
 	return apierror.NotFound()

@@ -15,13 +15,14 @@ import (
 	"quarry/planner"
 	"quarry/planner/exec"
 	"quarry/schemas"
+	"quarry/transport/webhook"
 )
 
 // localizationRoute serves POST /api/:pluralApiId/:id/localizations.
 func (s *Server) localizationRoute(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.Schema.ByPlural(chi.URLParam(r, "name"))
 	if !ok || !m.Localized || s.I18n == nil {
-		writeAPIError(w, apierror.NotFound())
+		s.notFound(w, r)
 		return
 	}
 	if r.Method != http.MethodPost {
@@ -107,6 +108,10 @@ func (s *Server) createLocalization(ctx context.Context, w http.ResponseWriter, 
 		b.WriteByte('}')
 	}
 	b.WriteString("]}")
+	if s.Webhooks != nil {
+		// The answer is the entry as Strapi's entity service created it.
+		s.Webhooks.Entry(webhook.EntryCreate, m.SingularName, m.UID, bytes.Clone(b.Bytes()))
+	}
 	writeJSON(w, http.StatusOK, &b)
 	return nil
 }

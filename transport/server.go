@@ -20,8 +20,10 @@ import (
 	"quarry/planner/write"
 	"quarry/schemas"
 	"quarry/transport/email"
+	"quarry/transport/forward"
 	"quarry/transport/observe"
 	"quarry/transport/openapi"
+	"quarry/transport/webhook"
 	"quarry/upload"
 )
 
@@ -79,6 +81,13 @@ type Server struct {
 	TrustProxy bool
 	// FormMaxBody bounds URL-encoded bodies (strapi::body formLimit); MaxBody when zero.
 	FormMaxBody int64
+	// Upstream, when set, is the Strapi server beside Quarry (--upstream): it gets the
+	// requests Forward forwards and every request Quarry's router does not serve. Without
+	// it those answer 404.
+	Upstream http.Handler
+	Forward  *forward.Routes
+	// Webhooks, when set, fires the strapi_webhooks rows on the writes Quarry serves.
+	Webhooks *webhook.Dispatcher
 }
 
 // Handler returns the HTTP handler.
@@ -107,6 +116,9 @@ func (s *Server) Handler() http.Handler {
 	r := chi.NewRouter()
 	if len(s.Observers) > 0 {
 		r.Use(observe.Middleware(s.Now, s.Observers...))
+	}
+	if s.Upstream != nil {
+		r.Use(s.forwardFirst)
 	}
 	r.Use(s.recoverer)
 	if s.DebugStatements {
@@ -143,8 +155,15 @@ func (s *Server) Handler() http.Handler {
 		// Prefixed core routers and custom routes have paths of any length.
 		r.HandleFunc("/api/*", s.routeFiles)
 	}
-	r.NotFound(func(w http.ResponseWriter, r *http.Request) { writeAPIError(w, apierror.NotFound()) })
-	r.MethodNotAllowed(methodNotAllowed)
+	r.NotFound(s.notFound)
+	if s.Upstream != nil && s.NotServed == nil {
+		s.NotServed = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.toUpstream(w, r, "custom route") })
+	}
+	if s.Upstream != nil {
+		r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { s.toUpstream(w, r, "method not served by Quarry") })
+	} else {
+		r.MethodNotAllowed(methodNotAllowed)
+	}
 	return withRESTPrefix(s.RESTPrefix, r)
 }
 
@@ -181,6 +200,46 @@ func withRESTPrefix(prefix string, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// forwardFirst sends to Strapi what the project's customizations give it (Forward), before
+// Quarry's middleware and routes see the request.
+func (s *Server) forwardFirst(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if up, reason := s.Forward.Decide(req); up {
+			s.toUpstream(w, req, reason)
+			return
+		}
+		if s.Log.Enabled(req.Context(), slog.LevelDebug) {
+			s.Log.Debug("route", "method", req.Method, "path", req.URL.Path, "to", "quarry")
+		}
+		next.ServeHTTP(w, req)
+	})
+}
+
+// notFound answers a request Quarry does not serve: Strapi's when it runs beside Quarry,
+// else a 404.
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	if s.Upstream != nil {
+		s.toUpstream(w, r, "not served by Quarry")
+		return
+	}
+	writeAPIError(w, apierror.NotFound())
+}
+
+// toUpstream forwards the request to Strapi. Headers Quarry's middleware already set are
+// dropped: Strapi's response brings its own.
+func (s *Server) toUpstream(w http.ResponseWriter, r *http.Request, reason string) {
+	if s.Log.Enabled(r.Context(), slog.LevelDebug) {
+		s.Log.Debug("route", "method", r.Method, "path", r.URL.Path, "to", "upstream", "reason", reason)
+	}
+	clear(w.Header())
+	s.Upstream.ServeHTTP(w, r)
+}
+
+// UpstreamError answers a request Strapi could not be reached for: 502 in Strapi's envelope.
+func UpstreamError(w http.ResponseWriter, r *http.Request, err error) {
+	writeAPIError(w, &apierror.Error{Status: http.StatusBadGateway, Name: "BadGatewayError", Message: "Bad Gateway"})
 }
 
 // ready is the readiness probe: 204 while the database answers, 503 with Retry-After
@@ -243,7 +302,7 @@ func (s *Server) routeFiles(w http.ResponseWriter, r *http.Request) {
 		}
 		s.dispatch(w, r, res.Model, res.Action, res.ID, who)
 	default:
-		writeAPIError(w, apierror.NotFound())
+		s.notFound(w, r)
 	}
 }
 
@@ -298,10 +357,14 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 			action = "delete"
 		}
 	} else {
-		writeAPIError(w, apierror.NotFound())
+		s.notFound(w, r)
 		return
 	}
 	if action == "" {
+		if s.Upstream != nil {
+			s.toUpstream(w, r, "method not served by Quarry")
+			return
+		}
 		methodNotAllowed(w, r)
 		return
 	}

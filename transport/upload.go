@@ -21,6 +21,7 @@ import (
 	"quarry/planner"
 	"quarry/planner/exec"
 	"quarry/schemas"
+	"quarry/transport/webhook"
 	"quarry/upload"
 )
 
@@ -124,7 +125,7 @@ func (s *Server) uploadPostErr(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		return s.writeFiles(ctx, w, []int64{id}, false, who)
+		return s.writeFiles(ctx, w, []int64{id}, false, who, webhook.MediaUpdate)
 	}
 	if len(files) == 0 {
 		return upload.ErrFilesEmpty
@@ -142,7 +143,7 @@ func (s *Server) uploadPostErr(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.writeFiles(ctx, w, ids, true, who)
+	return s.writeFiles(ctx, w, ids, true, who, webhook.MediaCreate)
 }
 
 // fileQuery is a read of the files model by id.
@@ -150,8 +151,9 @@ func fileQuery(id int64) *ir.Query {
 	return &ir.Query{Model: "plugin::upload.file", Op: ir.FindOne, ID: strconv.FormatInt(id, 10)}
 }
 
-// writeFiles answers with the files as stored: an array, or one object.
-func (s *Server) writeFiles(ctx context.Context, w http.ResponseWriter, ids []int64, list bool, who *auth.Caller) error {
+// writeFiles answers with the files as stored: an array, or one object; event is the media
+// webhook event the write fires for each file.
+func (s *Server) writeFiles(ctx context.Context, w http.ResponseWriter, ids []int64, list bool, who *auth.Caller, event string) error {
 	var b buf
 	if list {
 		b.WriteByte('[')
@@ -167,7 +169,9 @@ func (s *Server) writeFiles(ctx context.Context, w http.ResponseWriter, ids []in
 		if i > 0 {
 			b.WriteByte(',')
 		}
+		start := b.Len()
 		b.file(plan.Root, e, nil, false)
+		s.mediaEvent(event, b.Bytes()[start:])
 	}
 	if list {
 		b.WriteByte(']')
@@ -357,6 +361,7 @@ func (s *Server) uploadDestroy(w http.ResponseWriter, r *http.Request) {
 		}
 		var b buf
 		b.file(plan.Root, e, nil, false)
+		s.mediaEvent(webhook.MediaDelete, b.Bytes())
 		writeJSON(w, http.StatusOK, &b)
 		return nil
 	}()

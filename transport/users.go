@@ -103,7 +103,7 @@ func (s *Server) upMethods(notFoundOtherwise bool, routes map[string]upRoute) ht
 		rt, ok := routes[r.Method]
 		if !ok {
 			if notFoundOtherwise {
-				writeAPIError(w, apierror.NotFound())
+				s.notFound(w, r)
 			} else {
 				methodNotAllowed(w, r)
 			}

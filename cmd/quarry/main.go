@@ -24,7 +24,9 @@ import (
 	"quarry/schemas"
 	"quarry/sqlgen"
 	"quarry/transport"
+	"quarry/transport/forward"
 	"quarry/transport/observe"
+	"quarry/transport/webhook"
 	"quarry/upload"
 )
 
@@ -103,6 +105,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	host := fs.String("host", "", "listen host (default: config/server host, else HOST, else 0.0.0.0)")
 	port := fs.Int("port", 0, "listen port (default: config/server port, else PORT, else 1337)")
 	metricsAddr := fs.String("metrics-addr", getenv("QUARRY_METRICS_ADDR"), "serve Prometheus metrics at http://ADDR/metrics (e.g. 127.0.0.1:9464; off when empty)")
+	upstream := fs.String("upstream", getenv("QUARRY_UPSTREAM"), "Strapi server that gets every request Quarry does not serve")
 	if _, err := parseFlags(fs, args, 0, stdout); err != nil {
 		return err
 	}
@@ -166,6 +169,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		srv.Upload = upload.NewFromConfig(ucfg, a.Schema, a.DB, log)
 	}
 	srv.Writer.Inline = srv
+	srv.Webhooks = webhook.New(a.DB.DB, a.DB.Dialect, log, webhook.DefaultOptions)
 	if err := setupAuth(ctx, a, srv, *host, *port, log, getenv); err != nil {
 		return err
 	}
@@ -190,11 +194,19 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		return err
 	}
 	defer stopMetrics()
+	readTimeout := 60 * time.Second
+	if *upstream != "" {
+		if err := setupUpstream(ctx, a, srv, *upstream, log, getenv); err != nil {
+			return err
+		}
+		// Uploads through the admin panel stream through Quarry to Strapi.
+		readTimeout = 30 * time.Minute
+	}
 	hs := &http.Server{
 		Addr:              net.JoinHostPort(*host, strconv.Itoa(*port)),
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
+		ReadTimeout:       readTimeout,
 		MaxHeaderBytes:    64 << 10,
 	}
 	ln, err := net.Listen("tcp", hs.Addr)
@@ -215,7 +227,41 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	// Finish in-flight requests before closing the database.
 	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	return hs.Shutdown(sctx)
+	err = hs.Shutdown(sctx)
+	srv.Webhooks.Close(sctx) // deliver what the last writes queued
+	return err
+}
+
+// setupUpstream puts Strapi beside Quarry: the project's customized routes and every request
+// Quarry does not serve go to it. The decision for every route is printed.
+func setupUpstream(ctx context.Context, a *app.App, srv *transport.Server, upstream string, log *slog.Logger, getenv func(string) string) error {
+	target, err := forward.ParseUpstream(upstream)
+	if err != nil {
+		return err
+	}
+	overrides, err := forward.ParsePolicy(getenv("QUARRY_UPSTREAM_OVERRIDES"), forward.Forward)
+	if err != nil {
+		return fmt.Errorf("QUARRY_UPSTREAM_OVERRIDES: %w", err)
+	}
+	lifecycles, err := forward.ParsePolicy(getenv("QUARRY_UPSTREAM_LIFECYCLES"), forward.Forward)
+	if err != nil {
+		return fmt.Errorf("QUARRY_UPSTREAM_LIFECYCLES: %w", err)
+	}
+	srv.Forward, err = forward.Load(ctx, a.Dir, a.Schema, forward.Options{Overrides: overrides, Lifecycles: lifecycles,
+		LookupEnv: func(k string) (string, bool) { v := getenv(k); return v, v != "" }})
+	if err != nil {
+		return err
+	}
+	srv.Upstream = forward.NewProxy(target, forward.DefaultTimeouts, log, transport.UpstreamError)
+	for _, r := range srv.Forward.List() {
+		to := "quarry"
+		if r.Upstream {
+			to = "upstream"
+		}
+		log.Info("route", "method", r.Method, "path", r.Path, "to", to, "why", r.Reason)
+	}
+	log.Info("forwarding to Strapi", "upstream", target.String())
+	return nil
 }
 
 func envOr(getenv func(string) string, k, def string) string {

@@ -19,6 +19,7 @@ import (
 	"quarry/planner"
 	"quarry/planner/exec"
 	"quarry/schemas"
+	"quarry/transport/webhook"
 	"quarry/upload"
 )
 
@@ -341,6 +342,15 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 		x.emptyPopulate = true
 		defer func() { x.emptyPopulate = false }()
 	}
+	var fire func() // queues the mutation's webhook event once it committed
+	event := func(tx *sqlx.Tx, name string, id int64) error {
+		if x.h.events == nil {
+			return nil
+		}
+		var err error
+		fire, err = x.h.events.EntryEvent(ctx, tx, name, m, id)
+		return err
+	}
 	err := x.h.tx(ctx, func(tx *sqlx.Tx) error {
 		var err error
 		switch {
@@ -349,12 +359,17 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 			if err != nil {
 				return err
 			}
+			name := webhook.EntryUpdate
 			if found {
 				err = x.h.writer.Update(ctx, tx, m, id, rf.Data)
 			} else {
+				name = webhook.EntryCreate
 				id, err = x.h.writer.CreateDraft(ctx, tx, m, createData(m, rf.Data, locale))
 			}
 			if err != nil {
+				return err
+			}
+			if err := event(tx, name, id); err != nil {
 				return err
 			}
 			q.ID = strconv.FormatInt(id, 10)
@@ -372,10 +387,16 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 			if plan, e, err = x.readOne(ctx, tx, &q); err != nil || e == nil {
 				return err
 			}
+			if err := event(tx, webhook.EntryDelete, id); err != nil {
+				return err
+			}
 			return x.h.writer.Delete(ctx, tx, m, id)
 		case rf.Kind == pg.KindCreate:
 			id, err := x.h.writer.CreateDraft(ctx, tx, m, createData(m, rf.Data, locale))
 			if err != nil {
+				return err
+			}
+			if err := event(tx, webhook.EntryCreate, id); err != nil {
 				return err
 			}
 			q.ID = strconv.FormatInt(id, 10)
@@ -393,6 +414,9 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 			if err = x.h.writer.Update(ctx, tx, m, id, rf.Data); err != nil {
 				return err
 			}
+			if err := event(tx, webhook.EntryUpdate, id); err != nil {
+				return err
+			}
 			plan, e, err = x.readOne(ctx, tx, &q)
 			return err
 		case rf.Kind == pg.KindDelete:
@@ -403,12 +427,18 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 			if plan, e, err = x.readOne(ctx, tx, &q); err != nil || e == nil {
 				return err
 			}
+			if err := event(tx, webhook.EntryDelete, id); err != nil {
+				return err
+			}
 			return x.h.writer.Delete(ctx, tx, m, id)
 		}
 		return fmt.Errorf("unknown mutation %s", rf.Name)
 	})
 	if err != nil {
 		return nil, err
+	}
+	if fire != nil {
+		fire()
 	}
 	return x.entityResponse(rf.Object, stepOf(plan), e, path), nil
 }

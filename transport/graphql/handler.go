@@ -84,6 +84,14 @@ type Options struct {
 	Env string
 	// MaxBody bounds request bodies (default 1 MB, Strapi's JSON limit).
 	MaxBody int64
+	// Events queues the webhook events of mutations; nil fires none.
+	Events EntryEvents
+}
+
+// EntryEvents queues webhook events (transport.Server): EntryEvent reads the entry through q,
+// inside the write's transaction, and returns what queues the event once it committed.
+type EntryEvents interface {
+	EntryEvent(ctx context.Context, q exec.Queryer, event string, m *schemas.Model, id int64) (func(), error)
 }
 
 // Handler is the GraphQL endpoint.
@@ -103,6 +111,7 @@ type Handler struct {
 	playground   bool
 	tracing      bool
 	maxBody      int64
+	events       EntryEvents
 }
 
 // EnvFrom reads the environment the way Quarry does: QUARRY_ENV, else NODE_ENV (Strapi's),
@@ -167,7 +176,7 @@ func New(o Options) (*Handler, error) {
 	h := &Handler{gs: gs, planner: &p, runner: o.Runner, writer: o.Writer, db: o.DB, locales: o.Locales, localize: loc,
 		upload: o.Upload, accounts: o.Accounts, authenticate: o.Authenticate,
 		log: log, opt: pg.OptionsFrom(cfg), playground: env != "production" || cfg.PlaygroundAlways,
-		tracing: cfg.Tracing, maxBody: o.MaxBody}
+		tracing: cfg.Tracing, maxBody: o.MaxBody, events: o.Events}
 	if h.maxBody <= 0 {
 		h.maxBody = 1 << 20
 	}
