@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -34,8 +35,9 @@ type strapiOracle struct {
 }
 
 // startStrapi runs the kit's Strapi on a fresh database for a copy of examples/blog (the
-// copy is the test's to change) and stops it, and drops the database, when the test ends.
-func startStrapi(t *testing.T) *strapiOracle {
+// copy is the test's to change; files maps paths in it to contents to add) and stops it, and
+// drops the database, when the test ends.
+func startStrapi(t *testing.T, files map[string]string) *strapiOracle {
 	t.Helper()
 	kit := os.Getenv("QUARRY_TEST_STRAPI_ORACLE")
 	admin := os.Getenv("QUARRY_TEST_POSTGRES_URL")
@@ -54,6 +56,15 @@ func startStrapi(t *testing.T) *strapiOracle {
 	app := filepath.Join(t.TempDir(), "blog")
 	if out, err := exec.Command("cp", "-r", "../examples/blog", app).CombinedOutput(); err != nil {
 		t.Fatalf("copy app: %v %s", err, out)
+	}
+	for name, content := range files {
+		p := filepath.Join(app, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	u, err := url.Parse(pgDumpURL(admin))
 	if err != nil {
@@ -158,7 +169,7 @@ var readBack = []string{
 // table, column, index or constraint; Quarry's writes are read back by Strapi exactly as
 // Quarry reads them; and Strapi's schema sync after a content-type change succeeds.
 func TestBesideStrapi(t *testing.T) {
-	o := startStrapi(t)
+	o := startStrapi(t, nil)
 	strapi := o.server()
 	writes := recordedWrites(t)
 	half := len(writes) / 2
@@ -218,3 +229,114 @@ func TestBesideStrapi(t *testing.T) {
 		}
 	}
 }
+
+// TestBesideStrapiUpstream: Quarry in front of real Strapi. A custom route, a write to a
+// type with lifecycles.js, the admin login and a content-manager write reach Strapi through
+// Quarry; Quarry reads the content manager's write at once; a webhook created through the
+// admin API gets from Quarry's write the payload Strapi sends for its own.
+func TestBesideStrapiUpstream(t *testing.T) {
+	o := startStrapi(t, map[string]string{
+		"src/api/tag/routes/01-custom.js": `module.exports = { routes: [
+  { method: 'GET', path: '/tags/featured', handler: 'tag.featured', config: { auth: false } },
+] };
+`,
+		"src/api/tag/routes/tag.js": `module.exports = require('@strapi/strapi').factories.createCoreRouter('api::tag.tag');
+`,
+		"src/api/tag/controllers/tag.js": `module.exports = require('@strapi/strapi').factories.createCoreController('api::tag.tag', () => ({
+  async featured(ctx) { ctx.body = { featured: 'from strapi' }; },
+}));
+`,
+		"src/api/writer/content-types/writer/lifecycles.js": `module.exports = {
+  beforeCreate(event) { event.params.data.bio = 'set by a lifecycle'; },
+};
+`,
+	})
+	strapi := o.server()
+	env := append(o.quarryEnv(), "LOG_LEVEL=debug")
+	q := serve(t, env, o.app, oracleFullToken, "--upstream", o.URL)
+
+	if st, body := q.doAs(t, "", "GET", "/api/tags/featured", nil); st != 200 || string(body) != `{"featured":"from strapi"}` {
+		t.Errorf("custom route through Quarry: %d %s", st, body)
+	}
+	if st, body := q.do(t, "POST", "/api/writers", []byte(`{"data":{"name":"Lee"}}`)); st != 200 || !strings.Contains(string(body), `"bio":"set by a lifecycle"`) {
+		t.Errorf("write to a type with lifecycles through Quarry: %d %s", st, body)
+	}
+
+	// The admin panel's API: register the first admin, log in, write through the content manager.
+	admin := []byte(`{"firstname":"Ada","lastname":"Admin","email":"ada@example.com","password":"Adm1nPassw0rd"}`)
+	if st, body := q.doAs(t, "", "POST", "/admin/register-admin", admin); st != 200 && st != 201 {
+		t.Fatalf("register-admin through Quarry: %d %s", st, body)
+	}
+	st, body := q.doAs(t, "", "POST", "/admin/login", []byte(`{"email":"ada@example.com","password":"Adm1nPassw0rd"}`))
+	var login struct {
+		Data struct{ Token string } `json:"data"`
+	}
+	if st != 200 || json.Unmarshal(body, &login) != nil || login.Data.Token == "" {
+		t.Fatalf("admin login through Quarry: %d %s", st, body)
+	}
+	st, body = q.doAs(t, login.Data.Token, "POST", "/content-manager/collection-types/api::tag.tag", []byte(`{"name":"from the admin panel"}`))
+	var created struct{ ID int64 }
+	if (st != 200 && st != 201) || json.Unmarshal(body, &created) != nil || created.ID == 0 {
+		t.Fatalf("content-manager write through Quarry: %d %s", st, body)
+	}
+	if st, body := q.do(t, "GET", fmt.Sprintf("/api/tags/%d", created.ID), nil); st != 200 || !strings.Contains(string(body), "from the admin panel") {
+		t.Errorf("Quarry does not read the admin panel's write: %d %s", st, body)
+	}
+
+	// A webhook as the admin panel stores it (its API refuses a receiver on loopback), which
+	// Quarry picks up without a restart; Strapi loads webhooks at start.
+	rc := newReceiver(t, 0)
+	db, err := sql.Open("pgx", o.DBURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`INSERT INTO strapi_webhooks (name, url, headers, events, enabled) VALUES ('site', $1, '{"X-Site":"rebuild"}', '["entry.create"]', true)`, rc.URL); err != nil {
+		t.Fatal(err)
+	}
+	o.run(t, "start.sh", "--app", o.app)
+	time.Sleep(1100 * time.Millisecond) // Quarry reads the webhooks at most once a second
+	if st, body := strapi.do(t, "POST", "/api/tags", []byte(`{"data":{"name":"via strapi"}}`)); st != 200 {
+		t.Fatalf("write to Strapi: %d %s", st, body)
+	}
+	got := rc.wait(t, 1)
+	if st, body := q.do(t, "POST", "/api/tags", []byte(`{"data":{"name":"via quarry"}}`)); st != 200 {
+		t.Fatalf("write to Quarry: %d %s", st, body)
+	}
+	got = rc.wait(t, 2)
+	fromStrapi, fromQuarry := got[0], got[1]
+	if fromQuarry.Header.Get("X-Site") != "rebuild" || fromQuarry.Event != "entry.create" {
+		t.Errorf("Quarry's delivery headers: %v", fromQuarry.Header)
+	}
+	if a, b := shapeOf(fromStrapi.Raw), shapeOf(fromQuarry.Raw); a != b {
+		t.Errorf("webhook payloads differ:\nstrapi: %s\nquarry: %s", fromStrapi.Raw, fromQuarry.Raw)
+	}
+}
+
+// shapeOf is a payload with the values that differ between two writes (ids, names, times)
+// blanked, keys in their order.
+func shapeOf(raw string) string {
+	dec := json.NewDecoder(strings.NewReader(raw))
+	var b strings.Builder
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			b.WriteString(v.String())
+		case string:
+			b.WriteString(fmt.Sprintf("%q ", v))
+		default:
+			b.WriteString(fmt.Sprintf("%T ", v))
+		}
+	}
+	out := b.String()
+	for _, s := range []string{`"via strapi"`, `"via quarry"`} {
+		out = strings.ReplaceAll(out, s, `"NAME"`)
+	}
+	return timesRE.ReplaceAllString(out, `"TIME"`)
+}
+
+var timesRE = regexp.MustCompile(`"\d{4}-\d\d-\d\dT[0-9:.]+Z"`)

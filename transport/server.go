@@ -210,12 +210,25 @@ func (s *Server) forwardFirst(next http.Handler) http.Handler {
 			s.toUpstream(w, req, reason)
 			return
 		}
-		if s.Log.Enabled(req.Context(), slog.LevelDebug) {
+		if !s.Log.Enabled(req.Context(), slog.LevelDebug) {
+			next.ServeHTTP(w, req)
+			return
+		}
+		rw := &routedWriter{ResponseWriter: w}
+		next.ServeHTTP(rw, req)
+		if !rw.upstream {
 			s.Log.Debug("route", "method", req.Method, "path", req.URL.Path, "to", "quarry")
 		}
-		next.ServeHTTP(w, req)
 	})
 }
+
+// routedWriter tells the per-request debug log that Quarry's router handed the request on.
+type routedWriter struct {
+	http.ResponseWriter
+	upstream bool
+}
+
+func (w *routedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // notFound answers a request Quarry does not serve: Strapi's when it runs beside Quarry,
 // else a 404.
@@ -234,6 +247,9 @@ func (s *Server) toUpstream(w http.ResponseWriter, r *http.Request, reason strin
 		s.Log.Debug("route", "method", r.Method, "path", r.URL.Path, "to", "upstream", "reason", reason)
 	}
 	clear(w.Header())
+	if rw, ok := w.(*routedWriter); ok {
+		rw.upstream = true
+	}
 	s.Upstream.ServeHTTP(w, r)
 }
 
