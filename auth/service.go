@@ -55,8 +55,9 @@ type Service struct {
 // cached: a grant or revoke made by another process (quarry permissions) shows within it.
 const permTTL = time.Second
 
-// tokenTTL is how long an API token look-up is cached; revocation takes effect within it.
-const tokenTTL = 5 * time.Second
+// tokenTTL is how long a known API token is cached; revocation takes effect within it. An
+// unknown token is not cached, so one just created (in Strapi's admin panel) works at once.
+const tokenTTL = time.Second
 
 type cachedActions struct {
 	actions map[string]bool
@@ -258,6 +259,9 @@ func (s *Service) lookupToken(ctx context.Context, key string, now time.Time) (*
 			return nil, err
 		}
 		c = cachedToken{tok: tok, err: err, at: now}
+		if errors.Is(err, ErrUnknown) {
+			return tok, err
+		}
 		s.mu.Lock()
 		if s.tokens == nil || len(s.tokens) > 10000 {
 			s.tokens = map[string]cachedToken{}

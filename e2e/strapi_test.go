@@ -283,6 +283,28 @@ func TestBesideStrapiUpstream(t *testing.T) {
 		t.Errorf("Quarry does not read the admin panel's write: %d %s", st, body)
 	}
 
+	// Settings edited in the admin panel show in Quarry's next request: an API token created
+	// there works at once, and stops working at once when deleted.
+	st, body = q.doAs(t, login.Data.Token, "POST", "/admin/api-tokens", []byte(`{"name":"ci","description":"","type":"read-only","lifespan":null}`))
+	var tok struct {
+		Data struct {
+			ID        int64
+			AccessKey string
+		} `json:"data"`
+	}
+	if (st != 200 && st != 201) || json.Unmarshal(body, &tok) != nil || tok.Data.AccessKey == "" {
+		t.Fatalf("create API token through Quarry: %d %s", st, body)
+	}
+	if st, body := q.doAs(t, tok.Data.AccessKey, "GET", "/api/tags", nil); st != 200 {
+		t.Errorf("a token just created in the admin panel: %d %s", st, body)
+	}
+	if st, body := q.doAs(t, login.Data.Token, "DELETE", fmt.Sprintf("/admin/api-tokens/%d", tok.Data.ID), nil); st != 200 {
+		t.Fatalf("delete API token through Quarry: %d %s", st, body)
+	}
+	if st, body := q.doAs(t, tok.Data.AccessKey, "GET", "/api/tags", nil); st != 401 {
+		t.Errorf("a token just deleted in the admin panel: %d %s", st, body)
+	}
+
 	// A webhook as the admin panel stores it (its API refuses a receiver on loopback), which
 	// Quarry picks up without a restart; Strapi loads webhooks at start.
 	rc := newReceiver(t, 0)

@@ -68,7 +68,8 @@ func ParseConfig(plugins []byte) (Config, error) {
 }
 
 // Service reads and manages locales. Reads are cached briefly so a running server sees
-// `quarry locales` changes made by another process within the TTL.
+// changes made by another process (`quarry locales`, Strapi's admin panel) within the TTL;
+// Forget drops the cache at once.
 type Service struct {
 	DB  *database.DB
 	Now func() time.Time
@@ -79,7 +80,7 @@ type Service struct {
 	fetched time.Time
 }
 
-const ttl = 2 * time.Second
+const ttl = time.Second
 
 // DefaultName is how Strapi names a locale it creates from a code alone.
 func DefaultName(code string) string {
@@ -305,6 +306,13 @@ func asTime(v any) time.Time {
 		return time.UnixMilli(x).UTC()
 	}
 	return time.Time{}
+}
+
+// Forget drops the cached locales: the next request reads them again.
+func (s *Service) Forget() {
+	s.mu.Lock()
+	s.cached, s.def, s.fetched = nil, "", time.Time{}
+	s.mu.Unlock()
 }
 
 // Locales lists the locales with the default marked, cached for a short TTL.

@@ -251,6 +251,24 @@ func (s *Server) toUpstream(w http.ResponseWriter, r *http.Request, reason strin
 		rw.upstream = true
 	}
 	s.Upstream.ServeHTTP(w, r)
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+	default:
+		// A write through Strapi (its admin panel: roles, tokens, locales, webhooks, settings)
+		// shows in Quarry's next request, without waiting for its caches' second.
+		s.forgetSettings()
+	}
+}
+
+// forgetSettings drops what Quarry caches of the settings Strapi's admin panel edits.
+func (s *Server) forgetSettings() {
+	if s.Auth != nil {
+		s.Auth.Forget()
+	}
+	if s.I18n != nil {
+		s.I18n.Forget()
+	}
+	s.Webhooks.Forget()
 }
 
 // UpstreamError answers a request Strapi could not be reached for: 502 in Strapi's envelope.

@@ -234,6 +234,16 @@ func (x *Dispatcher) hooks(ctx context.Context) ([]Hook, error) {
 	return out, rows.Err()
 }
 
+// Forget drops the cached webhooks: the next event reads them again.
+func (x *Dispatcher) Forget() {
+	if x == nil {
+		return
+	}
+	x.mu.Lock()
+	x.cachedAt = time.Time{}
+	x.mu.Unlock()
+}
+
 func (x *Dispatcher) current() ([]Hook, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
