@@ -33,7 +33,7 @@ import (
 const usage = `quarry serves the Strapi v4 content API of an app folder.
 
 Usage:
-  quarry serve  --app DIR [--host HOST] [--port PORT]
+  quarry serve  --app DIR [--host HOST] [--port PORT] [--upstream STRAPI_URL]
   quarry tokens create --app DIR --name NAME [--type read-only|full-access|custom]
                        [--actions ACTION,...] [--lifespan 7|30|90] [--description TEXT]
   quarry tokens list   --app DIR
