@@ -199,3 +199,44 @@ func TestUpstream(t *testing.T) {
 		t.Errorf("upstream saw:\n%s\nwant:\n%s", strings.Join(seen, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestMediaWebhooks: uploads, files sent with an entry and removals fire media.* with the
+// file as the upload plugin answers it.
+func TestMediaWebhooks(t *testing.T) {
+	be := backends()[len(backends())-1]
+	app := copyApp(t, "../examples/blog", `{}`)
+	s := start(t, be, app)
+	rc := newReceiver(t, 0)
+	addWebhook(t, s, rc.URL, "media.create", "media.update", "media.delete", "entry.create")
+	time.Sleep(1100 * time.Millisecond)
+	st, b := s.upload(t, "/api/upload", filepart("files", "a.png", "image/png", pngOf(t, 20, 10)))
+	if st != 200 {
+		t.Fatalf("upload: %d %s", st, b)
+	}
+	got := rc.wait(t, 1)
+	var files []json.RawMessage
+	json.Unmarshal(b, &files)
+	if len(files) != 1 || got[0].Event != "media.create" || !strings.HasSuffix(got[0].Raw, `,"media":`+string(files[0])+`}`) {
+		t.Errorf("media.create %s\nanswer %s", got[0].Raw, b)
+	}
+	st, b = s.upload(t, "/api/articles", field("data", `{"title":"With a cover"}`),
+		filepart("files.cover", "c.png", "image/png", pngOf(t, 10, 10)))
+	if st != 200 {
+		t.Fatalf("create with a file: %d %s", st, b)
+	}
+	got = rc.wait(t, 3)
+	events := map[string]int{}
+	for _, d := range got[1:] {
+		events[d.Event]++
+	}
+	if events["media.create"] != 1 || events["entry.create"] != 1 {
+		t.Errorf("create with a file fired %v", events)
+	}
+	if st, b := s.do(t, "DELETE", "/api/upload/files/1", nil); st != 200 {
+		t.Fatalf("remove: %d %s", st, b)
+	}
+	got = rc.wait(t, 4)
+	if got[3].Event != "media.delete" || got[3].Payload["media"].(map[string]any)["name"] != "a.png" {
+		t.Errorf("media.delete %s", got[3].Raw)
+	}
+}

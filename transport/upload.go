@@ -415,17 +415,20 @@ func (f *inlineFiles) discard() {
 	}
 }
 
-// pendingFiles are batches recorded in a transaction that is still open, by transaction.
+// pendingFiles are batches recorded in a transaction that is still open, by transaction,
+// with the ids of the files they recorded.
 var pendingFiles = struct {
 	sync.Mutex
-	m map[*sqlx.Tx][]*upload.Batch
-}{m: map[*sqlx.Tx][]*upload.Batch{}}
+	m   map[*sqlx.Tx][]*upload.Batch
+	ids map[*sqlx.Tx][]int64
+}{m: map[*sqlx.Tx][]*upload.Batch{}, ids: map[*sqlx.Tx][]int64{}}
 
 // afterTx puts the files recorded in tx in place once it committed, or drops them.
 func (s *Server) afterTx(ctx context.Context, tx *sqlx.Tx, committed bool) error {
 	pendingFiles.Lock()
-	bs := pendingFiles.m[tx]
+	bs, ids := pendingFiles.m[tx], pendingFiles.ids[tx]
 	delete(pendingFiles.m, tx)
+	delete(pendingFiles.ids, tx)
 	pendingFiles.Unlock()
 	var errs []error
 	for _, b := range bs {
@@ -433,6 +436,16 @@ func (s *Server) afterTx(ctx context.Context, tx *sqlx.Tx, committed bool) error
 			errs = append(errs, b.Commit(ctx))
 		}
 		b.Discard()
+	}
+	if committed && s.Webhooks != nil {
+		// Files sent with an entry are media the upload plugin created, as in Strapi.
+		for _, id := range ids {
+			if plan, e, err := s.readOne(ctx, s.DB, fileQuery(id), nil); err == nil && e != nil {
+				var b buf
+				b.file(plan.Root, e, nil, false)
+				s.mediaEvent(webhook.MediaCreate, b.Bytes())
+			}
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -594,11 +607,13 @@ func (s *Server) RecordInline(ctx context.Context, tx *sqlx.Tx, m *schemas.Model
 		if err := b.Attach(model, attr, owner); err != nil {
 			return err
 		}
-		if _, err := b.Record(ctx, tx); err != nil {
+		ids, err := b.Record(ctx, tx)
+		if err != nil {
 			return err
 		}
 		pendingFiles.Lock()
 		pendingFiles.m[tx] = append(pendingFiles.m[tx], b)
+		pendingFiles.ids[tx] = append(pendingFiles.ids[tx], ids...)
 		pendingFiles.Unlock()
 	}
 	return nil
