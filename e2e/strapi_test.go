@@ -392,4 +392,3 @@ func shapeOf(raw string) string {
 	}
 	return b.String()
 }
-
