@@ -37,6 +37,12 @@ type strapiOracle struct {
 // copy is the test's to change; files maps paths in it to contents to add) and stops it, and
 // drops the database, when the test ends.
 func startStrapi(t *testing.T, files map[string]string) *strapiOracle {
+	return startStrapiAfter(t, files, nil)
+}
+
+// startStrapiAfter is startStrapi on a database that, when before is set, is created empty
+// and handed to before first (Strapi then starts on what before left in it).
+func startStrapiAfter(t *testing.T, files map[string]string, before func(o *strapiOracle)) *strapiOracle {
 	t.Helper()
 	kit := os.Getenv("QUARRY_TEST_STRAPI_ORACLE")
 	admin := os.Getenv("QUARRY_TEST_POSTGRES_URL")
@@ -82,7 +88,20 @@ func startStrapi(t *testing.T, files map[string]string) *strapiOracle {
 			conn.Close()
 		}
 	})
-	o.run(t, "start.sh", "--app", app, "--fresh")
+	if before == nil {
+		o.run(t, "start.sh", "--app", app, "--fresh")
+		return o
+	}
+	conn, err := sql.Open("pgx", admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Exec("CREATE DATABASE " + db); err != nil {
+		t.Fatal(err)
+	}
+	before(o)
+	o.run(t, "start.sh", "--app", app)
 	return o
 }
 
@@ -391,4 +410,50 @@ func shapeOf(raw string) string {
 		expectKey = len(inObject) > 0 && inObject[len(inObject)-1]
 	}
 	return b.String()
+}
+
+// TestStrapiStartsOnQuarrysDatabase: Strapi starts on a database Quarry created and wrote,
+// its schema sync changes nothing (the schema stays Strapi's own), and it reads Quarry's
+// entries as Quarry does.
+func TestStrapiStartsOnQuarrysDatabase(t *testing.T) {
+	var quarryReads map[string]string
+	var q *server
+	o := startStrapiAfter(t, nil, func(o *strapiOracle) {
+		env := o.quarryEnv()
+		token := strings.TrimSpace(quarry(t, env, "tokens", "create", "--app", o.app, "--name", "e2e", "--type", "full-access"))
+		q = serve(t, env, o.app, token)
+		for _, w := range recordedWrites(t) {
+			w.send(t, q)
+		}
+		quarryReads = map[string]string{}
+		for _, p := range readBack {
+			status, body := q.do(t, "GET", p, nil)
+			if status != 200 {
+				t.Fatalf("Quarry GET %s: %d %s", p, status, body)
+			}
+			quarryReads[p] = string(body)
+		}
+		if got, want := pgDump(t, o.DBURL), readGolden(t); got != want {
+			t.Fatalf("Quarry's schema is not Strapi's:\n%s", lineDiff(want, got))
+		}
+	})
+	if got, want := pgDump(t, o.DBURL), readGolden(t); got != want {
+		t.Errorf("Strapi's schema sync changed Quarry's schema:\n%s", lineDiff(want, got))
+	}
+	strapi := o.server()
+	for _, p := range readBack {
+		status, body := strapi.do(t, "GET", p, nil)
+		if status != 200 || string(body) != quarryReads[p] {
+			t.Errorf("Strapi reads Quarry's database differently, GET %s: %d\nstrapi: %s\nquarry: %s", p, status, body, quarryReads[p])
+		}
+	}
+}
+
+func readGolden(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(strapiSchemaGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
