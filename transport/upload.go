@@ -380,7 +380,7 @@ func (s *Server) serveUpload(w http.ResponseWriter, r *http.Request) {
 		if !errors.Is(err, upload.ErrNoSuchFile) {
 			s.Log.Error("serve upload", "name", name, "err", err)
 		}
-		writeAPIError(w, apierror.NotFound())
+		s.notFound(w, r) // a file Strapi stored elsewhere (another uploads folder, a provider)
 		return
 	}
 	defer f.Close()
