@@ -154,7 +154,8 @@ func Load(ctx context.Context, appDir string, s *schemas.Schema, opts Options) (
 	jo := jseval.Options{Root: appDir, LookupEnv: opts.LookupEnv}
 	apis, _ := filepath.Glob(filepath.Join(appDir, "src", "api", "*"))
 	sort.Strings(apis)
-	overridden := map[string][]string{} // uid → actions
+	overridden := map[string][]string{}      // uid → actions
+	custom := map[string]map[string]string{} // uid → action → why its core route is the project's
 	for _, api := range apis {
 		for _, f := range jsFiles(filepath.Join(api, "routes")) {
 			res, err := jseval.EvalModule(ctx, f, jo)
@@ -164,6 +165,9 @@ func Load(ctx context.Context, appDir string, s *schemas.Schema, opts Options) (
 			rel, _ := filepath.Rel(appDir, f)
 			for _, r := range customRoutes(res.Value) {
 				rs.add(r.Method, r.Path, "custom route ("+rel+")")
+			}
+			if uid, why := coreRouterCustomizations(res.Value); uid != "" {
+				custom[uid] = why
 			}
 		}
 		for _, f := range jsFiles(filepath.Join(api, "controllers")) {
@@ -189,6 +193,8 @@ func Load(ctx context.Context, appDir string, s *schemas.Schema, opts Options) (
 			switch {
 			case opts.Overrides == Forward && contains(overridden[m.UID], cr.action):
 				rs.add(cr.method, cr.path, "controller overrides "+cr.action)
+			case opts.Overrides == Forward && custom[m.UID][cr.action] != "":
+				rs.add(cr.method, cr.path, custom[m.UID][cr.action])
 			case opts.Lifecycles == Forward && lifecycles && cr.method != http.MethodGet:
 				rs.add(cr.method, cr.path, "content type has lifecycles.js")
 			default:
@@ -219,6 +225,43 @@ func coreRoutes(m *schemas.Model) []coreRoute {
 		out = append(out, coreRoute{"POST", p + "/:id/localizations", "createLocalization"})
 	}
 	return out
+}
+
+// coreRouterCustomizations reads createCoreRouter(uid, {only, except, config}): the actions
+// it leaves out (Strapi answers 404 there) and those with policies or middlewares, which
+// Quarry cannot run, are Strapi's.
+func coreRouterCustomizations(v any) (string, map[string]string) {
+	m, ok := v.(map[string]any)
+	if !ok || m["__quarry"] != "coreRouter" {
+		return "", nil
+	}
+	uid, _ := m["uid"].(string)
+	cfg, _ := m["config"].(map[string]any)
+	why := map[string]string{}
+	all := []string{"find", "findOne", "create", "update", "delete"}
+	if only := asStrings(cfg["only"]); cfg["only"] != nil {
+		for _, a := range all {
+			if !contains(only, a) {
+				why[a] = "core router leaves " + a + " out"
+			}
+		}
+	}
+	for _, a := range asStrings(cfg["except"]) {
+		why[a] = "core router leaves " + a + " out"
+	}
+	actions, _ := cfg["config"].(map[string]any)
+	for a, c := range actions {
+		ac, _ := c.(map[string]any)
+		if len(asAny(ac["policies"])) > 0 || len(asAny(ac["middlewares"])) > 0 {
+			why[a] = "core route " + a + " has policies or middlewares"
+		}
+	}
+	return uid, why
+}
+
+func asAny(v any) []any {
+	list, _ := v.([]any)
+	return list
 }
 
 type customRoute struct{ Method, Path string }

@@ -22,7 +22,10 @@ func TestDecide(t *testing.T) {
   { method: 'POST', path: '/tags/:id/like', handler: 'tag.like' },
   { method: 'GET', path: '/hello', handler: 'tag.hello', config: { prefix: '' } },
 ] };`,
-		"src/api/tag/routes/tag.js": `module.exports = require('@strapi/strapi').factories.createCoreRouter('api::tag.tag');`,
+		"src/api/tag/routes/tag.js": `module.exports = require('@strapi/strapi').factories.createCoreRouter('api::tag.tag', {
+  except: ['delete'],
+  config: { update: { policies: ['global::is-owner'] }, find: { auth: false } },
+});`,
 		"src/api/article/controllers/article.js": `const { createCoreController } = require('@strapi/strapi').factories;
 module.exports = createCoreController('api::article.article', ({ strapi }) => ({
   async find(ctx) { return super.find(ctx); },
@@ -44,6 +47,10 @@ module.exports = createCoreController('api::article.article', ({ strapi }) => ({
 	}{
 		{Options{}, "GET", "/api/tags/featured", true},
 		{Options{}, "GET", "/api/tags/1", false},
+		{Options{}, "GET", "/api/tags", false},     // auth: false alone is Quarry's to serve
+		{Options{}, "PUT", "/api/tags/1", true},    // policies
+		{Options{}, "DELETE", "/api/tags/1", true}, // left out: Strapi's 404
+		{Options{Overrides: Serve}, "PUT", "/api/tags/1", false},
 		{Options{}, "POST", "/api/tags/7/like", true},
 		{Options{}, "POST", "/api/tags//like", false},
 		{Options{}, "GET", "/hello", true},
