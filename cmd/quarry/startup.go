@@ -42,6 +42,12 @@ func logStartup(log *slog.Logger, addr net.Addr, a *app.App, srv *transport.Serv
 	if srv.Auth != nil {
 		features = append(features, "users-permissions")
 	}
+	if srv.Webhooks != nil {
+		features = append(features, "webhooks")
+	}
+	if srv.Upstream != nil {
+		features = append(features, "upstream")
+	}
 	log.Info("quarry listening",
 		"url", "http://"+net.JoinHostPort(host, port),
 		"addr", addr.String(),
