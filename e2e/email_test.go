@@ -327,3 +327,26 @@ func TestEmailSendRoute(t *testing.T) {
 		t.Fatalf("%d e-mails, want 1", n)
 	}
 }
+
+// TestEmailRESTPrefix: the confirmation link follows api.rest.prefix, where the route is served.
+func TestEmailRESTPrefix(t *testing.T) {
+	be := backends()[0]
+	app, mail := mailApp(t, map[string]string{
+		"plugins.json": `{"users-permissions": {"config": {"jwtSecret": "` + testJWTSecret + `", "advanced": {"email_confirmation": true}}}}`,
+		"api.json":     `{"rest": {"prefix": "/v1"}}`})
+	srv := start(t, be, app)
+	expect(t, srv.call(t, "", "POST", "/v1/auth/local/register", `{"username":"gil","email":"gil@example.com","password":"gil-password"}`), 200, `"confirmed":false`)
+	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
+	code := waitMail(t, mail, 1).check(t, map[string]string{"Subject": "Account confirmation"},
+		regexp.MustCompile(`<p>http://localhost:`+port+`/v1/auth/email-confirmation\?confirmation=([0-9a-f]{40})</p>`))
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Get(srv.URL + "/v1/auth/email-confirmation?confirmation=" + code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 302 {
+		t.Fatalf("confirmation: %d", res.StatusCode)
+	}
+	expect(t, srv.call(t, "", "POST", "/v1/auth/local", `{"identifier":"gil","password":"gil-password"}`), 200, `"confirmed":true`)
+}
