@@ -241,12 +241,15 @@ func (s *Service) SetDefault(ctx context.Context, code string) error {
 		return fmt.Errorf("%s: %w", code, ErrUnknown)
 	}
 	val, _ := json.Marshal(code)
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE strapi_core_store_settings SET value = ? WHERE `+s.DB.Dialect.Quote("key")+` = ?`), string(val), storeKey)
+	// Strapi's core store finds its rows with environment and tag IS NULL: a row written with
+	// empty strings (as older Quarry versions did) would be invisible to a Strapi beside it,
+	// which would then add a second one.
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE strapi_core_store_settings SET value = ?, environment = NULL, tag = NULL WHERE `+s.DB.Dialect.Quote("key")+` = ?`), string(val), storeKey)
 	if err != nil {
 		return fmt.Errorf("set default locale: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		_, err = s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO strapi_core_store_settings (`+s.DB.Dialect.Quote("key")+`, value, type, environment, tag) VALUES (?, ?, 'string', '', '')`), storeKey, string(val))
+		_, err = s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO strapi_core_store_settings (`+s.DB.Dialect.Quote("key")+`, value, type, environment, tag) VALUES (?, ?, 'string', NULL, NULL)`), storeKey, string(val))
 		if err != nil {
 			return fmt.Errorf("set default locale: %w", err)
 		}
