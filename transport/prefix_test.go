@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -33,5 +34,17 @@ func TestClientIP(t *testing.T) {
 	}
 	if got := (&Server{TrustProxy: true}).clientIP(r); got != "203.0.113.7" {
 		t.Errorf("with proxy: %s", got)
+	}
+}
+
+// TestUpstreamKeepsPrefix: what goes to Strapi under a REST prefix keeps the client's path
+// (Strapi serves the prefix too), not the /api path Quarry routes by.
+func TestUpstreamKeepsPrefix(t *testing.T) {
+	var got string
+	s := &Server{Log: slog.New(slog.DiscardHandler), Upstream: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = r.URL.Path })}
+	h := withRESTPrefix("/v1", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.toUpstream(w, r, "test") }))
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/v1/articles/featured", nil))
+	if got != "/v1/articles/featured" {
+		t.Errorf("upstream got %q, want /v1/articles/featured", got)
 	}
 }

@@ -3,8 +3,10 @@
 package transport
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -167,6 +169,10 @@ func (s *Server) Handler() http.Handler {
 	return withRESTPrefix(s.RESTPrefix, r)
 }
 
+// publicURLKey holds, in a request's context, the URL the client sent before withRESTPrefix
+// rewrote its prefix to /api.
+type publicURLKey struct{}
+
 // withRESTPrefix serves the routes written under /api at another prefix: a request under the
 // prefix is routed as if under /api, and /api itself then answers 404 as in Strapi.
 func withRESTPrefix(prefix string, next http.Handler) http.Handler {
@@ -184,7 +190,7 @@ func withRESTPrefix(prefix string, next http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rest, ok := under(r.URL.Path, prefix); ok {
-			r2 := r.Clone(r.Context())
+			r2 := r.Clone(context.WithValue(r.Context(), publicURLKey{}, r.URL))
 			r2.URL.Path = "/api" + rest
 			if r.URL.RawPath != "" {
 				if raw, ok := under(r.URL.RawPath, prefix); ok {
@@ -249,6 +255,12 @@ func (s *Server) toUpstream(w http.ResponseWriter, r *http.Request, reason strin
 	clear(w.Header())
 	if rw, ok := w.(*routedWriter); ok {
 		rw.upstream = true
+	}
+	if u, ok := r.Context().Value(publicURLKey{}).(*url.URL); ok {
+		// Strapi serves the content API under the same prefix: forward the path the client
+		// sent, not the /api path Quarry routes internally.
+		r = r.Clone(r.Context())
+		r.URL = u
 	}
 	s.Upstream.ServeHTTP(w, r)
 	switch r.Method {
