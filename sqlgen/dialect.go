@@ -47,6 +47,18 @@ func (d *Dialect) Col(alias, col string) string {
 	return alias + "." + d.Quote(col)
 }
 
+// filterCol renders a column compared only to filter rows another index already found. On
+// SQLite a unary + keeps its index out of the planner's choice: without statistics (Strapi's
+// layout, no ANALYZE) SQLite rates every equality index alike and picked the link table's
+// low-selectivity component_type or field index over the owning entity's, reading every row
+// of a component type per entry. PostgreSQL's planner has statistics and no such operator.
+func (d *Dialect) filterCol(alias, col string) string {
+	if d == SQLite {
+		return "+" + d.Col(alias, col)
+	}
+	return d.Col(alias, col)
+}
+
 // InList renders "expr is one of the values in one bind parameter": the SQL text stays the
 // same whatever the number of parent ids, so batched statements are built once per shape.
 func (d *Dialect) InList(expr string) string {

@@ -92,7 +92,7 @@ func (d *Dialect) render(s *planner.Select, sh *shape) (string, []any, error) {
 		case planner.ViaComponents:
 			pid = d.Col(j, "entity_id")
 			join = fmt.Sprintf("%s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote(v.ComponentsTable), j,
-				d.Col(j, "component_id"), d.Col(t, "id"), d.Col(j, "field"), d.Col(j, "component_type"))
+				d.Col(j, "component_id"), d.Col(t, "id"), d.filterCol(j, "field"), d.filterCol(j, "component_type"))
 			joinArgs = []any{v.Field, v.ComponentType}
 			orderBy = append(orderBy, d.Col(j, "order"), d.Col(j, "id"))
 			if !v.Count {
@@ -235,7 +235,7 @@ func (r *renderer) hop(from string, a *schemas.Attribute) (joins []string, args 
 		c := a.Components[0]
 		joins = append(joins,
 			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote(a.Owner.ComponentsTable), j,
-				d.Col(j, "entity_id"), d.Col(from, "id"), d.Col(j, "field"), d.Col(j, "component_type")),
+				d.Col(j, "entity_id"), d.Col(from, "id"), d.filterCol(j, "field"), d.filterCol(j, "component_type")),
 			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(c.Table), t, d.Col(t, "id"), d.Col(j, "component_id")))
 		args = append(args, a.Name, c.UID)
 	}
