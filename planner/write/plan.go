@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
 
@@ -29,6 +28,7 @@ type walker struct {
 	mode  mode
 	draft bool // D&P draft: required and minLength are not enforced
 	now   time.Time
+	rules *ruleSet
 
 	uniques []*uniqueCheck
 	rel     *store
@@ -46,7 +46,7 @@ type walker struct {
 
 func (w *Writer) newPlanner(ctx context.Context, tx *sqlx.Tx, md mode) *walker {
 	return &walker{w: w, x: &execer{w: w, db: dbx{ctx: ctx, tx: tx, d: w.Dialect}}, mode: md,
-		now: w.now(), linked: map[string][]int64{}}
+		now: w.now(), rules: w.rules(), linked: map[string][]int64{}}
 }
 
 // existing is a stored row a payload object updates in place.
@@ -431,41 +431,10 @@ func (p *walker) scalar(op *entryOp, a *schemas.Attribute, v any, present bool, 
 		if !ok {
 			return []verr{at.typeErr("string", v, v, false)}, nil
 		}
-		n := utf16Len(s)
-		if a.Type != schemas.Email && a.MinLength != nil && *a.MinLength > 0 && !p.draft && n < *a.MinLength {
-			errs = append(errs, at.err("must be at least %d characters", *a.MinLength))
-		}
-		if a.MaxLength != nil && *a.MaxLength > 0 && n > *a.MaxLength {
-			errs = append(errs, at.err("must be at most %d characters", *a.MaxLength))
-		}
-		if a.Regex != nil && !(s == "" && !a.Required) && !a.Regex.MatchString(s) {
-			errs = append(errs, at.err("must match the following: \"%s\"", jsRegexString(a.RegexSrc)))
-		}
-		// Column limits Strapi leaves to the database (a 500 there): varchar(255), no NUL.
-		if a.Type != schemas.Text && a.Type != schemas.RichText && a.Type != schemas.Password && utf8.RuneCountInString(s) > 255 &&
-			(a.MaxLength == nil || *a.MaxLength <= 0 || n <= *a.MaxLength) {
-			errs = append(errs, at.err("must be at most 255 characters"))
-		}
-		if strings.ContainsRune(s, 0) {
-			errs = append(errs, at.err("must not contain NUL characters"))
+		var nul bool
+		errs, nul = p.rules.check(a, v, nil, s, p.draft, at)
+		if nul {
 			unique = false // PostgreSQL refuses the lookup itself
-		}
-		switch a.Type {
-		case schemas.Email:
-			if s != "" && !yupEmail.MatchString(s) {
-				errs = append(errs, at.err("must be a valid email"))
-			}
-			if n < 1 {
-				errs = append(errs, at.err("cannot be empty"))
-			}
-		case schemas.UID:
-			if !uidPattern.MatchString(s) {
-				errs = append(errs, at.err("must match the following: \"%s\"", uidPatternJS))
-			}
-		case schemas.Password:
-			if len(s) > 72 {
-				errs = append(errs, at.err("must be at most 72 bytes"))
-			}
 		}
 		val = s
 		if a.Type == schemas.Password {
@@ -482,16 +451,11 @@ func (p *walker) scalar(op *entryOp, a *schemas.Attribute, v any, present bool, 
 		default:
 			return []verr{at.typeErr("string", v, v, false)}, nil
 		}
-		found := false
-		for _, e := range a.Enum {
-			if e == s {
-				found = true
-				break
-			}
+		ev := v
+		if _, isStr := v.(string); !isStr {
+			ev = s
 		}
-		if !found {
-			errs = append(errs, at.err("must be one of the following values: %s", strings.Join(append(append([]string(nil), a.Enum...), ""), ", ")))
-		}
+		errs, _ = p.rules.check(a, ev, nil, s, p.draft, at)
 		val, unique = s, false
 	case kNumber:
 		f := yupNumber(v)
@@ -576,61 +540,29 @@ func hasNUL(v any) bool {
 // number applies yup's integer/min/max tests and the column's range; inRange is false
 // when the value does not fit the column (it must not reach a query then).
 func (p *walker) number(a *schemas.Attribute, f float64, at objPath) (errs []verr, val any, inRange bool) {
-	isInt := a.Type == schemas.Integer
-	if isInt && (math.IsInf(f, 0) || f != math.Trunc(f)) {
-		errs = append(errs, at.err("must be an integer"))
-	}
-	minErr, maxErr := false, false
-	if a.Min != nil {
-		lim := *a.Min
-		if isInt {
-			lim = math.Trunc(lim)
-		}
-		if f < lim {
-			errs = append(errs, at.err("must be greater than or equal to %s", jsNumberString(lim)))
-			minErr = true
-		}
-	}
-	if a.Max != nil {
-		lim := *a.Max
-		if isInt {
-			lim = math.Trunc(lim)
-		}
-		if f > lim {
-			errs = append(errs, at.err("must be less than or equal to %s", jsNumberString(lim)))
-			maxErr = true
-		}
-	}
-	// Column ranges (Strapi answers 500 here): integer is 32-bit, decimal is numeric(10,2).
 	switch a.Type {
 	case schemas.Integer:
-		inRange = f <= math.MaxInt32 && f >= math.MinInt32
-		if !maxErr && f > math.MaxInt32 {
-			errs = append(errs, at.err("must be less than or equal to %d", math.MaxInt32))
+		if f == math.Trunc(f) && f <= math.MaxInt32 && f >= math.MinInt32 {
+			// The value the rules test is the one stored: boxed once.
+			iv := any(int64(f))
+			errs, _ = p.rules.check(a, iv, nil, "", p.draft, at)
+			return errs, iv, true
 		}
-		if !minErr && f < math.MinInt32 {
-			errs = append(errs, at.err("must be greater than or equal to %d", math.MinInt32))
-		}
-		if !inRange {
-			return errs, nil, false
-		}
-		return errs, int64(f), true
+		errs, _ = p.rules.check(a, any(f), nil, "", p.draft, at)
+		return errs, nil, false
 	case schemas.Decimal:
 		r := roundDecimal(f)
-		inRange = r <= 99999999.99 && r >= -99999999.99
-		if !maxErr && r > 99999999.99 {
-			errs = append(errs, at.err("must be less than or equal to 99999999.99"))
+		rv := any(r)
+		fv := rv
+		if r != f {
+			fv = any(f) // min and max test the value as sent, the column its rounding
 		}
-		if !minErr && r < -99999999.99 {
-			errs = append(errs, at.err("must be greater than or equal to -99999999.99"))
-		}
-		return errs, r, inRange
+		errs, _ = p.rules.check(a, fv, rv, "", p.draft, at)
+		return errs, rv, r <= 99999999.99 && r >= -99999999.99
 	}
-	if math.IsInf(f, 0) {
-		errs = append(errs, at.err("must be a finite number"))
-		return errs, f, false
-	}
-	return errs, f, true
+	fv := any(f)
+	errs, _ = p.rules.check(a, fv, nil, "", p.draft, at)
+	return errs, fv, !math.IsInf(f, 0)
 }
 
 // bigIntOf accepts integral numbers and integer strings within int64.

@@ -27,6 +27,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -52,6 +53,9 @@ type Writer struct {
 	LaxDynamicZones bool
 	// Inline, when set, records files uploaded with the payload (multipart requests).
 	Inline InlineMedia
+
+	rulesOnce sync.Once
+	ruleSet   *ruleSet // attribute rules, compiled once per schema (rules.go)
 }
 
 type mode int
@@ -241,7 +245,16 @@ func (w *Writer) CreateDraft(ctx context.Context, tx *sqlx.Tx, m *schemas.Model,
 // UpdateAt is Update with updatedAt set to now, for a caller that wrote part of the row in
 // the same transaction at that instant (the users-permissions user's own attributes).
 func (w *Writer) UpdateAt(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, data map[string]any, now time.Time) error {
-	at := *w
+	at := w.derive()
 	at.Now = func() time.Time { return now }
 	return at.Update(ctx, tx, m, id, data)
+}
+
+// derive copies the writer's settings into a new writer sharing its compiled rules.
+func (w *Writer) derive() *Writer {
+	d := &Writer{Schema: w.Schema, Dialect: w.Dialect, Now: w.Now, DefaultLocale: w.DefaultLocale,
+		LaxDynamicZones: w.LaxDynamicZones, Inline: w.Inline}
+	rs := w.rules()
+	d.rulesOnce.Do(func() { d.ruleSet = rs })
+	return d
 }
