@@ -35,7 +35,7 @@ func benchWrite(b *testing.B, payload string, wantErr bool) {
 }
 
 func BenchmarkWriteValid(b *testing.B) {
-	benchWrite(b, `{"title": "Hello", "slug": "hello", "summary": "S", "views": 12, "rating": 1.005,
+	benchWrite(b, `{"title": "Hello", "slug": "hello", "summary": "S", "views": 12, "rating": 1.25,
 		"score": 0.5, "category": "sport", "contact": "a@b.co", "secret": "s3", "code": "c-1"}`, false)
 }
 
