@@ -176,30 +176,39 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
-// BenchmarkGraphQLParse is GraphQL parse, validation and lowering to the IR.
+// BenchmarkGraphQLParse is GraphQL parse, validation and lowering to the IR: <req> with the
+// server's document cache (a client sending the same document: parse and validation are
+// skipped, variables are coerced and the query lowered), <req>_uncached without it.
 func BenchmarkGraphQLParse(b *testing.B) {
 	e, _ := envs(b)
 	gs := e.GraphQL.Schema()
-	opt := pg.OptionsFrom(gs.Config)
+	cached := pg.OptionsFrom(gs.Config)
+	cached.Docs = pg.NewDocuments(pg.DefaultDocuments)
 	for _, r := range Corpus {
 		if !r.IsGraphQL() {
 			continue
 		}
-		b.Run(r.Name, func(b *testing.B) {
-			req := pg.Request{Query: r.GraphQL, Variables: map[string]any{"pageSize": json.Number(strconv.Itoa(PageSize))}}
-			b.ReportAllocs()
-			for b.Loop() {
-				op, err := pg.Parse(gs, req, opt)
-				if err != nil {
-					b.Fatal(err)
-				}
-				for _, f := range op.Fields {
-					if f.Err != nil {
-						b.Fatal(f.Err)
+		for _, v := range []struct {
+			name string
+			opt  pg.Options
+		}{{r.Name, cached}, {r.Name + "_uncached", pg.OptionsFrom(gs.Config)}} {
+			opt := v.opt
+			b.Run(v.name, func(b *testing.B) {
+				req := pg.Request{Query: r.GraphQL, Variables: map[string]any{"pageSize": json.Number(strconv.Itoa(PageSize))}}
+				b.ReportAllocs()
+				for b.Loop() {
+					op, err := pg.Parse(gs, req, opt)
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, f := range op.Fields {
+						if f.Err != nil {
+							b.Fatal(f.Err)
+						}
 					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 

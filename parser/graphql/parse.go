@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -71,7 +72,47 @@ type Options struct {
 	DefaultLimit int
 	MaxLimit     int
 	AmountLimit  int
+	// Docs, when set, keeps the documents that passed parsing and validation, so a client
+	// sending the same few documents skips both. One cache serves one schema.
+	Docs *Documents
 }
+
+// DefaultDocuments is the number of documents a server keeps parsed and validated.
+const DefaultDocuments = 256
+
+// maxCachedQuery bounds the text of a cached document: a few fixed documents are what
+// clients send, and a huge one would pin its text and tree in memory.
+const maxCachedQuery = 64 << 10
+
+// Documents is a bounded LRU of parsed documents that passed validation, the literal checks
+// and the depth limit, keyed by their text and the limits that decide validation. A cached
+// tree is only read afterwards (coercion and lowering never change it), so concurrent
+// requests share it. Documents that fail are not kept: their errors are recomputed, so they
+// stay exactly those of a fresh parse.
+type Documents struct {
+	c *lru.Cache[docKey, *ast.QueryDocument]
+}
+
+type docKey struct {
+	query         string
+	tokens, depth int
+}
+
+// NewDocuments returns a cache holding at most size documents (DefaultDocuments when size
+// is not positive).
+func NewDocuments(size int) *Documents {
+	if size <= 0 {
+		size = DefaultDocuments
+	}
+	c, err := lru.New[docKey, *ast.QueryDocument](size)
+	if err != nil {
+		panic(fmt.Sprintf("graphql: document cache: %v", err)) // only for size <= 0, excluded above
+	}
+	return &Documents{c: c}
+}
+
+// Len is the number of documents held.
+func (d *Documents) Len() int { return d.c.Len() }
 
 // OptionsFrom takes the limits of a plugin configuration.
 func OptionsFrom(c gqlschema.Config) Options {
@@ -104,27 +145,9 @@ func Parse(s *gqlschema.Schema, req Request, opt Options) (op *Operation, err er
 	if limit <= 0 {
 		limit = DefaultTokenLimit
 	}
-	doc, perr := parser.ParseQueryWithTokenLimit(&ast.Source{Name: "request", Input: req.Query}, limit)
-	if perr != nil {
-		return nil, RequestErrors{syntaxError(perr)}
-	}
-	// graphql-js validates a subscription against a schema without one and fails when it
-	// executes; answer as Strapi does.
-	if def, rerr := selectOperation(doc, req.OperationName); rerr == nil && def.Operation == ast.Subscription && s.AST.Subscription == nil {
-		return nil, RequestErrors{{Message: "Schema is not configured for subscriptions.", Locations: locations(def.Position), Code: CodeInternal}}
-	}
-	if verrs := validator.Validate(s.AST, doc); len(verrs) > 0 {
-		if out := asGraphQLJS(s, doc, req.Query, verrs); len(out) > 0 {
-			return nil, out
-		}
-	}
-	if lerrs := checkLiterals(s, doc); len(lerrs) > 0 {
-		return nil, lerrs
-	}
-	if opt.DepthLimit > 0 {
-		if derrs := checkDepth(doc, opt.DepthLimit); len(derrs) > 0 {
-			return nil, derrs
-		}
+	doc, rerrs := document(s, req, opt, limit)
+	if rerrs != nil {
+		return nil, rerrs
 	}
 	def, rerr := selectOperation(doc, req.OperationName)
 	if rerr != nil {
@@ -148,6 +171,56 @@ func Parse(s *gqlschema.Schema, req Request, opt Options) (op *Operation, err er
 	}
 	op.Fields = l.rootFields(def, root)
 	return op, nil
+}
+
+// document parses and validates the request's document, or takes it from opt.Docs.
+func document(s *gqlschema.Schema, req Request, opt Options, limit int) (*ast.QueryDocument, RequestErrors) {
+	key := docKey{query: req.Query, tokens: limit, depth: opt.DepthLimit}
+	if opt.Docs != nil {
+		if doc, ok := opt.Docs.c.Get(key); ok {
+			// Validation passed, so of the checks below only this one, which depends on the
+			// operation name, can still fail, and it comes first as on a fresh parse.
+			if rerr := subscriptionError(s, doc, req.OperationName); rerr != nil {
+				return nil, RequestErrors{rerr}
+			}
+			return doc, nil
+		}
+	}
+	doc, perr := parser.ParseQueryWithTokenLimit(&ast.Source{Name: "request", Input: req.Query}, limit)
+	if perr != nil {
+		return nil, RequestErrors{syntaxError(perr)}
+	}
+	// graphql-js validates a subscription against a schema without one and fails when it
+	// executes; answer as Strapi does.
+	if rerr := subscriptionError(s, doc, req.OperationName); rerr != nil {
+		return nil, RequestErrors{rerr}
+	}
+	if verrs := validator.Validate(s.AST, doc); len(verrs) > 0 {
+		if out := asGraphQLJS(s, doc, req.Query, verrs); len(out) > 0 {
+			return nil, out
+		}
+	}
+	if lerrs := checkLiterals(s, doc); len(lerrs) > 0 {
+		return nil, lerrs
+	}
+	if opt.DepthLimit > 0 {
+		if derrs := checkDepth(doc, opt.DepthLimit); len(derrs) > 0 {
+			return nil, derrs
+		}
+	}
+	if opt.Docs != nil && len(req.Query) <= maxCachedQuery {
+		opt.Docs.c.Add(key, doc)
+	}
+	return doc, nil
+}
+
+// subscriptionError answers a subscription as Strapi does: graphql-js validates it against a
+// schema without one and fails when it executes.
+func subscriptionError(s *gqlschema.Schema, doc *ast.QueryDocument, name string) *RequestError {
+	if def, rerr := selectOperation(doc, name); rerr == nil && def.Operation == ast.Subscription && s.AST.Subscription == nil {
+		return &RequestError{Message: "Schema is not configured for subscriptions.", Locations: locations(def.Position), Code: CodeInternal}
+	}
+	return nil
 }
 
 // syntaxError words a parse failure as graphql-js does ("Syntax Error: ….").

@@ -173,9 +173,11 @@ func New(o Options) (*Handler, error) {
 			loc.Dialect = o.DB.Dialect
 		}
 	}
+	opt := pg.OptionsFrom(cfg)
+	opt.Docs = pg.NewDocuments(pg.DefaultDocuments)
 	h := &Handler{gs: gs, planner: &p, runner: o.Runner, writer: o.Writer, db: o.DB, locales: o.Locales, localize: loc,
 		upload: o.Upload, accounts: o.Accounts, authenticate: o.Authenticate,
-		log: log, opt: pg.OptionsFrom(cfg), playground: env != "production" || cfg.PlaygroundAlways,
+		log: log, opt: opt, playground: env != "production" || cfg.PlaygroundAlways,
 		tracing: cfg.Tracing, maxBody: o.MaxBody, events: o.Events}
 	if h.maxBody <= 0 {
 		h.maxBody = 1 << 20
