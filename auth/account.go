@@ -33,7 +33,7 @@ func (s *Service) issue(id int64) (Session, error) {
 // Login is POST /api/auth/local: {identifier, password}, identifier being the e-mail
 // (compared lower-cased) or the username.
 func (s *Service) Login(ctx context.Context, body map[string]any) (Session, error) {
-	var c checker
+	c := s.checker()
 	identifier, _ := c.str(body, "identifier", true)
 	password, _ := c.str(body, "password", true)
 	if err := c.err(); err != nil {
@@ -105,7 +105,7 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 	if !adv.AllowRegister {
 		return Session{}, apierror.Application("Register action is currently disabled")
 	}
-	var c checker
+	c := s.checker()
 	email, _ := c.email(body, "email", true)
 	username, _ := c.str(body, "username", true)
 	password, _ := c.str(body, "password", true)
@@ -113,7 +113,7 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 		return Session{}, err
 	}
 	allowed := s.registerExtras()
-	extra, err := scalarExtras(allowed, body)
+	extra, err := scalarExtras(s.strings(), allowed, body)
 	if err != nil {
 		return Session{}, err
 	}
@@ -147,7 +147,7 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 		return Session{}, apierror.Application("Email or Username are already taken")
 	}
 	// The entity validator's checks on the user type, in attribute order.
-	var v checker
+	v := s.checker()
 	if v.min("username", username, 3) {
 		v.column("username", username)
 	}
@@ -203,9 +203,9 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 
 // scalarExtras reads extra attributes of an extended user type from a body, checking their
 // JSON types; column names are the schema's.
-func scalarExtras(attrs []*schemas.Attribute, body map[string]any) (map[string]any, error) {
+func scalarExtras(rules *write.Strings, attrs []*schemas.Attribute, body map[string]any) (map[string]any, error) {
 	var out map[string]any
-	var c checker
+	c := checker{rules: rules}
 	for _, a := range attrs {
 		v, ok := body[a.Name]
 		if !ok {
@@ -261,7 +261,7 @@ func contains(list []string, s string) bool {
 // ForgotPassword is POST /api/auth/forgot-password: {ok: true} once the e-mail is sent (or
 // when no such user may reset); a failed sending is a server error, as in Strapi.
 func (s *Service) ForgotPassword(ctx context.Context, body map[string]any) error {
-	var c checker
+	c := s.checker()
 	c.noUnknown(body, "email")
 	email, _ := c.email(body, "email", true)
 	if err := c.err(); err != nil {
@@ -278,7 +278,7 @@ func (s *Service) ForgotPassword(ctx context.Context, body map[string]any) error
 
 // ResetPassword is POST /api/auth/reset-password: {code, password, passwordConfirmation}.
 func (s *Service) ResetPassword(ctx context.Context, body map[string]any) (Session, error) {
-	var c checker
+	c := s.checker()
 	c.noUnknown(body, "password", "passwordConfirmation", "code")
 	confirm, _ := c.str(body, "passwordConfirmation", true)
 	password, _ := c.str(body, "password", true)
@@ -303,7 +303,7 @@ func (s *Service) ResetPassword(ctx context.Context, body map[string]any) (Sessi
 }
 
 func (s *Service) setPassword(ctx context.Context, id int64, password string, clearReset bool) error {
-	var v checker
+	v := s.checker()
 	v.password("password", password)
 	if err := v.err(); err != nil {
 		return err
@@ -324,7 +324,7 @@ func (s *Service) ChangePassword(ctx context.Context, who *Caller, body map[stri
 	if !who.IsUser() {
 		return Session{}, apierror.Application("You must be authenticated to reset your password")
 	}
-	var c checker
+	c := s.checker()
 	c.noUnknown(body, "password", "passwordConfirmation", "currentPassword")
 	confirm, confirmOK := c.str(body, "passwordConfirmation", true)
 	password, passwordOK := c.str(body, "password", true)
@@ -355,7 +355,7 @@ func (s *Service) ChangePassword(ctx context.Context, who *Caller, body map[stri
 // EmailConfirmation is GET /api/auth/email-confirmation?confirmation=… (REST redirects to
 // the returned URL; GraphQL's emailConfirmation answers the session).
 func (s *Service) EmailConfirmation(ctx context.Context, query map[string]any) (Session, string, error) {
-	var c checker
+	c := s.checker()
 	token, _ := c.str(query, "confirmation", true)
 	if err := c.err(); err != nil {
 		return Session{}, "", err
@@ -385,7 +385,7 @@ func (s *Service) EmailConfirmation(ctx context.Context, query map[string]any) (
 // SendEmailConfirmation is POST /api/auth/send-email-confirmation: {email}. It answers the
 // e-mail to report and whether it was "sent".
 func (s *Service) SendEmailConfirmation(ctx context.Context, body map[string]any) (string, error) {
-	var c checker
+	c := s.checker()
 	email, _ := c.email(body, "email", true)
 	if err := c.err(); err != nil {
 		return "", err

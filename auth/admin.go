@@ -158,7 +158,7 @@ func (s *Service) CreateUser(ctx context.Context, body map[string]any) (int64, e
 	if err != nil {
 		return 0, err
 	}
-	var c checker
+	c := s.checker()
 	email, _ := c.email(body, "email", true)
 	username, _ := c.str(body, "username", true)
 	password, _ := c.str(body, "password", true)
@@ -177,7 +177,7 @@ func (s *Service) CreateUser(ctx context.Context, body map[string]any) (int64, e
 		}
 	}
 	// The entity validator's errors are answered as ApplicationError by this route.
-	var v checker
+	v := s.checker()
 	confirmed, _ := boolField(body, "confirmed", &v)
 	blocked, _ := boolField(body, "blocked", &v)
 	if v.min("username", username, 3) {
@@ -231,7 +231,7 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 	if err != nil {
 		return err
 	}
-	var c checker
+	c := s.checker()
 	email, hasEmail := c.email(body, "email", false)
 	if hasEmail {
 		c.min("email", email, 1)
@@ -265,7 +265,7 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 			}
 		}
 	}
-	var v checker
+	v := s.checker()
 	var cols []string
 	var vals []any
 	if hasUsername && v.min("username", username, 3) && v.column("username", username) {
@@ -449,7 +449,7 @@ func (s *Service) CreateRole(ctx context.Context, body map[string]any) error {
 	if len(body) == 0 {
 		return apierror.Validation("Request body cannot be empty")
 	}
-	var c checker
+	c := s.checker()
 	name, _ := c.str(body, "name", true)
 	if name != "" {
 		if c.min("name", name, 3) {
@@ -491,7 +491,7 @@ func (s *Service) UpdateRole(ctx context.Context, id int64, body map[string]any)
 	if r == nil {
 		return roleNotFound()
 	}
-	var c checker
+	c := s.checker()
 	var cols []string
 	var vals []any
 	if name, ok := c.str(body, "name", false); ok && c.min("name", name, 3) && c.column("name", name) {

@@ -13,6 +13,7 @@ import (
 
 	"quarry/apierror"
 	"quarry/database"
+	"quarry/planner/write"
 	"quarry/schemas"
 	"quarry/transport/email"
 )
@@ -43,6 +44,9 @@ type Service struct {
 	Entries EntryWriter
 
 	limiter Limiter
+
+	stringsOnce sync.Once
+	stringRules *write.Strings
 
 	mu       sync.Mutex
 	roles    map[int64]cachedActions
@@ -384,3 +388,12 @@ func (s *Service) RateLimit(email, path, ip string) (RateInfo, bool) {
 	}
 	return s.limiter.Hit(strings.ToLower(email)+":"+strings.ToLower(path)+":"+ip, s.now()), true
 }
+
+// strings is the validator of the plugin's string rules, built on first use.
+func (s *Service) strings() *write.Strings {
+	s.stringsOnce.Do(func() { s.stringRules = write.NewStrings() })
+	return s.stringRules
+}
+
+// checker starts a collection of field errors checked with the plugin's string rules.
+func (s *Service) checker() checker { return checker{rules: s.strings()} }

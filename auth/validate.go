@@ -4,22 +4,37 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 
 	"quarry/apierror"
 	"quarry/planner/write"
 )
 
-// yupEmail is yup 0.32's e-mail pattern (case-insensitive), which Strapi validates with.
-var yupEmail = regexp.MustCompile(`(?i)^((([a-z]|\d|[!#\$%&'\*\+\-\/=\?\^_` + "`" + `{\|}~]|[\x{00A0}-\x{D7FF}\x{F900}-\x{FDCF}\x{FDF0}-\x{FFEF}])+(\.([a-z]|\d|[!#\$%&'\*\+\-\/=\?\^_` + "`" + `{\|}~]|[\x{00A0}-\x{D7FF}\x{F900}-\x{FDCF}\x{FDF0}-\x{FFEF}])+)*)|((\x22)((((\x20|\x09)*(\x0d\x0a))?(\x20|\x09)+)?(([\x01-\x08\x0b\x0c\x0e-\x1f\x7f]|\x21|[\x23-\x5b]|[\x5d-\x7e]|[\x{00A0}-\x{D7FF}\x{F900}-\x{FDCF}\x{FDF0}-\x{FFEF}])|(\\([\x01-\x09\x0b\x0c\x0d-\x7f]|[\x{00A0}-\x{D7FF}\x{F900}-\x{FDCF}\x{FDF0}-\x{FFEF}]))))*(((\x20|\x09)*(\x0d\x0a))?(\x20|\x09)+)?(\x22)))@((([a-z]|\d|[\x{00A0}-\x{D7FF}\x{F900}-\x{FDCF}\x{FDF0}-\x{FFEF}])|(([a-z]|\d|[\x{00A0}-\x{D7FF}\x{F900}-\x{FDCF}\x{FDF0}-\x{FFEF}])([a-z]|\d|-|\.|_|~|[\x{00A0}-\x{D7FF}\x{F900}-\x{FDCF}\x{FDF0}-\x{FFEF}])*([a-z]|\d|[\x{00A0}-\x{D7FF}\x{F900}-\x{FDCF}\x{FDF0}-\x{FFEF}])))\.)+(([a-z]|[\x{00A0}-\x{D7FF}\x{F900}-\x{FDCF}\x{FDF0}-\x{FFEF}])|(([a-z]|[\x{00A0}-\x{D7FF}\x{F900}-\x{FDCF}\x{FDF0}-\x{FFEF}])([a-z]|\d|-|\.|_|~|[\x{00A0}-\x{D7FF}\x{F900}-\x{FDCF}\x{FDF0}-\x{FFEF}])*([a-z]|[\x{00A0}-\x{D7FF}\x{F900}-\x{FDCF}\x{FDF0}-\x{FFEF}])))$`)
-
 // checker collects yup-style field errors in the order fields are checked.
 type checker struct {
-	errs []apierror.FieldError
+	errs  []apierror.FieldError
+	rules *write.Strings // the string rules' validator (planner/write/rules.go)
+}
+
+// The plugin's string rules: lengths in UTF-16 units as yup counts them.
+var (
+	ruleMaxColumn = write.MaxLength(255) // varchar(255); Strapi answers a 500 beyond
+	ruleUsername  = write.MinLength(3)
+	rulePassword  = write.MinLength(6)
+)
+
+// first applies rules in order and adds the first failure's message; it reports a pass.
+func (c *checker) first(key, s string, rules ...write.StringRule) bool {
+	if c.rules == nil {
+		c.rules = write.NewStrings()
+	}
+	msg, ok := c.rules.First(s, rules...)
+	if !ok {
+		c.add(key, "%s %s", key, msg)
+	}
+	return ok
 }
 
 func (c *checker) add(key, format string, args ...any) {
@@ -62,9 +77,7 @@ func (c *checker) str(body map[string]any, key string, required bool) (string, b
 		c.add(key, "%s is a required field", key)
 		return "", false
 	}
-	if strings.IndexByte(s, 0) >= 0 {
-		// PostgreSQL refuses NUL characters; Strapi answers a 500 there.
-		c.add(key, "%s must not contain NUL characters", key)
+	if !c.first(key, s, write.RuleNoNUL) {
 		return "", false
 	}
 	return s, true
@@ -73,8 +86,7 @@ func (c *checker) str(body map[string]any, key string, required bool) (string, b
 // email checks a yup string().email() field.
 func (c *checker) email(body map[string]any, key string, required bool) (string, bool) {
 	s, ok := c.str(body, key, required)
-	if ok && s != "" && !yupEmail.MatchString(s) {
-		c.add(key, "%s must be a valid email", key)
+	if ok && !c.first(key, s, write.RuleEmail) {
 		return "", false
 	}
 	return s, ok
@@ -82,42 +94,26 @@ func (c *checker) email(body map[string]any, key string, required bool) (string,
 
 // min checks yup's min(n) on a string already read.
 func (c *checker) min(key, s string, n int) bool {
-	if jsLen(s) < n {
-		c.add(key, "%s must be at least %d characters", key, n)
-		return false
+	r := write.MinLength(n)
+	switch n {
+	case 3:
+		r = ruleUsername
+	case 6:
+		r = rulePassword
 	}
-	return true
+	return c.first(key, s, r)
 }
 
-// column checks what the database would refuse (Strapi answers those with a 500): text over
-// varchar(255) and NUL characters.
+// column checks what the database would refuse (Strapi answers those with a 500): NUL
+// characters and text over varchar(255).
 func (c *checker) column(key, s string) bool {
-	if strings.IndexByte(s, 0) >= 0 {
-		c.add(key, "%s must not contain NUL characters", key)
-		return false
-	}
-	if jsLen(s) > 255 {
-		c.add(key, "%s must be at most 255 characters", key)
-		return false
-	}
-	return true
+	return c.first(key, s, write.RuleNoNUL, ruleMaxColumn)
 }
 
 // password checks a new password: Strapi's minLength 6, and bcrypt's 72-byte input limit
 // (Strapi silently ignores what lies beyond; Quarry refuses it, as its write path does).
 func (c *checker) password(key, s string) bool {
-	if !c.min(key, s, 6) {
-		return false
-	}
-	if len(s) > 72 {
-		c.add(key, "%s must be at most 72 bytes", key)
-		return false
-	}
-	if strings.IndexByte(s, 0) >= 0 {
-		c.add(key, "%s must not contain NUL characters", key)
-		return false
-	}
-	return true
+	return c.first(key, s, rulePassword, write.RuleBcrypt, write.RuleNoNUL)
 }
 
 // noUnknown is yup's object().noUnknown(): keys outside allowed are refused.
@@ -137,8 +133,6 @@ func (c *checker) noUnknown(body map[string]any, allowed ...string) {
 		c.add("", "this field has unspecified keys: %s", strings.Join(extra, ", "))
 	}
 }
-
-func jsLen(s string) int { return len(utf16.Encode([]rune(s))) }
 
 // strapiID reads yup.strapiID(): a non-negative integer, or a string of digits.
 func strapiID(v any) (int64, bool) {

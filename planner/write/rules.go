@@ -68,7 +68,9 @@ func compileRules(s *schemas.Schema) *ruleSet {
 	return compileAttrs(attrs)
 }
 
-func compileAttrs(attrs []*schemas.Attribute) *ruleSet {
+// newValidator builds a validator with the validations Strapi's rules need beyond
+// validator's own tags (yup counts UTF-16 units, matches its own e-mail pattern, ...).
+func newValidator() *validator.Validate {
 	v := validator.New()
 	reg := func(tag string, fn func(string) bool) {
 		// Registration fails only for an empty tag or nil function, neither of which happens.
@@ -90,6 +92,14 @@ func compileAttrs(attrs []*schemas.Attribute) *ruleSet {
 	})
 	_ = v.RegisterValidation("finite", func(fl validator.FieldLevel) bool { return !math.IsInf(fl.Field().Float(), 0) })
 
+	return v
+}
+
+func compileAttrs(attrs []*schemas.Attribute) *ruleSet {
+	v := newValidator()
+	reg := func(tag string, fn func(string) bool) {
+		_ = v.RegisterValidation(tag, func(fl validator.FieldLevel) bool { return fn(fieldString(fl)) })
+	}
 	rs := &ruleSet{v: v, attrs: map[*schemas.Attribute][]rule{}}
 	n := 0
 	for _, a := range attrs {
@@ -232,4 +242,49 @@ func (rs *ruleSet) check(a *schemas.Attribute, val, rounded any, s string, draft
 		}
 	}
 	return errs, nul
+}
+
+// StringRule is a rule of a string outside the content types (the users-permissions
+// bodies): a tag of the validations newValidator registers, and yup's message after the
+// field's name.
+type StringRule struct{ Tag, Msg string }
+
+// The users-permissions plugin's string rules, in the words of its yup schemas.
+var (
+	RuleEmail    = StringRule{"yupemail", "must be a valid email"}
+	RuleNoNUL    = StringRule{"nonul", "must not contain NUL characters"} // PostgreSQL refuses NUL
+	RuleVarchar  = StringRule{"varchar", "must be at most 255 characters"}
+	RuleBcrypt   = StringRule{"maxbytes=72", "must be at most 72 bytes"}
+	RuleNotEmpty = MinLength(1)
+)
+
+// MinLength is yup's min(n) on a string (UTF-16 length).
+func MinLength(n int) StringRule {
+	return StringRule{fmt.Sprintf("yminlen=%d", n), fmt.Sprintf("must be at least %d characters", n)}
+}
+
+// MaxLength is yup's max(n) on a string (UTF-16 length).
+func MaxLength(n int) StringRule {
+	return StringRule{fmt.Sprintf("ymaxlen=%d", n), fmt.Sprintf("must be at most %d characters", n)}
+}
+
+// Strings checks StringRules with one validator, built once by its owner.
+type Strings struct{ v *validator.Validate }
+
+// NewStrings builds the validator of string rules.
+func NewStrings() *Strings { return &Strings{v: newValidator()} }
+
+// First returns the message of the first rule s fails, in the rules' order (the plugin's
+// schemas stop at a field's first error); ok is true when s passes them all. An empty s
+// skips RuleEmail, as yup does.
+func (c *Strings) First(s string, rules ...StringRule) (msg string, ok bool) {
+	for _, r := range rules {
+		if s == "" && r.Tag == RuleEmail.Tag {
+			continue
+		}
+		if c.v.Var(s, r.Tag) != nil {
+			return r.Msg, false
+		}
+	}
+	return "", true
 }
