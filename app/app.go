@@ -210,7 +210,7 @@ func warnRoutes(m *routes.Model, log *slog.Logger) {
 	var hooked []string
 	for uid, r := range m.Core {
 		for action, c := range r.Config {
-			if r.Enabled(action) && (len(c.Policies) > 0 || len(c.Middlewares) > 0) {
+			if r.Enabled(action) && (len(c.Policies) > 0 || len(c.Middlewares) > 0) && !routes.QueryOnly(m.Dir, c) {
 				hooked = append(hooked, uid+"."+action)
 			}
 		}
@@ -222,7 +222,7 @@ func warnRoutes(m *routes.Model, log *slog.Logger) {
 	}
 	if len(hooked) > 0 {
 		sort.Strings(hooked)
-		log.Warn("routes declare policies or middlewares, which Quarry does not run", "routes", strings.Join(hooked, ", "))
+		log.Warn("routes declare policies or middlewares that do more than rewrite the query, which Quarry does not run", "routes", strings.Join(hooked, ", "))
 	}
 }
 

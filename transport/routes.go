@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -29,6 +30,15 @@ type CoreRoutes struct {
 	Prefix string          // the router's prefix ("/v2"), inserted after /api
 	Action map[string]bool // the core actions only/except leave
 	Public map[string]bool // actions with config.auth: false
+	// Query are the route middlewares Quarry runs itself, by action: they rewrite the
+	// query before the core action reads it (see schemas/routes.QueryOnly).
+	Query map[string]QueryRewriter
+}
+
+// QueryRewriter is a core route's middleware chain that only rewrites ctx.query: given the
+// raw query string and the route's parameters, the raw query string the action reads.
+type QueryRewriter interface {
+	Rewrite(ctx context.Context, rawQuery string, params map[string]string) (string, error)
 }
 
 // CustomRoute is one route of a `{ routes: [...] }` file.
@@ -61,6 +71,7 @@ type Resolved struct {
 	ID     string
 	Public bool // config.auth: false: no authentication and no permission
 	Custom *CustomRoute
+	Query  QueryRewriter // the route's query-rewriting middlewares, when it has some
 }
 
 // Resolve decides how method and path (below /api, e.g. /articles/1) are answered, in
@@ -123,6 +134,7 @@ func (t *RouteTable) core(s *schemas.Schema, method string, segs []string) (Reso
 		res := Resolved{Kind: RouteCore, Model: m, Action: action, ID: id}
 		if r != nil {
 			res.Public = r.Public[action]
+			res.Query = r.Query[action]
 			order = r.Order
 		}
 		return res, order

@@ -346,6 +346,26 @@ func (s *Server) routeFiles(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
+		if res.Query != nil {
+			// Strapi runs route middlewares after authentication and the permission check.
+			params := map[string]string{}
+			if res.ID != "" {
+				params["id"] = res.ID
+			}
+			q, err := res.Query.Rewrite(r.Context(), r.URL.RawQuery, params)
+			if err != nil {
+				// Strapi answers a throwing middleware with a 500; the query it got is the
+				// cause, and what the script said stays in the log.
+				s.Log.Warn("route middleware failed", "method", r.Method, "path", r.URL.Path, "error", err)
+				s.writeError(w, r, apierror.Validation("Invalid query: the route's middleware rejected it"))
+				return
+			}
+			r2 := *r
+			u := *r.URL
+			u.RawQuery = q
+			r2.URL = &u
+			r = &r2
+		}
 		s.dispatch(w, r, res.Model, res.Action, res.ID, who)
 	default:
 		s.notFound(w, r)

@@ -146,7 +146,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		I18n:       a.I18n,
 		LogPlans:   getenv("QUARRY_LOG_PLANS") == "1",
 		RESTPrefix: a.RESTPrefix,
-		Routes:     routeTable(a.Routes, a.Schema),
+		Routes:     routeTable(a.Routes, a.Schema, log),
 		TrustProxy: a.Settings.Server.Proxy,
 
 		DebugStatements: getenv("QUARRY_DEBUG_STATEMENTS") == "1",

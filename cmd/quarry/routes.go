@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log/slog"
 	"strings"
 
 	"quarry/schemas"
@@ -10,7 +11,9 @@ import (
 
 // routeTable turns what the project's route files say (app.Routes) into the server's route
 // table; nil when the project has no route file, so that every core route is served.
-func routeTable(m *routes.Model, s *schemas.Schema) *transport.RouteTable {
+// A core route whose middlewares only rewrite the query gets them loaded, to run before the
+// core action; one that does not load is served without them, with a warning.
+func routeTable(m *routes.Model, s *schemas.Schema, log *slog.Logger) *transport.RouteTable {
 	if m == nil || !m.Files {
 		return nil
 	}
@@ -23,9 +26,20 @@ func routeTable(m *routes.Model, s *schemas.Schema) *transport.RouteTable {
 		if r == nil && !m.IsCoreEnabled(ct.UID, "find") {
 			continue // no router: Strapi routes nothing of this type
 		}
-		cr := &transport.CoreRoutes{Action: map[string]bool{}, Public: map[string]bool{}}
+		cr := &transport.CoreRoutes{Action: map[string]bool{}, Public: map[string]bool{}, Query: map[string]transport.QueryRewriter{}}
 		if r != nil {
 			cr.Order, cr.Prefix = r.Order, r.Prefix
+			for action, c := range r.Config {
+				if !r.Enabled(action) || !routes.QueryOnly(m.Dir, c) {
+					continue
+				}
+				ch, err := routes.LoadChain(m.Dir, c, m.Eval, log)
+				if err != nil {
+					log.Warn("route middleware did not load; the core action is served without it", "route", ct.UID+"."+action, "error", err)
+					continue
+				}
+				cr.Query[action] = ch
+			}
 		}
 		for _, a := range routes.CoreActions {
 			cr.Action[a] = r == nil || r.Enabled(a)

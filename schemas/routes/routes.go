@@ -104,6 +104,10 @@ type Model struct {
 	// Unreadable are the files that did not evaluate (with why), for a start-up warning;
 	// the core actions of an api folder with an unreadable route file stay served.
 	Unreadable []string
+	// Dir is the project folder and Eval the options its files were evaluated with, for
+	// loading route middlewares (LoadChain).
+	Dir  string
+	Eval jseval.Options
 
 	unreadableAPIs map[string]bool
 }
@@ -135,7 +139,7 @@ var exts = []string{".js", ".ts"}
 
 // Load evaluates the project's route and controller files.
 func Load(ctx context.Context, dir string, opts jseval.Options) (*Model, error) {
-	m := &Model{Core: map[string]*CoreRouter{}, Actions: map[string][]string{}, unreadableAPIs: map[string]bool{}}
+	m := &Model{Core: map[string]*CoreRouter{}, Actions: map[string][]string{}, unreadableAPIs: map[string]bool{}, Dir: dir, Eval: opts}
 	apis, err := os.ReadDir(filepath.Join(dir, "src", "api"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, nil

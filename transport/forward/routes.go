@@ -16,6 +16,7 @@ import (
 
 	"quarry/schemas"
 	"quarry/schemas/jseval"
+	"quarry/schemas/routes"
 )
 
 // Policy says what happens to a request Quarry could serve but the project customizes.
@@ -166,7 +167,7 @@ func Load(ctx context.Context, appDir string, s *schemas.Schema, opts Options) (
 			for _, r := range customRoutes(res.Value) {
 				rs.add(r.Method, r.Path, "custom route ("+rel+")")
 			}
-			if uid, why := coreRouterCustomizations(res.Value); uid != "" {
+			if uid, why := coreRouterCustomizations(appDir, res.Value); uid != "" {
 				custom[uid] = why
 			}
 		}
@@ -228,9 +229,9 @@ func coreRoutes(m *schemas.Model) []coreRoute {
 }
 
 // coreRouterCustomizations reads createCoreRouter(uid, {only, except, config}): the actions
-// it leaves out (Strapi answers 404 there) and those with policies or middlewares, which
-// Quarry cannot run, are Strapi's.
-func coreRouterCustomizations(v any) (string, map[string]string) {
+// it leaves out (Strapi answers 404 there) and those with policies or middlewares Quarry
+// cannot run are Strapi's; middlewares that only rewrite the query Quarry runs itself.
+func coreRouterCustomizations(appDir string, v any) (string, map[string]string) {
 	m, ok := v.(map[string]any)
 	if !ok || m["__quarry"] != "coreRouter" {
 		return "", nil
@@ -252,7 +253,8 @@ func coreRouterCustomizations(v any) (string, map[string]string) {
 	actions, _ := cfg["config"].(map[string]any)
 	for a, c := range actions {
 		ac, _ := c.(map[string]any)
-		if len(asAny(ac["policies"])) > 0 || len(asAny(ac["middlewares"])) > 0 {
+		rc := routes.RouteConfig{Policies: asAny(ac["policies"]), Middlewares: asAny(ac["middlewares"])}
+		if (len(rc.Policies) > 0 || len(rc.Middlewares) > 0) && !routes.QueryOnly(appDir, rc) {
 			why[a] = "core route " + a + " has policies or middlewares"
 		}
 	}

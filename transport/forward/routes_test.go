@@ -24,8 +24,11 @@ func TestDecide(t *testing.T) {
 ] };`,
 		"src/api/tag/routes/tag.js": `module.exports = require('@strapi/strapi').factories.createCoreRouter('api::tag.tag', {
   except: ['delete'],
-  config: { update: { policies: ['global::is-owner'] }, find: { auth: false } },
+  config: { update: { policies: ['global::is-owner'] }, find: { auth: false, middlewares: ['api::tag.populate'] },
+    findOne: { middlewares: ['global::wrap'] } },
 });`,
+		"src/api/tag/middlewares/populate.js": `module.exports = () => async (ctx, next) => { ctx.query = { ...ctx.query, populate: '*' }; await next(); };`,
+		"src/middlewares/wrap.js":             `module.exports = () => async (ctx, next) => { await next(); ctx.body = { wrapped: ctx.body }; };`,
 		"src/api/article/controllers/article.js": `const { createCoreController } = require('@strapi/strapi').factories;
 module.exports = createCoreController('api::article.article', ({ strapi }) => ({
   async find(ctx) { return super.find(ctx); },
@@ -46,8 +49,8 @@ module.exports = createCoreController('api::article.article', ({ strapi }) => ({
 		upstream     bool
 	}{
 		{Options{}, "GET", "/api/tags/featured", true},
-		{Options{}, "GET", "/api/tags/1", false},
-		{Options{}, "GET", "/api/tags", false},     // auth: false alone is Quarry's to serve
+		{Options{}, "GET", "/api/tags/1", true},    // a middleware that sets ctx.body
+		{Options{}, "GET", "/api/tags", false},     // auth: false and a query-only middleware are Quarry's
 		{Options{}, "PUT", "/api/tags/1", true},    // policies
 		{Options{}, "DELETE", "/api/tags/1", true}, // left out: Strapi's 404
 		{Options{Overrides: Serve}, "PUT", "/api/tags/1", false},

@@ -1,0 +1,88 @@
+package routes
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"quarry/parser/qs"
+	"quarry/schemas/jseval"
+)
+
+func writeFile(t *testing.T, dir, rel, src string) {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const pagePopulate = `'use strict';
+const populate = { contentSections: { populate: { picture: { fields: ['url', 'width'] }, buttons: { populate: true } } }, seo: { fields: ['metaTitle'] } };
+module.exports = (config, { strapi }) => {
+  return async (ctx, next) => {
+    ctx.query = { populate, filters: { slug: ctx.query.filters.slug }, locale: ctx.query.locale, limit: config.limit, flag: false };
+    console.log('ctx.query =', ctx.query);
+    await next();
+  };
+};
+`
+
+func TestMiddlewareQueryRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "src/api/page/middlewares/page-populate.js", pagePopulate)
+	writeFile(t, dir, "src/middlewares/boom.js", `module.exports = () => async (ctx, next) => { throw new Error('no slug'); };`)
+	writeFile(t, dir, "src/middlewares/body.js", `module.exports = () => async (ctx, next) => { await next(); ctx.body = {}; };`)
+	writeFile(t, dir, "src/middlewares/loop.js", `module.exports = () => async (ctx) => { for (;;) {} };`)
+	cfg := RouteConfig{Middlewares: []any{map[string]any{"name": "api::page.page-populate", "config": map[string]any{"limit": 3}}}}
+	if !QueryOnly(dir, cfg) {
+		t.Fatal("page-populate middleware should be runnable")
+	}
+	for _, c := range []RouteConfig{
+		{Middlewares: []any{"global::body"}},
+		{Middlewares: []any{"global::missing"}},
+		{Middlewares: []any{"plugin::foo.bar"}},
+		{Middlewares: []any{"api::page.page-populate"}, Policies: []any{"global::is-owner"}},
+	} {
+		if QueryOnly(dir, c) {
+			t.Errorf("%v should not be runnable", c)
+		}
+	}
+	ch, err := LoadChain(dir, cfg, jseval.Options{Root: dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ch.Rewrite(context.Background(), "filters[slug]=home&locale=en&populate=*", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "populate[contentSections][populate][picture][fields][0]=url&populate[contentSections][populate][picture][fields][1]=width" +
+		"&populate[contentSections][populate][buttons][populate]=true&populate[seo][fields][0]=metaTitle" +
+		"&filters[slug]=home&locale=en&limit=3&flag=false"
+	if dec := strings.NewReplacer("%5B", "[", "%5D", "]").Replace(got); dec != want {
+		t.Errorf("rewritten query\n got %s\nwant %s", dec, want)
+	}
+	// What Quarry parses afterwards is what the middleware set.
+	o, _ := qs.Parse(got, qs.StrapiOptions())
+	if s := o.String(); !strings.Contains(s, `"filters":{"slug":"home"}`) || !strings.Contains(s, `"limit":"3"`) {
+		t.Errorf("reparsed %s", s)
+	}
+	// A missing filter throws in the middleware (ctx.query.filters is undefined): an error, not a panic.
+	if _, err := ch.Rewrite(context.Background(), "", nil); err == nil {
+		t.Error("want the middleware's TypeError")
+	}
+	for _, name := range []string{"global::boom", "global::loop"} {
+		ch, err := LoadChain(dir, RouteConfig{Middlewares: []any{name}}, jseval.Options{Root: dir, Timeout: 200e6}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ch.Rewrite(context.Background(), "a=1", nil); err == nil {
+			t.Errorf("%s: want an error", name)
+		}
+	}
+}
