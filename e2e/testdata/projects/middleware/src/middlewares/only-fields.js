@@ -1,0 +1,7 @@
+'use strict';
+
+module.exports = (config) => async (ctx, next) => {
+  ctx.query.fields = config.fields;
+  ctx.state.page = ctx.params.id;
+  await next();
+};

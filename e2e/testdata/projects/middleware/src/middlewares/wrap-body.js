@@ -1,0 +1,6 @@
+'use strict';
+
+module.exports = () => async (ctx, next) => {
+  await next();
+  ctx.body = { wrapped: ctx.body };
+};
