@@ -1,6 +1,7 @@
 package routes
 
 import (
+	"encoding/json"
 	"context"
 	"os"
 	"path/filepath"
@@ -85,4 +86,57 @@ func TestMiddlewareQueryRoundTrip(t *testing.T) {
 			t.Errorf("%s: want an error", name)
 		}
 	}
+}
+
+// FuzzRewriteIdentity: a middleware that leaves ctx.query alone must hand the core action the
+// query the request had (the qs structure survives the trip through JavaScript and back).
+func FuzzRewriteIdentity(f *testing.F) {
+	dir := f.TempDir()
+	p := filepath.Join(dir, "src", "middlewares", "same.js")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte(`module.exports = () => async (ctx, next) => { ctx.query = ctx.query; await next(); };`), 0o644)
+	ch, err := LoadChain(dir, RouteConfig{Middlewares: []any{"global::same"}}, jseval.Options{Root: dir}, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"filters[slug]=home&locale=en", "populate[0]=a&populate[1]=b", "a", "a=&b=%20x",
+		"filters[$or][0][title][$eq]=x&filters[$or][1][id][$in][0]=2", "sort=title:asc&pagination[page]=2", "a[b][c]=%E2%9C%93&a[d]=1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		before, _ := qs.Parse(raw, qs.StrapiOptions())
+		var tree any
+		if json.Unmarshal([]byte(before.String()), &tree) != nil || bracketKey(tree) {
+			t.Skip("a key with a bracket has no bracket notation (README: route middlewares)")
+		}
+		if strings.ContainsRune(before.String(), '\uFFFD') {
+			t.Skip("bytes that are not UTF-8 become U+FFFD in JavaScript, as in Node")
+		}
+		out, err := ch.Rewrite(context.Background(), raw, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", raw, err)
+		}
+		after, _ := qs.Parse(out, qs.StrapiOptions())
+		if before.String() != after.String() {
+			t.Fatalf("%q → %q\nbefore %s\nafter  %s", raw, out, before, after)
+		}
+	})
+}
+
+func bracketKey(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if strings.ContainsAny(k, "[]") || bracketKey(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if bracketKey(x) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"quarry/schemas/jseval"
@@ -55,6 +56,36 @@ func TestRealProjectsRoutes(t *testing.T) {
 				}
 			}
 			t.Logf("%d core routers, custom %v, overridden %v", len(m.Core), m.Custom, m.Overridden)
+			// Every core route middleware Quarry deems query-only loads and runs on the
+			// front-end's own query; the corporate starter's page-populate one must be among them.
+			ran := map[string]string{}
+			for uid, r := range m.Core {
+				for action, cfg := range r.Config {
+					if !QueryOnly(app, cfg) {
+						if len(cfg.Middlewares) > 0 {
+							t.Logf("%s.%s: middlewares %v not run by Quarry", uid, action, cfg.Middlewares)
+						}
+						continue
+					}
+					ch, err := LoadChain(app, cfg, jseval.Options{Root: app}, nil)
+					if err != nil {
+						t.Errorf("%s.%s: %v", uid, action, err)
+						continue
+					}
+					q, err := ch.Rewrite(context.Background(), "filters[slug]=home&locale=en", map[string]string{"id": "1"})
+					if err != nil {
+						t.Errorf("%s.%s: %v", uid, action, err)
+					}
+					ran[uid+"."+action] = q
+				}
+			}
+			if c.app == "backend" {
+				q := ran["api::page.page.find"]
+				if !strings.Contains(q, "populate%5BcontentSections%5D") || !strings.Contains(q, "filters%5Bslug%5D=home") || !strings.HasSuffix(q, "locale=en") {
+					t.Errorf("page-populate-middleware: %q", q)
+				}
+			}
+			t.Logf("middlewares run: %v", ran)
 		})
 	}
 }
