@@ -41,6 +41,11 @@ func asGraphQLJS(s *gqlschema.Schema, doc *ast.QueryDocument, src string, errs g
 			if a := argumentAt(doc, loc[0], unknownArgRe.FindStringSubmatch(e.Message)[1]); a != nil {
 				loc = locations(a.Position)
 			}
+		case e.Rule == "OverlappingFieldsCanBeMerged" && len(loc) == 1:
+			// graphql-js locates both fields and their conflicting subfields.
+			if all, ok := overlapLocations(doc, e.Message, loc[0]); ok {
+				loc = all
+			}
 		case strings.Contains(e.Message, " cannot represent ") && len(loc) == 1:
 			// gqlparser places a string literal one column after its opening quote.
 			if l := loc[0]; l.Line-1 < len(lines) && l.Column >= 2 && l.Column-2 < len(lines[l.Line-1]) && lines[l.Line-1][l.Column-2] == '"' {
