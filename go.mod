@@ -1,4 +1,4 @@
-module quarry
+module github.com/quarrycms/quarry
 
 go 1.26.0
 

@@ -16,14 +16,14 @@ import (
 	"strconv"
 	"strings"
 
-	"quarry/auth"
-	"quarry/database"
-	"quarry/i18n"
-	"quarry/planner"
-	"quarry/schemas"
-	"quarry/schemas/projectconfig"
-	"quarry/schemas/routes"
-	"quarry/transport/email"
+	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/i18n"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/projectconfig"
+	"github.com/quarrycms/quarry/schemas/routes"
+	"github.com/quarrycms/quarry/transport/email"
 )
 
 // App is a loaded app folder with its database.

@@ -16,8 +16,8 @@ import (
 	"strings"
 	"time"
 
-	"quarry/auth"
-	"quarry/transport/email"
+	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/transport/email"
 )
 
 // Env is the running environment: QUARRY_ENV, else NODE_ENV (Strapi's), else development.

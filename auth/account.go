@@ -9,9 +9,9 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"quarry/apierror"
-	"quarry/planner/write"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/planner/write"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Session is what register, login and the password routes answer: the user's id (the

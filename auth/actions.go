@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Action names of the users-permissions plugin's own routes.

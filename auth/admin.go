@@ -9,9 +9,9 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"quarry/apierror"
-	"quarry/planner/write"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/planner/write"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // invalidRole is roleRef's id for a role given as a string that is no id: yup lets any string

@@ -8,7 +8,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"quarry/planner/write"
+	"github.com/quarrycms/quarry/planner/write"
 )
 
 func TestJWTRoundTrip(t *testing.T) {

@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"strings"
 
-	"quarry/apierror"
-	"quarry/database"
-	"quarry/transport/email"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/transport/email"
 )
 
 // The plugin's e-mail templates, kept by Strapi in the core store under

@@ -11,9 +11,9 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"quarry/database"
-	"quarry/planner/exec"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Role is a users-permissions role (up_roles).

@@ -11,11 +11,11 @@ import (
 	"sync"
 	"time"
 
-	"quarry/apierror"
-	"quarry/database"
-	"quarry/planner/write"
-	"quarry/schemas"
-	"quarry/transport/email"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/planner/write"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/transport/email"
 )
 
 // Service is the users-permissions plugin and API-token authentication of one app: it turns

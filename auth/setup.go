@@ -8,8 +8,8 @@ import (
 	"sort"
 	"time"
 
-	"quarry/database"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Setup brings the users-permissions data to what a first start of Strapi leaves: the

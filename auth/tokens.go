@@ -19,7 +19,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"quarry/database"
+	"github.com/quarrycms/quarry/database"
 )
 
 // Token types, as Strapi names them.

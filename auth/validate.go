@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"quarry/apierror"
-	"quarry/planner/write"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/planner/write"
 )
 
 // checker collects yup-style field errors in the order fields are checked.

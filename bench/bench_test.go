@@ -12,11 +12,11 @@ import (
 	"sync"
 	"testing"
 
-	"quarry/ir"
-	pg "quarry/parser/graphql"
-	"quarry/parser/rest"
-	"quarry/planner"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/ir"
+	pg "github.com/quarrycms/quarry/parser/graphql"
+	"github.com/quarrycms/quarry/parser/rest"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // PageSize is the page size of the Go benchmarks: 10, or QUARRY_BENCH_PAGESIZE (the budget

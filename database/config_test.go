@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"quarry/schemas/projectconfig"
+	"github.com/quarrycms/quarry/schemas/projectconfig"
 )
 
 func configOf(t *testing.T, file, src string, env map[string]string) (Config, error) {

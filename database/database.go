@@ -22,9 +22,9 @@ import (
 	"github.com/jmoiron/sqlx"
 	_ "modernc.org/sqlite"
 
-	"quarry/schemas"
-	"quarry/schemas/projectconfig"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/projectconfig"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 func init() {

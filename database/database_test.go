@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 func TestMigrateSQLiteIsIdempotent(t *testing.T) {

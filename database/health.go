@@ -13,9 +13,9 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"quarry/apierror"
-	"quarry/sqlgen"
-	"quarry/sqlgen/sqlerr"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/sqlgen/sqlerr"
 )
 
 // Back-off of the dial gate: the first retry after a failed connection attempt waits

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"quarry/sqlgen/sqlerr"
+	"github.com/quarrycms/quarry/sqlgen/sqlerr"
 )
 
 func TestDialGateBacksOff(t *testing.T) {

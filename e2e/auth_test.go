@@ -20,7 +20,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
-	"quarry/transport/email/emailtest"
+	"github.com/quarrycms/quarry/transport/email/emailtest"
 )
 
 // The users-permissions tests run on a copy of examples/blog with what they need added:

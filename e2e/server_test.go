@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 	if runtime.GOOS == "windows" {
 		binary += ".exe"
 	}
-	build := exec.Command("go", "build", "-o", binary, "quarry/cmd/quarry")
+	build := exec.Command("go", "build", "-o", binary, "github.com/quarrycms/quarry/cmd/quarry")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build quarry:", err)

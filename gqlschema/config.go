@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"quarry/schemas"
-	"quarry/schemas/projectconfig"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/projectconfig"
 )
 
 // Config is the GraphQL plugin's configuration: the keys Strapi v4 reads from

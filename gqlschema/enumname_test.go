@@ -3,7 +3,7 @@ package gqlschema
 import (
 	"testing"
 
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // TestEnumNameOption checks that an enumeration's enumName option names its GraphQL enum.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"quarry/auth"
+	"github.com/quarrycms/quarry/auth"
 )
 
 // Actions of the Shadow CRUD, as Strapi names them.

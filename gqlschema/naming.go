@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // TypeName is the GraphQL type of a content type or component, as Strapi's naming service

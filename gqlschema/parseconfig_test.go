@@ -3,7 +3,7 @@ package gqlschema_test
 import (
 	"testing"
 
-	"quarry/gqlschema"
+	"github.com/quarrycms/quarry/gqlschema"
 )
 
 // A project without a plugins configuration gets the defaults.

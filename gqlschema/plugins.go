@@ -3,7 +3,7 @@ package gqlschema
 import (
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Root actions of the upload and i18n plugins' own resolvers (not Shadow CRUD).

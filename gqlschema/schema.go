@@ -12,7 +12,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Role says what a generated type stands for.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"quarry/gqlschema"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

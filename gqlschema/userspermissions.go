@@ -3,7 +3,7 @@ package gqlschema
 import (
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Actions of the users-permissions plugin's own resolvers (not Shadow CRUD): the transport

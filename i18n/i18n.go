@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"quarry/database"
-	"quarry/i18n/iso"
+	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/i18n/iso"
 )
 
 // storeKey is where Strapi keeps the default locale code (a JSON string).

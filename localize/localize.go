@@ -22,13 +22,13 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"quarry/apierror"
-	"quarry/ir"
-	"quarry/planner"
-	"quarry/planner/exec"
-	"quarry/schemas"
-	"quarry/sqlgen"
-	"quarry/transport/jsonw"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/transport/jsonw"
 )
 
 // Locales is the i18n plugin's locale list (i18n.Service).

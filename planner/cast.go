@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"quarry/apierror"
-	"quarry/ir"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Date, TimeOfDay are typed values for date and time columns; datetimes are time.Time in UTC.

@@ -3,9 +3,9 @@ package planner
 import (
 	"slices"
 
-	"quarry/apierror"
-	"quarry/ir"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // DeepConfig is strapi-plugin-populate-deep as the app uses it.

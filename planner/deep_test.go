@@ -4,11 +4,11 @@ import (
 	"errors"
 	"testing"
 
-	"quarry/apierror"
-	"quarry/ir"
-	"quarry/parser/rest"
-	"quarry/planner"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/parser/rest"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 func blogPlanner(t testing.TB) *planner.Planner {

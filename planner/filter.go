@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"quarry/apierror"
-	"quarry/ir"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // operators maps each filter operator to whether its value is cast to the column type and

@@ -5,7 +5,7 @@
 package planner
 
 import (
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Plan is everything needed to answer a read.

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"quarry/apierror"
-	"quarry/ir"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Config holds the REST limits of config/api.json.

@@ -1,8 +1,8 @@
 package planner
 
 import (
-	"quarry/ir"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // slab hands out consecutive pieces of one allocation. Read sizes its slabs from the query's

@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"sync"
 
-	"quarry/planner"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // slot stands for the i-th value of a step in rendered args; rendered SQL is cached per

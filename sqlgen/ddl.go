@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // The layout is Strapi v4.26's, table for table: the tables, columns, indexes, unique

@@ -10,7 +10,7 @@ import (
 
 	sq "github.com/Masterminds/squirrel"
 
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Dialect is one SQL flavour.

@@ -8,8 +8,8 @@ import (
 
 	sq "github.com/Masterminds/squirrel"
 
-	"quarry/planner"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Stmt is rendered SQL with its bind values.

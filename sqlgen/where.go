@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"quarry/planner"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // where renders a condition on alias t of model m. A condition that reaches through

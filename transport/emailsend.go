@@ -10,9 +10,9 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"quarry/apierror"
-	"quarry/auth"
-	"quarry/transport/email"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/transport/email"
 )
 
 // actEmailSend is the email plugin's one content-API action.

@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"strconv"
 
-	"quarry/apierror"
-	"quarry/planner/write"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/planner/write"
 )
 
 // writeError answers with Strapi's error envelope. A database that cannot serve now is a

@@ -11,16 +11,16 @@ import (
 	"strings"
 	"time"
 
-	"quarry/apierror"
-	"quarry/ir"
-	"quarry/localize"
-	"quarry/parser/rest"
-	"quarry/planner"
-	"quarry/planner/exec"
-	"quarry/schemas"
-	"quarry/sqlgen"
-	"quarry/transport/jsonw"
-	"quarry/transport/webhook"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/localize"
+	"github.com/quarrycms/quarry/parser/rest"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/transport/jsonw"
+	"github.com/quarrycms/quarry/transport/webhook"
 )
 
 func (s *Server) query(r *http.Request, m *schemas.Model, op ir.Op, id string) (*ir.Query, error) {

@@ -5,12 +5,12 @@ import (
 	"strconv"
 	"strings"
 
-	"quarry/apierror"
-	"quarry/ir"
-	"quarry/parser/qs"
-	"quarry/parser/rest"
-	"quarry/planner"
-	"quarry/planner/exec"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/parser/qs"
+	"github.com/quarrycms/quarry/parser/rest"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
 )
 
 // pluginQuery reads the query string of a plugin route (users, upload files): these take

@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"strings"
 
-	"quarry/apierror"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // RouteTable is what the project's route files (src/api/*/routes) say about the content API:

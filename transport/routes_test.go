@@ -3,7 +3,7 @@ package transport
 import (
 	"testing"
 
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 func TestResolveRoutes(t *testing.T) {

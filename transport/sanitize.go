@@ -1,8 +1,8 @@
 package transport
 
 import (
-	"quarry/planner"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // stripRestricted removes from a write payload the relations whose target type the caller

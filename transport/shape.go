@@ -1,9 +1,9 @@
 package transport
 
 import (
-	"quarry/planner"
-	"quarry/planner/exec"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // entry writes {"id":…,"attributes":{…}} for a content-type entry.

@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"quarry/planner/exec"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // StatementHeaderName carries the number of SQL statements a request ran, when

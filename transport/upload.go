@@ -15,14 +15,14 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/jmoiron/sqlx"
 
-	"quarry/apierror"
-	"quarry/auth"
-	"quarry/ir"
-	"quarry/planner"
-	"quarry/planner/exec"
-	"quarry/schemas"
-	"quarry/transport/webhook"
-	"quarry/upload"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/transport/webhook"
+	"github.com/quarrycms/quarry/upload"
 )
 
 // The upload plugin's content API (Strapi v4 @strapi/plugin-upload, local provider):

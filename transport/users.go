@@ -18,12 +18,12 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"quarry/apierror"
-	"quarry/auth"
-	"quarry/ir"
-	"quarry/planner"
-	"quarry/planner/exec"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // The users-permissions plugin's content API (Strapi v4 @strapi/plugin-users-permissions):

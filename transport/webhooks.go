@@ -5,11 +5,11 @@ import (
 	"context"
 	"strconv"
 
-	"quarry/ir"
-	"quarry/planner"
-	"quarry/planner/exec"
-	"quarry/schemas"
-	"quarry/transport/webhook"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/transport/webhook"
 )
 
 // The webhooks' `entry` is the entry as Strapi's entity service returns it: flat (no

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"quarry/schemas/projectconfig"
+	"github.com/quarrycms/quarry/schemas/projectconfig"
 )
 
 // Config is the upload plugin's configuration: config/plugins.json `upload.config`, with

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"quarry/apierror"
+	"github.com/quarrycms/quarry/apierror"
 )
 
 // Incoming is one received file, held in a temporary file of the uploads folder until it is

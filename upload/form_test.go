@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"quarry/apierror"
+	"github.com/quarrycms/quarry/apierror"
 )
 
 func formRequest(t *testing.T, build func(mw *multipart.Writer)) (body []byte, ctype string) {

@@ -21,7 +21,7 @@ import (
 	"golang.org/x/image/tiff"
 	_ "golang.org/x/image/webp" // registers the WebP decoder (dimensions, validation)
 
-	"quarry/apierror"
+	"github.com/quarrycms/quarry/apierror"
 )
 
 // The image handling follows Strapi's upload plugin (which uses sharp): every image sharp

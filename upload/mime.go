@@ -8,7 +8,7 @@ import (
 
 	"github.com/gabriel-vasile/mimetype"
 
-	"quarry/apierror"
+	"github.com/quarrycms/quarry/apierror"
 )
 
 // Category is the media library's family of a mime type, as a media attribute's

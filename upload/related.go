@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"quarry/planner/exec"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Related is one entry a file is attached to (the file's morph relation `related`).

@@ -30,10 +30,10 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"quarry/apierror"
-	"quarry/database"
-	"quarry/schemas"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // Provider is the provider name recorded on files this service stores.

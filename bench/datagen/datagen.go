@@ -26,9 +26,9 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"quarry/database"
-	"quarry/schemas"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // Options say how much to generate.

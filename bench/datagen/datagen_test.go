@@ -9,9 +9,9 @@ import (
 	"slices"
 	"testing"
 
-	"quarry/bench/datagen"
-	"quarry/database"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/bench/datagen"
+	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 func generate(t *testing.T, seed uint64) (*database.DB, datagen.Stats) {

@@ -9,16 +9,16 @@ import (
 	"os"
 	"strings"
 
-	"quarry/apierror"
-	"quarry/app"
-	"quarry/auth"
-	"quarry/gqlschema"
-	"quarry/ir"
-	pg "quarry/parser/graphql"
-	"quarry/planner"
-	"quarry/planner/explain"
-	"quarry/schemas"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/app"
+	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/ir"
+	pg "github.com/quarrycms/quarry/parser/graphql"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/explain"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // gqlOutput is qplan's answer for a GraphQL document: one plan per root field.

@@ -15,16 +15,16 @@ import (
 	"os"
 	"strings"
 
-	"quarry/apierror"
-	"quarry/app"
-	"quarry/auth"
-	"quarry/ir"
-	"quarry/parser/rest"
-	"quarry/planner"
-	"quarry/planner/explain"
-	"quarry/schemas"
-	"quarry/sqlgen"
-	"quarry/transport"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/app"
+	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/parser/rest"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/explain"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/transport"
 )
 
 const usage = `qplan prints the query plan of a Quarry request.

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"quarry/app"
-	"quarry/auth"
-	"quarry/transport"
-	"quarry/transport/email"
+	"github.com/quarrycms/quarry/app"
+	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/transport"
+	"github.com/quarrycms/quarry/transport/email"
 )
 
 // setupAuth wires users-permissions into the server: the JWT secret (required in

@@ -6,10 +6,10 @@ import (
 	"log/slog"
 	"strings"
 
-	"quarry/app"
-	"quarry/gqlschema"
-	"quarry/transport"
-	gqltransport "quarry/transport/graphql"
+	"github.com/quarrycms/quarry/app"
+	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/transport"
+	gqltransport "github.com/quarrycms/quarry/transport/graphql"
 )
 
 // mountGraphQL builds the GraphQL plugin from config/plugins.* (on by default) and

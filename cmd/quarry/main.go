@@ -16,18 +16,18 @@ import (
 	"syscall"
 	"time"
 
-	"quarry/app"
-	"quarry/i18n"
-	"quarry/planner"
-	"quarry/planner/exec"
-	"quarry/planner/write"
-	"quarry/schemas"
-	"quarry/sqlgen"
-	"quarry/transport"
-	"quarry/transport/forward"
-	"quarry/transport/observe"
-	"quarry/transport/webhook"
-	"quarry/upload"
+	"github.com/quarrycms/quarry/app"
+	"github.com/quarrycms/quarry/i18n"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/planner/write"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/transport"
+	"github.com/quarrycms/quarry/transport/forward"
+	"github.com/quarrycms/quarry/transport/observe"
+	"github.com/quarrycms/quarry/transport/webhook"
+	"github.com/quarrycms/quarry/upload"
 )
 
 const usage = `quarry serves the Strapi v4 content API of an app folder.
@@ -254,7 +254,7 @@ func setupUpstream(ctx context.Context, a *app.App, srv *transport.Server, upstr
 	}
 	srv.Upstream = forward.NewProxy(target, forward.DefaultTimeouts, log, transport.UpstreamError)
 	for _, r := range srv.Forward.List() {
-		to := "quarry"
+		to := "github.com/quarrycms/quarry"
 		if r.Upstream {
 			to = "upstream"
 		}

@@ -9,9 +9,9 @@ import (
 	"net/http"
 	"time"
 
-	"quarry/app"
-	"quarry/transport"
-	"quarry/transport/metrics"
+	"github.com/quarrycms/quarry/app"
+	"github.com/quarrycms/quarry/transport"
+	"github.com/quarrycms/quarry/transport/metrics"
 )
 
 // startMetrics serves Prometheus metrics on their own listener when addr is set: opt-in, and

@@ -3,9 +3,9 @@ package main
 import (
 	"io"
 
-	"quarry/schemas"
-	"quarry/transport"
-	"quarry/transport/openapi"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/transport"
+	"github.com/quarrycms/quarry/transport/openapi"
 )
 
 // printOpenAPI prints the OpenAPI document of an app's REST API, as the server serves it with

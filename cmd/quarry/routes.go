@@ -4,9 +4,9 @@ import (
 	"log/slog"
 	"strings"
 
-	"quarry/schemas"
-	"quarry/schemas/routes"
-	"quarry/transport"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/routes"
+	"github.com/quarrycms/quarry/transport"
 )
 
 // routeTable turns what the project's route files say (app.Routes) into the server's route

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"quarry/app"
-	"quarry/transport"
+	"github.com/quarrycms/quarry/app"
+	"github.com/quarrycms/quarry/transport"
 )
 
 // logStartup logs what an operator needs to know once the server listens: where to reach

@@ -3,8 +3,8 @@ package graphql
 import (
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"quarry/gqlschema"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Object is the merged selection set of one concrete object type: every field the client

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"quarry/gqlschema"
-	gql "quarry/parser/graphql"
+	"github.com/quarrycms/quarry/gqlschema"
+	gql "github.com/quarrycms/quarry/parser/graphql"
 )
 
 // TestDocumentCache sends every request three times through one document cache and checks

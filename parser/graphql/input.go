@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 
-	"quarry/apierror"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // inputData turns a <Type>Input value into the payload the REST body would carry for the

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"quarry/gqlschema"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // TestValidationErrorsAsGraphQLJS pins the validation errors graphql-js (Strapi's Apollo

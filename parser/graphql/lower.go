@@ -9,10 +9,10 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"quarry/apierror"
-	"quarry/gqlschema"
-	"quarry/ir"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // maxSelectionNodes bounds the merged selection tree of one request.

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"quarry/apierror"
-	"quarry/gqlschema"
-	"quarry/ir"
-	gql "quarry/parser/graphql"
-	"quarry/parser/rest"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/ir"
+	gql "github.com/quarrycms/quarry/parser/graphql"
+	"github.com/quarrycms/quarry/parser/rest"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 func blog(t testing.TB, cfg gqlschema.Config) *gqlschema.Schema {

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"quarry/gqlschema"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // TestOverlapLocations pins graphql-js's locations for conflicting fields (both fields, then

@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"quarry/apierror"
-	"quarry/ir"
-	"quarry/parser/qs"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/parser/qs"
 )
 
 // Parse parses a raw query string into the read options of q.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"quarry/apierror"
-	"quarry/ir"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir"
 )
 
 func parse(t *testing.T, raw string) (*ir.Query, error) {

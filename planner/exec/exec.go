@@ -14,10 +14,10 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"quarry/ir"
-	"quarry/planner"
-	"quarry/schemas"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // Entry is one row of a level with its populated children.

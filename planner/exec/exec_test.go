@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"quarry/database"
-	"quarry/ir"
-	"quarry/parser/rest"
-	"quarry/planner"
-	"quarry/planner/exec"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/parser/rest"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // openBlog opens a fresh SQLite database with the example app's layout.

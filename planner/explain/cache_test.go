@@ -4,11 +4,11 @@ import (
 	"reflect"
 	"testing"
 
-	"quarry/ir"
-	"quarry/parser/rest"
-	"quarry/planner"
-	"quarry/schemas"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/parser/rest"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // TestCacheMatchesFreshRendering renders every golden request's steps through the shape

@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"strings"
 
-	"quarry/database"
-	"quarry/planner"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // Step is one statement of a plan.

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"quarry/ir"
-	"quarry/parser/rest"
-	"quarry/planner"
-	"quarry/schemas"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/parser/rest"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

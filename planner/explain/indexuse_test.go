@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"quarry/bench/datagen"
-	"quarry/database"
-	"quarry/ir"
-	"quarry/parser/rest"
-	"quarry/planner"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/bench/datagen"
+	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/parser/rest"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 var fullScan = regexp.MustCompile(`^SCAN j\d`)

@@ -1,9 +1,9 @@
 package write
 
 import (
-	"quarry/apierror"
-	"quarry/schemas"
-	"quarry/sqlgen/sqlerr"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen/sqlerr"
 )
 
 const mustBeUnique = "This attribute must be unique"

@@ -11,8 +11,8 @@ import (
 	"github.com/jmoiron/sqlx"
 	"golang.org/x/crypto/bcrypt"
 
-	"quarry/schemas"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // dbx runs statements written with ? placeholders in the caller's transaction, converting

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"quarry/transport/jsonw"
+	"github.com/quarrycms/quarry/transport/jsonw"
 )
 
 // This file mirrors the few JavaScript and yup conversions whose output reaches clients:

@@ -7,8 +7,8 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"quarry/schemas"
-	"quarry/upload"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/upload"
 )
 
 // mediaCheck is one media attribute of the payload whose files must be of the attribute's

@@ -13,10 +13,10 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"quarry/apierror"
-	"quarry/ir"
-	"quarry/planner"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // walker walks one payload: it validates it like Strapi's entity validator and builds the

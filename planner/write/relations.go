@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"quarry/apierror"
-	"quarry/schemas"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // relField is the parsed body value of one relation or media attribute.

@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"quarry/schemas/jseval"
+	"github.com/quarrycms/quarry/schemas/jseval"
 )
 
 // Options say where and with which environment to load.

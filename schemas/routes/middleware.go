@@ -9,8 +9,8 @@ import (
 	"regexp"
 	"strings"
 
-	"quarry/parser/qs"
-	"quarry/schemas/jseval"
+	"github.com/quarrycms/quarry/parser/qs"
+	"github.com/quarrycms/quarry/schemas/jseval"
 )
 
 // A route middleware Quarry runs itself only rewrites the query (the common

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"quarry/parser/qs"
-	"quarry/schemas/jseval"
+	"github.com/quarrycms/quarry/parser/qs"
+	"github.com/quarrycms/quarry/schemas/jseval"
 )
 
 func writeFile(t *testing.T, dir, rel, src string) {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"quarry/schemas/jseval"
+	"github.com/quarrycms/quarry/schemas/jseval"
 )
 
 // TestRealProjectsRoutes reads the route and controller files of real public Strapi

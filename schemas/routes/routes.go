@@ -31,7 +31,7 @@ import (
 	"sort"
 	"strings"
 
-	"quarry/schemas/jseval"
+	"github.com/quarrycms/quarry/schemas/jseval"
 )
 
 // CoreActions are the core controller actions.

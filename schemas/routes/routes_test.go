@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"quarry/schemas/jseval"
+	"github.com/quarrycms/quarry/schemas/jseval"
 )
 
 func project(t *testing.T, files map[string]string) string {

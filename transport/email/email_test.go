@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"quarry/transport/email/emailtest"
+	"github.com/quarrycms/quarry/transport/email/emailtest"
 )
 
 func startSMTP(t *testing.T, o emailtest.Options) *emailtest.Server {

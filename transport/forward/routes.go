@@ -14,9 +14,9 @@ import (
 	"sort"
 	"strings"
 
-	"quarry/schemas"
-	"quarry/schemas/jseval"
-	"quarry/schemas/routes"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/jseval"
+	"github.com/quarrycms/quarry/schemas/routes"
 )
 
 // Policy says what happens to a request Quarry could serve but the project customizes.

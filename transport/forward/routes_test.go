@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 func TestDecide(t *testing.T) {

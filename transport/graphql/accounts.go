@@ -4,11 +4,11 @@ import (
 	"context"
 	"strconv"
 
-	"quarry/apierror"
-	"quarry/auth"
-	"quarry/gqlschema"
-	pg "quarry/parser/graphql"
-	"quarry/planner"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/gqlschema"
+	pg "github.com/quarrycms/quarry/parser/graphql"
+	"github.com/quarrycms/quarry/planner"
 )
 
 // Accounts is the users-permissions plugin's service (auth.Service): the GraphQL account

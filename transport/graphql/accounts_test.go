@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"quarry/auth"
-	"quarry/gqlschema"
-	gql "quarry/transport/graphql"
+	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/gqlschema"
+	gql "github.com/quarrycms/quarry/transport/graphql"
 )
 
 // TestAccounts runs the users-permissions resolvers through the real auth service.

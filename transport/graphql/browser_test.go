@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"quarry/gqlschema"
+	"github.com/quarrycms/quarry/gqlschema"
 )
 
 // TestPlaygroundInChromium loads the playground in headless Chromium (Debian's chromium,

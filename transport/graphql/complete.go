@@ -9,8 +9,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"quarry/gqlschema"
-	pg "quarry/parser/graphql"
+	"github.com/quarrycms/quarry/gqlschema"
+	pg "github.com/quarrycms/quarry/parser/graphql"
 )
 
 // Generic completion renders values that do not come from a plan: introspection and the

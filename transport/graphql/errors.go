@@ -4,9 +4,9 @@ import (
 	"errors"
 	"strings"
 
-	"quarry/apierror"
-	pg "quarry/parser/graphql"
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/apierror"
+	pg "github.com/quarrycms/quarry/parser/graphql"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // gqlError is one entry of a response's errors list.

@@ -11,16 +11,16 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"quarry/apierror"
-	"quarry/auth"
-	"quarry/gqlschema"
-	"quarry/ir"
-	pg "quarry/parser/graphql"
-	"quarry/planner"
-	"quarry/planner/exec"
-	"quarry/schemas"
-	"quarry/transport/webhook"
-	"quarry/upload"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/ir"
+	pg "github.com/quarrycms/quarry/parser/graphql"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/transport/webhook"
+	"github.com/quarrycms/quarry/upload"
 )
 
 // execution is one operation's run: its caller, the errors collected so far and the

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"quarry/gqlschema"
+	"github.com/quarrycms/quarry/gqlschema"
 )
 
 // FuzzRequest sends arbitrary POST bodies through the whole request path (decoding,

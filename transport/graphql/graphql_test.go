@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"quarry/apierror"
-	"quarry/auth"
-	"quarry/gqlschema"
-	gql "quarry/transport/graphql"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/gqlschema"
+	gql "github.com/quarrycms/quarry/transport/graphql"
 )
 
 func expect(t *testing.T, what, got, want string) {

@@ -10,16 +10,16 @@ import (
 	"testing"
 	"time"
 
-	"quarry/auth"
-	"quarry/database"
-	"quarry/gqlschema"
-	pg "quarry/parser/graphql"
-	"quarry/planner"
-	"quarry/planner/exec"
-	"quarry/planner/write"
-	"quarry/schemas"
-	"quarry/sqlgen"
-	gql "quarry/transport/graphql"
+	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/gqlschema"
+	pg "github.com/quarrycms/quarry/parser/graphql"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/planner/write"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
+	gql "github.com/quarrycms/quarry/transport/graphql"
 )
 
 // fullAccess is a full-access API token caller.

@@ -5,8 +5,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"quarry/gqlschema"
-	pg "quarry/parser/graphql"
+	"github.com/quarrycms/quarry/gqlschema"
+	pg "github.com/quarrycms/quarry/parser/graphql"
 )
 
 // Introspection answers __schema and __type from the generated *ast.Schema. The objects

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"quarry/gqlschema"
+	"github.com/quarrycms/quarry/gqlschema"
 )
 
 // TestNodeClient checks introspection with a real client: graphql-js (npm graphql) fetches

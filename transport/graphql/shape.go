@@ -9,10 +9,10 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	pg "quarry/parser/graphql"
-	"quarry/planner"
-	"quarry/planner/exec"
-	"quarry/schemas"
+	pg "github.com/quarrycms/quarry/parser/graphql"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Shaping walks the merged selection tree next to the result tree of the plan (entries

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"quarry/database"
-	"quarry/gqlschema"
-	"quarry/ir"
-	"quarry/parser/rest"
-	"quarry/planner"
+	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/parser/rest"
+	"github.com/quarrycms/quarry/planner"
 )
 
 // seedSQL inserts n published articles, each with an author (who has a mentor) and two

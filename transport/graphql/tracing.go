@@ -3,7 +3,7 @@ package graphql
 import (
 	"time"
 
-	pg "quarry/parser/graphql"
+	pg "github.com/quarrycms/quarry/parser/graphql"
 )
 
 // tracer records per-field timings in the Apollo tracing format (version 1), reported in

@@ -12,13 +12,13 @@ import (
 	"strconv"
 	"strings"
 
-	"quarry/apierror"
-	"quarry/gqlschema"
-	pg "quarry/parser/graphql"
-	"quarry/planner"
-	"quarry/planner/exec"
-	"quarry/schemas"
-	"quarry/upload"
+	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/gqlschema"
+	pg "github.com/quarrycms/quarry/parser/graphql"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/upload"
 )
 
 // The upload plugin over GraphQL: multipart requests (the GraphQL multipart request spec

@@ -16,10 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"quarry/auth"
-	"quarry/gqlschema"
-	gql "quarry/transport/graphql"
-	"quarry/upload"
+	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/gqlschema"
+	gql "github.com/quarrycms/quarry/transport/graphql"
+	"github.com/quarrycms/quarry/upload"
 )
 
 // newUploadEnv serves examples/blog with the upload plugin, files kept in a temporary folder.

@@ -1,6 +1,6 @@
 package jsonw
 
-import "quarry/apierror"
+import "github.com/quarrycms/quarry/apierror"
 
 // Envelope writes Strapi's REST error envelope:
 // {"data":null,"error":{"status":…,"name":…,"message":…,"details":…}}.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"quarry/apierror"
+	"github.com/quarrycms/quarry/apierror"
 )
 
 // The expected texts are what node prints for JSON.stringify / String(n) of the same values.

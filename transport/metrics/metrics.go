@@ -13,7 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"quarry/transport/observe"
+	"github.com/quarrycms/quarry/transport/observe"
 )
 
 // Metrics holds the collectors of one server; it has its own registry (no global state).

@@ -14,8 +14,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"quarry/planner/exec"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // RequestIDHeader is the header a request id is read from and returned in.

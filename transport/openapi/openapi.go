@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // Path is where the server serves the document; Strapi's documentation plugin shows its

@@ -22,7 +22,7 @@ import (
 	// client builds offline from the module cache.
 	_ "github.com/oapi-codegen/runtime"
 
-	"quarry/schemas"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden document")

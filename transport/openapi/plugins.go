@@ -1,6 +1,6 @@
 package openapi
 
-import "quarry/schemas"
+import "github.com/quarrycms/quarry/schemas"
 
 func (g *gen) usersPermissions() {
 	if u := g.s.Models[schemas.UserUID]; u != nil {

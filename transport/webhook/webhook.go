@@ -18,7 +18,7 @@ import (
 	sq "github.com/Masterminds/squirrel"
 	"github.com/jmoiron/sqlx"
 
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // Strapi v4's webhook events.

@@ -21,7 +21,7 @@ import (
 	"sort"
 	"strings"
 
-	"quarry/bench"
+	"github.com/quarrycms/quarry/bench"
 )
 
 // budgeted selects the benchmarks the budget holds: Quarry's own work. The sqlite variants

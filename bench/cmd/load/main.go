@@ -33,8 +33,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"quarry/bench"
-	"quarry/sqlgen"
+	"github.com/quarrycms/quarry/bench"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 type options struct {
