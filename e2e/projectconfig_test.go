@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,44 +52,7 @@ func copyTestProject(t *testing.T, name string) string {
 // set: everything else comes from the project's files.
 func serveProject(t *testing.T, app string, env []string) *server {
 	t.Helper()
-	port := freePort(t)
-	cmd := exec.Command(binary, "serve", "--app", app, "--host", "127.0.0.1", "--port", fmt.Sprint(port))
-	cmd.Env = append(cleanEnv(), env...)
-	log := &bytes.Buffer{}
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &server{URL: fmt.Sprintf("http://127.0.0.1:%d", port), Env: env, App: app, cmd: cmd, log: log}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-		}
-		if t.Failed() {
-			t.Logf("server log:\n%s", log.String())
-		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if cmd.ProcessState != nil {
-			break
-		}
-		resp, err := http.Get(s.URL + "/_health")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusNoContent {
-				return s
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("server did not become healthy:\n%s", log.String())
-	return nil
+	return launch(t, cleanEnv(), env, app, "")
 }
 
 // cleanEnv is the test process's environment without the variables a project's .env or

@@ -128,13 +128,20 @@ func start(t *testing.T, be backend, app string) *server {
 	return serve(t, env, app, token)
 }
 
-// serve runs `quarry serve` for app with env (and extra arguments) and waits for it to be
-// healthy; token is the one the server's requests send.
+// serve runs `quarry serve` for app with env (and extra arguments) added to the test's
+// environment and waits for it to be healthy; token is the one the server's requests send.
 func serve(t *testing.T, env []string, app, token string, args ...string) *server {
+	t.Helper()
+	return launch(t, os.Environ(), env, app, token, args...)
+}
+
+// launch runs `quarry serve` for app with base+env as its environment, stops it when the test
+// ends (printing its log if the test failed) and waits for /_health.
+func launch(t *testing.T, base, env []string, app, token string, args ...string) *server {
 	t.Helper()
 	port := freePort(t)
 	cmd := exec.Command(binary, append([]string{"serve", "--app", app, "--host", "127.0.0.1", "--port", fmt.Sprint(port)}, args...)...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(base, env...)
 	log := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {

@@ -17,6 +17,13 @@ func (b *buf) entry(s *planner.Select, e *exec.Entry) {
 
 // fields writes the scalar attributes then the populated ones, Strapi's order.
 func (b *buf) fields(s *planner.Select, e *exec.Entry, comma bool) {
+	b.fieldsWith(s, e, comma, b.child)
+}
+
+// fieldsWith writes the scalar attributes then the populated ones, each populated one
+// through child: the REST envelope, the plugins' flat objects and webhook payloads differ
+// only there.
+func (b *buf) fieldsWith(s *planner.Select, e *exec.Entry, comma bool, child func(*planner.Child, exec.Kid)) {
 	for i, a := range s.Columns {
 		if comma {
 			b.WriteByte(',')
@@ -35,7 +42,7 @@ func (b *buf) fields(s *planner.Select, e *exec.Entry, comma bool) {
 		if i < len(e.Kids) {
 			k = e.Kids[i]
 		}
-		b.child(c, k)
+		child(c, k)
 	}
 }
 

@@ -325,20 +325,7 @@ func (b *buf) flatObject(s *planner.Select, e *exec.Entry, dz bool) {
 		b.WriteString(`,"__component":`)
 		b.Str(s.Model.UID)
 	}
-	for i, a := range s.Columns {
-		b.WriteByte(',')
-		b.Key(a.Name)
-		b.value(a.Type, e.Values[i])
-	}
-	for i, c := range s.Children {
-		b.WriteByte(',')
-		b.Key(c.Attr.Name)
-		var k exec.Kid
-		if i < len(e.Kids) {
-			k = e.Kids[i]
-		}
-		b.flatChild(c, k)
-	}
+	b.fieldsWith(s, e, true, b.flatChild)
 	b.WriteByte('}')
 }
 

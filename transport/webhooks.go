@@ -18,25 +18,8 @@ import (
 func (b *buf) rawEntry(s *planner.Select, e *exec.Entry) {
 	b.WriteString(`{"id":`)
 	b.Int(e.ID)
-	b.rawFields(s, e)
+	b.fieldsWith(s, e, true, b.rawChild)
 	b.WriteByte('}')
-}
-
-func (b *buf) rawFields(s *planner.Select, e *exec.Entry) {
-	for i, a := range s.Columns {
-		b.WriteByte(',')
-		b.Key(a.Name)
-		b.value(a.Type, e.Values[i])
-	}
-	for i, c := range s.Children {
-		b.WriteByte(',')
-		b.Key(c.Attr.Name)
-		var k exec.Kid
-		if i < len(e.Kids) {
-			k = e.Kids[i]
-		}
-		b.rawChild(c, k)
-	}
 }
 
 func (b *buf) rawChild(c *planner.Child, k exec.Kid) {
@@ -75,7 +58,7 @@ func (b *buf) rawItem(a *schemas.Attribute, s *planner.Select, e *exec.Entry) {
 	b.Int(e.ID)
 	b.WriteString(`,"__component":`)
 	b.Str(s.Model.UID)
-	b.rawFields(s, e)
+	b.fieldsWith(s, e, true, b.rawChild)
 	b.WriteByte('}')
 }
 
