@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/plan"
 	pg "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/parser/rest"
-	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/sqlgen"
 )
 
@@ -91,13 +91,13 @@ func restCorpus() []Request {
 
 // steps lists every statement of a plan (root, count, each populate step) with the parent
 // ids child steps batch on.
-func steps(p *planner.Plan) []*planner.Select {
-	out := []*planner.Select{p.Root}
+func steps(p *plan.Plan) []*plan.Select {
+	out := []*plan.Select{p.Root}
 	if p.Count != nil {
 		out = append(out, p.Count)
 	}
-	var walk func(s *planner.Select)
-	walk = func(s *planner.Select) {
+	var walk func(s *plan.Select)
+	walk = func(s *plan.Select) {
 		for _, c := range s.Children {
 			for _, cs := range c.Steps {
 				out = append(out, cs)
@@ -111,7 +111,7 @@ func steps(p *planner.Plan) []*planner.Select {
 
 // render renders every statement of a plan through the cache, walking it as the runner
 // does (without collecting the steps first).
-func render(c *sqlgen.Cache, d *sqlgen.Dialect, p *planner.Plan) error {
+func render(c *sqlgen.Cache, d *sqlgen.Dialect, p *plan.Plan) error {
 	if _, err := c.SelectParents(d, p.Root, sqlgen.Parents{}); err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func render(c *sqlgen.Cache, d *sqlgen.Dialect, p *planner.Plan) error {
 
 // renderChildren renders the child steps of s, which batch on one encoding of their
 // parents' ids per level, as the runner's do.
-func renderChildren(c *sqlgen.Cache, d *sqlgen.Dialect, s *planner.Select) error {
+func renderChildren(c *sqlgen.Cache, d *sqlgen.Dialect, s *plan.Select) error {
 	if len(s.Children) == 0 {
 		return nil
 	}
@@ -151,7 +151,7 @@ var parentIDs = func() []int64 {
 	return ids
 }()
 
-func idsFor(s *planner.Select) []int64 {
+func idsFor(s *plan.Select) []int64 {
 	if s.Via == nil {
 		return nil
 	}
@@ -238,11 +238,11 @@ func BenchmarkSQL(b *testing.B) {
 	e, _ := envs(b)
 	d := e.App.DB.Dialect
 	for _, r := range restCorpus() {
-		plan, err := e.Plan(r, PageSize)
+		pl, err := e.Plan(r, PageSize)
 		if err != nil {
 			b.Fatal(err)
 		}
-		all := steps(plan)
+		all := steps(pl)
 		b.Run(r.Name+"/uncached", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -255,12 +255,12 @@ func BenchmarkSQL(b *testing.B) {
 		})
 		b.Run(r.Name+"/cached", func(b *testing.B) {
 			c := sqlgen.NewCache()
-			if err := render(c, d, plan); err != nil { // every shape is cached after the first request
+			if err := render(c, d, pl); err != nil { // every shape is cached after the first request
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := render(c, d, plan); err != nil {
+				if err := render(c, d, pl); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -284,11 +284,11 @@ func BenchmarkFront(b *testing.B) {
 				if err := rest.Parse(raw, q); err != nil {
 					b.Fatal(err)
 				}
-				plan, err := e.Server.Planner.Read(q, e.Caller)
+				pl, err := e.Server.Planner.Read(q, e.Caller)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := render(c, d, plan); err != nil {
+				if err := render(c, d, pl); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -307,7 +307,7 @@ func BenchmarkFront(b *testing.B) {
 func BenchmarkExec(b *testing.B) {
 	e, re := envs(b)
 	for _, r := range restCorpus() {
-		plan, err := e.Plan(r, PageSize)
+		pl, err := e.Plan(r, PageSize)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -317,14 +317,14 @@ func BenchmarkExec(b *testing.B) {
 		}{{"replay", re}, {"sqlite", e}} {
 			b.Run(r.Name+"/"+v.name, func(b *testing.B) {
 				ctx := context.Background()
-				res, err := v.env.Server.Runner.Run(ctx, v.env.Server.DB, plan)
+				res, err := v.env.Server.Runner.Run(ctx, v.env.Server.DB, pl)
 				if err != nil {
 					b.Fatal(err)
 				}
 				stmts := res.Statements
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := v.env.Server.Runner.Run(ctx, v.env.Server.DB, plan); err != nil {
+					if _, err := v.env.Server.Runner.Run(ctx, v.env.Server.DB, pl); err != nil {
 						b.Fatal(err)
 					}
 				}

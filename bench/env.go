@@ -14,19 +14,20 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarrycms/quarry/app"
-	"github.com/quarrycms/quarry/auth"
 	"github.com/quarrycms/quarry/bench/datagen"
-	"github.com/quarrycms/quarry/database"
-	"github.com/quarrycms/quarry/gqlschema"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/plan"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport"
+	"github.com/quarrycms/quarry/transport/app"
 	gql "github.com/quarrycms/quarry/transport/graphql"
+	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
 )
 
 // The load driver's API token: stored by the generator (hashed with TokenSalt, as Strapi
@@ -64,7 +65,7 @@ type Env struct {
 	// Stats are the generator's, when it ran.
 	Stats *datagen.Stats
 	// Caller is the full-access token's caller, for in-process planning.
-	Caller *auth.Caller
+	Caller *ir.Caller
 }
 
 // Open opens (and if needed fills) the database and assembles the server.
@@ -86,7 +87,7 @@ func Open(ctx context.Context, c Config) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Env{App: a, Caller: &auth.Caller{Kind: auth.APIToken, TokenType: auth.FullAccess}}
+	e := &Env{App: a, Caller: &ir.Caller{Kind: ir.TokenCaller, TokenType: ir.TokenFullAccess}}
 	if c.Articles > 0 {
 		var n int
 		if err := a.DB.GetContext(ctx, &n, "SELECT COUNT(*) FROM articles"); err != nil {
@@ -128,7 +129,7 @@ func (e *Env) assemble(db *database.DB, log *slog.Logger) error {
 	}
 	cfg := a.Auth
 	cfg.JWTSecret = "quarry-bench-jwt-secret"
-	srv.Auth = auth.NewService(db, a.Schema, cfg, a.TokenSalt, log)
+	srv.Auth = userspermissions.NewService(db, a.Schema, cfg, a.TokenSalt, log)
 	mw, err := a.Middlewares()
 	if err != nil {
 		return err
@@ -172,7 +173,7 @@ func (e *Env) Query(r Request, pageSize int) (*ir.Query, error) {
 }
 
 // Plan parses and plans a REST corpus request.
-func (e *Env) Plan(r Request, pageSize int) (*planner.Plan, error) {
+func (e *Env) Plan(r Request, pageSize int) (*plan.Plan, error) {
 	q, err := e.Query(r, pageSize)
 	if err != nil {
 		return nil, err
@@ -199,11 +200,11 @@ func (e *Env) Capture(ctx context.Context, r Request, pageSize int) ([]sqlgen.St
 		}
 		return stmts, nil
 	}
-	plan, err := e.Plan(r, pageSize)
+	pl, err := e.Plan(r, pageSize)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := e.Server.Runner.Run(ctx, e.App.DB, plan); err != nil {
+	if _, err := e.Server.Runner.Run(ctx, e.App.DB, pl); err != nil {
 		return nil, err
 	}
 	return stmts, nil

@@ -12,7 +12,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
 // ReplayDB is a database/sql database that answers each query with the rows the real

@@ -8,14 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarrycms/quarry/apierror"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/schemas"
 )
-
-// Date, TimeOfDay are typed values for date and time columns; datetimes are time.Time in UTC.
-type Date string
-type TimeOfDay string
 
 var (
 	dateRe = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})`)
@@ -72,12 +69,12 @@ func CastValue(t schemas.AttrType, v ir.Value) (any, error) {
 		if _, err := time.Parse("2006-01-02", m[0]); err != nil {
 			return nil, apierror.Validation("Invalid format, expected yyyy-MM-dd")
 		}
-		return Date(m[0]), nil
+		return plan.Date(m[0]), nil
 	case schemas.Time:
 		if !timeRe.MatchString(s) {
 			return nil, apierror.Validation("Invalid time format, expected HH:mm:ss.SSS")
 		}
-		return TimeOfDay(s), nil
+		return plan.TimeOfDay(s), nil
 	case schemas.DateTime, schemas.Timestamp:
 		t, ok := ParseDateTime(s)
 		if !ok {

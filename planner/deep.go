@@ -3,8 +3,8 @@ package planner
 import (
 	"slices"
 
-	"github.com/quarrycms/quarry/apierror"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/schemas"
 )
 

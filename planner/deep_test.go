@@ -4,8 +4,9 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/quarrycms/quarry/apierror"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/schemas"
@@ -23,7 +24,7 @@ func blogPlanner(t testing.TB) *planner.Planner {
 }
 
 // depth is how many populate levels a plan nests.
-func depth(cs []*planner.Child) int {
+func depth(cs []*plan.Child) int {
 	d := 0
 	for _, c := range cs {
 		for _, s := range c.Steps {
@@ -33,7 +34,7 @@ func depth(cs []*planner.Child) int {
 	return d
 }
 
-func plan(t *testing.T, p *planner.Planner, query string, who planner.Principal) *planner.Plan {
+func planOf(t *testing.T, p *planner.Planner, query string, who planner.Principal) *plan.Plan {
 	t.Helper()
 	q := &ir.Query{Model: "api::article.article", Op: ir.FindMany}
 	if err := rest.Parse(query, q); err != nil {
@@ -53,7 +54,7 @@ func TestDeepDepthAndCap(t *testing.T) {
 		"populate=deep":    3, // the default 5, capped at 4
 		"populate=deep,50": 3,
 	} {
-		if got := depth(plan(t, p, query, nil).Root.Children); got != want {
+		if got := depth(planOf(t, p, query, nil).Root.Children); got != want {
 			t.Errorf("%s: %d levels, want %d", query, got, want)
 		}
 	}
@@ -67,7 +68,7 @@ func TestDeepDepthAndCap(t *testing.T) {
 		t.Error("populate=deep,x planned on a schema the plugin loops on")
 	}
 	p.Config.Deep.Enabled = false
-	if got := depth(plan(t, p, "populate=deep,3", nil).Root.Children); got != 0 {
+	if got := depth(planOf(t, p, "populate=deep,3", nil).Root.Children); got != 0 {
 		t.Errorf("without the plugin deep populated %d levels", got)
 	}
 }
@@ -78,7 +79,7 @@ func (o only) CanFind(uid string) bool { return o[uid] }
 
 func TestDeepLeavesOutWhatTheCallerMayNotFind(t *testing.T) {
 	p := blogPlanner(t)
-	pl := plan(t, p, "populate=deep,3", only{"api::article.article": true, "api::tag.tag": true})
+	pl := planOf(t, p, "populate=deep,3", only{"api::article.article": true, "api::tag.tag": true})
 	for _, c := range pl.Root.Children {
 		if c.Attr.Name == "author" {
 			t.Fatal("author populated for a caller that may not find writers")

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/quarrycms/quarry/apierror"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/schemas"
 )
 
@@ -49,24 +50,24 @@ func (o origin) at(path []*schemas.Attribute) string {
 }
 
 // filter resolves a filter tree on model m reached through path.
-func (b *builder) filter(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute, o origin) (Expr, error) {
+func (b *builder) filter(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute, o origin) (plan.Expr, error) {
 	switch f.Kind {
 	case ir.And, ir.Or, ir.Not:
 		out, err := b.filters(m, f.Children, path, o)
 		if err != nil || len(out) == 0 {
 			return nil, err
 		}
-		var e Expr
+		var e plan.Expr
 		switch {
 		case len(out) == 1:
 			e = out[0]
 		case f.Kind == ir.Or:
-			e = Or(out)
+			e = plan.Or(out)
 		default:
-			e = And(out)
+			e = plan.And(out)
 		}
 		if f.Kind == ir.Not {
-			return Not{e}, nil
+			return plan.Not{E: e}, nil
 		}
 		return e, nil
 	case ir.Relation:
@@ -81,7 +82,7 @@ func (b *builder) filter(m *schemas.Model, f *ir.Filter, path []*schemas.Attribu
 		if len(out) == 1 {
 			return out[0], nil
 		}
-		return And(out), nil
+		return plan.And(out), nil
 	}
 	return b.cond(m, f, path, o)
 }
@@ -95,7 +96,7 @@ func (b *builder) extend(path []*schemas.Attribute, a *schemas.Attribute) []*sch
 }
 
 // filters resolves sibling filters, dropping those that turn out empty.
-func (b *builder) filters(m *schemas.Model, list []*ir.Filter, path []*schemas.Attribute, o origin) ([]Expr, error) {
+func (b *builder) filters(m *schemas.Model, list []*ir.Filter, path []*schemas.Attribute, o origin) ([]plan.Expr, error) {
 	out := b.exprs.take(len(list))[:0]
 	for _, c := range list {
 		e, err := b.filter(m, c, path, o)
@@ -122,7 +123,7 @@ func (b *builder) traversable(m *schemas.Model, name string, path []*schemas.Att
 	return a, nil
 }
 
-func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute, o origin) (Expr, error) {
+func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute, o origin) (plan.Expr, error) {
 	var attr *schemas.Attribute
 	t := schemas.Integer // the id's type
 	cpath := path        // the comparison's; path stays the filter's own, which errors name
@@ -209,27 +210,27 @@ func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute
 		}
 		out[i] = e
 	}
-	return Or(out), nil
+	return plan.Or(out), nil
 }
 
 // cmp is a comparison carved from the builder's slab.
-func (b *builder) cmp(path []*schemas.Attribute, attr *schemas.Attribute, op string, args []any) *Cmp {
+func (b *builder) cmp(path []*schemas.Attribute, attr *schemas.Attribute, op string, args []any) *plan.Cmp {
 	c := &b.cmps.take(1)[0].cmp
-	*c = Cmp{Path: path, Attr: attr, Op: op, Args: args}
+	*c = plan.Cmp{Path: path, Attr: attr, Op: op, Args: args}
 	return c
 }
 
 // cmp1 is a comparison with one operand, held in the comparison's own slot.
-func (b *builder) cmp1(path []*schemas.Attribute, attr *schemas.Attribute, op string, arg any) *Cmp {
+func (b *builder) cmp1(path []*schemas.Attribute, attr *schemas.Attribute, op string, arg any) *plan.Cmp {
 	s := &b.cmps.take(1)[0]
 	s.arg[0] = arg
-	s.cmp = Cmp{Path: path, Attr: attr, Op: op, Args: s.arg[:]}
+	s.cmp = plan.Cmp{Path: path, Attr: attr, Op: op, Args: s.arg[:]}
 	return &s.cmp
 }
 
 // like is a LIKE comparison of the pattern pre+s+post; patterns share the builder's text
 // buffer.
-func (b *builder) like(path []*schemas.Attribute, attr *schemas.Attribute, t schemas.AttrType, op, pre, s, post string) *Cmp {
+func (b *builder) like(path []*schemas.Attribute, attr *schemas.Attribute, t schemas.AttrType, op, pre, s, post string) *plan.Cmp {
 	start := b.text.Len()
 	b.text.WriteString(pre)
 	b.text.WriteString(s)
@@ -238,12 +239,12 @@ func (b *builder) like(path []*schemas.Attribute, attr *schemas.Attribute, t sch
 }
 
 // asText marks c as comparing its column as text when the column is not a string.
-func asText(c *Cmp, t schemas.AttrType) *Cmp {
+func asText(c *plan.Cmp, t schemas.AttrType) *plan.Cmp {
 	c.Text = !isStringType(t) || c.Attr == nil
 	return c
 }
 
-func (b *builder) single(op string, t schemas.AttrType, v ir.Value, param string, path []*schemas.Attribute, attr *schemas.Attribute) (Expr, error) {
+func (b *builder) single(op string, t schemas.AttrType, v ir.Value, param string, path []*schemas.Attribute, attr *schemas.Attribute) (plan.Expr, error) {
 	if likeOperator(op) || op == "$eqi" || op == "$nei" {
 		if len(v.S)+2 > maxLikePattern {
 			// SQLite refuses longer LIKE patterns (an error Strapi answers with a 500).

@@ -7,8 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quarrycms/quarry/apierror"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/schemas"
 )
 
@@ -54,13 +55,13 @@ type builder struct {
 
 	// The plan's parts, carved from slabs sized by sizes.
 	nodes  slab[node]
-	kids   slab[*Child]
-	steps  slab[*Select]
+	kids   slab[*plan.Child]
+	steps  slab[*plan.Select]
 	attrs  slab[*schemas.Attribute]
-	exprs  slab[Expr]
+	exprs  slab[plan.Expr]
 	cmps   slab[cmpSlot]
 	args   slab[any]
-	orders slab[Order]
+	orders slab[plan.Order]
 	bare   slab[ir.PopulateField]
 	// text holds the LIKE patterns, each a substring of its one buffer.
 	text strings.Builder
@@ -68,13 +69,13 @@ type builder struct {
 
 // readPlan is a Plan with the statements and conditions every read has, allocated together.
 type readPlan struct {
-	plan        Plan
-	root, count Select
-	where       [4]Expr // filters, locale, publication state, id
+	plan        plan.Plan
+	root, count plan.Select
+	where       [4]plan.Expr // filters, locale, publication state, id
 }
 
 // Read plans a FindMany or FindOne.
-func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
+func (p *Planner) Read(q *ir.Query, who Principal) (*plan.Plan, error) {
 	m, ok := p.Schema.Models[q.Model]
 	if !ok || !m.IsContentType() {
 		return nil, apierror.NotFound()
@@ -96,8 +97,8 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 	z.query(m, q)
 	b.reserve(&z)
 	r := &readPlan{}
-	plan := &r.plan
-	plan.Model, plan.One = m, q.Op != ir.FindMany || m.Kind == schemas.SingleType
+	pl := &r.plan
+	pl.Model, pl.One = m, q.Op != ir.FindMany || m.Kind == schemas.SingleType
 	root := &r.root
 	root.Model, root.Limit = m, -1
 	var err error
@@ -128,7 +129,7 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 	live := q.PublicationState != "preview"
 	if m.DraftAndPublish && live && q.Op == ir.FindMany {
 		// findOne by id shows drafts, as Strapi does.
-		where = append(where, Published{})
+		where = append(where, plan.Published{})
 	}
 	if q.Op == ir.FindOne && q.ID != "" {
 		id, err := ParseID(q.ID)
@@ -140,28 +141,28 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 	if len(where) == 1 {
 		root.Where = where[0]
 	} else if len(where) > 1 {
-		root.Where = And(where[:len(where):len(where)])
+		root.Where = plan.And(where[:len(where):len(where)])
 	}
 	if root.Order, err = b.sort(m, q.Sort); err != nil {
 		return nil, err
 	}
-	if plan.One {
+	if pl.One {
 		root.Order = nil
 	}
-	if root.Where != nil && HasPath(root.Where) {
+	if root.Where != nil && plan.HasPath(root.Where) {
 		root.Columns = b.sortColumnsFirst(root.Columns, root.Order)
 	}
-	if plan.One {
+	if pl.One {
 		root.Limit = 1
 	} else {
-		plan.Page, err = p.page(q.Pagination)
+		pl.Page, err = p.page(q.Pagination)
 		if err != nil {
 			return nil, err
 		}
-		root.Limit, root.Offset = plan.Page.Limit, plan.Page.Start
-		if plan.Page.WithCount {
-			r.count = Select{Model: m, Where: root.Where, CountOnly: true, Limit: -1}
-			plan.Count = &r.count
+		root.Limit, root.Offset = pl.Page.Limit, pl.Page.Start
+		if pl.Page.WithCount {
+			r.count = plan.Select{Model: m, Where: root.Where, CountOnly: true, Limit: -1}
+			pl.Count = &r.count
 		}
 	}
 	if q.Populate != nil {
@@ -175,9 +176,9 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*Plan, error) {
 			return nil, err
 		}
 	}
-	plan.Root = root
-	plan.Removed = b.removed
-	return plan, nil
+	pl.Root = root
+	pl.Removed = b.removed
+	return pl, nil
 }
 
 // ParseID parses an entry id from a path segment.
@@ -219,9 +220,9 @@ next:
 	return out[:len(out):len(out)], nil
 }
 
-func (p *Planner) page(in ir.Pagination) (PageMeta, error) {
+func (p *Planner) page(in ir.Pagination) (plan.PageMeta, error) {
 	c := p.Config
-	pm := PageMeta{WithCount: c.WithCount}
+	pm := plan.PageMeta{WithCount: c.WithCount}
 	if in.WithCount != nil {
 		pm.WithCount = *in.WithCount
 	}
@@ -267,7 +268,7 @@ func (p *Planner) page(in ir.Pagination) (PageMeta, error) {
 }
 
 // sort resolves sort keys; a path through relations must end in a scalar.
-func (b *builder) sort(m *schemas.Model, keys []ir.Sort) ([]Order, error) {
+func (b *builder) sort(m *schemas.Model, keys []ir.Sort) ([]plan.Order, error) {
 	out := b.orders.take(len(keys))
 	for i, k := range keys {
 		cur := m
@@ -275,11 +276,11 @@ func (b *builder) sort(m *schemas.Model, keys []ir.Sort) ([]Order, error) {
 		if len(k.Path) > 1 {
 			path = b.attrs.take(len(k.Path) - 1)[:0] // every name but the last is a hop
 		}
-		var o Order
+		var o plan.Order
 		for i, name := range k.Path {
 			last := i == len(k.Path)-1
 			if name == "id" && last {
-				o = Order{Path: path, Desc: k.Desc}
+				o = plan.Order{Path: path, Desc: k.Desc}
 				break
 			}
 			a, ok := cur.Attr(name)
@@ -290,7 +291,7 @@ func (b *builder) sort(m *schemas.Model, keys []ir.Sort) ([]Order, error) {
 				if !last {
 					return nil, apierror.InvalidParam(name)
 				}
-				o = Order{Path: path, Attr: a, Desc: k.Desc}
+				o = plan.Order{Path: path, Attr: a, Desc: k.Desc}
 				break
 			}
 			if last {
@@ -317,11 +318,11 @@ func target(a *schemas.Attribute) *schemas.Model {
 }
 
 // populate builds the child steps of one level.
-func (b *builder) populate(m *schemas.Model, pop *ir.Populate, pubState string, depth int) ([]*Child, error) {
+func (b *builder) populate(m *schemas.Model, pop *ir.Populate, pubState string, depth int) ([]*plan.Child, error) {
 	if depth >= b.p.Config.MaxPopulateDepth {
 		return nil, apierror.Validation("Invalid populate: nested more than %d levels", b.p.Config.MaxPopulateDepth)
 	}
-	var out []*Child
+	var out []*plan.Child
 	var err error
 	if err = b.stray(m, pop.Stray, pubState, depth); err != nil {
 		return nil, err
@@ -409,7 +410,7 @@ func (b *builder) options(m *schemas.Model, f *ir.PopulateField) error {
 }
 
 // add appends the child populating a, unless the caller may not see it.
-func (b *builder) add(out []*Child, m *schemas.Model, a *schemas.Attribute, f *ir.PopulateField, pubState string, depth int) ([]*Child, error) {
+func (b *builder) add(out []*plan.Child, m *schemas.Model, a *schemas.Attribute, f *ir.PopulateField, pubState string, depth int) ([]*plan.Child, error) {
 	if b.hidden(a) {
 		b.removed = append(b.removed, fmt.Sprintf("populate %s: private attribute", a.Name))
 		return out, nil
@@ -430,16 +431,16 @@ func (b *builder) add(out []*Child, m *schemas.Model, a *schemas.Attribute, f *i
 	return append(out, c), nil
 }
 
-func (b *builder) child(owner *schemas.Model, a *schemas.Attribute, f *ir.PopulateField, pubState string, depth int) (*Child, error) {
+func (b *builder) child(owner *schemas.Model, a *schemas.Attribute, f *ir.PopulateField, pubState string, depth int) (*plan.Child, error) {
 	n := &b.nodes.take(1)[0]
 	c := &n.child
 	c.Attr = a
 	switch a.Type {
 	case schemas.Relation, schemas.Media:
 		via := &n.via
-		via.Kind, via.Join = ViaLink, a.Link
+		via.Kind, via.Join = plan.ViaLink, a.Link
 		if a.Type == schemas.Media {
-			via.Kind, via.Join = ViaMorph, morphJoin(owner, a)
+			via.Kind, via.Join = plan.ViaMorph, morphJoin(owner, a)
 		}
 		if f.Count && a.Type == schemas.Relation {
 			via.Count = true
@@ -451,11 +452,10 @@ func (b *builder) child(owner *schemas.Model, a *schemas.Attribute, f *ir.Popula
 		if a.Type == schemas.Relation && !a.IsToMany() {
 			n.sel.Limit = -1 // a to-one relation holds at most one target per parent
 		}
-		c.one[0] = &n.sel
-		c.Steps = c.one[:]
+		c.Steps = append(c.StepBuffer(), &n.sel)
 	case schemas.ComponentT:
 		comp := a.Components[0]
-		n.via = Via{Kind: ViaComponents, ComponentsTable: owner.ComponentsTable, Field: a.Name, ComponentType: comp.UID}
+		n.via = plan.Via{Kind: plan.ViaComponents, ComponentsTable: owner.ComponentsTable, Field: a.Name, ComponentType: comp.UID}
 		if f.Count {
 			// Strapi counts a component's items too: {"count": n}.
 			n.via.Count = true
@@ -464,8 +464,7 @@ func (b *builder) child(owner *schemas.Model, a *schemas.Attribute, f *ir.Popula
 		if err := b.childSelect(&n.sel, comp, f, &n.via, pubState, depth); err != nil {
 			return nil, err
 		}
-		c.one[0] = &n.sel
-		c.Steps = c.one[:]
+		c.Steps = append(c.StepBuffer(), &n.sel)
 	case schemas.DynamicZone:
 		if len(f.On) > 0 {
 			// Strapi validates the zone's own options against every component even when
@@ -482,7 +481,7 @@ func (b *builder) child(owner *schemas.Model, a *schemas.Attribute, f *ir.Popula
 				k++
 			}
 		}
-		steps := c.one[:0]
+		steps := c.StepBuffer()
 		if k > 1 {
 			steps = b.steps.take(k)[:0]
 		}
@@ -495,7 +494,7 @@ func (b *builder) child(owner *schemas.Model, a *schemas.Attribute, f *ir.Popula
 			if len(steps) > 0 {
 				sn = &b.nodes.take(1)[0]
 			}
-			sn.via = Via{Kind: ViaComponents, ComponentsTable: owner.ComponentsTable, Field: a.Name, ComponentType: comp.UID}
+			sn.via = plan.Via{Kind: plan.ViaComponents, ComponentsTable: owner.ComponentsTable, Field: a.Name, ComponentType: comp.UID}
 			if err := b.childSelect(&sn.sel, comp, cf, &sn.via, pubState, depth); err != nil {
 				return nil, err
 			}
@@ -534,13 +533,13 @@ func morphJoin(owner *schemas.Model, a *schemas.Attribute) *schemas.Join {
 		OrderCol: a.Link.OrderCol, Morph: true, MorphType: owner.UID, MorphField: a.Name}
 }
 
-func (b *builder) childSelect(s *Select, m *schemas.Model, f *ir.PopulateField, via *Via, pubState string, depth int) error {
+func (b *builder) childSelect(s *plan.Select, m *schemas.Model, f *ir.PopulateField, via *plan.Via, pubState string, depth int) error {
 	s.Model, s.Via, s.Limit = m, via, -1
 	var err error
 	if s.Columns, err = b.columns(m, f.Fields); err != nil {
 		return err
 	}
-	var filter Expr
+	var filter plan.Expr
 	if f.Filters != nil {
 		if filter, err = b.filter(m, f.Filters, nil, origin{populate: true, field: f.Field}); err != nil {
 			return err
@@ -554,12 +553,12 @@ func (b *builder) childSelect(s *Select, m *schemas.Model, f *ir.PopulateField, 
 	switch {
 	case filter != nil && published:
 		w := b.exprs.take(2)
-		w[0], w[1] = filter, Published{}
-		s.Where = And(w)
+		w[0], w[1] = filter, plan.Published{}
+		s.Where = plan.And(w)
 	case filter != nil:
 		s.Where = filter
 	case published:
-		s.Where = Published{}
+		s.Where = plan.Published{}
 	}
 	if s.Order, err = b.sort(m, f.Sort); err != nil {
 		return err
@@ -586,7 +585,7 @@ func (b *builder) childSelect(s *Select, m *schemas.Model, f *ir.PopulateField, 
 
 // sortColumnsFirst mirrors Strapi's answer when filters join other tables: its query selects
 // DISTINCT with the sort columns first, and the entry keeps the row's column order.
-func (b *builder) sortColumnsFirst(cols []*schemas.Attribute, order []Order) []*schemas.Attribute {
+func (b *builder) sortColumnsFirst(cols []*schemas.Attribute, order []plan.Order) []*schemas.Attribute {
 	n := 0
 	for _, o := range order {
 		if len(o.Path) == 0 && o.Attr != nil {
@@ -613,7 +612,7 @@ func (b *builder) sortColumnsFirst(cols []*schemas.Attribute, order []Order) []*
 
 // localeFilter keeps the entries of the requested locales; "all" keeps every locale. The
 // transport fills in the default locale when the request names none.
-func (b *builder) localeFilter(m *schemas.Model, codes []string) Expr {
+func (b *builder) localeFilter(m *schemas.Model, codes []string) plan.Expr {
 	if len(codes) == 0 || slices.Contains(codes, "all") {
 		return nil
 	}

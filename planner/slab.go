@@ -2,6 +2,7 @@ package planner
 
 import (
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/schemas"
 )
 
@@ -33,14 +34,14 @@ func (s *slab[T]) take(n int) []T {
 
 // node is a populated attribute's Child with its first statement, carved together.
 type node struct {
-	child Child
-	sel   Select
-	via   Via
+	child plan.Child
+	sel   plan.Select
+	via   plan.Via
 }
 
 // cmpSlot is a Cmp with room for the single operand most comparisons take.
 type cmpSlot struct {
-	cmp Cmp
+	cmp plan.Cmp
 	arg [1]any
 }
 

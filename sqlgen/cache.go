@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/schemas"
 )
 
@@ -24,13 +24,13 @@ type shape struct {
 }
 
 type cmpSlot struct {
-	c    *planner.Cmp
+	c    *plan.Cmp
 	slot int
 }
 
 // slotOf finds the first slot of a condition's values; conditions per step are few, so a
 // scan beats a map.
-func (sh *shape) slotOf(c *planner.Cmp) int {
+func (sh *shape) slotOf(c *plan.Cmp) int {
 	for _, x := range sh.cmps {
 		if x.c == c {
 			return x.slot
@@ -41,7 +41,7 @@ func (sh *shape) slotOf(c *planner.Cmp) int {
 
 var shapes = sync.Pool{New: func() any { return &shape{key: make([]byte, 0, 256), vals: make([]any, 0, 16)} }}
 
-func newShape(d *Dialect, s *planner.Select, parents Parents) *shape {
+func newShape(d *Dialect, s *plan.Select, parents Parents) *shape {
 	sh := shapes.Get().(*shape)
 	sh.key, sh.vals, sh.cmps = sh.key[:0], sh.vals[:0], sh.cmps[:0]
 	sh.parent, sh.limit, sh.offset, sh.upper = -1, -1, -1, -1
@@ -127,29 +127,29 @@ func (sh *shape) path(path []*schemas.Attribute) {
 	}
 }
 
-func (sh *shape) expr(e planner.Expr) {
+func (sh *shape) expr(e plan.Expr) {
 	switch x := e.(type) {
-	case planner.And:
+	case plan.And:
 		sh.str("and(")
 		for _, c := range x {
 			sh.expr(c)
 			sh.byte(',')
 		}
 		sh.byte(')')
-	case planner.Or:
+	case plan.Or:
 		sh.str("or(")
 		for _, c := range x {
 			sh.expr(c)
 			sh.byte(',')
 		}
 		sh.byte(')')
-	case planner.Not:
+	case plan.Not:
 		sh.str("not(")
 		sh.expr(x.E)
 		sh.byte(')')
-	case planner.Published:
+	case plan.Published:
 		sh.str("pub")
-	case *planner.Cmp:
+	case *plan.Cmp:
 		sh.path(x.Path)
 		if x.Attr != nil {
 			sh.str(x.Attr.Name)
@@ -188,13 +188,13 @@ func NewCache() *Cache { return &Cache{m: map[string]cached{}, Max: 4096} }
 
 // Select renders a step through the cache. Child steps take the ids of their parents, which
 // are encoded for this step alone; SelectParents shares one encoding between steps.
-func (c *Cache) Select(d *Dialect, s *planner.Select, parentIDs []int64) (Stmt, error) {
+func (c *Cache) Select(d *Dialect, s *plan.Select, parentIDs []int64) (Stmt, error) {
 	return c.SelectParents(d, s, Parents{ids: parentIDs})
 }
 
 // SelectParents renders a step through the cache with its parents' ids already encoded, as
 // the runner does for all the child steps of a level (the zero Parents for a root step).
-func (c *Cache) SelectParents(d *Dialect, s *planner.Select, parents Parents) (Stmt, error) {
+func (c *Cache) SelectParents(d *Dialect, s *plan.Select, parents Parents) (Stmt, error) {
 	sh := newShape(d, s, parents)
 	defer sh.release()
 	c.mu.RLock()

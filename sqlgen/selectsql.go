@@ -8,7 +8,7 @@ import (
 
 	sq "github.com/Masterminds/squirrel"
 
-	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/schemas"
 )
 
@@ -39,7 +39,7 @@ func (r *renderer) alias(prefix string) string {
 
 // Select renders a plan step without caching. Child steps take the ids of their parents in
 // one bind value.
-func (d *Dialect) Select(s *planner.Select, parentIDs []int64) (Stmt, error) {
+func (d *Dialect) Select(s *plan.Select, parentIDs []int64) (Stmt, error) {
 	sh := newShape(d, s, Parents{ids: parentIDs})
 	defer sh.release()
 	sql, tmpl, err := d.render(s, sh)
@@ -50,7 +50,7 @@ func (d *Dialect) Select(s *planner.Select, parentIDs []int64) (Stmt, error) {
 }
 
 // render renders a step with slots in place of its values.
-func (d *Dialect) render(s *planner.Select, sh *shape) (string, []any, error) {
+func (d *Dialect) render(s *plan.Select, sh *shape) (string, []any, error) {
 	r := &renderer{d: d, sh: sh}
 	var b sq.SelectBuilder
 	const t = "t0"
@@ -76,20 +76,20 @@ func (d *Dialect) render(s *planner.Select, sh *shape) (string, []any, error) {
 		var pid, join string
 		var joinArgs []any
 		switch v.Kind {
-		case planner.ViaLink:
+		case plan.ViaLink:
 			pid = d.Col(j, v.Join.SourceCol)
 			join = fmt.Sprintf("%s %s ON %s = %s", d.Quote(v.Join.Table), j, d.Col(j, v.Join.TargetCol), d.Col(t, "id"))
 			if v.Join.OrderCol != "" {
 				orderBy = append(orderBy, d.Col(j, v.Join.OrderCol))
 			}
 			orderBy = append(orderBy, d.Col(j, "id"))
-		case planner.ViaMorph:
+		case plan.ViaMorph:
 			pid = d.Col(j, "related_id")
 			join = fmt.Sprintf("%s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote("files_related_morphs"), j,
 				d.Col(j, "file_id"), d.Col(t, "id"), d.Col(j, "related_type"), d.Col(j, "field"))
 			joinArgs = []any{v.Join.MorphType, v.Join.MorphField}
 			orderBy = append(orderBy, d.Col(j, "order"), d.Col(j, "id"))
-		case planner.ViaComponents:
+		case plan.ViaComponents:
 			pid = d.Col(j, "entity_id")
 			join = fmt.Sprintf("%s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote(v.ComponentsTable), j,
 				d.Col(j, "component_id"), d.Col(t, "id"), d.filterCol(j, "field"), d.filterCol(j, "component_type"))
@@ -178,11 +178,11 @@ func (d *Dialect) render(s *planner.Select, sh *shape) (string, []any, error) {
 	return d.finish(sql, args)
 }
 
-func viaParentCol(v *planner.Via) string {
+func viaParentCol(v *plan.Via) string {
 	switch v.Kind {
-	case planner.ViaMorph:
+	case plan.ViaMorph:
 		return "related_id"
-	case planner.ViaComponents:
+	case plan.ViaComponents:
 		return "entity_id"
 	}
 	return v.Join.SourceCol
@@ -206,9 +206,9 @@ func (d *Dialect) Bind(v any) any {
 			return x.UnixMilli()
 		}
 		return x.UTC()
-	case planner.Date:
+	case plan.Date:
 		return string(x)
-	case planner.TimeOfDay:
+	case plan.TimeOfDay:
 		return string(x)
 	}
 	return v
@@ -244,7 +244,7 @@ func (r *renderer) hop(from string, a *schemas.Attribute) (joins []string, args 
 
 // orderExpr renders one ORDER BY expression. Sorting through relations uses a correlated
 // subquery (MIN for ascending, MAX for descending) so to-many paths never duplicate rows.
-func (r *renderer) orderExpr(m *schemas.Model, t string, o planner.Order) (string, []any) {
+func (r *renderer) orderExpr(m *schemas.Model, t string, o plan.Order) (string, []any) {
 	d := r.d
 	col := "id"
 	if o.Attr != nil {

@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/schemas"
 )
 
 // where renders a condition on alias t of model m. A condition that reaches through
 // relations, components or media runs in a subquery that joins each path once (as Strapi
 // joins them), so to-many joins never duplicate or miscount the outer rows.
-func (r *renderer) where(m *schemas.Model, t string, e planner.Expr) (string, []any, error) {
-	if !planner.HasPath(e) {
+func (r *renderer) where(m *schemas.Model, t string, e plan.Expr) (string, []any, error) {
+	if !plan.HasPath(e) {
 		var b strings.Builder
 		var args []any
 		if err := r.expr(&b, &args, m, t, nil, e); err != nil {
@@ -47,19 +47,19 @@ func pathKey(path []*schemas.Attribute) string {
 	return b.String()
 }
 
-func (r *renderer) collectJoins(e planner.Expr, base string, paths map[string]string, joins *[]string, args *[]any) {
+func (r *renderer) collectJoins(e plan.Expr, base string, paths map[string]string, joins *[]string, args *[]any) {
 	switch x := e.(type) {
-	case planner.And:
+	case plan.And:
 		for _, c := range x {
 			r.collectJoins(c, base, paths, joins, args)
 		}
-	case planner.Or:
+	case plan.Or:
 		for _, c := range x {
 			r.collectJoins(c, base, paths, joins, args)
 		}
-	case planner.Not:
+	case plan.Not:
 		r.collectJoins(x.E, base, paths, joins, args)
-	case *planner.Cmp:
+	case *plan.Cmp:
 		for i := range x.Path {
 			k := pathKey(x.Path[:i+1])
 			if _, ok := paths[k]; ok {
@@ -74,16 +74,16 @@ func (r *renderer) collectJoins(e planner.Expr, base string, paths map[string]st
 	}
 }
 
-func (r *renderer) expr(b *strings.Builder, args *[]any, m *schemas.Model, t string, paths map[string]string, e planner.Expr) error {
+func (r *renderer) expr(b *strings.Builder, args *[]any, m *schemas.Model, t string, paths map[string]string, e plan.Expr) error {
 	d := r.d
 	switch x := e.(type) {
-	case planner.And, planner.Or:
-		var list []planner.Expr
+	case plan.And, plan.Or:
+		var list []plan.Expr
 		sep := " AND "
-		if o, ok := x.(planner.Or); ok {
+		if o, ok := x.(plan.Or); ok {
 			list, sep = o, " OR "
 		} else {
-			list = x.(planner.And)
+			list = x.(plan.And)
 		}
 		b.WriteByte('(')
 		for i, c := range list {
@@ -95,15 +95,15 @@ func (r *renderer) expr(b *strings.Builder, args *[]any, m *schemas.Model, t str
 			}
 		}
 		b.WriteByte(')')
-	case planner.Not:
+	case plan.Not:
 		b.WriteString("NOT (")
 		if err := r.expr(b, args, m, t, paths, x.E); err != nil {
 			return err
 		}
 		b.WriteByte(')')
-	case planner.Published:
+	case plan.Published:
 		b.WriteString(d.Col(t, "published_at") + " IS NOT NULL")
-	case *planner.Cmp:
+	case *plan.Cmp:
 		alias := t
 		if len(x.Path) > 0 {
 			alias = paths[pathKey(x.Path)]
@@ -124,7 +124,7 @@ func (r *renderer) expr(b *strings.Builder, args *[]any, m *schemas.Model, t str
 	return nil
 }
 
-func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.AttrType, x *planner.Cmp) {
+func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.AttrType, x *plan.Cmp) {
 	base := r.sh.slotOf(x)
 	bind := func(i int) { *args = append(*args, slot(base+i)) }
 	switch x.Op {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/quarrycms/quarry/apierror"
-	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/transport/email"
 )
 
@@ -25,7 +25,7 @@ func (s *Server) mountEmail(r chi.Router) {
 	r.HandleFunc("/api/email", s.upMethods(true, map[string]upRoute{http.MethodPost: {actEmailSend, true, false, s.emailSend}}))
 }
 
-func (s *Server) emailSend(w http.ResponseWriter, r *http.Request, _ *auth.Caller, body map[string]any) error {
+func (s *Server) emailSend(w http.ResponseWriter, r *http.Request, _ *ir.Caller, body map[string]any) error {
 	m, err := emailMessage(body)
 	if err != nil {
 		return err

@@ -11,15 +11,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarrycms/quarry/apierror"
 	"github.com/quarrycms/quarry/ir"
-	"github.com/quarrycms/quarry/localize"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/jsonw"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
-	"github.com/quarrycms/quarry/transport/jsonw"
+	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
 	"github.com/quarrycms/quarry/transport/webhook"
 )
 
@@ -39,21 +40,21 @@ func (s *Server) find(ctx context.Context, w http.ResponseWriter, r *http.Reques
 	if err := s.Localize.ReadLocale(ctx, m, q); err != nil {
 		return err
 	}
-	plan, err := s.Planner.Read(q, who)
+	pl, err := s.Planner.Read(q, who)
 	if err != nil {
 		return err
 	}
-	res, err := s.run(ctx, s.DB, plan, r)
+	res, err := s.run(ctx, s.DB, pl, r)
 	if err != nil {
 		return err
 	}
-	writeList(w, plan, res, true)
+	writeList(w, pl, res, true)
 	return nil
 }
 
 // writeList answers a list: {"data":[entries],"meta":{...}}, with meta.pagination unless
 // the list is not paginated (a single type's locale=all).
-func writeList(w http.ResponseWriter, plan *planner.Plan, res *exec.Result, paginated bool) {
+func writeList(w http.ResponseWriter, pl *plan.Plan, res *exec.Result, paginated bool) {
 	b := getBuf()
 	defer putBuf(b)
 	b.WriteString(`{"data":[`)
@@ -61,11 +62,11 @@ func writeList(w http.ResponseWriter, plan *planner.Plan, res *exec.Result, pagi
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.entry(plan.Root, e)
+		b.entry(pl.Root, e)
 	}
 	b.WriteString(`],"meta":`)
 	if paginated {
-		b.pagination(plan.Page, res.Total)
+		b.pagination(pl.Page, res.Total)
 	} else {
 		b.WriteString("{}")
 	}
@@ -74,35 +75,35 @@ func writeList(w http.ResponseWriter, plan *planner.Plan, res *exec.Result, pagi
 }
 
 // run executes a plan; with LogPlans it logs the plan's statements with their timings.
-func (s *Server) run(ctx context.Context, db exec.Queryer, plan *planner.Plan, r *http.Request) (*exec.Result, error) {
+func (s *Server) run(ctx context.Context, db exec.Queryer, pl *plan.Plan, r *http.Request) (*exec.Result, error) {
 	if !s.LogPlans {
-		return s.Runner.Run(ctx, db, plan)
+		return s.Runner.Run(ctx, db, pl)
 	}
 	var lines []string
 	ctx = exec.WithTrace(ctx, func(st sqlgen.Stmt, rows int, took time.Duration) {
 		lines = append(lines, fmt.Sprintf("%s -- args %v -- %d rows in %s", st.SQL, st.Args, rows, took))
 	})
 	start := time.Now()
-	res, err := s.Runner.Run(ctx, db, plan)
+	res, err := s.Runner.Run(ctx, db, pl)
 	s.Log.Debug("plan", "method", r.Method, "path", r.URL.Path, "query", r.URL.RawQuery,
 		"statements", len(lines), "took", time.Since(start), "sql", strings.Join(lines, "\n"))
 	return res, err
 }
 
 // readOne plans and runs a single-entry read with the request's fields and populate.
-func (s *Server) readOne(ctx context.Context, db exec.Queryer, q *ir.Query, who planner.Principal) (*planner.Plan, *exec.Entry, error) {
-	plan, res, err := exec.ReadOne(ctx, s.Planner, s.Runner, db, q, who)
+func (s *Server) readOne(ctx context.Context, db exec.Queryer, q *ir.Query, who planner.Principal) (*plan.Plan, *exec.Entry, error) {
+	pl, res, err := exec.ReadOne(ctx, s.Planner, s.Runner, db, q, who)
 	if err != nil {
 		return nil, nil, err
 	}
-	return plan, res.First(), nil
+	return pl, res.First(), nil
 }
 
-func writeEntry(w http.ResponseWriter, plan *planner.Plan, e *exec.Entry) {
+func writeEntry(w http.ResponseWriter, pl *plan.Plan, e *exec.Entry) {
 	b := getBuf()
 	defer putBuf(b)
 	b.WriteString(`{"data":`)
-	b.entry(plan.Root, e)
+	b.entry(pl.Root, e)
 	b.WriteString(`,"meta":{}}`)
 	writeJSON(w, http.StatusOK, b)
 }
@@ -115,8 +116,8 @@ func (s *Server) findOne(ctx context.Context, w http.ResponseWriter, r *http.Req
 	if _, err := planner.ParseID(id); err != nil {
 		return badID()
 	}
-	plan, e, err := s.readOne(ctx, s.DB, q, who)
-	return answerEntry(w, plan, e, err)
+	pl, e, err := s.readOne(ctx, s.DB, q, who)
+	return answerEntry(w, pl, e, err)
 }
 
 // body decodes {"data": {...}}.
@@ -210,7 +211,7 @@ func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Requ
 			delete(data, "localizations")
 		}
 	}
-	var plan *planner.Plan
+	var pl *plan.Plan
 	var e *exec.Entry
 	err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
 		id, err := s.Writer.Create(ctx, txw.Tx, m, data)
@@ -223,7 +224,7 @@ func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Requ
 			}
 		}
 		q.ID = fmt.Sprint(id)
-		if plan, e, err = s.readOne(ctx, tx, q, who); err != nil {
+		if pl, e, err = s.readOne(ctx, tx, q, who); err != nil {
 			return err
 		}
 		if len(links) > 0 && localize.PopulatesLocalizations(q) {
@@ -239,8 +240,8 @@ func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if e == nil {
 		return errors.New("created entry vanished")
 	}
-	s.entryEvent(webhook.EntryCreate, m, plan, e)
-	writeEntry(w, plan, e)
+	s.entryEvent(webhook.EntryCreate, m, pl, e)
+	writeEntry(w, pl, e)
 	return nil
 }
 
@@ -256,14 +257,14 @@ func (s *Server) entryRequest(r *http.Request, m *schemas.Model, idStr string) (
 
 // answerEntry answers a request on one entry: the error, 404 when there is no entry, or
 // the entry.
-func answerEntry(w http.ResponseWriter, plan *planner.Plan, e *exec.Entry, err error) error {
+func answerEntry(w http.ResponseWriter, pl *plan.Plan, e *exec.Entry, err error) error {
 	if err != nil {
 		return err
 	}
 	if e == nil {
 		return apierror.NotFound()
 	}
-	writeEntry(w, plan, e)
+	writeEntry(w, pl, e)
 	return nil
 }
 
@@ -289,21 +290,21 @@ func (s *Server) update(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		delete(data, "locale")
 		delete(data, "localizations")
 	}
-	var plan *planner.Plan
+	var pl *plan.Plan
 	var e *exec.Entry
 	err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
 		if err := s.Writer.Update(ctx, txw.Tx, m, id, data); err != nil {
 			return err
 		}
-		if plan, e, err = s.readOne(ctx, tx, q, who); err != nil || e == nil {
+		if pl, e, err = s.readOne(ctx, tx, q, who); err != nil || e == nil {
 			return err
 		}
-		return s.Localize.SyncAfterUpdate(ctx, txw.Tx, m, q, plan, e)
+		return s.Localize.SyncAfterUpdate(ctx, txw.Tx, m, q, pl, e)
 	})
 	if err == nil {
-		s.entryEvent(webhook.EntryUpdate, m, plan, e)
+		s.entryEvent(webhook.EntryUpdate, m, pl, e)
 	}
-	return answerEntry(w, plan, e, err)
+	return answerEntry(w, pl, e, err)
 }
 
 func (s *Server) delete(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, idStr string, who planner.Principal) error {
@@ -311,19 +312,19 @@ func (s *Server) delete(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if err != nil {
 		return err
 	}
-	var plan *planner.Plan
+	var pl *plan.Plan
 	var e *exec.Entry
 	err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
-		plan, e, err = s.readOne(ctx, tx, q, who)
+		pl, e, err = s.readOne(ctx, tx, q, who)
 		if err != nil || e == nil {
 			return err
 		}
 		return s.Writer.Delete(ctx, txw.Tx, m, id)
 	})
 	if err == nil {
-		s.entryEvent(webhook.EntryDelete, m, plan, e)
+		s.entryEvent(webhook.EntryDelete, m, pl, e)
 	}
-	return answerEntry(w, plan, e, err)
+	return answerEntry(w, pl, e, err)
 }
 
 // single serves a single type: GET reads the one entry, PUT creates or updates it, DELETE
@@ -341,8 +342,8 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		if m.Localized && len(q.Locale) == 1 && q.Locale[0] == "all" {
 			return s.singleAll(ctx, w, r, q, who)
 		}
-		plan, e, err := s.readOne(ctx, s.DB, q, who)
-		return answerEntry(w, plan, e, err)
+		pl, e, err := s.readOne(ctx, s.DB, q, who)
+		return answerEntry(w, pl, e, err)
 	case "update":
 		q, err := s.query(r, m, ir.FindOne, "")
 		if err != nil {
@@ -357,7 +358,7 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		if err != nil {
 			return err
 		}
-		var plan *planner.Plan
+		var pl *plan.Plan
 		var e *exec.Entry
 		event := webhook.EntryUpdate
 		err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
@@ -395,19 +396,19 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 				return err
 			}
 			q.ID = fmt.Sprint(id)
-			if plan, e, err = s.readOne(ctx, tx, q, who); err != nil || e == nil {
+			if pl, e, err = s.readOne(ctx, tx, q, who); err != nil || e == nil {
 				return err
 			}
 			if found {
-				return s.Localize.SyncAfterUpdate(ctx, txw.Tx, m, q, plan, e)
+				return s.Localize.SyncAfterUpdate(ctx, txw.Tx, m, q, pl, e)
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		s.entryEvent(event, m, plan, e)
-		writeEntry(w, plan, e)
+		s.entryEvent(event, m, pl, e)
+		writeEntry(w, pl, e)
 		return nil
 	case "delete":
 		// Strapi's single-type delete ignores fields and populate.
@@ -420,7 +421,7 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 			return err
 		}
 		q := &ir.Query{Model: m.UID, Op: ir.FindOne}
-		var plan *planner.Plan
+		var pl *plan.Plan
 		var e *exec.Entry
 		err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
 			id, found, err := s.Localize.SingleID(ctx, tx, m, true, locale)
@@ -428,15 +429,15 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 				return err
 			}
 			q.ID = fmt.Sprint(id)
-			if plan, e, err = s.readOne(ctx, tx, q, who); err != nil {
+			if pl, e, err = s.readOne(ctx, tx, q, who); err != nil {
 				return err
 			}
 			return s.Writer.Delete(ctx, txw.Tx, m, id)
 		})
 		if err == nil {
-			s.entryEvent(webhook.EntryDelete, m, plan, e)
+			s.entryEvent(webhook.EntryDelete, m, pl, e)
 		}
-		return answerEntry(w, plan, e, err)
+		return answerEntry(w, pl, e, err)
 	}
 	return apierror.NotFound()
 }

@@ -3,7 +3,7 @@ package transport
 import (
 	"net/http"
 
-	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir/apierror"
 )
 
 // listLocales answers GET /api/i18n/locales with the raw array Strapi returns.

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/quarrycms/quarry/ir/jsonw"
 	"github.com/quarrycms/quarry/schemas"
-	"github.com/quarrycms/quarry/transport/jsonw"
 )
 
 // buf writes responses whose key order and number formats must match Strapi's (a

@@ -10,8 +10,9 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/quarrycms/quarry/apierror"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
@@ -75,7 +76,7 @@ func (s *Server) createLocalization(ctx context.Context, w http.ResponseWriter, 
 		}
 		body, _ = v.(map[string]any)
 	}
-	var plan *planner.Plan
+	var pl *plan.Plan
 	var created *exec.Entry
 	err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
 		id, members, err := s.Localize.Create(ctx, txw.Tx, m, baseID, body)
@@ -84,7 +85,7 @@ func (s *Server) createLocalization(ctx context.Context, w http.ResponseWriter, 
 		}
 		q := &ir.Query{Model: m.UID, Op: ir.FindOne, ID: fmt.Sprint(id),
 			Populate: &ir.Populate{Children: []*ir.PopulateField{{Field: "localizations"}}}}
-		if plan, created, err = s.readOne(ctx, tx, q, nil); err != nil {
+		if pl, created, err = s.readOne(ctx, tx, q, nil); err != nil {
 			return err
 		}
 		return s.Localize.Sync(ctx, txw.Tx, m, id, members)
@@ -95,16 +96,16 @@ func (s *Server) createLocalization(ctx context.Context, w http.ResponseWriter, 
 	var b buf
 	b.WriteString(`{"id":`)
 	b.Int(created.ID)
-	b.fields(&planner.Select{Columns: plan.Root.Columns}, created, true)
+	b.fields(&plan.Select{Columns: pl.Root.Columns}, created, true)
 	b.WriteString(`,"localizations":[`)
-	loc := plan.Root.Children[0]
+	loc := pl.Root.Children[0]
 	for i, e := range created.Kids[0].Entries {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteString(`{"id":`)
 		b.Int(e.ID)
-		b.fields(&planner.Select{Columns: loc.Steps[0].Columns}, e, true)
+		b.fields(&plan.Select{Columns: loc.Steps[0].Columns}, e, true)
 		b.WriteByte('}')
 	}
 	b.WriteString("]}")
@@ -119,15 +120,15 @@ func (s *Server) createLocalization(ctx context.Context, w http.ResponseWriter, 
 // singleAll answers GET /api/<single>?locale=all: Strapi returns every locale's entry as an
 // array with empty meta.
 func (s *Server) singleAll(ctx context.Context, w http.ResponseWriter, r *http.Request, q *ir.Query, who planner.Principal) error {
-	plan, err := s.Planner.Read(q, who)
+	pl, err := s.Planner.Read(q, who)
 	if err != nil {
 		return err
 	}
-	plan.Root.Limit = -1
-	res, err := s.run(ctx, s.DB, plan, r)
+	pl.Root.Limit = -1
+	res, err := s.run(ctx, s.DB, pl, r)
 	if err != nil {
 		return err
 	}
-	writeList(w, plan, res, false)
+	writeList(w, pl, res, false)
 	return nil
 }

@@ -5,8 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quarrycms/quarry/apierror"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/parser/qs"
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/planner"
@@ -55,16 +56,16 @@ func pluginQuery(raw, uid string, op ir.Op, id string, keep func(key string) boo
 }
 
 // pluginList runs a plugin route's list: its own start/limit, no pagination count.
-func (s *Server) pluginList(r *http.Request, q *ir.Query, start, limit int, who planner.Principal) (*planner.Plan, *exec.Result, error) {
-	plan, err := s.Planner.Read(q, who)
+func (s *Server) pluginList(r *http.Request, q *ir.Query, start, limit int, who planner.Principal) (*plan.Plan, *exec.Result, error) {
+	pl, err := s.Planner.Read(q, who)
 	if err != nil {
 		return nil, nil, err
 	}
-	plan.Count = nil
-	plan.Root.Offset, plan.Root.Limit = start, limit
-	res, err := s.run(r.Context(), s.DB, plan, r)
+	pl.Count = nil
+	pl.Root.Offset, pl.Root.Limit = start, limit
+	res, err := s.run(r.Context(), s.DB, pl, r)
 	if err != nil {
 		return nil, nil, err
 	}
-	return plan, res, nil
+	return pl, res, nil
 }

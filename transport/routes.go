@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/schemas"
 )
 

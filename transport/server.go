@@ -12,21 +12,22 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/quarrycms/quarry/apierror"
-	"github.com/quarrycms/quarry/auth"
-	"github.com/quarrycms/quarry/database"
-	"github.com/quarrycms/quarry/i18n"
-	"github.com/quarrycms/quarry/localize"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/email"
 	"github.com/quarrycms/quarry/transport/forward"
 	"github.com/quarrycms/quarry/transport/observe"
 	"github.com/quarrycms/quarry/transport/openapi"
+	"github.com/quarrycms/quarry/transport/plugins/i18n"
+	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
+	"github.com/quarrycms/quarry/transport/plugins/upload"
+	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
 	"github.com/quarrycms/quarry/transport/webhook"
-	"github.com/quarrycms/quarry/upload"
 )
 
 // Server is the HTTP face of one app.
@@ -59,7 +60,7 @@ type Server struct {
 	Upload *upload.Service
 	// Auth authenticates requests (public role, users' JWTs, API tokens) and serves the
 	// users-permissions routes (users.go); built from TokenSalt without JWTs when nil.
-	Auth *auth.Service
+	Auth *userspermissions.Service
 	// Mailer is the email plugin's provider: POST /api/email (emailsend.go); nil answers
 	// without sending.
 	Mailer email.Sender
@@ -101,7 +102,7 @@ func (s *Server) Handler() http.Handler {
 		s.MaxBody = 1 << 20
 	}
 	if s.Auth == nil {
-		s.Auth = auth.NewService(s.DB, s.Schema, auth.DefaultConfig(), s.TokenSalt, s.Log)
+		s.Auth = userspermissions.NewService(s.DB, s.Schema, userspermissions.DefaultConfig(), s.TokenSalt, s.Log)
 		if s.Writer != nil {
 			s.Auth.Entries = s.Writer
 		}
@@ -334,11 +335,11 @@ func (s *Server) routeFiles(w http.ResponseWriter, r *http.Request) {
 	case RouteMethod:
 		methodNotAllowed(w, r)
 	case RouteCore:
-		var who *auth.Caller
+		var who *ir.Caller
 		if res.Public {
 			// config.auth: false: Strapi neither authenticates nor checks a permission, and
 			// without credentials its sanitizers let no relation through.
-			who = &auth.Caller{Kind: auth.Public, Actions: map[string]bool{}}
+			who = &ir.Caller{Kind: ir.PublicCaller, Actions: map[string]bool{}}
 		} else {
 			var err error
 			if who, err = s.authorize(r, res.Model, res.Action); err != nil {
@@ -443,7 +444,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 }
 
 // dispatch runs a content type's core action for an authorized caller.
-func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, m *schemas.Model, action, id string, who *auth.Caller) {
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, m *schemas.Model, action, id string, who *ir.Caller) {
 	var err error
 	ctx := r.Context()
 	switch {
@@ -465,14 +466,14 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, m *schemas.Mod
 	}
 }
 
-// Authenticate identifies the caller (see auth.Service.Authenticate): no credentials is the
+// Authenticate identifies the caller (see userspermissions.Service.Authenticate): no credentials is the
 // public role, a bearer token a user's JWT or an API token; an *apierror.Error refuses it.
-func (s *Server) Authenticate(r *http.Request) (*auth.Caller, error) {
+func (s *Server) Authenticate(r *http.Request) (*ir.Caller, error) {
 	return s.Auth.Authenticate(r.Context(), r.Header.Get("Authorization"))
 }
 
 // authorize authenticates the request and checks the route's action.
-func (s *Server) authorize(r *http.Request, m *schemas.Model, action string) (*auth.Caller, error) {
+func (s *Server) authorize(r *http.Request, m *schemas.Model, action string) (*ir.Caller, error) {
 	c, err := s.Authenticate(r)
 	if err != nil {
 		return nil, err

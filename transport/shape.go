@@ -1,13 +1,13 @@
 package transport
 
 import (
-	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
 )
 
 // entry writes {"id":…,"attributes":{…}} for a content-type entry.
-func (b *buf) entry(s *planner.Select, e *exec.Entry) {
+func (b *buf) entry(s *plan.Select, e *exec.Entry) {
 	b.WriteString(`{"id":`)
 	b.Int(e.ID)
 	b.WriteString(`,"attributes":{`)
@@ -16,14 +16,14 @@ func (b *buf) entry(s *planner.Select, e *exec.Entry) {
 }
 
 // fields writes the scalar attributes then the populated ones, Strapi's order.
-func (b *buf) fields(s *planner.Select, e *exec.Entry, comma bool) {
+func (b *buf) fields(s *plan.Select, e *exec.Entry, comma bool) {
 	b.fieldsWith(s, e, comma, b.child)
 }
 
 // fieldsWith writes the scalar attributes then the populated ones, each populated one
 // through child: the REST envelope, the plugins' flat objects and webhook payloads differ
 // only there.
-func (b *buf) fieldsWith(s *planner.Select, e *exec.Entry, comma bool, child func(*planner.Child, exec.Kid)) {
+func (b *buf) fieldsWith(s *plan.Select, e *exec.Entry, comma bool, child func(*plan.Child, exec.Kid)) {
 	for i, a := range s.Columns {
 		if comma {
 			b.WriteByte(',')
@@ -47,7 +47,7 @@ func (b *buf) fieldsWith(s *planner.Select, e *exec.Entry, comma bool, child fun
 }
 
 // component writes a component inline: {"id":…,[“__component”:…,] fields…}.
-func (b *buf) component(s *planner.Select, e *exec.Entry, dz bool) {
+func (b *buf) component(s *plan.Select, e *exec.Entry, dz bool) {
 	b.WriteString(`{"id":`)
 	b.Int(e.ID)
 	if dz {
@@ -58,7 +58,7 @@ func (b *buf) component(s *planner.Select, e *exec.Entry, dz bool) {
 	b.WriteByte('}')
 }
 
-func (b *buf) child(c *planner.Child, k exec.Kid) {
+func (b *buf) child(c *plan.Child, k exec.Kid) {
 	a := c.Attr
 	if c.Count {
 		if a.Type == schemas.ComponentT {
@@ -122,7 +122,7 @@ func (b *buf) child(c *planner.Child, k exec.Kid) {
 }
 
 // pagination writes meta.pagination in Strapi's key order.
-func (b *buf) pagination(p planner.PageMeta, total int64) {
+func (b *buf) pagination(p plan.PageMeta, total int64) {
 	b.WriteString(`{"pagination":{`)
 	if p.OffsetMode {
 		b.WriteString(`"start":`)

@@ -15,14 +15,14 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/jmoiron/sqlx"
 
-	"github.com/quarrycms/quarry/apierror"
-	"github.com/quarrycms/quarry/auth"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/webhook"
-	"github.com/quarrycms/quarry/upload"
 )
 
 // The upload plugin's content API (Strapi v4 @strapi/plugin-upload, local provider):
@@ -67,7 +67,7 @@ func (s *Server) uploadRoute(byMethod map[string]http.HandlerFunc) http.HandlerF
 }
 
 // uploadCaller authenticates the request and checks an upload action.
-func (s *Server) uploadCaller(r *http.Request, action string) (*auth.Caller, error) {
+func (s *Server) uploadCaller(r *http.Request, action string) (*ir.Caller, error) {
 	c, err := s.Authenticate(r)
 	if err != nil {
 		return nil, err
@@ -153,13 +153,13 @@ func fileQuery(id int64) *ir.Query {
 
 // writeFiles answers with the files as stored: an array, or one object; event is the media
 // webhook event the write fires for each file.
-func (s *Server) writeFiles(ctx context.Context, w http.ResponseWriter, ids []int64, list bool, who *auth.Caller, event string) error {
+func (s *Server) writeFiles(ctx context.Context, w http.ResponseWriter, ids []int64, list bool, who *ir.Caller, event string) error {
 	var b buf
 	if list {
 		b.WriteByte('[')
 	}
 	for i, id := range ids {
-		plan, e, err := s.readOne(ctx, s.DB, fileQuery(id), who)
+		pl, e, err := s.readOne(ctx, s.DB, fileQuery(id), who)
 		if err != nil {
 			return err
 		}
@@ -170,7 +170,7 @@ func (s *Server) writeFiles(ctx context.Context, w http.ResponseWriter, ids []in
 			b.WriteByte(',')
 		}
 		start := b.Len()
-		b.file(plan.Root, e, nil, false)
+		b.file(pl.Root, e, nil, false)
 		s.mediaEvent(event, b.Bytes()[start:])
 	}
 	if list {
@@ -181,7 +181,7 @@ func (s *Server) writeFiles(ctx context.Context, w http.ResponseWriter, ids []in
 }
 
 // file writes one file as the upload plugin does: {"id":…, scalars…[, "related":[…]]}.
-func (b *buf) file(sel *planner.Select, e *exec.Entry, related []*upload.Related, withRelated bool) {
+func (b *buf) file(sel *plan.Select, e *exec.Entry, related []*upload.Related, withRelated bool) {
 	b.WriteString(`{"id":`)
 	b.Int(e.ID)
 	for i, a := range sel.Columns {
@@ -247,7 +247,7 @@ func (s *Server) uploadFind(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		plan, res, err := s.pluginList(r, q, start, limit, who)
+		pl, res, err := s.pluginList(r, q, start, limit, who)
 		if err != nil {
 			return err
 		}
@@ -261,7 +261,7 @@ func (s *Server) uploadFind(w http.ResponseWriter, r *http.Request) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.file(plan.Root, e, related[e.ID], related != nil)
+			b.file(pl.Root, e, related[e.ID], related != nil)
 		}
 		b.WriteByte(']')
 		writeJSON(w, http.StatusOK, &b)
@@ -272,7 +272,7 @@ func (s *Server) uploadFind(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) relatedOf(ctx context.Context, q *ir.Query, entries []*exec.Entry, who *auth.Caller) (map[int64][]*upload.Related, error) {
+func (s *Server) relatedOf(ctx context.Context, q *ir.Query, entries []*exec.Entry, who *ir.Caller) (map[int64][]*upload.Related, error) {
 	if !wantsRelated(q.Populate) {
 		return nil, nil
 	}
@@ -314,7 +314,7 @@ func (s *Server) uploadFindOne(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		q.Filters, q.Sort, q.Fields = nil, nil, nil // findOne reads populate only
-		plan, e, err := s.readOne(r.Context(), s.DB, q, who)
+		pl, e, err := s.readOne(r.Context(), s.DB, q, who)
 		if err != nil {
 			return err
 		}
@@ -326,7 +326,7 @@ func (s *Server) uploadFindOne(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		var b buf
-		b.file(plan.Root, e, related[e.ID], related != nil)
+		b.file(pl.Root, e, related[e.ID], related != nil)
 		writeJSON(w, http.StatusOK, &b)
 		return nil
 	}()
@@ -345,7 +345,7 @@ func (s *Server) uploadDestroy(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return badID()
 		}
-		plan, e, err := s.readOne(r.Context(), s.DB, fileQuery(id), who)
+		pl, e, err := s.readOne(r.Context(), s.DB, fileQuery(id), who)
 		if err != nil {
 			return err
 		}
@@ -360,7 +360,7 @@ func (s *Server) uploadDestroy(w http.ResponseWriter, r *http.Request) {
 			return notFoundFile()
 		}
 		var b buf
-		b.file(plan.Root, e, nil, false)
+		b.file(pl.Root, e, nil, false)
 		s.mediaEvent(webhook.MediaDelete, b.Bytes())
 		writeJSON(w, http.StatusOK, &b)
 		return nil
@@ -440,9 +440,9 @@ func (s *Server) afterTx(ctx context.Context, tx *sqlx.Tx, committed bool) error
 	if committed && s.Webhooks != nil {
 		// Files sent with an entry are media the upload plugin created, as in Strapi.
 		for _, id := range ids {
-			if plan, e, err := s.readOne(ctx, s.DB, fileQuery(id), nil); err == nil && e != nil {
+			if pl, e, err := s.readOne(ctx, s.DB, fileQuery(id), nil); err == nil && e != nil {
 				var b buf
-				b.file(plan.Root, e, nil, false)
+				b.file(pl.Root, e, nil, false)
 				s.mediaEvent(webhook.MediaCreate, b.Bytes())
 			}
 		}

@@ -18,12 +18,13 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/quarrycms/quarry/apierror"
-	"github.com/quarrycms/quarry/auth"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
 )
 
 // The users-permissions plugin's content API (Strapi v4 @strapi/plugin-users-permissions):
@@ -47,7 +48,7 @@ import (
 // filtered, sorted or populated.
 
 // upHandler serves one users-permissions route once the caller is allowed.
-type upHandler func(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error
+type upHandler func(w http.ResponseWriter, r *http.Request, who *ir.Caller, body map[string]any) error
 
 // upRoute is one route: its action, whether it reads a body, whether it is rate limited.
 type upRoute struct {
@@ -62,38 +63,38 @@ func (s *Server) mountUsersPermissions(r chi.Router) {
 	post := func(action string, limited bool, h upHandler) http.HandlerFunc {
 		return s.upMethods(true, map[string]upRoute{http.MethodPost: {action, true, limited, h}})
 	}
-	r.HandleFunc("/api/auth/local", post(auth.ActLogin, true, s.upLogin))
-	r.HandleFunc("/api/auth/local/register", post(auth.ActRegister, true, s.upRegister))
-	r.HandleFunc("/api/auth/forgot-password", post(auth.ActForgotPassword, true, s.upForgotPassword))
-	r.HandleFunc("/api/auth/reset-password", post(auth.ActResetPassword, true, s.upResetPassword))
-	r.HandleFunc("/api/auth/change-password", post(auth.ActChangePassword, true, s.upChangePassword))
-	r.HandleFunc("/api/auth/send-email-confirmation", post(auth.ActSendEmailConfirmation, false, s.upSendEmailConfirmation))
+	r.HandleFunc("/api/auth/local", post(userspermissions.ActLogin, true, s.upLogin))
+	r.HandleFunc("/api/auth/local/register", post(userspermissions.ActRegister, true, s.upRegister))
+	r.HandleFunc("/api/auth/forgot-password", post(userspermissions.ActForgotPassword, true, s.upForgotPassword))
+	r.HandleFunc("/api/auth/reset-password", post(userspermissions.ActResetPassword, true, s.upResetPassword))
+	r.HandleFunc("/api/auth/change-password", post(userspermissions.ActChangePassword, true, s.upChangePassword))
+	r.HandleFunc("/api/auth/send-email-confirmation", post(userspermissions.ActSendEmailConfirmation, false, s.upSendEmailConfirmation))
 	r.HandleFunc("/api/auth/email-confirmation", s.upMethods(true, map[string]upRoute{
-		http.MethodGet: {auth.ActEmailConfirmation, false, false, s.upEmailConfirmation}}))
+		http.MethodGet: {userspermissions.ActEmailConfirmation, false, false, s.upEmailConfirmation}}))
 	r.HandleFunc("/api/connect/*", s.upMethods(true, map[string]upRoute{
-		http.MethodGet: {auth.ActConnect, false, true, s.upConnect}}))
+		http.MethodGet: {userspermissions.ActConnect, false, true, s.upConnect}}))
 
 	r.HandleFunc("/api/users", s.upMethods(false, map[string]upRoute{
-		http.MethodGet:  {auth.ActUserFind, false, false, s.upUsersFind},
-		http.MethodPost: {auth.ActUserCreate, true, false, s.upUserCreate}}))
+		http.MethodGet:  {userspermissions.ActUserFind, false, false, s.upUsersFind},
+		http.MethodPost: {userspermissions.ActUserCreate, true, false, s.upUserCreate}}))
 	r.HandleFunc("/api/users/count", s.upMethods(false, map[string]upRoute{
-		http.MethodGet: {auth.ActUserCount, false, false, s.upUsersCount}}))
+		http.MethodGet: {userspermissions.ActUserCount, false, false, s.upUsersCount}}))
 	r.HandleFunc("/api/users/me", s.upMethods(false, map[string]upRoute{
-		http.MethodGet: {auth.ActUserMe, false, false, s.upMe}}))
+		http.MethodGet: {userspermissions.ActUserMe, false, false, s.upMe}}))
 	r.HandleFunc("/api/users/{id}", s.upMethods(false, map[string]upRoute{
-		http.MethodGet:    {auth.ActUserFindOne, false, false, s.upUserFindOne},
-		http.MethodPut:    {auth.ActUserUpdate, true, false, s.upUserUpdate},
-		http.MethodDelete: {auth.ActUserDestroy, false, false, s.upUserDestroy}}))
+		http.MethodGet:    {userspermissions.ActUserFindOne, false, false, s.upUserFindOne},
+		http.MethodPut:    {userspermissions.ActUserUpdate, true, false, s.upUserUpdate},
+		http.MethodDelete: {userspermissions.ActUserDestroy, false, false, s.upUserDestroy}}))
 
 	r.HandleFunc("/api/users-permissions/roles", s.upMethods(false, map[string]upRoute{
-		http.MethodGet:  {auth.ActRoleFind, false, false, s.upRoles},
-		http.MethodPost: {auth.ActRoleCreate, true, false, s.upRoleCreate}}))
+		http.MethodGet:  {userspermissions.ActRoleFind, false, false, s.upRoles},
+		http.MethodPost: {userspermissions.ActRoleCreate, true, false, s.upRoleCreate}}))
 	r.HandleFunc("/api/users-permissions/roles/{id}", s.upMethods(false, map[string]upRoute{
-		http.MethodGet:    {auth.ActRoleFindOne, false, false, s.upRole},
-		http.MethodPut:    {auth.ActRoleUpdate, true, false, s.upRoleUpdate},
-		http.MethodDelete: {auth.ActRoleDelete, false, false, s.upRoleDelete}}))
+		http.MethodGet:    {userspermissions.ActRoleFindOne, false, false, s.upRole},
+		http.MethodPut:    {userspermissions.ActRoleUpdate, true, false, s.upRoleUpdate},
+		http.MethodDelete: {userspermissions.ActRoleDelete, false, false, s.upRoleDelete}}))
 	r.HandleFunc("/api/users-permissions/permissions", s.upMethods(false, map[string]upRoute{
-		http.MethodGet: {auth.ActGetPermissions, false, false, s.upPermissions}}))
+		http.MethodGet: {userspermissions.ActGetPermissions, false, false, s.upPermissions}}))
 }
 
 // upMethods dispatches by method. Unknown methods get 404 on the auth routes (as Strapi
@@ -236,7 +237,7 @@ func userQuery(raw string, op ir.Op, id string) (*ir.Query, int, int, error) {
 }
 
 // userByID is a read of one user with the request's fields and populate.
-func (s *Server) readUser(r *http.Request, id int64, q *ir.Query, who *auth.Caller) (*planner.Plan, *exec.Entry, error) {
+func (s *Server) readUser(r *http.Request, id int64, q *ir.Query, who *ir.Caller) (*plan.Plan, *exec.Entry, error) {
 	if q == nil {
 		var err error
 		if q, _, _, err = userQuery(r.URL.RawQuery, ir.FindOne, ""); err != nil {
@@ -248,8 +249,8 @@ func (s *Server) readUser(r *http.Request, id int64, q *ir.Query, who *auth.Call
 }
 
 // writeUser answers one user as the plugin does (raw, relations flat).
-func (s *Server) writeUser(w http.ResponseWriter, r *http.Request, status int, id int64, q *ir.Query, who *auth.Caller) error {
-	plan, e, err := s.readUser(r, id, q, who)
+func (s *Server) writeUser(w http.ResponseWriter, r *http.Request, status int, id int64, q *ir.Query, who *ir.Caller) error {
+	pl, e, err := s.readUser(r, id, q, who)
 	if err != nil {
 		return err
 	}
@@ -258,7 +259,7 @@ func (s *Server) writeUser(w http.ResponseWriter, r *http.Request, status int, i
 		return nil
 	}
 	var b buf
-	b.flatEntry(plan.Root, e)
+	b.flatEntry(pl.Root, e)
 	writeJSON(w, status, &b)
 	return nil
 }
@@ -272,7 +273,7 @@ func userOnly() *ir.Query { return &ir.Query{Model: schemas.UserUID} }
 func (s *Server) userJSON(ctx context.Context, id int64) ([]byte, error) {
 	q := userOnly()
 	q.Op, q.ID = ir.FindOne, strconv.FormatInt(id, 10)
-	plan, e, err := s.readOne(ctx, s.DB, q, &auth.Caller{Kind: auth.Public})
+	pl, e, err := s.readOne(ctx, s.DB, q, &ir.Caller{Kind: ir.PublicCaller})
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +281,7 @@ func (s *Server) userJSON(ctx context.Context, id int64) ([]byte, error) {
 		return nil, errors.New("user vanished")
 	}
 	var b buf
-	b.flatEntry(plan.Root, e)
+	b.flatEntry(pl.Root, e)
 	return append([]byte(nil), b.Bytes()...), nil
 }
 
@@ -291,8 +292,8 @@ func withRole() *ir.Query {
 }
 
 // writeSession answers {jwt, user} ({user} without a JWT).
-func (s *Server) writeSession(w http.ResponseWriter, r *http.Request, sess auth.Session, who *auth.Caller) error {
-	plan, e, err := s.readUser(r, sess.UserID, userOnly(), who)
+func (s *Server) writeSession(w http.ResponseWriter, r *http.Request, sess userspermissions.Session, who *ir.Caller) error {
+	pl, e, err := s.readUser(r, sess.UserID, userOnly(), who)
 	if err != nil {
 		return err
 	}
@@ -307,18 +308,18 @@ func (s *Server) writeSession(w http.ResponseWriter, r *http.Request, sess auth.
 		b.WriteByte(',')
 	}
 	b.WriteString(`"user":`)
-	b.flatEntry(plan.Root, e)
+	b.flatEntry(pl.Root, e)
 	b.WriteByte('}')
 	writeJSON(w, http.StatusOK, &b)
 	return nil
 }
 
 // flatEntry writes an entry as plugins answer: {"id":…, fields…, relation: {…}|[…]}.
-func (b *buf) flatEntry(s *planner.Select, e *exec.Entry) { b.flatObject(s, e, false) }
+func (b *buf) flatEntry(s *plan.Select, e *exec.Entry) { b.flatObject(s, e, false) }
 
 // flatObject writes an entry, component or (dz) dynamic-zone item without the attributes
 // wrapper.
-func (b *buf) flatObject(s *planner.Select, e *exec.Entry, dz bool) {
+func (b *buf) flatObject(s *plan.Select, e *exec.Entry, dz bool) {
 	b.WriteString(`{"id":`)
 	b.Int(e.ID)
 	if dz {
@@ -329,7 +330,7 @@ func (b *buf) flatObject(s *planner.Select, e *exec.Entry, dz bool) {
 	b.WriteByte('}')
 }
 
-func (b *buf) flatChild(c *planner.Child, k exec.Kid) {
+func (b *buf) flatChild(c *plan.Child, k exec.Kid) {
 	a := c.Attr
 	if c.Count {
 		b.WriteString(`{"count":`)
@@ -364,7 +365,7 @@ func userID(r *http.Request) (int64, error) {
 
 // ---- auth routes ----
 
-func (s *Server) upLogin(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+func (s *Server) upLogin(w http.ResponseWriter, r *http.Request, who *ir.Caller, body map[string]any) error {
 	sess, err := s.Auth.Login(r.Context(), body)
 	if err != nil {
 		return err
@@ -372,7 +373,7 @@ func (s *Server) upLogin(w http.ResponseWriter, r *http.Request, who *auth.Calle
 	return s.writeSession(w, r, sess, who)
 }
 
-func (s *Server) upRegister(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+func (s *Server) upRegister(w http.ResponseWriter, r *http.Request, who *ir.Caller, body map[string]any) error {
 	sess, err := s.Auth.Register(r.Context(), body)
 	if err != nil {
 		return err
@@ -380,7 +381,7 @@ func (s *Server) upRegister(w http.ResponseWriter, r *http.Request, who *auth.Ca
 	return s.writeSession(w, r, sess, who)
 }
 
-func (s *Server) upForgotPassword(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+func (s *Server) upForgotPassword(w http.ResponseWriter, r *http.Request, who *ir.Caller, body map[string]any) error {
 	if err := s.Auth.ForgotPassword(r.Context(), body); err != nil {
 		return err
 	}
@@ -390,7 +391,7 @@ func (s *Server) upForgotPassword(w http.ResponseWriter, r *http.Request, who *a
 	return nil
 }
 
-func (s *Server) upResetPassword(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+func (s *Server) upResetPassword(w http.ResponseWriter, r *http.Request, who *ir.Caller, body map[string]any) error {
 	sess, err := s.Auth.ResetPassword(r.Context(), body)
 	if err != nil {
 		return err
@@ -398,7 +399,7 @@ func (s *Server) upResetPassword(w http.ResponseWriter, r *http.Request, who *au
 	return s.writeSession(w, r, sess, who)
 }
 
-func (s *Server) upChangePassword(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+func (s *Server) upChangePassword(w http.ResponseWriter, r *http.Request, who *ir.Caller, body map[string]any) error {
 	sess, err := s.Auth.ChangePassword(r.Context(), who, body)
 	if err != nil {
 		return err
@@ -406,7 +407,7 @@ func (s *Server) upChangePassword(w http.ResponseWriter, r *http.Request, who *a
 	return s.writeSession(w, r, sess, who)
 }
 
-func (s *Server) upEmailConfirmation(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+func (s *Server) upEmailConfirmation(w http.ResponseWriter, r *http.Request, who *ir.Caller, _ map[string]any) error {
 	query := map[string]any{}
 	if vals, err := url.ParseQuery(r.URL.RawQuery); err == nil {
 		if v, ok := vals["confirmation"]; ok && len(v) > 0 {
@@ -421,7 +422,7 @@ func (s *Server) upEmailConfirmation(w http.ResponseWriter, r *http.Request, who
 	return nil
 }
 
-func (s *Server) upSendEmailConfirmation(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+func (s *Server) upSendEmailConfirmation(w http.ResponseWriter, r *http.Request, who *ir.Caller, body map[string]any) error {
 	email, err := s.Auth.SendEmailConfirmation(r.Context(), body)
 	if err != nil {
 		return err
@@ -434,18 +435,18 @@ func (s *Server) upSendEmailConfirmation(w http.ResponseWriter, r *http.Request,
 	return nil
 }
 
-func (s *Server) upConnect(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+func (s *Server) upConnect(w http.ResponseWriter, r *http.Request, who *ir.Caller, _ map[string]any) error {
 	return apierror.Application("This provider is disabled")
 }
 
 // ---- users ----
 
-func (s *Server) upUsersFind(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+func (s *Server) upUsersFind(w http.ResponseWriter, r *http.Request, who *ir.Caller, _ map[string]any) error {
 	q, start, limit, err := userQuery(r.URL.RawQuery, ir.FindMany, "")
 	if err != nil {
 		return err
 	}
-	plan, res, err := s.pluginList(r, q, start, limit, who)
+	pl, res, err := s.pluginList(r, q, start, limit, who)
 	if err != nil {
 		return err
 	}
@@ -455,26 +456,26 @@ func (s *Server) upUsersFind(w http.ResponseWriter, r *http.Request, who *auth.C
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.flatEntry(plan.Root, e)
+		b.flatEntry(pl.Root, e)
 	}
 	b.WriteByte(']')
 	writeJSON(w, http.StatusOK, &b)
 	return nil
 }
 
-func (s *Server) upUsersCount(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+func (s *Server) upUsersCount(w http.ResponseWriter, r *http.Request, who *ir.Caller, _ map[string]any) error {
 	q, _, _, err := userQuery(r.URL.RawQuery, ir.FindMany, "")
 	if err != nil {
 		return err
 	}
 	q.Populate, q.Sort = nil, nil
-	plan, err := s.Planner.Read(q, who)
+	pl, err := s.Planner.Read(q, who)
 	if err != nil {
 		return err
 	}
-	plan.Count = &planner.Select{Model: plan.Model, Where: plan.Root.Where, CountOnly: true, Limit: -1}
-	plan.Root.Limit = 1
-	res, err := s.run(r.Context(), s.DB, plan, r)
+	pl.Count = &plan.Select{Model: pl.Model, Where: pl.Root.Where, CountOnly: true, Limit: -1}
+	pl.Root.Limit = 1
+	res, err := s.run(r.Context(), s.DB, pl, r)
 	if err != nil {
 		return err
 	}
@@ -484,14 +485,14 @@ func (s *Server) upUsersCount(w http.ResponseWriter, r *http.Request, who *auth.
 	return nil
 }
 
-func (s *Server) upMe(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+func (s *Server) upMe(w http.ResponseWriter, r *http.Request, who *ir.Caller, _ map[string]any) error {
 	if !who.IsUser() {
 		return apierror.Unauthorized("Unauthorized")
 	}
 	return s.writeUser(w, r, http.StatusOK, who.UserID, nil, who)
 }
 
-func (s *Server) upUserFindOne(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+func (s *Server) upUserFindOne(w http.ResponseWriter, r *http.Request, who *ir.Caller, _ map[string]any) error {
 	id, err := userID(r)
 	if err != nil {
 		return err
@@ -499,7 +500,7 @@ func (s *Server) upUserFindOne(w http.ResponseWriter, r *http.Request, who *auth
 	return s.writeUser(w, r, http.StatusOK, id, nil, who)
 }
 
-func (s *Server) upUserCreate(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+func (s *Server) upUserCreate(w http.ResponseWriter, r *http.Request, who *ir.Caller, body map[string]any) error {
 	id, err := s.Auth.CreateUser(r.Context(), body)
 	if err != nil {
 		return err
@@ -507,7 +508,7 @@ func (s *Server) upUserCreate(w http.ResponseWriter, r *http.Request, who *auth.
 	return s.writeUser(w, r, http.StatusCreated, id, withRole(), who)
 }
 
-func (s *Server) upUserUpdate(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+func (s *Server) upUserUpdate(w http.ResponseWriter, r *http.Request, who *ir.Caller, body map[string]any) error {
 	id, err := userID(r)
 	if err != nil {
 		return err
@@ -518,12 +519,12 @@ func (s *Server) upUserUpdate(w http.ResponseWriter, r *http.Request, who *auth.
 	return s.writeUser(w, r, http.StatusOK, id, withRole(), who)
 }
 
-func (s *Server) upUserDestroy(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+func (s *Server) upUserDestroy(w http.ResponseWriter, r *http.Request, who *ir.Caller, _ map[string]any) error {
 	id, err := userID(r)
 	if err != nil {
 		return err
 	}
-	plan, e, err := s.readUser(r, id, userOnly(), who)
+	pl, e, err := s.readUser(r, id, userOnly(), who)
 	if err != nil {
 		return err
 	}
@@ -535,14 +536,14 @@ func (s *Server) upUserDestroy(w http.ResponseWriter, r *http.Request, who *auth
 		return err
 	}
 	var b buf
-	b.flatEntry(plan.Root, e)
+	b.flatEntry(pl.Root, e)
 	writeJSON(w, http.StatusOK, &b)
 	return nil
 }
 
 // ---- roles ----
 
-func (b *buf) role(ro *auth.Role) {
+func (b *buf) role(ro *userspermissions.Role) {
 	b.WriteString(`{"id":`)
 	b.Int(ro.ID)
 	b.WriteString(`,"name":`)
@@ -557,7 +558,7 @@ func (b *buf) role(ro *auth.Role) {
 	b.value(schemas.DateTime, ro.UpdatedAt)
 }
 
-func (b *buf) tree(t auth.PermissionTree) {
+func (b *buf) tree(t userspermissions.PermissionTree) {
 	b.WriteByte('{')
 	for i, typ := range t {
 		if i > 0 {
@@ -587,8 +588,8 @@ func (b *buf) tree(t auth.PermissionTree) {
 	b.WriteByte('}')
 }
 
-func (s *Server) upRoles(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
-	roles, err := auth.Roles(r.Context(), s.DB)
+func (s *Server) upRoles(w http.ResponseWriter, r *http.Request, who *ir.Caller, _ map[string]any) error {
+	roles, err := userspermissions.Roles(r.Context(), s.DB)
 	if err != nil {
 		return err
 	}
@@ -616,7 +617,7 @@ func roleID(r *http.Request) (int64, error) {
 	return id, nil
 }
 
-func (s *Server) upRole(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+func (s *Server) upRole(w http.ResponseWriter, r *http.Request, who *ir.Caller, _ map[string]any) error {
 	id, err := roleID(r)
 	if err != nil {
 		return err
@@ -644,7 +645,7 @@ func writeOK(w http.ResponseWriter) {
 	writeJSON(w, http.StatusOK, &b)
 }
 
-func (s *Server) upRoleCreate(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+func (s *Server) upRoleCreate(w http.ResponseWriter, r *http.Request, who *ir.Caller, body map[string]any) error {
 	if err := s.Auth.CreateRole(r.Context(), body); err != nil {
 		return err
 	}
@@ -652,7 +653,7 @@ func (s *Server) upRoleCreate(w http.ResponseWriter, r *http.Request, who *auth.
 	return nil
 }
 
-func (s *Server) upRoleUpdate(w http.ResponseWriter, r *http.Request, who *auth.Caller, body map[string]any) error {
+func (s *Server) upRoleUpdate(w http.ResponseWriter, r *http.Request, who *ir.Caller, body map[string]any) error {
 	id, err := roleID(r)
 	if err != nil {
 		return err
@@ -664,7 +665,7 @@ func (s *Server) upRoleUpdate(w http.ResponseWriter, r *http.Request, who *auth.
 	return nil
 }
 
-func (s *Server) upRoleDelete(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+func (s *Server) upRoleDelete(w http.ResponseWriter, r *http.Request, who *ir.Caller, _ map[string]any) error {
 	id, err := roleID(r)
 	if err != nil {
 		return err
@@ -676,7 +677,7 @@ func (s *Server) upRoleDelete(w http.ResponseWriter, r *http.Request, who *auth.
 	return nil
 }
 
-func (s *Server) upPermissions(w http.ResponseWriter, r *http.Request, who *auth.Caller, _ map[string]any) error {
+func (s *Server) upPermissions(w http.ResponseWriter, r *http.Request, who *ir.Caller, _ map[string]any) error {
 	var b buf
 	b.WriteString(`{"permissions":`)
 	b.tree(s.Auth.Tree(nil))

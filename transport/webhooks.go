@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/quarrycms/quarry/ir"
-	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/transport/webhook"
@@ -15,14 +15,14 @@ import (
 // The webhooks' `entry` is the entry as Strapi's entity service returns it: flat (no
 // data/attributes wrappers), with what the request populated.
 
-func (b *buf) rawEntry(s *planner.Select, e *exec.Entry) {
+func (b *buf) rawEntry(s *plan.Select, e *exec.Entry) {
 	b.WriteString(`{"id":`)
 	b.Int(e.ID)
 	b.fieldsWith(s, e, true, b.rawChild)
 	b.WriteByte('}')
 }
 
-func (b *buf) rawChild(c *planner.Child, k exec.Kid) {
+func (b *buf) rawChild(c *plan.Child, k exec.Kid) {
 	a := c.Attr
 	if c.Count {
 		b.WriteString(`{"count":`)
@@ -49,7 +49,7 @@ func (b *buf) rawChild(c *planner.Child, k exec.Kid) {
 	b.rawItem(a, k.Steps[0], k.Entries[0])
 }
 
-func (b *buf) rawItem(a *schemas.Attribute, s *planner.Select, e *exec.Entry) {
+func (b *buf) rawItem(a *schemas.Attribute, s *plan.Select, e *exec.Entry) {
 	if a.Type != schemas.DynamicZone {
 		b.rawEntry(s, e)
 		return
@@ -64,12 +64,12 @@ func (b *buf) rawItem(a *schemas.Attribute, s *planner.Select, e *exec.Entry) {
 
 // entryEvent queues a webhook event for an entry Quarry wrote (after its transaction
 // committed): the entry as read for the answer.
-func (s *Server) entryEvent(name string, m *schemas.Model, plan *planner.Plan, e *exec.Entry) {
-	if s.Webhooks == nil || e == nil || plan == nil {
+func (s *Server) entryEvent(name string, m *schemas.Model, pl *plan.Plan, e *exec.Entry) {
+	if s.Webhooks == nil || e == nil || pl == nil {
 		return
 	}
 	var b buf
-	b.rawEntry(plan.Root, e)
+	b.rawEntry(pl.Root, e)
 	s.Webhooks.Entry(name, m.SingularName, m.UID, b.Bytes())
 }
 
@@ -93,12 +93,12 @@ func (s *Server) EntryEvent(ctx context.Context, q exec.Queryer, name string, m 
 	if s.Webhooks == nil {
 		return func() {}, nil
 	}
-	plan, e, err := s.readOne(ctx, q, &ir.Query{Model: m.UID, Op: ir.FindOne, ID: strconv.FormatInt(id, 10)}, nil)
+	pl, e, err := s.readOne(ctx, q, &ir.Query{Model: m.UID, Op: ir.FindOne, ID: strconv.FormatInt(id, 10)}, nil)
 	if err != nil || e == nil {
 		return func() {}, err
 	}
 	var b buf
-	b.rawEntry(plan.Root, e)
+	b.rawEntry(pl.Root, e)
 	payload := bytes.Clone(b.Bytes())
 	return func() { s.Webhooks.Entry(name, m.SingularName, m.UID, payload) }, nil
 }

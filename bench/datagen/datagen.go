@@ -26,9 +26,9 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/quarrycms/quarry/database"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
 // Options say how much to generate.

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/quarrycms/quarry/bench/datagen"
-	"github.com/quarrycms/quarry/database"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
 func generate(t *testing.T, seed uint64) (*database.DB, datagen.Stats) {

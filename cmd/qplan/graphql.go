@@ -9,16 +9,15 @@ import (
 	"os"
 	"strings"
 
-	"github.com/quarrycms/quarry/apierror"
-	"github.com/quarrycms/quarry/app"
-	"github.com/quarrycms/quarry/auth"
-	"github.com/quarrycms/quarry/gqlschema"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	pg "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/explain"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/transport/app"
 )
 
 // gqlOutput is qplan's answer for a GraphQL document: one plan per root field.
@@ -50,7 +49,7 @@ func readArg(v string) (string, error) {
 	return v, nil
 }
 
-func runGraphQL(ctx context.Context, stdout io.Writer, dir string, s *schemas.Schema, d *sqlgen.Dialect, a *app.App, who *auth.Caller, doc, vars string, asJSON, analyze bool) (int, error) {
+func runGraphQL(ctx context.Context, stdout io.Writer, dir string, s *schemas.Schema, d *sqlgen.Dialect, a *app.App, who *ir.Caller, doc, vars string, asJSON, analyze bool) (int, error) {
 	query, err := readArg(doc)
 	if err != nil {
 		return 2, err
@@ -103,13 +102,13 @@ func runGraphQL(ctx context.Context, stdout io.Writer, dir string, s *schemas.Sc
 				f.Error = apierror.Forbidden().Error()
 				code = 3
 			default:
-				plan, err := p.Read(rf.Query, who)
+				pl, err := p.Read(rf.Query, who)
 				if err != nil {
 					f.Error = err.Error()
 					code = 3
 					break
 				}
-				if f.Steps, err = explain.Steps(plan, d); err != nil {
+				if f.Steps, err = explain.Steps(pl, d); err != nil {
 					return 1, err
 				}
 				if a != nil {
@@ -117,7 +116,7 @@ func runGraphQL(ctx context.Context, stdout io.Writer, dir string, s *schemas.Sc
 						return 1, err
 					}
 				}
-				f.Removed = plan.Removed
+				f.Removed = pl.Removed
 			}
 			out.Fields = append(out.Fields, f)
 		}

@@ -15,16 +15,17 @@ import (
 	"os"
 	"strings"
 
-	"github.com/quarrycms/quarry/apierror"
-	"github.com/quarrycms/quarry/app"
-	"github.com/quarrycms/quarry/auth"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/explain"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/transport"
+	"github.com/quarrycms/quarry/transport/app"
+	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
 )
 
 const usage = `qplan prints the query plan of a Quarry request.
@@ -58,12 +59,12 @@ type output struct {
 
 // caller builds the principal named by --as. Roles (public, authenticated or any role name)
 // read their permissions from the app's database, as the server does.
-func caller(ctx context.Context, as, dir string, getenv func(string) string) (*auth.Caller, error) {
+func caller(ctx context.Context, as, dir string, getenv func(string) string) (*ir.Caller, error) {
 	switch as {
 	case "token:full-access":
-		return &auth.Caller{Kind: auth.APIToken, TokenType: auth.FullAccess}, nil
+		return &ir.Caller{Kind: ir.TokenCaller, TokenType: ir.TokenFullAccess}, nil
 	case "token:read-only":
-		return &auth.Caller{Kind: auth.APIToken, TokenType: auth.ReadOnly}, nil
+		return &ir.Caller{Kind: ir.TokenCaller, TokenType: ir.TokenReadOnly}, nil
 	}
 	if strings.HasPrefix(as, "token:") || as == "" {
 		return nil, fmt.Errorf("--as must be public, authenticated, a role name, token:full-access or token:read-only, got %q", as)
@@ -73,20 +74,20 @@ func caller(ctx context.Context, as, dir string, getenv func(string) string) (*a
 		return nil, err
 	}
 	defer a.DB.Close()
-	role, err := auth.FindRole(ctx, a.DB, as)
+	role, err := userspermissions.FindRole(ctx, a.DB, as)
 	if err != nil {
 		return nil, err
 	}
 	if role == nil {
 		return nil, fmt.Errorf("--as: no role named %q", as)
 	}
-	actions, err := auth.RoleActions(ctx, a.DB, role.ID)
+	actions, err := userspermissions.RoleActions(ctx, a.DB, role.ID)
 	if err != nil {
 		return nil, err
 	}
-	c := &auth.Caller{Kind: auth.User, RoleID: role.ID, Actions: map[string]bool{}}
+	c := &ir.Caller{Kind: ir.UserCaller, RoleID: role.ID, Actions: map[string]bool{}}
 	if role.Type == "public" {
-		c.Kind = auth.Public
+		c.Kind = ir.PublicCaller
 	}
 	for _, act := range actions {
 		c.Actions[act] = true
@@ -156,7 +157,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 	if *gql {
 		return runGraphQL(ctx, stdout, *dir, s, d, a, who, request, *variables, *asJSON, *analyze)
 	}
-	q, plan, perr := planRequest(s, cfg, request, who)
+	q, pl, perr := planRequest(s, cfg, request, who)
 	out.IR = q
 	if perr != nil {
 		var ae *apierror.Error
@@ -166,7 +167,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 		out.Error = envelope(ae)
 		out.ErrorAt = ae.Path
 	} else {
-		steps, err := explain.Steps(plan, d)
+		steps, err := explain.Steps(pl, d)
 		if err != nil {
 			return 1, err
 		}
@@ -175,7 +176,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 				return 1, err
 			}
 		}
-		out.Steps, out.Removed = steps, plan.Removed
+		out.Steps, out.Removed = steps, pl.Removed
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -208,7 +209,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 }
 
 // planRequest parses "GET /api/<name>[/<id>]?query" and plans it.
-func planRequest(s *schemas.Schema, cfg planner.Config, request string, who *auth.Caller) (*ir.Query, *planner.Plan, error) {
+func planRequest(s *schemas.Schema, cfg planner.Config, request string, who *ir.Caller) (*ir.Query, *plan.Plan, error) {
 	method, target, ok := strings.Cut(strings.TrimSpace(request), " ")
 	if !ok {
 		method, target = "GET", request
@@ -245,8 +246,8 @@ func planRequest(s *schemas.Schema, cfg planner.Config, request string, who *aut
 	if !who.Can(q.Model + "." + action) {
 		return q, nil, apierror.Forbidden()
 	}
-	plan, err := (&planner.Planner{Schema: s, Config: cfg}).Read(q, who)
-	return q, plan, err
+	pl, err := (&planner.Planner{Schema: s, Config: cfg}).Read(q, who)
+	return q, pl, err
 }
 
 // envelope renders the error exactly as the server's REST envelope does.

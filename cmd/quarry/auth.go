@@ -9,10 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarrycms/quarry/app"
-	"github.com/quarrycms/quarry/auth"
+	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/transport"
+	"github.com/quarrycms/quarry/transport/app"
 	"github.com/quarrycms/quarry/transport/email"
+	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
 )
 
 // setupAuth wires users-permissions into the server: the JWT secret (required in
@@ -25,7 +26,7 @@ func setupAuth(ctx context.Context, a *app.App, srv *transport.Server, host stri
 	}
 	cfg := a.Auth
 	cfg.JWTSecret = secret
-	srv.Auth = auth.NewService(a.DB, a.Schema, cfg, a.TokenSalt, log)
+	srv.Auth = userspermissions.NewService(a.DB, a.Schema, cfg, a.TokenSalt, log)
 	srv.Auth.Entries = srv.Writer
 	srv.Auth.Production = app.Env(getenv) == "production"
 	if srv.Auth.URLs, err = a.LinkURLs(host, port, app.Env(getenv)); err != nil {
@@ -84,7 +85,7 @@ func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 	case "create":
 		name = fs.String("name", "", "token name (required, unique)")
 		desc = fs.String("description", "", "token description")
-		typ = fs.String("type", auth.ReadOnly, "read-only, full-access or custom")
+		typ = fs.String("type", ir.TokenReadOnly, "read-only, full-access or custom")
 		lifespan = fs.Int("lifespan", 0, "lifespan in days: 7, 30, 90, or 0 for unlimited")
 		fs.Var(&actions, "actions", "custom token actions, comma-separated or repeated (api::article.article.find, api::article.article.*)")
 	case "revoke":
@@ -99,9 +100,9 @@ func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 			return &usageError{fs.Name(), errors.New("give the token a name with --name")}
 		}
 		switch *typ {
-		case auth.ReadOnly, auth.FullAccess, auth.Custom:
+		case ir.TokenReadOnly, ir.TokenFullAccess, ir.TokenCustom:
 		default:
-			return &usageError{fs.Name(), fmt.Errorf("--type %q is not a token type; use one of %s, %s, %s", *typ, auth.ReadOnly, auth.FullAccess, auth.Custom)}
+			return &usageError{fs.Name(), fmt.Errorf("--type %q is not a token type; use one of %s, %s, %s", *typ, ir.TokenReadOnly, ir.TokenFullAccess, ir.TokenCustom)}
 		}
 		switch *lifespan {
 		case 0, 7, 30, 90:
@@ -116,14 +117,14 @@ func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 	defer a.DB.Close()
 	switch args[0] {
 	case "create":
-		spec := auth.TokenSpec{Name: *name, Description: *desc, Type: *typ, LifespanDays: *lifespan}
+		spec := userspermissions.TokenSpec{Name: *name, Description: *desc, Type: *typ, LifespanDays: *lifespan}
 		if len(actions) > 0 {
-			if spec.Actions, err = auth.ExpandActions(a.Schema, actions); err != nil {
+			if spec.Actions, err = userspermissions.ExpandActions(a.Schema, actions); err != nil {
 				return err
 			}
 		}
-		key, err := auth.CreateToken(ctx, a.DB, a.TokenSalt, spec, time.Now())
-		if errors.Is(err, auth.ErrTokenNameTaken) {
+		key, err := userspermissions.CreateToken(ctx, a.DB, a.TokenSalt, spec, time.Now())
+		if errors.Is(err, userspermissions.ErrTokenNameTaken) {
 			return fmt.Errorf("%w: choose another --name, or see it with 'quarry tokens list --app %s' and delete it with 'quarry tokens revoke --app %s %s'", err, *dir, *dir, *name)
 		}
 		if err != nil {
@@ -132,7 +133,7 @@ func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 		fmt.Fprintln(stdout, key)
 		return nil
 	case "list":
-		list, err := auth.List(ctx, a.DB)
+		list, err := userspermissions.List(ctx, a.DB)
 		if err != nil {
 			return err
 		}
@@ -148,7 +149,7 @@ func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 				used = t.LastUsedAt.UTC().Format(time.RFC3339)
 			}
 			fmt.Fprintf(stdout, "%d\t%s\t%s\texpires %s\tlast used %s", t.ID, t.Name, t.Type, expires, used)
-			if t.Type == auth.Custom {
+			if t.Type == ir.TokenCustom {
 				fmt.Fprintf(stdout, "\t%s", strings.Join(t.Actions, ","))
 			}
 			fmt.Fprintln(stdout)
@@ -159,7 +160,7 @@ func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 			return &usageError{fs.Name(), errors.New("give the token's id or name ('quarry tokens list' shows them)")}
 		}
 		target := pos[0]
-		t, err := auth.RevokeToken(ctx, a.DB, target)
+		t, err := userspermissions.RevokeToken(ctx, a.DB, target)
 		if err != nil {
 			return err
 		}
@@ -204,12 +205,12 @@ func permissions(ctx context.Context, args []string, stdout io.Writer, log *slog
 	defer a.DB.Close()
 	switch args[0] {
 	case "actions":
-		for _, act := range auth.Actions(a.Schema) {
+		for _, act := range userspermissions.Actions(a.Schema) {
 			fmt.Fprintln(stdout, act)
 		}
 		return nil
 	case "list":
-		roles, err := auth.Roles(ctx, a.DB)
+		roles, err := userspermissions.Roles(ctx, a.DB)
 		if err != nil {
 			return err
 		}
@@ -219,7 +220,7 @@ func permissions(ctx context.Context, args []string, stdout io.Writer, log *slog
 				continue
 			}
 			found = true
-			list, err := auth.RoleActions(ctx, a.DB, r.ID)
+			list, err := userspermissions.RoleActions(ctx, a.DB, r.ID)
 			if err != nil {
 				return err
 			}
@@ -232,8 +233,8 @@ func permissions(ctx context.Context, args []string, stdout io.Writer, log *slog
 		}
 		return nil
 	case "grant", "revoke":
-		r, err := auth.FindRole(ctx, a.DB, *role)
-		if errors.Is(err, auth.ErrNoRole) {
+		r, err := userspermissions.FindRole(ctx, a.DB, *role)
+		if errors.Is(err, userspermissions.ErrNoRole) {
 			return fmt.Errorf("%w; 'quarry permissions list --app %s' shows the roles (public, authenticated, …)", err, *dir)
 		}
 		if err != nil {
@@ -245,21 +246,21 @@ func permissions(ctx context.Context, args []string, stdout io.Writer, log *slog
 		}
 		var changed []string
 		if args[0] == "grant" {
-			expanded, err := auth.ExpandActions(a.Schema, acts)
+			expanded, err := userspermissions.ExpandActions(a.Schema, acts)
 			if err != nil {
 				return err
 			}
-			changed, err = auth.Grant(ctx, a.DB, r.ID, expanded, time.Now())
+			changed, err = userspermissions.Grant(ctx, a.DB, r.ID, expanded, time.Now())
 			if err != nil {
 				return err
 			}
 		} else {
 			// Revoking accepts any action name, so stale ones can be cleaned up.
 			list := []string(acts)
-			if expanded, err := auth.ExpandActions(a.Schema, acts); err == nil {
+			if expanded, err := userspermissions.ExpandActions(a.Schema, acts); err == nil {
 				list = expanded
 			}
-			changed, err = auth.Revoke(ctx, a.DB, r.ID, list)
+			changed, err = userspermissions.Revoke(ctx, a.DB, r.ID, list)
 			if err != nil {
 				return err
 			}

@@ -16,18 +16,18 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/quarrycms/quarry/app"
-	"github.com/quarrycms/quarry/i18n"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/transport"
+	"github.com/quarrycms/quarry/transport/app"
 	"github.com/quarrycms/quarry/transport/forward"
 	"github.com/quarrycms/quarry/transport/observe"
+	"github.com/quarrycms/quarry/transport/plugins/i18n"
+	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/webhook"
-	"github.com/quarrycms/quarry/upload"
 )
 
 const usage = `quarry serves the Strapi v4 content API of an app folder.

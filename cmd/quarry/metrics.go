@@ -9,8 +9,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/quarrycms/quarry/app"
 	"github.com/quarrycms/quarry/transport"
+	"github.com/quarrycms/quarry/transport/app"
 	"github.com/quarrycms/quarry/transport/metrics"
 )
 

@@ -33,7 +33,7 @@ func routeTable(m *routes.Model, s *schemas.Schema, log *slog.Logger) *transport
 				if !r.Enabled(action) || !routes.QueryOnly(m.Dir, c) {
 					continue
 				}
-				ch, err := routes.LoadChain(m.Dir, c, m.Eval, log)
+				ch, err := transport.LoadMiddlewareChain(m.Dir, c, m.Eval, log)
 				if err != nil {
 					log.Warn("route middleware did not load; the core action is served without it", "route", ct.UID+"."+action, "error", err)
 					continue

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/quarrycms/quarry/app"
 	"github.com/quarrycms/quarry/transport"
+	"github.com/quarrycms/quarry/transport/app"
 )
 
 // logStartup logs what an operator needs to know once the server listens: where to reach

@@ -3,7 +3,7 @@ package graphql
 import (
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	"github.com/quarrycms/quarry/schemas"
 )
 

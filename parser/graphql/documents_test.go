@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	gql "github.com/quarrycms/quarry/parser/graphql"
 )
 

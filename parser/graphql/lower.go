@@ -9,9 +9,9 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/quarrycms/quarry/apierror"
-	"github.com/quarrycms/quarry/gqlschema"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	"github.com/quarrycms/quarry/schemas"
 )
 

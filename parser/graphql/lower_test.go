@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarrycms/quarry/apierror"
-	"github.com/quarrycms/quarry/gqlschema"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	gql "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/schemas"

@@ -18,7 +18,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
 
-	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 )
 
 // Error codes of request-level failures, as Apollo Server reports them.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/quarrycms/quarry/gqlschema"
-	"github.com/quarrycms/quarry/i18n/iso"
+	"github.com/quarrycms/quarry/parser/gqlschema"
+	"github.com/quarrycms/quarry/schemas/iso"
 )
 
 // Strapi's custom scalars check their input while the document is validated (literals) or

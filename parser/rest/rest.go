@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quarrycms/quarry/apierror"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/parser/qs"
 )
 

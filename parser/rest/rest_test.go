@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarrycms/quarry/apierror"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
 )
 
 func parse(t *testing.T, raw string) (*ir.Query, error) {

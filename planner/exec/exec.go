@@ -15,6 +15,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
@@ -36,7 +37,7 @@ type Kid struct {
 	Entries []*Entry
 	Count   int64
 	// Steps maps each entry to the step that produced it (dynamic zones mix several).
-	Steps []*planner.Select
+	Steps []*plan.Select
 }
 
 // Result is the answer to a read plan.
@@ -57,16 +58,16 @@ func (r *Result) First() *Entry {
 
 // ReadOne plans a read for who (nil: everyone) and runs it: the read of one entry, which
 // Result.First gives (nil when there is none).
-func ReadOne(ctx context.Context, p *planner.Planner, r *Runner, db Queryer, q *ir.Query, who planner.Principal) (*planner.Plan, *Result, error) {
-	plan, err := p.Read(q, who)
+func ReadOne(ctx context.Context, p *planner.Planner, r *Runner, db Queryer, q *ir.Query, who planner.Principal) (*plan.Plan, *Result, error) {
+	pl, err := p.Read(q, who)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := r.Run(ctx, db, plan)
+	res, err := r.Run(ctx, db, pl)
 	if err != nil {
 		return nil, nil, err
 	}
-	return plan, res, nil
+	return pl, res, nil
 }
 
 // Queryer is what exec needs from a database or transaction.
@@ -108,7 +109,7 @@ func traceOf(ctx context.Context) TraceFunc {
 
 // Run executes the plan: the root, the count, then each populate level batched over all
 // parents of that level.
-func (r *Runner) Run(ctx context.Context, q Queryer, p *planner.Plan) (*Result, error) {
+func (r *Runner) Run(ctx context.Context, q Queryer, p *plan.Plan) (*Result, error) {
 	res := &Result{}
 	stmt, err := r.render(p.Root, sqlgen.Parents{})
 	if err != nil {
@@ -141,7 +142,7 @@ func (r *Runner) Run(ctx context.Context, q Queryer, p *planner.Plan) (*Result, 
 
 // render renders a step; child steps take their level's parents (the zero Parents for the
 // root and the count).
-func (r *Runner) render(s *planner.Select, parents sqlgen.Parents) (sqlgen.Stmt, error) {
+func (r *Runner) render(s *plan.Select, parents sqlgen.Parents) (sqlgen.Stmt, error) {
 	if r.Cache != nil {
 		return r.Cache.SelectParents(r.Dialect, s, parents)
 	}
@@ -157,7 +158,7 @@ type fetched struct {
 	count  int64
 }
 
-func (r *Runner) fetch(ctx context.Context, q Queryer, s *planner.Select, stmt sqlgen.Stmt, res *Result) ([]*Entry, error) {
+func (r *Runner) fetch(ctx context.Context, q Queryer, s *plan.Select, stmt sqlgen.Stmt, res *Result) ([]*Entry, error) {
 	rows, err := r.query(ctx, q, s, stmt, res)
 	if err != nil {
 		return nil, err
@@ -169,7 +170,7 @@ func (r *Runner) fetch(ctx context.Context, q Queryer, s *planner.Select, stmt s
 	return out, nil
 }
 
-func (r *Runner) query(ctx context.Context, q Queryer, s *planner.Select, stmt sqlgen.Stmt, res *Result) ([]fetched, error) {
+func (r *Runner) query(ctx context.Context, q Queryer, s *plan.Select, stmt sqlgen.Stmt, res *Result) ([]fetched, error) {
 	start := time.Now()
 	rows, err := q.QueryxContext(ctx, stmt.SQL, stmt.Args...)
 	if err != nil {
@@ -254,7 +255,7 @@ func (r *Runner) query(ctx context.Context, q Queryer, s *planner.Select, stmt s
 }
 
 // children fetches every populated attribute of a level for all its entries at once.
-func (r *Runner) children(ctx context.Context, q Queryer, s *planner.Select, parents []*Entry, res *Result) error {
+func (r *Runner) children(ctx context.Context, q Queryer, s *plan.Select, parents []*Entry, res *Result) error {
 	if len(s.Children) == 0 || len(parents) == 0 {
 		return nil
 	}
@@ -317,7 +318,7 @@ func (r *Runner) children(ctx context.Context, q Queryer, s *planner.Select, par
 // distribute hands the rows of child ci (one slice per step) to their parents, in row
 // order. Each parent's entries are counted first so that all of them are carved from one
 // slice instead of growing a slice per parent.
-func distribute(parents []*Entry, first map[int64]int32, next, counts []int32, ci int, c *planner.Child, stepRows [][]fetched) {
+func distribute(parents []*Entry, first map[int64]int32, next, counts []int32, ci int, c *plan.Child, stepRows [][]fetched) {
 	clear(counts)
 	total, most := 0, int32(0)
 	for _, rows := range stepRows {
@@ -340,11 +341,11 @@ func distribute(parents []*Entry, first map[int64]int32, next, counts []int32, c
 	entries := make([]*Entry, total)
 	// A single-step child's Steps are all the same step: every parent shares one slice
 	// (capped at its length, so an append elsewhere cannot write into another's).
-	var steps []*planner.Select
+	var steps []*plan.Select
 	if multi {
-		steps = make([]*planner.Select, total)
+		steps = make([]*plan.Select, total)
 	} else {
-		steps = make([]*planner.Select, most)
+		steps = make([]*plan.Select, most)
 		for i := range steps {
 			steps[i] = c.Steps[0]
 		}

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrycms/quarry/database"
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
 // openBlog opens a fresh SQLite database with the example app's layout.
@@ -66,12 +66,12 @@ func run(t *testing.T, db *database.DB, s *schemas.Schema, query string) *exec.R
 		t.Fatal(err)
 	}
 	p := &planner.Planner{Schema: s, Config: planner.Config{DefaultLimit: 25, MaxLimit: 1000, WithCount: true, MaxPopulateDepth: 10}}
-	plan, err := p.Read(q, nil)
+	pl, err := p.Read(q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := &exec.Runner{Dialect: db.Dialect}
-	res, err := r.Run(context.Background(), db, plan)
+	res, err := r.Run(context.Background(), db, pl)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/schemas"
@@ -31,12 +32,12 @@ func TestCacheMatchesFreshRendering(t *testing.T) {
 				if err := rest.Parse(query, q); err != nil {
 					t.Fatal(err)
 				}
-				plan, err := p.Read(q, nil)
+				pl, err := p.Read(q, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				var walk func(st *planner.Select, ids []int64)
-				walk = func(st *planner.Select, ids []int64) {
+				var walk func(st *plan.Select, ids []int64)
+				walk = func(st *plan.Select, ids []int64) {
 					fresh, err := d.Select(st, ids)
 					if err != nil {
 						t.Fatal(err)
@@ -54,9 +55,9 @@ func TestCacheMatchesFreshRendering(t *testing.T) {
 						}
 					}
 				}
-				walk(plan.Root, nil)
-				if plan.Count != nil {
-					walk(plan.Count, nil)
+				walk(pl.Root, nil)
+				if pl.Count != nil {
+					walk(pl.Count, nil)
 				}
 				_ = ids
 			}

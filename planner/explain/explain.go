@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/quarrycms/quarry/database"
-	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
 // Step is one statement of a plan.
@@ -30,20 +30,20 @@ type Step struct {
 
 // Steps lists the plan's statements in execution order: root, each populate level depth
 // first, then the count.
-func Steps(p *planner.Plan, d *sqlgen.Dialect) ([]Step, error) {
+func Steps(p *plan.Plan, d *sqlgen.Dialect) ([]Step, error) {
 	var out []Step
-	add := func(label string, s *planner.Select, depth int) error {
+	add := func(label string, s *plan.Select, depth int) error {
 		st := Step{Label: label, Depth: depth, Table: s.Model.Table, Count: s.CountOnly}
 		var ids []int64
 		if v := s.Via; v != nil {
 			ids = []int64{}
 			st.Count = v.Count
 			switch v.Kind {
-			case planner.ViaLink:
+			case plan.ViaLink:
 				st.BatchOn = v.Join.Table + "." + v.Join.SourceCol
-			case planner.ViaMorph:
+			case plan.ViaMorph:
 				st.BatchOn = "files_related_morphs.related_id"
-			case planner.ViaComponents:
+			case plan.ViaComponents:
 				st.BatchOn = v.ComponentsTable + ".entity_id"
 			}
 		}
@@ -72,8 +72,8 @@ func Steps(p *planner.Plan, d *sqlgen.Dialect) ([]Step, error) {
 		out = append(out, st)
 		return nil
 	}
-	var children func(s *planner.Select, depth int) error
-	children = func(s *planner.Select, depth int) error {
+	var children func(s *plan.Select, depth int) error
+	children = func(s *plan.Select, depth int) error {
 		for _, c := range s.Children {
 			for _, cs := range c.Steps {
 				label := c.Attr.Name
@@ -139,7 +139,7 @@ func Format(steps []Step) string {
 }
 
 // Text renders a plan for dialect d.
-func Text(p *planner.Plan, d *sqlgen.Dialect) (string, error) {
+func Text(p *plan.Plan, d *sqlgen.Dialect) (string, error) {
 	steps, err := Steps(p, d)
 	if err != nil {
 		return "", err

@@ -52,11 +52,11 @@ func TestGoldenPlans(t *testing.T) {
 				if err := rest.Parse(r.query, q); err != nil {
 					t.Fatal(err)
 				}
-				plan, err := p.Read(q, nil)
+				pl, err := p.Read(q, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := Text(plan, d)
+				got, err := Text(pl, d)
 				if err != nil {
 					t.Fatal(err)
 				}

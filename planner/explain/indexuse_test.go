@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/quarrycms/quarry/bench/datagen"
-	"github.com/quarrycms/quarry/database"
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
 var fullScan = regexp.MustCompile(`^SCAN j\d`)
@@ -51,11 +51,11 @@ func TestSQLiteLinkTablesUseOwnerIndex(t *testing.T) {
 		if err := rest.Parse(query, q); err != nil {
 			t.Fatal(err)
 		}
-		plan, err := p.Read(q, nil)
+		pl, err := p.Read(q, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		steps, err := Steps(plan, db.Dialect)
+		steps, err := Steps(pl, db.Dialect)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quarrycms/quarry/transport/jsonw"
+	"github.com/quarrycms/quarry/ir/jsonw"
 )
 
 // This file mirrors the few JavaScript and yup conversions whose output reaches clients:

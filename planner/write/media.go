@@ -8,7 +8,6 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/quarrycms/quarry/schemas"
-	"github.com/quarrycms/quarry/upload"
 )
 
 // mediaCheck is one media attribute of the payload whose files must be of the attribute's
@@ -71,7 +70,7 @@ func (p *walker) checkMediaTypes() ([]verr, error) {
 	for _, mc := range p.media {
 		for _, id := range mc.ids {
 			mime, ok := mimes[id]
-			if !ok || upload.Allowed(mc.attr.Allowed, mime) {
+			if !ok || mc.attr.AcceptsMIME(mime) {
 				continue // missing files are reported by the relation check
 			}
 			out = append(out, verr{path: mc.at.str, segs: mc.at.segs,

@@ -13,8 +13,9 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/quarrycms/quarry/apierror"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/schemas"
 )
@@ -345,7 +346,7 @@ func castTemporal(t schemas.AttrType, v any) (any, error) {
 		return nil, err
 	}
 	switch x := out.(type) {
-	case planner.Date:
+	case plan.Date:
 		if strings.HasPrefix(string(x), "0000") {
 			return nil, apierror.Validation("Invalid format, expected yyyy-MM-dd")
 		}
@@ -608,9 +609,9 @@ func canon(v any) string {
 	switch x := v.(type) {
 	case time.Time:
 		return x.UTC().Format(time.RFC3339Nano)
-	case planner.Date:
+	case plan.Date:
 		return string(x)
-	case planner.TimeOfDay:
+	case plan.TimeOfDay:
 		return string(x)
 	case int64:
 		return strconv.FormatInt(x, 10)

@@ -32,7 +32,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"

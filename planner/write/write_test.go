@@ -21,10 +21,10 @@ import (
 	"github.com/jmoiron/sqlx"
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/quarrycms/quarry/apierror"
-	"github.com/quarrycms/quarry/database"
+	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
 var fixedNow = time.Date(2030, 5, 6, 7, 8, 9, 123_000_000, time.UTC)

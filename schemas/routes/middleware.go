@@ -1,16 +1,10 @@
 package routes
 
 import (
-	"context"
-	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-
-	"github.com/quarrycms/quarry/parser/qs"
-	"github.com/quarrycms/quarry/schemas/jseval"
 )
 
 // A route middleware Quarry runs itself only rewrites the query (the common
@@ -90,41 +84,4 @@ func queryOnlySource(src string) bool {
 		}
 	}
 	return true
-}
-
-// Chain is a route's middlewares, loaded.
-type Chain struct {
-	mws []*jseval.Middleware
-}
-
-// LoadChain loads a route's middlewares (QueryOnly must hold).
-func LoadChain(dir string, c RouteConfig, opts jseval.Options, log *slog.Logger) (*Chain, error) {
-	ch := &Chain{}
-	for _, e := range c.Middlewares {
-		f, cfg := MiddlewareFile(dir, e)
-		if f == "" {
-			return nil, fmt.Errorf("middleware %v: no such file", e)
-		}
-		mw, err := jseval.LoadMiddleware(f, cfg, opts, log)
-		if err != nil {
-			return nil, err
-		}
-		ch.mws = append(ch.mws, mw)
-	}
-	return ch, nil
-}
-
-// Rewrite runs the chain on a request's raw query string (parsed as Strapi's koa-qs parses
-// it) and returns the query string the core action then reads.
-func (ch *Chain) Rewrite(ctx context.Context, rawQuery string, params map[string]string) (string, error) {
-	for _, mw := range ch.mws {
-		obj, err := qs.Parse(rawQuery, qs.StrapiOptions())
-		if err != nil {
-			return "", err
-		}
-		if rawQuery, err = mw.Query(ctx, obj.String(), params); err != nil {
-			return "", err
-		}
-	}
-	return rawQuery, nil
 }

@@ -1,4 +1,4 @@
-package routes
+package routes_test
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/quarrycms/quarry/schemas/jseval"
+	"github.com/quarrycms/quarry/schemas/routes"
+	"github.com/quarrycms/quarry/transport"
 )
 
 // TestRealProjectsRoutes reads the route and controller files of real public Strapi
@@ -41,7 +43,7 @@ func TestRealProjectsRoutes(t *testing.T) {
 				t.Fatalf("tar: %v %s", err, out)
 			}
 			app := filepath.Join(dir, c.app)
-			m, err := Load(context.Background(), app, jseval.Options{Root: app})
+			m, err := routes.Load(context.Background(), app, jseval.Options{Root: app})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +51,7 @@ func TestRealProjectsRoutes(t *testing.T) {
 				t.Errorf("model: %d core routers, unreadable %q", len(m.Core), m.Unreadable)
 			}
 			for uid, r := range m.Core {
-				for _, a := range CoreActions {
+				for _, a := range routes.CoreActions {
 					if !r.Enabled(a) {
 						t.Errorf("%s %s disabled", uid, a)
 					}
@@ -61,13 +63,13 @@ func TestRealProjectsRoutes(t *testing.T) {
 			ran := map[string]string{}
 			for uid, r := range m.Core {
 				for action, cfg := range r.Config {
-					if !QueryOnly(app, cfg) {
+					if !routes.QueryOnly(app, cfg) {
 						if len(cfg.Middlewares) > 0 {
 							t.Logf("%s.%s: middlewares %v not run by Quarry", uid, action, cfg.Middlewares)
 						}
 						continue
 					}
-					ch, err := LoadChain(app, cfg, jseval.Options{Root: app}, nil)
+					ch, err := transport.LoadMiddlewareChain(app, cfg, jseval.Options{Root: app}, nil)
 					if err != nil {
 						t.Errorf("%s.%s: %v", uid, action, err)
 						continue

@@ -4,24 +4,25 @@ import (
 	"context"
 	"strconv"
 
-	"github.com/quarrycms/quarry/apierror"
-	"github.com/quarrycms/quarry/auth"
-	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	pg "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
 )
 
-// Accounts is the users-permissions plugin's service (auth.Service): the GraphQL account
+// Accounts is the users-permissions plugin's service (userspermissions.Service): the GraphQL account
 // mutations, me, and user and role administration run through it, with the same rules,
 // messages and rate limits as the REST routes.
 type Accounts interface {
-	Login(ctx context.Context, body map[string]any) (auth.Session, error)
-	Register(ctx context.Context, body map[string]any) (auth.Session, error)
+	Login(ctx context.Context, body map[string]any) (userspermissions.Session, error)
+	Register(ctx context.Context, body map[string]any) (userspermissions.Session, error)
 	ForgotPassword(ctx context.Context, body map[string]any) error
-	ResetPassword(ctx context.Context, body map[string]any) (auth.Session, error)
-	ChangePassword(ctx context.Context, who *auth.Caller, body map[string]any) (auth.Session, error)
-	EmailConfirmation(ctx context.Context, query map[string]any) (auth.Session, string, error)
-	Me(ctx context.Context, who *auth.Caller) (*auth.Account, *auth.Role, error)
+	ResetPassword(ctx context.Context, body map[string]any) (userspermissions.Session, error)
+	ChangePassword(ctx context.Context, who *ir.Caller, body map[string]any) (userspermissions.Session, error)
+	EmailConfirmation(ctx context.Context, query map[string]any) (userspermissions.Session, string, error)
+	Me(ctx context.Context, who *ir.Caller) (*userspermissions.Account, *userspermissions.Role, error)
 	CreateUser(ctx context.Context, body map[string]any) (int64, error)
 	UpdateUser(ctx context.Context, id int64, body map[string]any) error
 	DeleteUser(ctx context.Context, id int64) error
@@ -124,18 +125,18 @@ func (x *execution) account(ctx context.Context, rf *pg.RootField, path []any) (
 		}
 		q := *rf.Query
 		q.ID = strconv.FormatInt(id, 10)
-		plan, e, err := x.readOne(ctx, x.h.db, &q)
+		pl, e, err := x.readOne(ctx, x.h.db, &q)
 		if err != nil {
 			return nil, err
 		}
-		return x.entityResponse(rf.Object, stepOf(plan), e, path), nil
+		return x.entityResponse(rf.Object, stepOf(pl), e, path), nil
 	case gqlschema.ActionDeleteUser:
 		id := idOf(rf.ID)
 		q := *rf.Query
 		q.Populate = nil // as for every delete, relations come back empty (see mutation)
 		x.emptyPopulate = true
 		defer func() { x.emptyPopulate = false }()
-		plan, e, err := x.readOne(ctx, x.h.db, &q)
+		pl, e, err := x.readOne(ctx, x.h.db, &q)
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +146,7 @@ func (x *execution) account(ctx context.Context, rf *pg.RootField, path []any) (
 		if err := a.DeleteUser(ctx, id); err != nil {
 			return nil, err
 		}
-		return x.entityResponse(rf.Object, stepOf(plan), e, path), nil
+		return x.entityResponse(rf.Object, stepOf(pl), e, path), nil
 	}
 	return nil, apierror.NotFound()
 }
@@ -161,12 +162,12 @@ func idOf(s string) int64 {
 
 // loginPayload is {jwt, user} as Strapi's plugin answers: the user without its role (the
 // plugin does not populate it there).
-func (x *execution) loginPayload(ctx context.Context, s auth.Session) (any, error) {
+func (x *execution) loginPayload(ctx context.Context, s userspermissions.Session) (any, error) {
 	return x.sessionPayload(ctx, s, false)
 }
 
-func (x *execution) sessionPayload(ctx context.Context, s auth.Session, withRole bool) (any, error) {
-	acc, role, err := x.h.accounts.Me(ctx, &auth.Caller{Kind: auth.User, UserID: s.UserID})
+func (x *execution) sessionPayload(ctx context.Context, s userspermissions.Session, withRole bool) (any, error) {
+	acc, role, err := x.h.accounts.Me(ctx, &ir.Caller{Kind: ir.UserCaller, UserID: s.UserID})
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +186,7 @@ func (x *execution) sessionPayload(ctx context.Context, s auth.Session, withRole
 }
 
 // meValue is a UsersPermissionsMe.
-func meValue(acc *auth.Account, role *auth.Role) map[string]any {
+func meValue(acc *userspermissions.Account, role *userspermissions.Role) map[string]any {
 	m := map[string]any{"id": strconv.FormatInt(acc.ID, 10), "username": acc.Username, "email": acc.Email,
 		"confirmed": acc.Confirmed, "blocked": acc.Blocked, "role": nil}
 	if role != nil {

@@ -8,30 +8,31 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrycms/quarry/auth"
-	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	gql "github.com/quarrycms/quarry/transport/graphql"
+	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
 )
 
 // TestAccounts runs the users-permissions resolvers through the real auth service.
 func TestAccounts(t *testing.T) {
 	e := newEnv(t, gqlschema.DefaultConfig())
 	ctx := context.Background()
-	if err := auth.EnsureRoles(ctx, e.db, time.Now()); err != nil {
+	if err := userspermissions.EnsureRoles(ctx, e.db, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	cfg := auth.DefaultConfig()
+	cfg := userspermissions.DefaultConfig()
 	cfg.JWTSecret = "test-secret"
-	svc := auth.NewService(e.db, e.schema, cfg, "salt", nil)
+	svc := userspermissions.NewService(e.db, e.schema, cfg, "salt", nil)
 	h, err := gql.New(gql.Options{Schema: e.schema, Config: gqlschema.DefaultConfig(), Planner: e.planner, Runner: e.runner, DB: e.db,
-		Accounts: svc, Authenticate: func(r *http.Request) (*auth.Caller, error) {
+		Accounts: svc, Authenticate: func(r *http.Request) (*ir.Caller, error) {
 			return svc.Authenticate(r.Context(), r.Header.Get("Authorization"))
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.h = h
-	public := &auth.Caller{Kind: auth.Public}
+	public := &ir.Caller{Kind: ir.PublicCaller}
 
 	body := string(e.exec(public, `mutation { register(input: {username: "ann", email: "Ann@Example.com", password: "secret123"}) { jwt user { id username email confirmed blocked role { name } } } }`, nil).Body)
 	var reg struct {

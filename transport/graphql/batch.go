@@ -7,8 +7,8 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/quarrycms/quarry/ir/jsonw"
 	pg "github.com/quarrycms/quarry/parser/graphql"
-	"github.com/quarrycms/quarry/transport/jsonw"
 )
 
 // MaxBatch caps the operations of one batched request. Strapi's Apollo Server 3 runs any

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 )
 
 // TestPlaygroundInChromium loads the playground in headless Chromium (Debian's chromium,

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/quarrycms/quarry/apierror"
+	"github.com/quarrycms/quarry/ir/apierror"
 	pg "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/schemas"
 )

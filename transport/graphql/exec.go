@@ -11,16 +11,16 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/quarrycms/quarry/apierror"
-	"github.com/quarrycms/quarry/auth"
-	"github.com/quarrycms/quarry/gqlschema"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/plan"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	pg "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/webhook"
-	"github.com/quarrycms/quarry/upload"
 )
 
 // execution is one operation's run: its caller, the errors collected so far and the
@@ -28,14 +28,14 @@ import (
 type execution struct {
 	h      *Handler
 	ctx    context.Context
-	caller *auth.Caller
+	caller *ir.Caller
 	op     *pg.Operation
 	log    *slog.Logger
 	errs   []*gqlError
 	trace  *tracer
 	stmts  int
 	// caches of the shaper, per plan step
-	cols map[*planner.Select]map[string]int
+	cols map[*plan.Select]map[string]int
 	// emptyPopulate shapes relations, components and dynamic zones as empty (deleted entries).
 	emptyPopulate bool
 	// files are the file parts of a multipart request, by map key; used, those stored.
@@ -160,7 +160,7 @@ func (x *execution) resolve(typeName string, f *pg.Field, defaultScope []string,
 			scope = cfg.Scope
 		}
 		if len(scope) == 0 {
-			if x.caller == nil || x.caller.Kind == auth.Public {
+			if x.caller == nil || x.caller.Kind == ir.PublicCaller {
 				return nil, forbidden()
 			}
 		}
@@ -223,19 +223,19 @@ func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, path []any
 		if err := x.h.localize.ReadLocale(ctx, rf.Model, rf.Query); err != nil {
 			return nil, err
 		}
-		plan, err := x.h.planner.Read(rf.Query, x.caller)
+		pl, err := x.h.planner.Read(rf.Query, x.caller)
 		if err != nil {
 			return nil, err
 		}
-		res, err := x.h.runner.Run(ctx, x.h.db, plan)
+		res, err := x.h.runner.Run(ctx, x.h.db, pl)
 		if err != nil {
 			return nil, err
 		}
 		x.stmts += res.Statements
-		if err := x.loadRelated(ctx, x.h.db, plan.Root, res.Entries); err != nil {
+		if err := x.loadRelated(ctx, x.h.db, pl.Root, res.Entries); err != nil {
 			return nil, err
 		}
-		return x.collection(rf, plan, res, path), nil
+		return x.collection(rf, pl, res, path), nil
 	case pg.KindFindOne, pg.KindSingle:
 		if rf.Kind == pg.KindFindOne {
 			if _, err := planner.ParseID(rf.ID); err != nil {
@@ -248,11 +248,11 @@ func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, path []any
 				return nil, err
 			}
 		}
-		plan, e, err := x.readOne(ctx, x.h.db, rf.Query)
+		pl, e, err := x.readOne(ctx, x.h.db, rf.Query)
 		if err != nil {
 			return nil, err
 		}
-		return x.entityResponse(rf.Object, stepOf(plan), e, path), nil
+		return x.entityResponse(rf.Object, stepOf(pl), e, path), nil
 	case pg.KindCreate, pg.KindUpdate, pg.KindDelete, pg.KindLocalization:
 		if x.h.writer == nil {
 			return nil, notImplemented()
@@ -267,7 +267,7 @@ func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, path []any
 	return nil, fmt.Errorf("unknown root field kind %d", rf.Kind)
 }
 
-func stepOf(p *planner.Plan) *planner.Select {
+func stepOf(p *plan.Plan) *plan.Select {
 	if p == nil {
 		return nil
 	}
@@ -275,16 +275,16 @@ func stepOf(p *planner.Plan) *planner.Select {
 }
 
 // readOne plans and runs a single-entry read.
-func (x *execution) readOne(ctx context.Context, db exec.Queryer, q *ir.Query) (*planner.Plan, *exec.Entry, error) {
-	plan, res, err := exec.ReadOne(ctx, x.h.planner, x.h.runner, db, q, x.caller)
+func (x *execution) readOne(ctx context.Context, db exec.Queryer, q *ir.Query) (*plan.Plan, *exec.Entry, error) {
+	pl, res, err := exec.ReadOne(ctx, x.h.planner, x.h.runner, db, q, x.caller)
 	if err != nil {
 		return nil, nil, err
 	}
 	x.stmts += res.Statements
-	if err := x.loadRelated(ctx, db, plan.Root, res.Entries); err != nil {
+	if err := x.loadRelated(ctx, db, pl.Root, res.Entries); err != nil {
 		return nil, nil, err
 	}
-	return plan, res.First(), nil
+	return pl, res.First(), nil
 }
 
 // writeLocale is the locale a write of a localized type applies to: the locale argument,
@@ -326,7 +326,7 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 	m := rf.Model
 	q := *rf.Query
 	q.Locale = nil // the entry is read back by id
-	var plan *planner.Plan
+	var pl *plan.Plan
 	var e *exec.Entry
 	locale := ""
 	if rf.Kind == pg.KindCreate || m.Kind == schemas.SingleType {
@@ -373,7 +373,7 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 				return err
 			}
 			q.ID = strconv.FormatInt(id, 10)
-			plan, e, err = x.readOne(ctx, tx, &q)
+			pl, e, err = x.readOne(ctx, tx, &q)
 			return err
 		case m.Kind == schemas.SingleType && rf.Kind == pg.KindDelete:
 			id, found, err := x.h.localize.SingleID(ctx, tx, m, false, locale)
@@ -384,7 +384,7 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 				return &apierror.Error{Status: 404, Name: "NotFoundError", Message: "Entity not found"}
 			}
 			q.ID = strconv.FormatInt(id, 10)
-			if plan, e, err = x.readOne(ctx, tx, &q); err != nil || e == nil {
+			if pl, e, err = x.readOne(ctx, tx, &q); err != nil || e == nil {
 				return err
 			}
 			if err := event(tx, webhook.EntryDelete, id); err != nil {
@@ -400,7 +400,7 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 				return err
 			}
 			q.ID = strconv.FormatInt(id, 10)
-			plan, e, err = x.readOne(ctx, tx, &q)
+			pl, e, err = x.readOne(ctx, tx, &q)
 			return err
 		case rf.Kind == pg.KindUpdate:
 			id, perr := planner.ParseID(rf.ID)
@@ -417,14 +417,14 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 			if err := event(tx, webhook.EntryUpdate, id); err != nil {
 				return err
 			}
-			plan, e, err = x.readOne(ctx, tx, &q)
+			pl, e, err = x.readOne(ctx, tx, &q)
 			return err
 		case rf.Kind == pg.KindDelete:
 			id, perr := planner.ParseID(rf.ID)
 			if perr != nil {
 				return nil
 			}
-			if plan, e, err = x.readOne(ctx, tx, &q); err != nil || e == nil {
+			if pl, e, err = x.readOne(ctx, tx, &q); err != nil || e == nil {
 				return err
 			}
 			if err := event(tx, webhook.EntryDelete, id); err != nil {
@@ -440,7 +440,7 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 	if fire != nil {
 		fire()
 	}
-	return x.entityResponse(rf.Object, stepOf(plan), e, path), nil
+	return x.entityResponse(rf.Object, stepOf(pl), e, path), nil
 }
 
 // tx runs fn in one transaction.
@@ -484,7 +484,7 @@ func (x *execution) createLocalization(ctx context.Context, rf *pg.RootField, pa
 	}
 	q := *rf.Query
 	q.Locale = nil
-	var plan *planner.Plan
+	var pl *plan.Plan
 	var e *exec.Entry
 	err := x.h.tx(ctx, func(tx *sqlx.Tx) error {
 		notFound := &apierror.Error{Status: 404, Name: "NotFoundError", Message: "Entity not found"}
@@ -513,11 +513,11 @@ func (x *execution) createLocalization(ctx context.Context, rf *pg.RootField, pa
 			return err
 		}
 		q.ID = strconv.FormatInt(id, 10)
-		plan, e, err = x.readOne(ctx, tx, &q)
+		pl, e, err = x.readOne(ctx, tx, &q)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return x.entityResponse(rf.Object, stepOf(plan), e, path), nil
+	return x.entityResponse(rf.Object, stepOf(pl), e, path), nil
 }

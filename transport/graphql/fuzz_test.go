@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 )
 
 // FuzzRequest sends arbitrary POST bodies through the whole request path (decoding,

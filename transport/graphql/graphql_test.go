@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarrycms/quarry/apierror"
-	"github.com/quarrycms/quarry/auth"
-	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	gql "github.com/quarrycms/quarry/transport/graphql"
 )
 
@@ -128,8 +128,8 @@ func TestMutations(t *testing.T) {
 func TestErrors(t *testing.T) {
 	e := newEnv(t, gqlschema.DefaultConfig())
 	seedBlog(t, e)
-	readOnly := &auth.Caller{Kind: auth.APIToken, TokenType: auth.ReadOnly}
-	public := &auth.Caller{Kind: auth.Public}
+	readOnly := &ir.Caller{Kind: ir.TokenCaller, TokenType: ir.TokenReadOnly}
+	public := &ir.Caller{Kind: ir.PublicCaller}
 	forbidden := `{"message":"Forbidden access","extensions":{"error":{"name":"ForbiddenError","message":"Forbidden access","details":{}},"code":"FORBIDDEN"}}`
 	r := e.exec(readOnly, `mutation { deleteArticle(id: 1) { data { id } } }`, nil)
 	expect(t, "read-only mutation", string(r.Body), `{"errors":[`+forbidden+`],"data":{"deleteArticle":null}}`)
@@ -138,7 +138,7 @@ func TestErrors(t *testing.T) {
 
 	// A caller that may read articles but not writers gets no author (FORBIDDEN on that
 	// field) and the rest of the entry.
-	custom := &auth.Caller{Kind: auth.APIToken, TokenType: "custom", Actions: map[string]bool{"api::article.article.find": true}}
+	custom := &ir.Caller{Kind: ir.TokenCaller, TokenType: "custom", Actions: map[string]bool{"api::article.article.find": true}}
 	r = e.exec(custom, `{ articles(filters: {id: {eq: 1}}) { data { id attributes { title author { data { id } } } } } }`, nil)
 	expect(t, "forbidden relation", string(r.Body), `{"errors":[`+forbidden+`],"data":{"articles":{"data":[{"id":"1","attributes":{"title":"Hello","author":null}}]}}}`)
 
@@ -221,7 +221,7 @@ func TestPlaygroundInProduction(t *testing.T) {
 		cfg := gqlschema.DefaultConfig()
 		cfg.PlaygroundAlways = c.always
 		h, err := gql.New(gql.Options{Schema: e.schema, Config: cfg, Planner: e.planner, Runner: e.runner, DB: e.db, Env: "production",
-			Authenticate: func(*http.Request) (*auth.Caller, error) { return fullAccess, nil }})
+			Authenticate: func(*http.Request) (*ir.Caller, error) { return fullAccess, nil }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,7 +241,7 @@ func TestPlaygroundInProduction(t *testing.T) {
 func TestAuthenticationFailure(t *testing.T) {
 	e := newEnv(t, gqlschema.DefaultConfig())
 	h, err := gql.New(gql.Options{Schema: e.schema, Config: gqlschema.DefaultConfig(), Planner: e.planner, Runner: e.runner, DB: e.db,
-		Authenticate: func(*http.Request) (*auth.Caller, error) {
+		Authenticate: func(*http.Request) (*ir.Caller, error) {
 			return nil, &apiErr401
 		}})
 	if err != nil {
@@ -314,7 +314,7 @@ extend type Article { wordCount: Int }`,
 		ResolversConfig: map[string]gqlschema.ResolverConfig{
 			"Query.hello": {AuthDisabled: true},
 			"Query.secret": {Policies: []gqlschema.Policy{func(_ context.Context, pc gqlschema.PolicyContext) (bool, error) {
-				return pc.Caller.TokenType == auth.FullAccess, nil
+				return pc.Caller.TokenType == ir.TokenFullAccess, nil
 			}}},
 			"Query.tags": {Middlewares: []gqlschema.Middleware{func(next gqlschema.Resolver) gqlschema.Resolver {
 				return func(ctx context.Context, p gqlschema.ResolveParams) (any, error) {
@@ -328,8 +328,8 @@ extend type Article { wordCount: Int }`,
 	})
 	e := newEnv(t, cfg)
 	e.q(`mutation { createArticle(data: {title: "Three word title", publishedAt: "2024-01-01T00:00:00Z"}) { data { id } } }`)
-	public := &auth.Caller{Kind: auth.Public}
-	readOnly := &auth.Caller{Kind: auth.APIToken, TokenType: auth.ReadOnly}
+	public := &ir.Caller{Kind: ir.PublicCaller}
+	readOnly := &ir.Caller{Kind: ir.TokenCaller, TokenType: ir.TokenReadOnly}
 	expect(t, "auth: false", string(e.exec(public, `{ hello { text upper } named: hello(name: "Bo") { text } }`, nil).Body),
 		`{"data":{"hello":{"text":"hello you","upper":"HELLO YOU"},"named":{"text":"hello Bo"}}}`)
 	expect(t, "default auth refuses the public role", string(e.exec(public, `{ secret }`, nil).Body),

@@ -24,18 +24,18 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/quarrycms/quarry/apierror"
-	"github.com/quarrycms/quarry/auth"
-	"github.com/quarrycms/quarry/database"
-	"github.com/quarrycms/quarry/gqlschema"
-	"github.com/quarrycms/quarry/localize"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/jsonw"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	pg "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
-	"github.com/quarrycms/quarry/transport/jsonw"
+	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/observe"
-	"github.com/quarrycms/quarry/upload"
+	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
+	"github.com/quarrycms/quarry/transport/plugins/upload"
 )
 
 // Writer is the shared write path (planner/write.Writer): the same validation and
@@ -74,11 +74,11 @@ type Options struct {
 	// entries; nil answers them with NotImplementedError.
 	Upload *upload.Service
 	// Accounts serves me, login, register and the other users-permissions resolvers
-	// (auth.Service); nil answers them with NotImplementedError.
+	// (userspermissions.Service); nil answers them with NotImplementedError.
 	Accounts Accounts
 	// Authenticate identifies the caller of a request; an *apierror.Error refuses the
 	// request with Strapi's REST error envelope, as Strapi's auth middleware does.
-	Authenticate func(*http.Request) (*auth.Caller, error)
+	Authenticate func(*http.Request) (*ir.Caller, error)
 	Log          *slog.Logger
 	// Env is the environment (development, staging, production); see EnvFrom.
 	Env string
@@ -105,7 +105,7 @@ type Handler struct {
 	localize     *localize.Service
 	upload       *upload.Service
 	accounts     Accounts
-	authenticate func(*http.Request) (*auth.Caller, error)
+	authenticate func(*http.Request) (*ir.Caller, error)
 	log          *slog.Logger
 	opt          pg.Options
 	playground   bool
@@ -329,12 +329,12 @@ func (h *Handler) authError(w http.ResponseWriter, err error) {
 }
 
 // Execute runs one request for a caller, in process.
-func (h *Handler) Execute(ctx context.Context, caller *auth.Caller, req pg.Request) Response {
+func (h *Handler) Execute(ctx context.Context, caller *ir.Caller, req pg.Request) Response {
 	return h.execute(ctx, caller, req, false, nil)
 }
 
 // execute runs a request; files are the file parts of a multipart request by map key.
-func (h *Handler) execute(ctx context.Context, caller *auth.Caller, req pg.Request, viaGET bool, files map[string]*upload.Incoming) Response {
+func (h *Handler) execute(ctx context.Context, caller *ir.Caller, req pg.Request, viaGET bool, files map[string]*upload.Incoming) Response {
 	var tr *tracer
 	if h.tracing {
 		tr = &tracer{start: time.Now()}

@@ -10,20 +10,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrycms/quarry/auth"
-	"github.com/quarrycms/quarry/database"
-	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	pg "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/sqlgen/database"
 	gql "github.com/quarrycms/quarry/transport/graphql"
 )
 
 // fullAccess is a full-access API token caller.
-var fullAccess = &auth.Caller{Kind: auth.APIToken, TokenType: auth.FullAccess}
+var fullAccess = &ir.Caller{Kind: ir.TokenCaller, TokenType: ir.TokenFullAccess}
 
 type env struct {
 	t       testing.TB
@@ -58,12 +58,12 @@ func newEnvWith(t testing.TB, cfg gqlschema.Config, adjust func(*gql.Options)) *
 	now := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	w := &write.Writer{Schema: s, Dialect: db.Dialect, Now: func() time.Time { return now }}
 	o := gql.Options{Schema: s, Config: cfg, Planner: p, Runner: r, Writer: w, DB: db,
-		Authenticate: func(r *http.Request) (*auth.Caller, error) {
+		Authenticate: func(r *http.Request) (*ir.Caller, error) {
 			if r.Header.Get("Authorization") == "" {
-				return &auth.Caller{Kind: auth.Public}, nil
+				return &ir.Caller{Kind: ir.PublicCaller}, nil
 			}
 			if r.Header.Get("Authorization") == "Bearer read-only" {
-				return &auth.Caller{Kind: auth.APIToken, TokenType: auth.ReadOnly}, nil
+				return &ir.Caller{Kind: ir.TokenCaller, TokenType: ir.TokenReadOnly}, nil
 			}
 			return fullAccess, nil
 		}}
@@ -78,7 +78,7 @@ func newEnvWith(t testing.TB, cfg gqlschema.Config, adjust func(*gql.Options)) *
 }
 
 // exec runs a request in process as a caller.
-func (e *env) exec(caller *auth.Caller, query string, vars map[string]any) gql.Response {
+func (e *env) exec(caller *ir.Caller, query string, vars map[string]any) gql.Response {
 	e.t.Helper()
 	if vars != nil {
 		// Variables arrive as JSON: numbers as json.Number.

@@ -3,7 +3,7 @@ package graphql
 import (
 	"encoding/json"
 
-	"github.com/quarrycms/quarry/transport/jsonw"
+	"github.com/quarrycms/quarry/ir/jsonw"
 )
 
 // omap is a JSON object of the response, keys in selection order (GraphQL responses

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 )
 
 // TestNodeClient checks introspection with a real client: graphql-js (npm graphql) fetches

@@ -9,8 +9,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/quarrycms/quarry/ir/plan"
 	pg "github.com/quarrycms/quarry/parser/graphql"
-	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
 )
@@ -89,11 +89,11 @@ func nilIfFailed(m *omap, ok bool) any {
 }
 
 // collection shapes <Type>EntityResponseCollection.
-func (x *execution) collection(rf *pg.RootField, plan *planner.Plan, res *exec.Result, path []any) any {
+func (x *execution) collection(rf *pg.RootField, pl *plan.Plan, res *exec.Result, path []any) any {
 	return nilIfFailed(x.fields(rf.Object, path, func(f *pg.Field, fp []any) (any, bool) {
 		switch f.Name {
 		case "data":
-			return x.entities(f, res.Entries, func(int) *planner.Select { return plan.Root }, fp)
+			return x.entities(f, res.Entries, func(int) *plan.Select { return pl.Root }, fp)
 		case "meta":
 			return x.meta(f.Object, rf, res.Total), true
 		}
@@ -103,7 +103,7 @@ func (x *execution) collection(rf *pg.RootField, plan *planner.Plan, res *exec.R
 
 // entities shapes data: [<Type>Entity!]! of a collection or a to-many relation; step gives
 // each entry's plan step.
-func (x *execution) entities(f *pg.Field, entries []*exec.Entry, step func(i int) *planner.Select, path []any) (any, bool) {
+func (x *execution) entities(f *pg.Field, entries []*exec.Entry, step func(i int) *plan.Select, path []any) (any, bool) {
 	out := make([]any, len(entries))
 	elem := fieldType(f)
 	if elem != nil && elem.Elem != nil {
@@ -121,7 +121,7 @@ func (x *execution) entities(f *pg.Field, entries []*exec.Entry, step func(i int
 }
 
 // entityResponse shapes <Type>EntityResponse {data}; e is nil when there is no entry.
-func (x *execution) entityResponse(o *pg.Object, step *planner.Select, e *exec.Entry, path []any) any {
+func (x *execution) entityResponse(o *pg.Object, step *plan.Select, e *exec.Entry, path []any) any {
 	if o == nil {
 		return &omap{}
 	}
@@ -134,7 +134,7 @@ func (x *execution) entityResponse(o *pg.Object, step *planner.Select, e *exec.E
 }
 
 // entity shapes <Type>Entity {id, attributes}.
-func (x *execution) entity(o *pg.Object, step *planner.Select, e *exec.Entry, path []any) (any, bool) {
+func (x *execution) entity(o *pg.Object, step *plan.Select, e *exec.Entry, path []any) (any, bool) {
 	if o == nil {
 		return &omap{}, true
 	}
@@ -153,7 +153,7 @@ func (x *execution) entity(o *pg.Object, step *planner.Select, e *exec.Entry, pa
 }
 
 // columns maps attribute names to their index in a step's Columns.
-func (x *execution) columns(step *planner.Select) map[string]int {
+func (x *execution) columns(step *plan.Select) map[string]int {
 	if c, ok := x.cols[step]; ok {
 		return c
 	}
@@ -162,7 +162,7 @@ func (x *execution) columns(step *planner.Select) map[string]int {
 		c[a.Name] = i
 	}
 	if x.cols == nil {
-		x.cols = map[*planner.Select]map[string]int{}
+		x.cols = map[*plan.Select]map[string]int{}
 	}
 	x.cols[step] = c
 	return c
@@ -171,7 +171,7 @@ func (x *execution) columns(step *planner.Select) map[string]int {
 // children maps a level's populate indexes to the step's Children. The planner keeps the
 // populate order and only leaves out relations the caller may not read, so a greedy match
 // by attribute finds each kept entry; -1 marks the left-out ones.
-func children(lv *pg.Level, step *planner.Select) []int {
+func children(lv *pg.Level, step *plan.Select) []int {
 	if lv == nil {
 		return nil
 	}
@@ -189,7 +189,7 @@ func children(lv *pg.Level, step *planner.Select) []int {
 }
 
 // attributes shapes the attributes of a content type or component entry.
-func (x *execution) attributes(o *pg.Object, step *planner.Select, e *exec.Entry, path []any) (any, bool) {
+func (x *execution) attributes(o *pg.Object, step *plan.Select, e *exec.Entry, path []any) (any, bool) {
 	cols := x.columns(step)
 	kids := children(o.Level, step)
 	m, ok := x.fields(o, path, func(f *pg.Field, fp []any) (any, bool) {
@@ -230,7 +230,7 @@ func (x *execution) attributes(o *pg.Object, step *planner.Select, e *exec.Entry
 }
 
 // parentValues is the entry as extension resolvers see it: id and scalar attributes.
-func parentValues(step *planner.Select, e *exec.Entry) map[string]any {
+func parentValues(step *plan.Select, e *exec.Entry) map[string]any {
 	out := make(map[string]any, len(step.Columns)+1)
 	out["id"] = e.ID
 	for i, a := range step.Columns {
@@ -250,7 +250,7 @@ func (x *execution) populated(f *pg.Field, k exec.Kid, path []any) (any, bool) {
 			return &omap{}, true
 		}
 		if !a.IsToMany() {
-			var step *planner.Select
+			var step *plan.Select
 			var e *exec.Entry
 			if len(k.Entries) > 0 {
 				step, e = k.Steps[0], k.Entries[0]
@@ -261,7 +261,7 @@ func (x *execution) populated(f *pg.Field, k exec.Kid, path []any) (any, bool) {
 			if df.Name != "data" {
 				return nil, true
 			}
-			return x.entities(df, k.Entries, func(i int) *planner.Select { return k.Steps[i] }, fp)
+			return x.entities(df, k.Entries, func(i int) *plan.Select { return k.Steps[i] }, fp)
 		})
 		return nilIfFailed(m, ok), ok
 	case schemas.ComponentT:

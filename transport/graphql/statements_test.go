@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrycms/quarry/database"
-	"github.com/quarrycms/quarry/gqlschema"
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
 // seedSQL inserts n published articles, each with an author (who has a mentor) and two
@@ -54,11 +54,11 @@ func TestStatementCountEqualsREST(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := &planner.Planner{Schema: e.schema, Config: planner.DefaultConfig()}
-		plan, err := p.Read(q, nil)
+		pl, err := p.Read(q, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := e.runner.Run(context.Background(), e.db, plan)
+		res, err := e.runner.Run(context.Background(), e.db, pl)
 		if err != nil {
 			t.Fatal(err)
 		}

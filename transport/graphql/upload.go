@@ -12,13 +12,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quarrycms/quarry/apierror"
-	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/plan"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	pg "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
-	"github.com/quarrycms/quarry/upload"
+	"github.com/quarrycms/quarry/transport/plugins/upload"
 )
 
 // The upload plugin over GraphQL: multipart requests (the GraphQL multipart request spec
@@ -292,7 +293,7 @@ func (x *execution) uploadMutation(ctx context.Context, rf *pg.RootField, path [
 		defer func() { x.emptyPopulate = false }()
 		q := *rf.Query
 		q.ID = strconv.FormatInt(id, 10)
-		plan, e, err := x.readOne(ctx, x.h.db, &q)
+		pl, e, err := x.readOne(ctx, x.h.db, &q)
 		if err != nil || e == nil {
 			return nil, err
 		}
@@ -300,7 +301,7 @@ func (x *execution) uploadMutation(ctx context.Context, rf *pg.RootField, path [
 		if err != nil || !found {
 			return nil, err
 		}
-		return x.entityResponse(rf.Object, stepOf(plan), e, path), nil
+		return x.entityResponse(rf.Object, stepOf(pl), e, path), nil
 	}
 	return nil, fmt.Errorf("unknown upload mutation %s", rf.Name)
 }
@@ -326,14 +327,14 @@ func (x *execution) file(v any) (*upload.Incoming, error) {
 func (x *execution) readFile(ctx context.Context, rf *pg.RootField, id int64, path []any) (any, error) {
 	q := *rf.Query
 	q.ID = strconv.FormatInt(id, 10)
-	plan, e, err := x.readOne(ctx, x.h.db, &q)
+	pl, e, err := x.readOne(ctx, x.h.db, &q)
 	if err != nil {
 		return nil, err
 	}
 	if e == nil {
 		return nil, fmt.Errorf("upload: file %d vanished", id)
 	}
-	return x.entityResponse(rf.Object, stepOf(plan), e, path), nil
+	return x.entityResponse(rf.Object, stepOf(pl), e, path), nil
 }
 
 // fileInfo is a FileInfoInput as the upload service takes it.
@@ -353,14 +354,14 @@ func fileInfo(o *pg.Obj) upload.FileInfo {
 
 // loadRelated reads, for a root field that selects UploadFile.related, the related entries
 // of every file in a result (one statement for the links, one per related type).
-func (x *execution) loadRelated(ctx context.Context, db exec.Queryer, root *planner.Select, entries []*exec.Entry) error {
+func (x *execution) loadRelated(ctx context.Context, db exec.Queryer, root *plan.Select, entries []*exec.Entry) error {
 	rf := x.cur
 	if rf == nil || rf.Related == nil || x.h.upload == nil || x.emptyPopulate {
 		return nil
 	}
 	var ids []int64
-	var walk func(s *planner.Select, e *exec.Entry)
-	walk = func(s *planner.Select, e *exec.Entry) {
+	var walk func(s *plan.Select, e *exec.Entry)
+	walk = func(s *plan.Select, e *exec.Entry) {
 		if s.Model == x.h.gs.Content.Files {
 			ids = append(ids, e.ID)
 		}

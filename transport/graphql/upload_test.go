@@ -16,10 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrycms/quarry/auth"
-	"github.com/quarrycms/quarry/gqlschema"
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/parser/gqlschema"
 	gql "github.com/quarrycms/quarry/transport/graphql"
-	"github.com/quarrycms/quarry/upload"
+	"github.com/quarrycms/quarry/transport/plugins/upload"
 )
 
 // newUploadEnv serves examples/blog with the upload plugin, files kept in a temporary folder.
@@ -187,13 +187,13 @@ func TestMultipart(t *testing.T) {
 	}
 }
 
-func readOnlyCaller() *auth.Caller {
-	return &auth.Caller{Kind: auth.APIToken, TokenType: auth.ReadOnly}
+func readOnlyCaller() *ir.Caller {
+	return &ir.Caller{Kind: ir.TokenCaller, TokenType: ir.TokenReadOnly}
 }
 
 // publicWith is the public role granted some actions.
-func publicWith(actions ...string) *auth.Caller {
-	c := &auth.Caller{Kind: auth.Public, Actions: map[string]bool{}}
+func publicWith(actions ...string) *ir.Caller {
+	c := &ir.Caller{Kind: ir.PublicCaller, Actions: map[string]bool{}}
 	for _, a := range actions {
 		c.Actions[a] = true
 	}

@@ -1,0 +1,304 @@
+// Package app assembles a Quarry app from its folder: schemas, configuration and the open,
+// migrated database. Every command that touches the database goes through Open, so tables
+// are created or extended whichever command runs first.
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/projectconfig"
+	"github.com/quarrycms/quarry/schemas/routes"
+	"github.com/quarrycms/quarry/sqlgen/database"
+	"github.com/quarrycms/quarry/transport/email"
+	"github.com/quarrycms/quarry/transport/plugins/i18n"
+	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
+)
+
+// App is a loaded app folder with its database.
+type App struct {
+	Dir    string
+	Schema *schemas.Schema
+	DB     *database.DB
+	REST   planner.Config
+	// I18n manages locales (the default locale exists from the first start).
+	I18n *i18n.Service
+	// TokenSalt is admin.apiToken.salt of the project's config, else API_TOKEN_SALT.
+	TokenSalt string
+	// Auth is the users-permissions configuration (config/plugins.*); see auth.go.
+	Auth userspermissions.Config
+	// Email is the email plugin's configuration: the provider that sends the
+	// users-permissions e-mails.
+	Email email.Config
+	// Config is the project's configuration (config/*.js|ts|json, config/env/<env>, .env),
+	// and Settings its checked view.
+	Config   *projectconfig.Project
+	Settings *projectconfig.Typed
+	// Getenv reads the environment as the project sees it: the process's, else .env's.
+	Getenv func(string) string
+	// RESTPrefix is api.rest.prefix: where the content API is served (default /api).
+	RESTPrefix string
+	// Routes are the project's route files and controllers (src/api/*/routes,
+	// src/api/*/controllers); see package schemas/routes for how to read them.
+	Routes *routes.Model
+}
+
+// LoadConfig reads an app folder's configuration as `quarry serve` does, with getenv as the
+// process environment (a variable counts as set when it is not empty).
+func LoadConfig(ctx context.Context, dir string, getenv func(string) string) (*projectconfig.Project, *projectconfig.Typed, error) {
+	var keys []string
+	for _, kv := range os.Environ() {
+		if k, _, ok := strings.Cut(kv, "="); ok {
+			keys = append(keys, k)
+		}
+	}
+	proj, err := projectconfig.Load(ctx, projectconfig.Options{Dir: dir, EnvKeys: keys,
+		LookupEnv: func(k string) (string, bool) { v := getenv(k); return v, v != "" }})
+	if err != nil {
+		return nil, nil, err
+	}
+	typed, err := proj.Typed()
+	if err != nil {
+		return nil, nil, err
+	}
+	return proj, typed, nil
+}
+
+// Open loads the schemas and configuration of dir, connects to its database and migrates it.
+func Open(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger) (*App, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	proj, typed, err := LoadConfig(ctx, dir, getenv)
+	if err != nil {
+		return nil, err
+	}
+	for file, mods := range proj.Unresolved {
+		log.Warn("a config file requires npm modules Quarry does not load; they are inert stubs", "file", file, "modules", strings.Join(mods, ", "))
+	}
+	if missing := proj.UnimplementedPlugins(typed); len(missing) > 0 {
+		log.Warn("enabled plugins that Quarry does not implement (their routes and features are not served)", "plugins", strings.Join(missing, ", "))
+	}
+	getenv = proj.Getenv
+	dbc, err := database.ConfigFor(dir, proj, typed.Database, getenv)
+	if err != nil {
+		return nil, err
+	}
+	dbc.Log = log
+	db, err := database.Open(ctx, dbc)
+	if err != nil {
+		return nil, err
+	}
+	a, err := open(ctx, dir, getenv, log, db, proj, typed)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// open loads the schemas with the database's stored column types at hand (an unknown custom
+// field is served as its column's type) and sets the app up on db.
+func open(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger, db *database.DB, proj *projectconfig.Project, typed *projectconfig.Typed) (*App, error) {
+	opts, err := schemaOptions(proj, log)
+	if err != nil {
+		return nil, err
+	}
+	opts.StoredType = db.StoredType(ctx)
+	s, err := schemas.LoadWith(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	rm, err := routes.Load(ctx, dir, proj.EvalOptions())
+	if err != nil {
+		return nil, err
+	}
+	warnRoutes(rm, log)
+	a := &App{Dir: dir, Schema: s, REST: planner.DefaultConfig(), Config: proj, Settings: typed, Getenv: getenv,
+		RESTPrefix: "/api", Routes: rm}
+	rest := typed.API.REST
+	if rest.DefaultLimit != nil {
+		a.REST.DefaultLimit = rest.DefaultLimit.Int(0)
+	}
+	if rest.MaxLimit != nil {
+		a.REST.MaxLimit = rest.MaxLimit.Int(0)
+	}
+	if v := rest.WithCount; v != nil {
+		a.REST.WithCount = *v
+	}
+	if a.REST.Deep, err = PopulateDeepConfig(dir, proj.JSON("plugins"), getenv, a.REST.Deep); err != nil {
+		return nil, a.configError("plugins", err)
+	}
+	if v := rest.Prefix; v != nil {
+		a.RESTPrefix = strings.TrimRight(*v, "/")
+		if a.RESTPrefix == "" {
+			return nil, fmt.Errorf("%s: rest.prefix %q: the content API cannot be served at the root", proj.SourceOf("api", []string{"rest", "prefix"}), *v)
+		}
+	}
+	// admin.apiToken.salt is the project's word (admin.js usually reads API_TOKEN_SALT
+	// itself); without one, API_TOKEN_SALT.
+	a.TokenSalt = typed.Admin.APIToken.Salt
+	if a.TokenSalt == "" {
+		a.TokenSalt = getenv("API_TOKEN_SALT")
+	}
+	if a.TokenSalt == "" {
+		if a.TokenSalt, err = localSecret(dir, "api-token-salt"); err != nil {
+			return nil, err
+		}
+	}
+	if err := db.Migrate(ctx, s, log); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	a.DB = db
+	ic, err := i18n.ParseConfig(proj.JSON("plugins"))
+	if err != nil {
+		return nil, a.configError("plugins", err)
+	}
+	a.I18n = &i18n.Service{DB: db}
+	if err := a.I18n.Setup(ctx, ic); err != nil {
+		return nil, fmt.Errorf("set up locales: %w", err)
+	}
+	if err := a.setupAuth(ctx); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// quarryConfig is config/quarry.*, Quarry's own settings for what Strapi keeps in code.
+type quarryConfig struct {
+	// CustomFields maps custom-field uids of plugins Quarry does not know to their
+	// underlying type: {"plugin::my-plugin.rating": "integer"}.
+	CustomFields map[string]string `json:"customFields"`
+}
+
+// schemaOptions reads the schema loader's settings from config/quarry.* (js, ts or json).
+func schemaOptions(proj *projectconfig.Project, log *slog.Logger) (schemas.Options, error) {
+	var qc quarryConfig
+	file := strings.Join(proj.Files("quarry"), ", ")
+	if data := proj.JSON("quarry"); len(data) > 0 {
+		if err := json.Unmarshal(data, &qc); err != nil {
+			return schemas.Options{}, fmt.Errorf("%s: %w", file, err)
+		}
+	}
+	opts := schemas.Options{CustomFields: qc.CustomFields, CustomFieldsFile: file}
+	if log != nil {
+		opts.Warn = log.Warn
+	}
+	return opts, nil
+}
+
+// warnRoutes names, once each, what of the project's routes and controllers Quarry serves its
+// own way: core actions its controllers override, and routes' policies and middlewares.
+func warnRoutes(m *routes.Model, log *slog.Logger) {
+	if len(m.Unreadable) > 0 {
+		log.Warn("route or controller files Quarry could not evaluate; their api's core routes are served as if unconfigured", "files", strings.Join(m.Unreadable, "; "))
+	}
+	if len(m.Overridden) > 0 {
+		log.Warn("controllers override core actions; Quarry serves its own core action there", "actions", strings.Join(m.Overridden, ", "))
+	}
+	var hooked []string
+	for uid, r := range m.Core {
+		for action, c := range r.Config {
+			if r.Enabled(action) && (len(c.Policies) > 0 || len(c.Middlewares) > 0) && !routes.QueryOnly(m.Dir, c) {
+				hooked = append(hooked, uid+"."+action)
+			}
+		}
+	}
+	for _, r := range m.Custom {
+		if len(r.Config.Policies) > 0 || len(r.Config.Middlewares) > 0 {
+			hooked = append(hooked, r.Method+" "+r.Path)
+		}
+	}
+	if len(hooked) > 0 {
+		sort.Strings(hooked)
+		log.Warn("routes declare policies or middlewares that do more than rewrite the query, which Quarry does not run", "routes", strings.Join(hooked, ", "))
+	}
+}
+
+// configError names the files of a configuration name in an error.
+func (a *App) configError(name string, err error) error {
+	files := a.Config.Files(name)
+	if len(files) == 0 {
+		return err
+	}
+	return fmt.Errorf("%s: %w", strings.Join(files, ", "), err)
+}
+
+// PluginEnabled says whether config/plugins.* leaves a plugin on (Quarry's plugins are on
+// unless declared with enabled: false).
+func (a *App) PluginEnabled(name string) bool {
+	d, ok := a.Settings.PluginDecls[name]
+	return !ok || d.IsEnabled()
+}
+
+// PopulateDeepConfig reads whether the app uses strapi-plugin-populate-deep, as Strapi decides
+// it: installed (a dependency in package.json) unless the plugins config (plugins, the merged
+// config/plugins.* as JSON; nil when none) disables it, or enabled there; its defaultDepth comes
+// from the same place. QUARRY_POPULATE_DEEP_MAX caps the depth a request may ask for.
+func PopulateDeepConfig(dir string, plugins []byte, getenv func(string) string, c planner.DeepConfig) (planner.DeepConfig, error) {
+	const name = "strapi-plugin-populate-deep"
+	var pkg struct {
+		Dependencies map[string]any `json:"dependencies"`
+	}
+	path := filepath.Join(dir, "package.json")
+	switch data, err := os.ReadFile(path); {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return c, fmt.Errorf("read %s: %w", path, err)
+	default:
+		if err := json.Unmarshal(data, &pkg); err != nil {
+			return c, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	_, c.Enabled = pkg.Dependencies[name]
+	var decls map[string]struct {
+		Enabled *bool `json:"enabled"`
+		Config  struct {
+			DefaultDepth *int `json:"defaultDepth"`
+		} `json:"config"`
+	}
+	if len(plugins) > 0 {
+		if err := json.Unmarshal(plugins, &decls); err != nil {
+			return c, fmt.Errorf("plugins config: %s: %w", name, err)
+		}
+	}
+	if d, ok := decls[name]; ok {
+		c.Enabled = d.Enabled == nil || *d.Enabled
+		if v := d.Config.DefaultDepth; v != nil && *v > 0 {
+			c.DefaultDepth = *v
+		}
+	}
+	if v := getenv("QUARRY_POPULATE_DEEP_MAX"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("QUARRY_POPULATE_DEEP_MAX: %q is not a depth (a whole number from 1)", v)
+		}
+		c.MaxDepth = n
+	}
+	return c, nil
+}
+
+// LoadSchema loads dir's schemas with its settings but without a database (unmapped custom
+// fields are then served as text), for tools that only read them.
+func LoadSchema(dir string) (*schemas.Schema, error) {
+	proj, _, err := LoadConfig(context.Background(), dir, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := schemaOptions(proj, nil)
+	if err != nil {
+		return nil, err
+	}
+	return schemas.LoadWith(dir, opts)
+}

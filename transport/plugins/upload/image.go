@@ -1,0 +1,262 @@
+package upload
+
+import (
+	"bufio"
+	"encoding/xml"
+	"errors"
+	"image"
+	"image/color"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/HugoSmits86/nativewebp"
+	"golang.org/x/image/draw"
+	"golang.org/x/image/tiff"
+	_ "golang.org/x/image/webp" // registers the WebP decoder (dimensions, validation)
+
+	"github.com/quarrycms/quarry/ir/apierror"
+)
+
+// The image handling follows Strapi's upload plugin (which uses sharp): every image sharp
+// reads gets width and height; JPEG, PNG, WebP, TIFF and GIF larger than a box get resized
+// copies ("formats"); JPEG and PNG are re-encoded when sizeOptimization is on. Resizing uses
+// golang.org/x/image/draw's Catmull-Rom kernel (a bicubic close to sharp's Lanczos3).
+
+// maxPixels is sharp's default limitInputPixels: larger images are refused as invalid.
+const maxPixels = 0x3FFF * 0x3FFF
+
+// thumbnail is Strapi's THUMBNAIL_RESIZE_OPTIONS box.
+const thumbWidth, thumbHeight = 245, 156
+
+var errNotImage = apierror.Application("File is not a valid image")
+
+// imageInfo is what probing found out about an image file.
+type imageInfo struct {
+	format        string // png, jpeg, gif, webp, tiff, svg
+	width, height int
+}
+
+// resizable formats get thumbnail and responsive formats (Strapi's FORMATS_TO_RESIZE).
+func (ii *imageInfo) resizable() bool {
+	switch ii.format {
+	case "jpeg", "png", "gif", "tiff", "webp":
+		return true
+	}
+	return false
+}
+
+// probe reads an image's format and dimensions from its content (mimeType is the type the
+// content sniffs as); nil when the file is not an image sharp would read (BMP and AVIF are
+// not, for Strapi's sharp build either).
+func probe(path, mimeType string) (*imageInfo, error) {
+	if !strings.HasPrefix(mimeType, "image/") {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if mimeType == "image/svg+xml" {
+		w, h, ok := svgSize(io.LimitReader(f, 1<<20))
+		if !ok {
+			return nil, nil
+		}
+		return &imageInfo{format: "svg", width: w, height: h}, nil
+	}
+	cfg, format, err := image.DecodeConfig(bufio.NewReader(f))
+	if err != nil {
+		if decodable[mimeType] && mimeType != "image/bmp" {
+			return nil, errNotImage
+		}
+		return nil, nil
+	}
+	switch format {
+	case "png", "jpeg", "gif", "webp", "tiff":
+	default:
+		return nil, nil
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || int64(cfg.Width)*int64(cfg.Height) > maxPixels {
+		return nil, errNotImage
+	}
+	return &imageInfo{format: format, width: cfg.Width, height: cfg.Height}, nil
+}
+
+// decode reads the whole image (the first frame of a GIF); a file whose header reads but
+// whose data does not is "not a valid image", as Strapi's sharp check says.
+func decode(path string) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, _, err := image.Decode(bufio.NewReader(f))
+	if err != nil {
+		return nil, errNotImage
+	}
+	return m, nil
+}
+
+// fitInside is sharp's resize with fit "inside": the largest size within the box that keeps
+// the aspect ratio, the other side rounded half up.
+func fitInside(w, h, bw, bh int) (int, int) {
+	if int64(w)*int64(bh) > int64(h)*int64(bw) {
+		return bw, max(1, int((2*int64(h)*int64(bw)+int64(w))/(2*int64(w))))
+	}
+	return max(1, int((2*int64(w)*int64(bh)+int64(h))/(2*int64(h)))), bh
+}
+
+// resize scales src to w×h.
+func resize(src image.Image, w, h int) image.Image {
+	var dst draw.Image
+	switch src.(type) {
+	case *image.Gray:
+		dst = image.NewGray(image.Rect(0, 0, w, h))
+	case *image.NRGBA, *image.Paletted:
+		dst = image.NewNRGBA(image.Rect(0, 0, w, h))
+	case *image.NRGBA64:
+		dst = image.NewNRGBA64(image.Rect(0, 0, w, h))
+	case *image.RGBA64, *image.Gray16:
+		dst = image.NewRGBA64(image.Rect(0, 0, w, h))
+	default:
+		dst = image.NewRGBA(image.Rect(0, 0, w, h))
+	}
+	draw.CatmullRom.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Src, nil)
+	return dst
+}
+
+// encode writes m in the given format with sharp's default output settings.
+func encode(w io.Writer, m image.Image, format string, src image.Image) error {
+	switch format {
+	case "jpeg":
+		return jpeg.Encode(w, m, &jpeg.Options{Quality: 80})
+	case "png":
+		return (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(w, m)
+	case "gif":
+		opts := &gif.Options{NumColors: 256, Drawer: draw.FloydSteinberg}
+		if p, ok := src.(*image.Paletted); ok {
+			opts.Quantizer = fixedPalette(p.Palette)
+		}
+		return gif.Encode(w, m, opts)
+	case "tiff":
+		return tiff.Encode(w, m, &tiff.Options{Compression: tiff.Deflate, Predictor: true})
+	case "webp":
+		// Go has no lossy WebP encoder; copies are lossless WebP.
+		return nativewebp.Encode(w, m, nil)
+	}
+	return errors.New("upload: no encoder for " + format)
+}
+
+// fixedPalette keeps a GIF's own palette for its resized copies.
+type fixedPalette color.Palette
+
+func (p fixedPalette) Quantize(_ color.Palette, _ image.Image) color.Palette {
+	return color.Palette(p)
+}
+
+// optimize re-encodes a JPEG (quality 80) or PNG (best compression) for sizeOptimization.
+func optimize(w io.Writer, m image.Image, format string) error {
+	switch format {
+	case "jpeg":
+		return jpeg.Encode(w, m, &jpeg.Options{Quality: 80})
+	case "png":
+		return (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(w, m)
+	}
+	return errors.New("upload: nothing to optimize")
+}
+
+// svgSize reads the size librsvg gives an SVG: width and height in px (or in absolute units
+// at 72 dpi), else the viewBox.
+func svgSize(r io.Reader) (int, int, bool) {
+	dec := xml.NewDecoder(r)
+	dec.Strict = false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return 0, 0, false
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		if se.Name.Local != "svg" {
+			return 0, 0, false
+		}
+		var w, h float64
+		var wOK, hOK bool
+		var vb []float64
+		for _, a := range se.Attr {
+			switch a.Name.Local {
+			case "width":
+				w, wOK = svgLength(a.Value)
+			case "height":
+				h, hOK = svgLength(a.Value)
+			case "viewBox":
+				for _, f := range strings.FieldsFunc(a.Value, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
+					if v, err := strconv.ParseFloat(f, 64); err == nil {
+						vb = append(vb, v)
+					}
+				}
+			}
+		}
+		if len(vb) == 4 && vb[2] > 0 && vb[3] > 0 {
+			switch {
+			case wOK && !hOK:
+				h, hOK = w*vb[3]/vb[2], true
+			case hOK && !wOK:
+				w, wOK = h*vb[2]/vb[3], true
+			case !wOK && !hOK:
+				w, h, wOK, hOK = vb[2], vb[3], true, true
+			}
+		}
+		if !wOK || !hOK || w <= 0 || h <= 0 {
+			return 0, 0, false
+		}
+		return int(math.Round(w)), int(math.Round(h)), true
+	}
+}
+
+func svgLength(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		px     float64
+	}{{"px", 1}, {"pt", 1}, {"pc", 12}, {"in", 72}, {"cm", 72 / 2.54}, {"mm", 72 / 25.4}}
+	mul := 1.0
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mul = strings.TrimSuffix(s, u.suffix), u.px
+			break
+		}
+	}
+	if strings.HasSuffix(s, "%") || strings.HasSuffix(s, "em") || strings.HasSuffix(s, "ex") {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || v <= 0 {
+		return 0, false
+	}
+	return v * mul, true
+}
+
+// breakpointsInOrder lists the configured breakpoints from the largest down.
+func breakpointsInOrder(bp map[string]int) []string {
+	keys := make([]string, 0, len(bp))
+	for k := range bp {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if bp[a] != bp[b] {
+			return bp[b] - bp[a]
+		}
+		return strings.Compare(a, b)
+	})
+	return keys
+}

@@ -1,0 +1,536 @@
+package upload
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/schemas"
+)
+
+// ErrFilesEmpty is Strapi's answer to an upload without files.
+var ErrFilesEmpty = apierror.Validation("Files are empty")
+
+// errEntityNotFound is the upload service's NotFoundError (replace, update of a missing id).
+func errEntityNotFound() error {
+	return &apierror.Error{Status: 404, Name: "NotFoundError", Message: "Entity not found"}
+}
+
+// ParseInfos reads the `fileInfo` field values as Strapi's upload validation does: one JSON
+// object for a single file, a JSON array (or one object per value) for several. Values of
+// name, alternativeText and caption may be strings, numbers, booleans or null.
+func ParseInfos(values []string, multi bool) ([]FileInfo, error) {
+	if len(values) == 0 {
+		return nil, nil
+	}
+	if !multi {
+		if len(values) > 1 {
+			return nil, typeError("fileInfo", "object", nil, nil)
+		}
+		fi, err := parseInfo("fileInfo", values[0])
+		if err != nil {
+			return nil, err
+		}
+		return []FileInfo{fi}, nil
+	}
+	var items []any
+	if len(values) == 1 {
+		v, ok := decodeJSON(values[0])
+		arr, isArr := v.([]any)
+		if !ok || !isArr {
+			return nil, typeError("fileInfo", "array", nil, values[0])
+		}
+		items = arr
+	} else {
+		for _, s := range values {
+			items = append(items, s)
+		}
+	}
+	out := make([]FileInfo, len(items))
+	for i, it := range items {
+		path := fmt.Sprintf("fileInfo[%d]", i)
+		var fi FileInfo
+		var err error
+		switch x := it.(type) {
+		case string:
+			fi, err = parseInfo(path, x)
+		case map[string]any:
+			fi, err = infoFrom(path, x)
+		case nil:
+		default:
+			err = typeError(path, "object", x, nil)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[i] = fi
+	}
+	return out, nil
+}
+
+func decodeJSON(s string) (any, bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return nil, false
+	}
+	return v, true
+}
+
+func parseInfo(path, s string) (FileInfo, error) {
+	v, ok := decodeJSON(s)
+	obj, isObj := v.(map[string]any)
+	if !ok || !isObj {
+		var final any
+		if ok {
+			final = v
+		}
+		return FileInfo{}, typeError(path, "object", final, s)
+	}
+	return infoFrom(path, obj)
+}
+
+func infoFrom(path string, obj map[string]any) (FileInfo, error) {
+	fi := FileInfo{Seen: true}
+	for _, k := range []string{"name", "alternativeText", "caption"} {
+		v, present := obj[k]
+		if !present {
+			continue
+		}
+		var sp *string
+		switch x := v.(type) {
+		case nil:
+		case string:
+			sp = &x
+		case json.Number:
+			s := x.String()
+			sp = &s
+		case bool:
+			s := strconv.FormatBool(x)
+			sp = &s
+		default:
+			return fi, typeError(path+"."+k, "string", x, nil)
+		}
+		switch k {
+		case "name":
+			fi.Name = sp
+		case "alternativeText":
+			fi.AlternativeText, fi.HasAlternativeText = sp, true
+		case "caption":
+			fi.Caption, fi.HasCaption = sp, true
+		}
+	}
+	return fi, nil
+}
+
+// typeError is yup's type error as Strapi reports it for the upload body.
+func typeError(path, typ string, final any, orig any) error {
+	msg := fmt.Sprintf("%s must be a `%s` type, but the final value was: `%s`", path, typ, printJSON(final))
+	if orig != nil {
+		msg += fmt.Sprintf(" (cast from the value `%s`).", printJSON(orig))
+	} else {
+		msg += "."
+	}
+	return apierror.Fields([]apierror.FieldError{{Path: splitPath(path), Message: msg, Name: "ValidationError"}})
+}
+
+// printJSON prints a value as yup's printValue does: strings quoted as they are, other
+// values as JSON.
+func printJSON(v any) string {
+	if v == nil {
+		return "null"
+	}
+	if s, ok := v.(string); ok {
+		return `"` + s + `"`
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return strings.TrimSpace(b.String())
+}
+
+func splitPath(p string) []string {
+	p = strings.NewReplacer("[", ".", "]", "").Replace(p)
+	return strings.Split(p, ".")
+}
+
+// target is a resolved Target.
+type target struct {
+	model *schemas.Model
+	attr  *schemas.Attribute
+	id    int64
+}
+
+// resolveTarget checks ref, refId and field against the schema (the entry's existence is
+// checked inside the write transaction). Strapi attaches only when all three are given.
+func (s *Service) resolveTarget(tg *Target) (*target, error) {
+	if tg == nil || tg.Ref == "" || tg.RefID == "" || tg.Field == "" {
+		return nil, nil
+	}
+	m := s.Schema.Models[tg.Ref]
+	if m == nil || m == s.Schema.Files {
+		return nil, apierror.Validation("Invalid ref %q: no content type or component has this uid", tg.Ref)
+	}
+	a, ok := m.Attr(tg.Field)
+	if !ok || a.Type != schemas.Media {
+		return nil, apierror.Validation("Invalid field %q: %s has no media attribute of that name", tg.Field, tg.Ref)
+	}
+	id, err := strconv.ParseInt(strings.TrimSpace(tg.RefID), 10, 64)
+	if err != nil || id < 1 {
+		return nil, apierror.Validation("Invalid refId %q: it must be a positive integer", tg.RefID)
+	}
+	return &target{model: m, attr: a, id: id}, nil
+}
+
+// Upload stores the files of one request in its own transaction and returns the new file
+// ids, in order.
+func (s *Service) Upload(ctx context.Context, req UploadRequest) ([]int64, error) {
+	b, err := s.Prepare(req)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Discard()
+	t, err := s.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := b.Record(ctx, t.tx)
+	if err != nil {
+		t.tx.Rollback()
+		return nil, err
+	}
+	if err := t.tx.Commit(); err != nil {
+		return nil, fmt.Errorf("commit: %w", err)
+	}
+	if err := b.Commit(ctx); err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// Batch is a set of received files processed and ready to be recorded: Prepare does the
+// work that needs no database, Record writes the rows inside the caller's transaction, and
+// Commit (after that transaction commits) puts the files in place. Discard, always
+// deferred, removes whatever temporary files are left.
+type Batch struct {
+	s   *Service
+	ps  []*prepared
+	tg  *target
+	ids []int64
+}
+
+// Prepare validates and processes the files of an upload request (type, name, size limit,
+// dimensions, formats); the target's ref and field are checked against the schema.
+func (s *Service) Prepare(req UploadRequest) (*Batch, error) {
+	if len(req.Files) == 0 {
+		return nil, ErrFilesEmpty
+	}
+	tg, err := s.resolveTarget(req.Target)
+	if err != nil {
+		return nil, err
+	}
+	b := &Batch{s: s, tg: tg}
+	for i, in := range req.Files {
+		var info FileInfo
+		if i < len(req.Infos) {
+			info = req.Infos[i]
+		}
+		p, err := s.prepare(in, info, "", "")
+		if err != nil {
+			b.Discard()
+			return nil, err
+		}
+		b.ps = append(b.ps, p)
+		if tg != nil && !tg.attr.AcceptsMIME(p.mime) {
+			b.Discard()
+			return nil, apierror.Validation("%s only accepts %s, %q is %s", tg.attr.Name, strings.Join(tg.attr.Allowed, ", "), p.name, p.mime)
+		}
+	}
+	return b, nil
+}
+
+// Record writes the batch's rows (files, folder links, and the links to the target entry)
+// in tx and returns the new ids, in order.
+func (b *Batch) Record(ctx context.Context, tx *sqlx.Tx) ([]int64, error) {
+	t := dbtx{ctx: ctx, tx: tx, d: b.s.DB.Dialect}
+	ids, err := b.s.record(t, b.ps, b.tg, b.s.now())
+	if err != nil {
+		return nil, err
+	}
+	b.ids = ids
+	return ids, nil
+}
+
+// Attach sets the entry the batch's files are linked to when recorded (inline uploads of a
+// create, whose entry id is known only inside the transaction). The attribute's
+// allowedTypes are checked.
+func (b *Batch) Attach(model *schemas.Model, attr *schemas.Attribute, id int64) error {
+	b.tg = &target{model: model, attr: attr, id: id}
+	for _, p := range b.ps {
+		if !attr.AcceptsMIME(p.mime) {
+			return apierror.Validation("%s only accepts %s, %q is %s", attr.Name, strings.Join(attr.Allowed, ", "), p.name, p.mime)
+		}
+	}
+	return nil
+}
+
+// Commit puts the recorded files in place; call it once the transaction has committed. If
+// that fails, the rows are taken back so nothing points at a missing file.
+func (b *Batch) Commit(ctx context.Context) error {
+	if err := b.s.commitFiles(b.ps); err != nil {
+		b.s.Log.Error("upload: moving files into place failed", "err", err)
+		for _, id := range b.ids {
+			if _, rerr := b.s.Remove(ctx, id); rerr != nil {
+				b.s.Log.Error("upload: removing the rows of a failed upload", "id", id, "err", rerr)
+			}
+		}
+		return err
+	}
+	return nil
+}
+
+// Discard removes the batch's temporary files (after Commit, only those not moved).
+func (b *Batch) Discard() {
+	if b == nil {
+		return
+	}
+	for _, p := range b.ps {
+		p.cleanup()
+	}
+}
+
+func (s *Service) record(t dbtx, ps []*prepared, tg *target, now time.Time) ([]int64, error) {
+	if tg != nil {
+		var n int
+		if err := t.get(&n, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ?`, t.q(tg.model.Table), t.q("id")), tg.id); err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, apierror.Validation("Invalid refId %d: %s has no entry with this id", tg.id, tg.model.UID)
+		}
+	}
+	folderID, folderPath, err := s.apiFolder(t, now)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, 0, len(ps))
+	for _, p := range ps {
+		id, err := s.insertFile(t, p, folderID, folderPath, now)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	if tg == nil {
+		return ids, nil
+	}
+	link := ids
+	var order float64
+	if !tg.attr.Multiple {
+		// A single media attribute keeps one file: the last one uploaded, as in Strapi.
+		link = ids[len(ids)-1:]
+		if err := t.exec(fmt.Sprintf(`DELETE FROM %s WHERE %s = ? AND %s = ? AND %s = ?`, t.q("files_related_morphs"),
+			t.q("related_id"), t.q("related_type"), t.q("field")), tg.id, tg.model.UID, tg.attr.Name); err != nil {
+			return nil, err
+		}
+	} else if err := t.get(&order, fmt.Sprintf(`SELECT COALESCE(MAX(%s), 0) FROM %s WHERE %s = ? AND %s = ? AND %s = ?`, t.q("order"),
+		t.q("files_related_morphs"), t.q("related_id"), t.q("related_type"), t.q("field")), tg.id, tg.model.UID, tg.attr.Name); err != nil {
+		return nil, err
+	}
+	for _, id := range link {
+		order++
+		if err := t.exec(fmt.Sprintf(`INSERT INTO %s (%s, %s, %s, %s, %s) VALUES (?, ?, ?, ?, ?)`, t.q("files_related_morphs"),
+			t.q("file_id"), t.q("related_id"), t.q("related_type"), t.q("field"), t.q("order")),
+			id, tg.id, tg.model.UID, tg.attr.Name, order); err != nil {
+			return nil, fmt.Errorf("link file: %w", err)
+		}
+	}
+	return ids, nil
+}
+
+// stored is what replace and remove read of a file row.
+type stored struct {
+	ID       int64
+	Name     *string
+	Alt      *string
+	Caption  *string
+	Hash     string
+	Ext      *string
+	Provider *string
+	Formats  map[string]storedFormat
+}
+
+func (s *Service) load(t dbtx, id int64) (*stored, error) {
+	var st stored
+	var formats any
+	err := t.tx.QueryRowxContext(t.ctx, t.tx.Rebind(fmt.Sprintf(`SELECT %s, %s, %s, %s, %s, %s, %s, %s FROM %s WHERE %s = ?`,
+		t.q("id"), t.q("name"), t.q("alternative_text"), t.q("caption"), t.q("hash"), t.q("ext"), t.q("provider"), t.q("formats"),
+		t.q("files"), t.q("id"))), id).Scan(&st.ID, &st.Name, &st.Alt, &st.Caption, &st.Hash, &st.Ext, &st.Provider, &formats)
+	if isNoRows(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var raw []byte
+	switch x := formats.(type) {
+	case []byte:
+		raw = x
+	case string:
+		raw = []byte(x)
+	}
+	if len(raw) > 0 {
+		json.Unmarshal(raw, &st.Formats)
+	}
+	return &st, nil
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// Replace replaces the content of file id (POST /api/upload?id=X with a file): the hash,
+// extension and url stay, the name comes from the new file (or fileInfo.name), and the
+// dimensions and formats are those of the new content.
+func (s *Service) Replace(ctx context.Context, id int64, in *Incoming, info FileInfo) error {
+	t, err := s.begin(ctx)
+	if err != nil {
+		return err
+	}
+	old, err := s.load(t, id)
+	t.tx.Rollback()
+	if err != nil {
+		return err
+	}
+	if old == nil {
+		return errEntityNotFound()
+	}
+	p, err := s.prepare(in, info, old.Hash, deref(old.Ext))
+	if err != nil {
+		return err
+	}
+	defer p.cleanup()
+	formats, err := s.formatsValue(p.formats)
+	if err != nil {
+		return err
+	}
+	if t, err = s.begin(ctx); err != nil {
+		return err
+	}
+	sets := []string{"name", "formats", "mime", "size", "url", "provider", "updated_at"}
+	args := []any{p.name, formats, p.mime, p.size, p.url, Provider, s.now()}
+	if p.width != nil {
+		// Strapi keeps the stored dimensions when the new content is not an image.
+		sets, args = append(sets, "width", "height"), append(args, p.width, p.height)
+	}
+	if info.HasAlternativeText {
+		sets, args = append(sets, "alternative_text"), append(args, info.AlternativeText)
+	}
+	if info.HasCaption {
+		sets, args = append(sets, "caption"), append(args, info.Caption)
+	}
+	if err := s.update(t, id, sets, args); err != nil {
+		t.tx.Rollback()
+		return err
+	}
+	if err := t.tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	if deref(old.Provider) == Provider {
+		// Old formats that the new content does not overwrite go away.
+		keep := map[string]bool{}
+		for _, m := range p.moves {
+			keep[m.final] = true
+		}
+		gone := map[string]storedFormat{}
+		for k, f := range old.Formats {
+			if !keep[f.Hash+f.Ext] {
+				gone[k] = f
+			}
+		}
+		s.removeStored("", "", gone)
+	}
+	return s.commitFiles([]*prepared{p})
+}
+
+func (s *Service) update(t dbtx, id int64, cols []string, args []any) error {
+	sets := make([]string, len(cols))
+	for i, c := range cols {
+		sets[i] = t.q(c) + " = ?"
+	}
+	err := t.exec(fmt.Sprintf(`UPDATE %s SET %s WHERE %s = ?`, t.q("files"), strings.Join(sets, ", "), t.q("id")), append(args, id)...)
+	if err != nil {
+		return fmt.Errorf("update file: %w", err)
+	}
+	return nil
+}
+
+// UpdateInfo changes a file's name, alternativeText and caption (POST /api/upload?id=X
+// without a file); null or absent values keep the stored ones, as Strapi does.
+func (s *Service) UpdateInfo(ctx context.Context, id int64, info FileInfo) error {
+	t, err := s.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer t.tx.Rollback()
+	old, err := s.load(t, id)
+	if err != nil {
+		return err
+	}
+	if old == nil {
+		return errEntityNotFound()
+	}
+	pick := func(v, cur *string) *string {
+		if v == nil {
+			return cur
+		}
+		return v
+	}
+	err = s.update(t, id, []string{"name", "alternative_text", "caption", "updated_at"},
+		[]any{pick(info.Name, old.Name), pick(info.AlternativeText, old.Alt), pick(info.Caption, old.Caption), s.now()})
+	if err != nil {
+		return err
+	}
+	return t.tx.Commit()
+}
+
+// Remove deletes file id: its row, its links to entries and folders, and (for files of the
+// local provider) the stored file and formats. found is false for an unknown id.
+func (s *Service) Remove(ctx context.Context, id int64) (found bool, err error) {
+	t, err := s.begin(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer t.tx.Rollback()
+	old, err := s.load(t, id)
+	if err != nil || old == nil {
+		return false, err
+	}
+	for _, tbl := range []string{"files_related_morphs", "files_folder_links"} {
+		if err := t.exec(fmt.Sprintf(`DELETE FROM %s WHERE %s = ?`, t.q(tbl), t.q("file_id")), id); err != nil {
+			return false, err
+		}
+	}
+	if err := t.exec(fmt.Sprintf(`DELETE FROM %s WHERE %s = ?`, t.q("files"), t.q("id")), id); err != nil {
+		return false, err
+	}
+	if err := t.tx.Commit(); err != nil {
+		return false, fmt.Errorf("commit: %w", err)
+	}
+	if deref(old.Provider) == Provider {
+		s.removeStored(old.Hash, deref(old.Ext), old.Formats)
+	}
+	return true, nil
+}

@@ -1,0 +1,627 @@
+// Package upload is Quarry's media library: Strapi v4's upload plugin with its local
+// provider. It stores received files under the app's public/uploads folder, names them as
+// Strapi does (hash = slug of the name + 10 hex digits, url = /uploads/<hash><ext>), reads
+// image dimensions and generates the thumbnail and responsive formats, and keeps the
+// records in Strapi's tables (files, files_related_morphs, upload_folders,
+// files_folder_links), so an existing Strapi database's media is served in place.
+//
+// Writes are all-or-nothing: files are received and processed into temporary files of the
+// uploads folder, the rows are written in one transaction, and only after it commits are
+// the temporary files renamed to their final names (or, on any error, removed).
+package upload
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/sqlgen/database"
+)
+
+// Provider is the provider name recorded on files this service stores.
+const Provider = "local"
+
+// APIFolderName is the media library folder content-API uploads go to.
+const APIFolderName = "API Uploads"
+
+// Service is the media library of one app.
+type Service struct {
+	Schema *schemas.Schema
+	DB     *database.DB
+	Config Config
+	Now    func() time.Time
+	Log    *slog.Logger
+
+	// sem bounds concurrent image processing (decoding holds whole images in memory).
+	sem     chan struct{}
+	semOnce sync.Once
+}
+
+// New loads the app's upload configuration. The uploads folder is created by the first
+// upload.
+func New(appDir string, s *schemas.Schema, db *database.DB, getenv func(string) string, log *slog.Logger) (*Service, error) {
+	cfg, err := LoadConfig(appDir, getenv)
+	if err != nil {
+		return nil, err
+	}
+	return NewFromConfig(cfg, s, db, log), nil
+}
+
+// NewFromConfig builds the service from a configuration already read (ParseConfig).
+func NewFromConfig(cfg Config, s *schemas.Schema, db *database.DB, log *slog.Logger) *Service {
+	if log == nil {
+		log = slog.Default()
+	}
+	removeStaleTemps(cfg.Dir, log)
+	return &Service{Schema: s, DB: db, Config: cfg, Now: time.Now, Log: log}
+}
+
+// removeStaleTemps deletes temporary files a crashed process left in the uploads folder (a
+// day old, so that another server sharing the folder keeps its uploads in progress).
+func removeStaleTemps(dir string, log *slog.Logger) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".quarry-") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > 24*time.Hour {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err == nil {
+				log.Info("removed a stale temporary upload", "file", e.Name())
+			}
+		}
+	}
+}
+
+func (s *Service) now() time.Time {
+	now := time.Now
+	if s.Now != nil {
+		now = s.Now
+	}
+	return now().UTC().Truncate(time.Millisecond)
+}
+
+func (s *Service) acquire() func() {
+	s.semOnce.Do(func() { s.sem = make(chan struct{}, max(1, runtime.NumCPU()/2)) })
+	s.sem <- struct{}{}
+	return func() { <-s.sem }
+}
+
+// FileInfo is the client's information about one file (the `fileInfo` field). A nil field
+// was not given or null; Has* tell a null apart from an absent key.
+type FileInfo struct {
+	Name, AlternativeText, Caption       *string
+	HasAlternativeText, HasCaption, Seen bool
+}
+
+// Target attaches uploaded files to a media attribute of an entry (ref, refId, field).
+type Target struct {
+	Ref   string // content-type uid (api::article.article) or component uid (shared.seo)
+	RefID string
+	Field string
+}
+
+// UploadRequest is one POST /api/upload (or GraphQL upload/multipleUpload).
+type UploadRequest struct {
+	Files  []*Incoming
+	Infos  []FileInfo // by position; missing entries mean no information
+	Target *Target
+}
+
+// Stage receives a file from a reader (GraphQL's Upload scalar, or any caller that does not
+// go through ReadForm) into a temporary file; the caller discards it when done.
+func (s *Service) Stage(r io.Reader, filename, declaredMime string) (*Incoming, error) {
+	if err := os.MkdirAll(s.Config.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(s.Config.Dir, ".quarry-upload-*")
+	if err != nil {
+		return nil, err
+	}
+	in := &Incoming{Field: "files", Filename: filename, Declared: declaredMime, path: f.Name()}
+	n, err := io.Copy(f, io.LimitReader(r, s.Config.MaxFileBytes+1))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && n > s.Config.MaxFileBytes {
+		err = ErrFileTooBig
+	}
+	if err != nil {
+		in.Discard()
+		return nil, err
+	}
+	in.Size = n
+	return in, nil
+}
+
+// ---- preparing files ----
+
+// format is one entry of a file's formats, with Strapi's keys.
+type format struct {
+	Ext         string  `json:"ext"`
+	URL         string  `json:"url"`
+	Hash        string  `json:"hash"`
+	Mime        string  `json:"mime"`
+	Name        string  `json:"name"`
+	Path        *string `json:"path"`
+	Size        float64 `json:"size"`
+	Width       int     `json:"width"`
+	Height      int     `json:"height"`
+	SizeInBytes int64   `json:"sizeInBytes"`
+}
+
+// prepared is a processed file ready to be recorded: its row values and the temporary
+// files to rename into place once the row is committed.
+type prepared struct {
+	name, hash, ext, mime string
+	info                  FileInfo
+	width, height         *int
+	formats               map[string]*format // nil: NULL; empty: {}
+	size                  float64
+	url                   string
+	moves                 []move
+	temps                 []string // every temporary file made while processing
+}
+
+type move struct{ tmp, final string }
+
+func (p *prepared) cleanup() {
+	for _, t := range p.temps {
+		os.Remove(t)
+	}
+}
+
+func (s *Service) tempFile() (*os.File, error) {
+	return os.CreateTemp(s.Config.Dir, ".quarry-format-*")
+}
+
+// prepare validates and processes one received file: name, type, size limit, dimensions,
+// optimization and formats. keepHash/keepExt are set when replacing a file.
+func (s *Service) prepare(in *Incoming, info FileInfo, keepHash, keepExt string) (*prepared, error) {
+	if !validFilename(in.Filename) {
+		return nil, apierror.Application("File name contains invalid characters")
+	}
+	head, err := readHead(in.path)
+	if err != nil {
+		return nil, err
+	}
+	mimeType, sniffed, err := resolveMime(in.Declared, in.Filename, head)
+	if err != nil {
+		return nil, err
+	}
+	ext := extName(in.Filename)
+	if ext == "" {
+		ext = "." + extensionFor(mimeType)
+	}
+	used := in.Filename
+	if info.Name != nil && *info.Name != "" {
+		used = *info.Name
+	}
+	used = normNFC(used)
+	if !validFilename(used) {
+		return nil, apierror.Application("File name contains invalid characters")
+	}
+	// The received file is the batch's to remove once it is moved or not needed.
+	p := &prepared{name: used, ext: ext, mime: mimeType, info: info, size: KB(in.Size), temps: []string{in.path}}
+	if keepHash != "" {
+		p.hash, p.ext = keepHash, keepExt
+	} else {
+		p.hash = newHash(baseName(used, ext))
+	}
+	if int64(p.size*1000) > s.Config.SizeLimit {
+		return nil, &apierror.Error{Status: 413, Name: "PayloadTooLargeError",
+			Message: fmt.Sprintf("%s exceeds size limit of %s.", used, humanBytes(s.Config.SizeLimit))}
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			p.cleanup()
+		}
+	}()
+	mainPath := in.path
+	if err := s.processImage(p, &mainPath, sniffed, keepHash != ""); err != nil {
+		return nil, err
+	}
+	p.url = "/uploads/" + p.hash + p.ext
+	p.moves = append(p.moves, move{mainPath, p.hash + p.ext})
+	ok = true
+	return p, nil
+}
+
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, 3072)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
+// processImage records an image's dimensions, optimizes it and generates its formats.
+// replacing mirrors Strapi's replace, which records formats as {} for a non-image.
+// writeTemp writes a derived image into a new temporary file of the upload (removed by
+// cleanup unless moved into place) and reports its name and size.
+func (s *Service) writeTemp(p *prepared, write func(io.Writer) error) (string, int64, error) {
+	f, err := s.tempFile()
+	if err != nil {
+		return "", 0, err
+	}
+	p.temps = append(p.temps, f.Name())
+	bw := bufio.NewWriter(f)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	st, serr := f.Stat()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || serr != nil {
+		return "", 0, errors.Join(err, serr)
+	}
+	return f.Name(), st.Size(), nil
+}
+
+func (s *Service) processImage(p *prepared, mainPath *string, sniffed string, replacing bool) error {
+	if replacing {
+		p.formats = map[string]*format{}
+	}
+	ii, err := probe(*mainPath, sniffed)
+	if err != nil || ii == nil {
+		return err
+	}
+	w, h := ii.width, ii.height
+	p.width, p.height = &w, &h
+	if !ii.resizable() {
+		return nil
+	}
+	release := s.acquire()
+	defer release()
+	src, err := decode(*mainPath)
+	if err != nil {
+		return err
+	}
+	if s.Config.SizeOptimization && (ii.format == "jpeg" || ii.format == "png") {
+		name, size, err := s.writeTemp(p, func(w io.Writer) error { return optimize(w, src, ii.format) })
+		if err != nil {
+			return err
+		}
+		orig, err := os.Stat(*mainPath)
+		if err != nil {
+			return err
+		}
+		if size < orig.Size() {
+			*mainPath = name
+			p.size = KB(size)
+		}
+	}
+	type box struct {
+		key    string
+		bw, bh int
+	}
+	var boxes []box
+	if s.Config.ResponsiveDimensions {
+		for _, k := range breakpointsInOrder(s.Config.Breakpoints) {
+			bp := s.Config.Breakpoints[k]
+			if bp < w || bp < h {
+				boxes = append(boxes, box{k, bp, bp})
+			}
+		}
+	}
+	if w > thumbWidth || h > thumbHeight {
+		boxes = append(boxes, box{"thumbnail", thumbWidth, thumbHeight})
+	}
+	if len(boxes) > 0 && p.formats == nil {
+		p.formats = map[string]*format{}
+	}
+	var made []image2
+	for _, b := range boxes {
+		tw, th := fitInside(w, h, b.bw, b.bh)
+		from := src
+		// Resize from the smallest copy made so far that is still at least twice as large:
+		// the result is indistinguishable and much cheaper for big photos.
+		for _, m := range made {
+			if m.w >= 2*tw && m.h >= 2*th {
+				from = m.img
+			}
+		}
+		out := resize(from, tw, th)
+		made = append(made, image2{out, tw, th})
+		name, size, err := s.writeTemp(p, func(w io.Writer) error { return encode(w, out, ii.format, src) })
+		if err != nil {
+			return err
+		}
+		hash := b.key + "_" + p.hash
+		p.formats[b.key] = &format{Ext: p.ext, URL: "/uploads/" + hash + p.ext, Hash: hash, Mime: p.mime,
+			Name: b.key + "_" + p.name, Size: KB(size), Width: tw, Height: th, SizeInBytes: size}
+		p.moves = append(p.moves, move{name, hash + p.ext})
+	}
+	return nil
+}
+
+type image2 struct {
+	img  image.Image
+	w, h int
+}
+
+// ---- database ----
+
+type dbtx struct {
+	ctx context.Context
+	tx  *sqlx.Tx
+	d   *sqlgen.Dialect
+}
+
+func (t dbtx) q(s string) string { return t.d.Quote(s) }
+
+func (t dbtx) args(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		out[i] = t.d.Bind(a)
+	}
+	return out
+}
+
+func (t dbtx) exec(query string, args ...any) error {
+	_, err := t.tx.ExecContext(t.ctx, t.tx.Rebind(query), t.args(args)...)
+	return err
+}
+
+func (t dbtx) get(dest any, query string, args ...any) error {
+	return t.tx.QueryRowxContext(t.ctx, t.tx.Rebind(query), t.args(args)...).Scan(dest)
+}
+
+func (s *Service) begin(ctx context.Context) (dbtx, error) {
+	tx, err := s.DB.BeginTxx(ctx, nil)
+	if err != nil {
+		return dbtx{}, fmt.Errorf("begin: %w", err)
+	}
+	return dbtx{ctx: ctx, tx: tx, d: s.DB.Dialect}, nil
+}
+
+func jsonValue(v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return string(b), nil
+}
+
+func (s *Service) formatsValue(f map[string]*format) (any, error) {
+	if f == nil {
+		return nil, nil
+	}
+	return jsonValue(f)
+}
+
+// insertFile writes one files row with its folder link and returns its id.
+func (s *Service) insertFile(t dbtx, p *prepared, folderID int64, folderPath string, now time.Time) (int64, error) {
+	formats, err := s.formatsValue(p.formats)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	err = t.get(&id, fmt.Sprintf(`INSERT INTO %s (%s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING %s`,
+		t.q("files"), strings.Join(quoteAll(t, "name", "alternative_text", "caption", "width", "height", "formats", "hash", "ext",
+			"mime", "size", "url", "preview_url", "provider", "provider_metadata", "folder_path", "created_at", "updated_at"), ", "), t.q("id")),
+		p.name, p.info.AlternativeText, p.info.Caption, p.width, p.height, formats, p.hash, p.ext, p.mime, p.size, p.url,
+		nil, Provider, nil, folderPath, now, now)
+	if err != nil {
+		return 0, fmt.Errorf("insert file: %w", err)
+	}
+	var order float64
+	if err := t.get(&order, fmt.Sprintf(`SELECT COALESCE(MAX(%s), 0) FROM %s WHERE %s = ?`, t.q("file_order"),
+		t.q("files_folder_links"), t.q("folder_id")), folderID); err != nil {
+		return 0, err
+	}
+	if err := t.exec(fmt.Sprintf(`INSERT INTO %s (%s, %s, %s) VALUES (?, ?, ?)`, t.q("files_folder_links"), t.q("file_id"),
+		t.q("folder_id"), t.q("file_order")), id, folderID, order+1); err != nil {
+		return 0, fmt.Errorf("link file to folder: %w", err)
+	}
+	return id, nil
+}
+
+func quoteAll(t dbtx, names ...string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = t.q(n)
+	}
+	return out
+}
+
+// tableExists reports whether a table is there (Strapi's store table exists in databases
+// Strapi created; Quarry uses it when present).
+func (t dbtx) tableExists(name string) (bool, error) {
+	var n int
+	var err error
+	if t.d == sqlgen.Postgres {
+		err = t.get(&n, `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?`, name)
+	} else {
+		err = t.get(&n, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, name)
+	}
+	return n > 0, err
+}
+
+const storeTable = "strapi_core_store_settings"
+const apiFolderKey = "plugin_upload_api-folder"
+
+// apiFolder finds or creates the "API Uploads" folder content-API uploads are filed in, as
+// Strapi's api-upload-folder service does (its id is kept in the core store when the
+// database has Strapi's store table).
+func (s *Service) apiFolder(t dbtx, now time.Time) (int64, string, error) {
+	if t.d == sqlgen.Postgres {
+		if err := t.exec(`SELECT pg_advisory_xact_lock(hashtext('quarry.upload.api-folder'))`); err != nil {
+			return 0, "", err
+		}
+	}
+	hasStore, err := t.tableExists(storeTable)
+	if err != nil {
+		return 0, "", err
+	}
+	var id int64
+	var path string
+	if hasStore {
+		var raw string
+		err := t.get(&raw, fmt.Sprintf(`SELECT %s FROM %s WHERE %s = ? ORDER BY %s LIMIT 1`, t.q("value"), t.q(storeTable), t.q("key"), t.q("id")), apiFolderKey)
+		if err != nil && !isNoRows(err) {
+			return 0, "", err
+		}
+		var v struct {
+			ID int64 `json:"id"`
+		}
+		if err == nil && json.Unmarshal([]byte(raw), &v) == nil && v.ID > 0 {
+			err := t.get(&path, fmt.Sprintf(`SELECT %s FROM %s WHERE %s = ?`, t.q("path"), t.q("upload_folders"), t.q("id")), v.ID)
+			if err == nil {
+				return v.ID, path, nil
+			}
+			if !isNoRows(err) {
+				return 0, "", err
+			}
+		}
+	} else {
+		err := t.tx.QueryRowxContext(t.ctx, t.tx.Rebind(fmt.Sprintf(`SELECT f.%s, f.%s FROM %s f WHERE f.%s = ? AND NOT EXISTS (SELECT 1 FROM %s l WHERE l.%s = f.%s) ORDER BY f.%s LIMIT 1`,
+			t.q("id"), t.q("path"), t.q("upload_folders"), t.q("name"), t.q("upload_folders_parent_links"), t.q("folder_id"), t.q("id"), t.q("id"))),
+			APIFolderName).Scan(&id, &path)
+		if err == nil {
+			return id, path, nil
+		}
+		if !isNoRows(err) {
+			return 0, "", err
+		}
+	}
+	// Create it, with a name no other root folder has.
+	name := APIFolderName
+	for i := 1; ; i++ {
+		var n int
+		if err := t.get(&n, fmt.Sprintf(`SELECT COUNT(*) FROM %s f WHERE f.%s = ? AND NOT EXISTS (SELECT 1 FROM %s l WHERE l.%s = f.%s)`,
+			t.q("upload_folders"), t.q("name"), t.q("upload_folders_parent_links"), t.q("folder_id"), t.q("id")), name); err != nil {
+			return 0, "", err
+		}
+		if n == 0 {
+			break
+		}
+		name = fmt.Sprintf("%s (%d)", APIFolderName, i)
+	}
+	var maxPathID int64
+	if err := t.get(&maxPathID, fmt.Sprintf(`SELECT COALESCE(MAX(%s), 0) FROM %s`, t.q("path_id"), t.q("upload_folders"))); err != nil {
+		return 0, "", err
+	}
+	pathID := maxPathID + 1
+	path = "/" + strconv.FormatInt(pathID, 10)
+	if err := t.get(&id, fmt.Sprintf(`INSERT INTO %s (%s, %s, %s, %s, %s) VALUES (?, ?, ?, ?, ?) RETURNING %s`, t.q("upload_folders"),
+		t.q("name"), t.q("path_id"), t.q("path"), t.q("created_at"), t.q("updated_at"), t.q("id")), name, pathID, path, now, now); err != nil {
+		return 0, "", fmt.Errorf("create upload folder: %w", err)
+	}
+	if hasStore {
+		err := t.exec(fmt.Sprintf(`DELETE FROM %s WHERE %s = ?`, t.q(storeTable), t.q("key")), apiFolderKey)
+		if err == nil {
+			err = t.exec(fmt.Sprintf(`INSERT INTO %s (%s, %s, %s) VALUES (?, ?, ?)`, t.q(storeTable), t.q("key"), t.q("value"), t.q("type")),
+				apiFolderKey, fmt.Sprintf(`{"id":%d}`, id), "object")
+		}
+		if err != nil {
+			return 0, "", fmt.Errorf("record the API upload folder: %w", err)
+		}
+	}
+	return id, path, nil
+}
+
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
+
+// ---- moving files into place ----
+
+// commitFiles renames the prepared temporary files to their final names.
+func (s *Service) commitFiles(ps []*prepared) error {
+	var errs []error
+	for _, p := range ps {
+		for _, m := range p.moves {
+			if err := os.Rename(m.tmp, filepath.Join(s.Config.Dir, m.final)); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// removeStored deletes the stored files of a record: the file and its formats.
+func (s *Service) removeStored(hash, ext string, formats map[string]storedFormat) {
+	names := []string{hash + ext}
+	for _, f := range formats {
+		if f.Hash != "" {
+			names = append(names, f.Hash+f.Ext)
+		}
+	}
+	for _, n := range names {
+		if !safeName(n) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(s.Config.Dir, n)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			s.Log.Warn("remove uploaded file", "file", n, "err", err)
+		}
+	}
+}
+
+// storedFormat is what removal needs of a stored format.
+type storedFormat struct {
+	Hash string `json:"hash"`
+	Ext  string `json:"ext"`
+}
+
+// safeName accepts a plain file name of the uploads folder (no folders, no dot files).
+func safeName(n string) bool {
+	return n != "" && !strings.HasPrefix(n, ".") && !strings.ContainsAny(n, `/\`) && n != ".."
+}
+
+// ErrNoSuchFile is Open's answer for a name that is not a stored file.
+var ErrNoSuchFile = errors.New("upload: no such file")
+
+// Open opens a stored file of the uploads folder by its name (as in /uploads/<name>). Only
+// plain file names are served: no folders, no dot files (temporary files start with a dot).
+func (s *Service) Open(name string) (*os.File, os.FileInfo, error) {
+	if !safeName(name) {
+		return nil, nil, ErrNoSuchFile
+	}
+	f, err := os.Open(filepath.Join(s.Config.Dir, name))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
+			return nil, nil, ErrNoSuchFile
+		}
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = ErrNoSuchFile
+		}
+		return nil, nil, err
+	}
+	return f, st, nil
+}
