@@ -111,7 +111,7 @@ func steps(p *plan.Plan) []*plan.Select {
 
 // render renders every statement of a plan through the cache, walking it as the runner
 // does (without collecting the steps first).
-func render(c *sqlgen.Cache, d *sqlgen.Dialect, p *plan.Plan) error {
+func render(c *sqlgen.Cache, d sqlgen.Dialect, p *plan.Plan) error {
 	if _, err := c.SelectParents(d, p.Root, sqlgen.Parents{}); err != nil {
 		return err
 	}
@@ -125,11 +125,11 @@ func render(c *sqlgen.Cache, d *sqlgen.Dialect, p *plan.Plan) error {
 
 // renderChildren renders the child steps of s, which batch on one encoding of their
 // parents' ids per level, as the runner's do.
-func renderChildren(c *sqlgen.Cache, d *sqlgen.Dialect, s *plan.Select) error {
+func renderChildren(c *sqlgen.Cache, d sqlgen.Dialect, s *plan.Select) error {
 	if len(s.Children) == 0 {
 		return nil
 	}
-	parents := d.Parents(parentIDs)
+	parents := sqlgen.NewParents(d, parentIDs)
 	for _, ch := range s.Children {
 		for _, cs := range ch.Steps {
 			if _, err := c.SelectParents(d, cs, parents); err != nil {
@@ -247,7 +247,7 @@ func BenchmarkSQL(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, s := range all {
-					if _, err := d.Select(s, idsFor(s)); err != nil {
+					if _, err := sqlgen.Select(d, s, idsFor(s)); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -41,11 +41,11 @@ func (sh *shape) slotOf(c *plan.Cmp) int {
 
 var shapes = sync.Pool{New: func() any { return &shape{key: make([]byte, 0, 256), vals: make([]any, 0, 16)} }}
 
-func newShape(d *Dialect, s *plan.Select, parents Parents) *shape {
+func newShape(d Dialect, s *plan.Select, parents Parents) *shape {
 	sh := shapes.Get().(*shape)
 	sh.key, sh.vals, sh.cmps = sh.key[:0], sh.vals[:0], sh.cmps[:0]
 	sh.parent, sh.limit, sh.offset, sh.upper = -1, -1, -1, -1
-	sh.str(d.Name)
+	sh.str(d.Name())
 	sh.byte('|')
 	sh.str(s.Model.UID)
 	sh.byte('|')
@@ -188,20 +188,20 @@ func NewCache() *Cache { return &Cache{m: map[string]cached{}, Max: 4096} }
 
 // Select renders a step through the cache. Child steps take the ids of their parents, which
 // are encoded for this step alone; SelectParents shares one encoding between steps.
-func (c *Cache) Select(d *Dialect, s *plan.Select, parentIDs []int64) (Stmt, error) {
+func (c *Cache) Select(d Dialect, s *plan.Select, parentIDs []int64) (Stmt, error) {
 	return c.SelectParents(d, s, Parents{ids: parentIDs})
 }
 
 // SelectParents renders a step through the cache with its parents' ids already encoded, as
 // the runner does for all the child steps of a level (the zero Parents for a root step).
-func (c *Cache) SelectParents(d *Dialect, s *plan.Select, parents Parents) (Stmt, error) {
+func (c *Cache) SelectParents(d Dialect, s *plan.Select, parents Parents) (Stmt, error) {
 	sh := newShape(d, s, parents)
 	defer sh.release()
 	c.mu.RLock()
 	hit, ok := c.m[string(sh.key)] // the conversion does not allocate in a map index
 	c.mu.RUnlock()
 	if !ok {
-		sql, tmpl, err := d.render(s, sh)
+		sql, tmpl, err := render(d, s, sh)
 		if err != nil {
 			return Stmt{}, err
 		}
@@ -213,7 +213,7 @@ func (c *Cache) SelectParents(d *Dialect, s *plan.Select, parents Parents) (Stmt
 		c.m[string(sh.key)] = hit
 		c.mu.Unlock()
 	}
-	return Stmt{SQL: hit.sql, Args: d.resolve(hit.args, sh.vals)}, nil
+	return Stmt{SQL: hit.sql, Args: resolve(d, hit.args, sh.vals)}, nil
 }
 
 // Len reports the number of cached shapes.
@@ -224,7 +224,7 @@ func (c *Cache) Len() int {
 }
 
 // resolve replaces slots by this request's values, converted for the driver.
-func (d *Dialect) resolve(tmpl []any, vals []any) []any {
+func resolve(d Dialect, tmpl []any, vals []any) []any {
 	out := newArgs(len(tmpl))
 	for i, a := range tmpl {
 		if s, ok := a.(slot); ok {

@@ -42,7 +42,7 @@ type ForeignKey struct {
 const adminUsers = "admin_users"
 
 // Layout lists every table the schema needs, Strapi's own system tables included.
-func Layout(d *Dialect, s *schemas.Schema) []Table {
+func Layout(d Dialect, s *schemas.Schema) []Table {
 	var out []Table
 	models := append([]*schemas.Model{s.Files}, s.ContentTypes...)
 	models = append(models, s.Plugins...) // users-permissions, upload folders, i18n locales and their links
@@ -115,16 +115,9 @@ func (t *Table) addAuthors() {
 	}
 }
 
-func (d *Dialect) orderType() string {
-	if d == SQLite {
-		return "float"
-	}
-	return "double precision"
-}
-
 // linkTable is the join table of a relation, as Strapi's metadata builds it: the order
 // column of the targets (to-many) and of the sources (bidirectional many-to-*) when kept.
-func linkTable(d *Dialect, name, srcCol, srcTable, tgtCol, tgtTable, orderCol, invOrderCol string) Table {
+func linkTable(d Dialect, name, srcCol, srcTable, tgtCol, tgtTable, orderCol, invOrderCol string) Table {
 	t := Table{Name: name, Columns: []Column{{"id", "id"}, {srcCol, "integer"}, {tgtCol, "integer"}},
 		Indexes: []Index{
 			{Name: name + "_fk", Columns: []string{srcCol}},
@@ -145,7 +138,7 @@ func linkTable(d *Dialect, name, srcCol, srcTable, tgtCol, tgtTable, orderCol, i
 
 // componentsTable joins an entry to its components and dynamic-zone items. Strapi names
 // its indexes and constraints after the entry's table, not after the join table.
-func componentsTable(d *Dialect, owner, name string) Table {
+func componentsTable(d Dialect, owner, name string) Table {
 	return Table{Name: name,
 		Columns: []Column{{"id", "id"}, {"entity_id", "integer"}, {"component_id", "integer"},
 			{"component_type", "varchar(255)"}, {"field", "varchar(255)"}, {"order", d.orderType()}},
@@ -190,7 +183,7 @@ var uploadFolderIndexes = []Index{
 // transfer tokens, webhooks, releases, the core store, the schema and migration records).
 // Quarry uses some of them; it creates all of them so that a database it created is the
 // one Strapi would create, and the created_by_id foreign keys have their target.
-func systemTables(d *Dialect) []Table {
+func systemTables(d Dialect) []Table {
 	dt := d.ColumnType(schemas.DateTime)
 	vc, js := "varchar(255)", d.ColumnType(schemas.JSON)
 	entity := func(name string, cols ...Column) Table {
@@ -202,14 +195,7 @@ func systemTables(d *Dialect) []Table {
 	plain := func(name string, cols ...Column) Table {
 		return Table{Name: name, Columns: append([]Column{{"id", "id"}}, cols...)}
 	}
-	schemaJSON := "json"
-	if d == SQLite {
-		schemaJSON = "text"
-	}
-	ts := "timestamp"
-	if d == SQLite {
-		ts = "datetime"
-	}
+	schemaJSON, ts := d.systemTypes()
 	return []Table{
 		entity("admin_permissions", Column{"action", vc}, Column{"action_parameters", js}, Column{"subject", vc},
 			Column{"properties", js}, Column{"conditions", js}),
@@ -244,11 +230,10 @@ func systemTables(d *Dialect) []Table {
 	}
 }
 
-// CreateTable renders CREATE TABLE IF NOT EXISTS. On SQLite, which cannot add constraints
-// later, the foreign keys are declared inline, named as Strapi names them.
-func (d *Dialect) CreateTable(t Table) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s (", d.Quote(t.Name))
+// createTableColumns writes CREATE TABLE IF NOT EXISTS and the columns, leaving the
+// parenthesis open for an engine's inline constraints.
+func createTableColumns(d Dialect, b *strings.Builder, t Table) {
+	fmt.Fprintf(b, "CREATE TABLE IF NOT EXISTS %s (", d.Quote(t.Name))
 	for i, c := range t.Columns {
 		if i > 0 {
 			b.WriteString(", ")
@@ -257,58 +242,51 @@ func (d *Dialect) CreateTable(t Table) string {
 			b.WriteString(d.idColumn())
 			continue
 		}
-		fmt.Fprintf(&b, "%s %s", d.Quote(c.Name), c.Type)
+		fmt.Fprintf(b, "%s %s", d.Quote(c.Name), c.Type)
 	}
-	if d == SQLite {
-		for _, fk := range t.ForeignKeys {
-			fmt.Fprintf(&b, ", CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (\"id\") ON DELETE %s",
-				d.Quote(fk.Name), d.Quote(fk.Column), d.Quote(fk.RefTable), fk.OnDelete)
-		}
-	}
-	b.WriteString(")")
-	return b.String()
 }
 
-// AddColumn renders ALTER TABLE ADD COLUMN for a column missing from an existing table.
-func (d *Dialect) AddColumn(table string, c Column) string {
+// addColumn renders ALTER TABLE ADD COLUMN for a column missing from an existing table.
+func addColumn(d Dialect, table string, c Column) string {
 	return fmt.Sprintf("ALTER TABLE %s ADD COLUMN %s %s", d.Quote(table), d.Quote(c.Name), c.Type)
 }
 
-// CreateIndex renders an index; a unique one is a constraint on PostgreSQL (knex's
-// table.unique), a unique index on SQLite.
-func (d *Dialect) CreateIndex(table string, ix Index) string {
-	cols := make([]string, len(ix.Columns))
-	for i, c := range ix.Columns {
-		cols[i] = d.Quote(c)
-	}
-	if ix.Unique && d == Postgres {
-		return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s UNIQUE (%s)", d.Quote(table), d.Quote(ix.Name), strings.Join(cols, ", "))
-	}
+// createIndex renders CREATE [UNIQUE] INDEX IF NOT EXISTS.
+func createIndex(d Dialect, table string, ix Index) string {
 	u := ""
 	if ix.Unique {
 		u = "UNIQUE "
 	}
-	return fmt.Sprintf("CREATE %sINDEX IF NOT EXISTS %s ON %s (%s)", u, d.Quote(ix.Name), d.Quote(table), strings.Join(cols, ", "))
+	return fmt.Sprintf("CREATE %sINDEX IF NOT EXISTS %s ON %s (%s)", u, d.Quote(ix.Name), d.Quote(table), quoteList(d, ix.Columns))
 }
 
-// UniqueFromIndex turns an existing unique index into the constraint Strapi has under that
-// name (PostgreSQL; earlier Quarry versions created the index).
-func (d *Dialect) UniqueFromIndex(table, name string) string {
-	return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s UNIQUE USING INDEX %s", d.Quote(table), d.Quote(name), d.Quote(name))
+// quoteList quotes identifiers and joins them with commas.
+func quoteList(d Dialect, idents []string) string {
+	q := make([]string, len(idents))
+	for i, c := range idents {
+		q[i] = d.Quote(c)
+	}
+	return strings.Join(q, ", ")
 }
 
-// DropIndex renders DROP INDEX IF EXISTS.
-func (d *Dialect) DropIndex(name string) string {
-	return "DROP INDEX IF EXISTS " + d.Quote(name)
-}
-
-// AddForeignKey renders ALTER TABLE ADD CONSTRAINT … FOREIGN KEY (PostgreSQL).
-func (d *Dialect) AddForeignKey(table string, fk ForeignKey) string {
-	return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (\"id\") ON DELETE %s",
-		d.Quote(table), d.Quote(fk.Name), d.Quote(fk.Column), d.Quote(fk.RefTable), fk.OnDelete)
-}
-
-// RenameConstraint renders ALTER TABLE RENAME CONSTRAINT (PostgreSQL).
-func (d *Dialect) RenameConstraint(table, from, to string) string {
-	return fmt.Sprintf("ALTER TABLE %s RENAME CONSTRAINT %s TO %s", d.Quote(table), d.Quote(from), d.Quote(to))
+// commonColumnType is the column type every engine shares for an attribute type.
+func commonColumnType(t schemas.AttrType) string {
+	switch t {
+	case schemas.Text, schemas.RichText:
+		return "text"
+	case schemas.Integer:
+		return "integer"
+	case schemas.BigInteger:
+		return "bigint"
+	case schemas.Decimal:
+		return "decimal(10,2)"
+	case schemas.Date:
+		return "date"
+	case schemas.Time:
+		// Strapi asks knex for time(3); knex's PostgreSQL column is a plain time.
+		return "time"
+	case schemas.Boolean:
+		return "boolean"
+	}
+	return "varchar(255)"
 }

@@ -1,6 +1,7 @@
-// Package sqlgen renders plan steps and the DDL of the Strapi v4 layout to SQL text, once per
-// dialect. It is the only package that knows how SQLite, PostgreSQL (and later MySQL) spell
-// things; identifiers always come from the schema and values are always bind parameters.
+// Package sqlgen renders every statement Quarry runs: plan steps, writes and the DDL of the
+// Strapi v4 layout, through one Dialect per engine. It is the only package that knows how
+// SQLite and PostgreSQL spell things; identifiers always come from the schema and values are
+// always bind parameters.
 package sqlgen
 
 import (
@@ -13,19 +14,52 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 )
 
-// Dialect is one SQL flavour.
-type Dialect struct {
-	Name        string // sqlite, postgres
-	Placeholder sq.PlaceholderFormat
+// Dialect is how one SQL engine spells what Quarry runs. There is one implementation per
+// engine, each in its own file (sqlite.go, postgres.go); everything else in sqlgen (plan
+// steps, writes, DDL) is written once against this interface, so a new engine is a new file
+// set here plus its driver in sqlgen/database. The unexported methods keep the interface
+// sealed: only sqlgen implements it.
+type Dialect interface {
+	// Name is the engine: sqlite, postgres.
+	Name() string
+	// Placeholder is how bind parameters are spelled in the rendered text.
+	Placeholder() sq.PlaceholderFormat
+	// Quote quotes an identifier. Identifiers come from the schema, which restricts them to
+	// letters, digits, - and _, so quoting is a formality that also protects reserved words
+	// such as "order".
+	Quote(ident string) string
+	// InList renders "expr is one of the values in one bind parameter": the SQL text stays
+	// the same whatever the number of parent ids, so batched statements are built once per
+	// shape. ListArg encodes the ids for it.
+	InList(expr string) string
+	ListArg(ids []int64) any
+	// Bind converts a planner value to what the driver stores for this engine.
+	Bind(v any) any
+	// ColumnType is the column type of a scalar attribute, as Strapi v4 (knex) creates it.
+	ColumnType(t schemas.AttrType) string
+	// UniqueLock is the statement that takes a transaction-scoped lock on one key of
+	// UniqueLockKeys, or "" where transactions already serialize writers (see lock.go).
+	UniqueLock() string
+
+	// The layout's DDL (ddl.go builds the tables; these spell them).
+	CreateTable(t Table) string
+	AddColumn(table string, c Column) string
+	CreateIndex(table string, ix Index) string
+	DropIndex(table, name string) string
+	AddForeignKey(table string, fk ForeignKey) string
+
+	// Spellings the shared renderers ask for.
+	idColumn() string
+	orderType() string
+	systemTypes() (json, timestamp string)
+	filterCol(alias, col string) string
+	nullsOrder(desc bool) string
+	offsetOnly() string
+	asText(col string) string
 }
 
-var (
-	SQLite   = &Dialect{Name: "sqlite", Placeholder: sq.Question}
-	Postgres = &Dialect{Name: "postgres", Placeholder: sq.Dollar}
-)
-
 // ByName returns the dialect for a DATABASE_CLIENT value.
-func ByName(name string) (*Dialect, error) {
+func ByName(name string) (Dialect, error) {
 	switch strings.ToLower(name) {
 	case "", "sqlite", "sqlite3", "better-sqlite3":
 		return SQLite, nil
@@ -35,46 +69,20 @@ func ByName(name string) (*Dialect, error) {
 	return nil, fmt.Errorf("unsupported database client %q (use sqlite or postgres)", name)
 }
 
-// Quote quotes an identifier. Identifiers come from the schema, which restricts them to
-// letters, digits, - and _, so quoting is a formality that also protects reserved words
-// such as "order".
-func (d *Dialect) Quote(ident string) string {
-	return `"` + strings.ReplaceAll(ident, `"`, `""`) + `"`
-}
-
 // Col quotes alias.column.
-func (d *Dialect) Col(alias, col string) string {
+func Col(d Dialect, alias, col string) string {
 	return alias + "." + d.Quote(col)
 }
 
-// filterCol renders a column compared only to filter rows another index already found. On
-// SQLite a unary + keeps its index out of the planner's choice: without statistics (Strapi's
-// layout, no ANALYZE) SQLite rates every equality index alike and picked the link table's
-// low-selectivity component_type or field index over the owning entity's, reading every row
-// of a component type per entry. PostgreSQL's planner has statistics and no such operator.
-func (d *Dialect) filterCol(alias, col string) string {
-	if d == SQLite {
-		return "+" + d.Col(alias, col)
-	}
-	return d.Col(alias, col)
+// quoteDouble is the SQL standard's identifier quoting, which SQLite and PostgreSQL share.
+func quoteDouble(ident string) string {
+	return `"` + strings.ReplaceAll(ident, `"`, `""`) + `"`
 }
 
-// InList renders "expr is one of the values in one bind parameter": the SQL text stays the
-// same whatever the number of parent ids, so batched statements are built once per shape.
-func (d *Dialect) InList(expr string) string {
-	if d == Postgres {
-		return expr + " = ANY(?::bigint[])"
-	}
-	return expr + " IN (SELECT value FROM json_each(?))"
-}
-
-// ListArg encodes ids for InList. On SQLite the list is JSON text, built in one allocation
-// (its exact length is computed first), because it is built for every batched level of
-// every request.
-func (d *Dialect) ListArg(ids []int64) any {
-	if d == Postgres {
-		return ids
-	}
+// jsonIDList encodes ids as a JSON array in one allocation (its exact length is computed
+// first): SQLite's InList reads it with json_each, and it is built for every batched level
+// of every request.
+func jsonIDList(ids []int64) string {
 	n := 2 + max(len(ids)-1, 0)
 	for _, id := range ids {
 		n += decimalLen(id)
@@ -113,13 +121,13 @@ func decimalLen(v int64) int {
 // empty list, which root steps (that bind none) take.
 type Parents struct {
 	ids []int64
-	d   *Dialect // the dialect arg is encoded for; nil: not encoded yet
+	d   Dialect // the dialect arg is encoded for; nil: not encoded yet
 	arg any
 }
 
-// Parents encodes ids for the child steps of one level. The ids must not change while the
+// NewParents encodes ids for the child steps of one level. The ids must not change while the
 // Parents or the statements rendered with it are in use (PostgreSQL binds the slice itself).
-func (d *Dialect) Parents(ids []int64) Parents {
+func NewParents(d Dialect, ids []int64) Parents {
 	return Parents{ids: ids, d: d, arg: d.ListArg(ids)}
 }
 
@@ -127,60 +135,16 @@ func (d *Dialect) Parents(ids []int64) Parents {
 func (p Parents) IDs() []int64 { return p.ids }
 
 // argFor returns the list's bind value for d, encoding it when it was not encoded for d.
-func (p Parents) argFor(d *Dialect) any {
+func (p Parents) argFor(d Dialect) any {
 	if p.d != d {
 		return d.ListArg(p.ids)
 	}
 	return p.arg
 }
 
-// ColumnType is the column type of a scalar attribute, as Strapi v4 (knex) creates it.
-func (d *Dialect) ColumnType(t schemas.AttrType) string {
-	switch t {
-	case schemas.Text, schemas.RichText:
-		return "text"
-	case schemas.JSON, schemas.Blocks:
-		if d == Postgres {
-			return "jsonb"
-		}
-		return "text"
-	case schemas.Integer:
-		return "integer"
-	case schemas.BigInteger:
-		return "bigint"
-	case schemas.Float:
-		if d == Postgres {
-			return "double precision"
-		}
-		return "float"
-	case schemas.Decimal:
-		return "decimal(10,2)"
-	case schemas.Date:
-		return "date"
-	case schemas.Time:
-		// Strapi asks knex for time(3); knex's PostgreSQL column is a plain time.
-		return "time"
-	case schemas.DateTime, schemas.Timestamp:
-		if d == Postgres {
-			return "timestamp(6)"
-		}
-		return "datetime"
-	case schemas.Boolean:
-		return "boolean"
-	}
-	return "varchar(255)"
-}
-
-func (d *Dialect) idColumn() string {
-	if d == Postgres {
-		return `"id" serial PRIMARY KEY`
-	}
-	return `"id" integer PRIMARY KEY AUTOINCREMENT`
-}
-
 // Rebind converts the ? placeholders of a hand-written statement to the dialect's.
-func (d *Dialect) Rebind(q string) string {
-	out, err := d.Placeholder.ReplacePlaceholders(q)
+func Rebind(d Dialect, q string) string {
+	out, err := d.Placeholder().ReplacePlaceholders(q)
 	if err != nil {
 		return q
 	}
@@ -188,8 +152,8 @@ func (d *Dialect) Rebind(q string) string {
 }
 
 // AttrTypeOf is the attribute type a stored column of SQL type sqlType serves (the inverse of
-// ColumnType, also for the types Strapi's knex declares), for custom fields nobody maps.
-func (d *Dialect) AttrTypeOf(sqlType string) (schemas.AttrType, bool) {
+// ColumnType for every engine, also for the types Strapi's knex declares), for custom fields nobody maps.
+func AttrTypeOf(sqlType string) (schemas.AttrType, bool) {
 	t := strings.ToLower(strings.TrimSpace(sqlType))
 	if i := strings.IndexByte(t, '('); i >= 0 {
 		t = strings.TrimSpace(t[:i])

@@ -29,7 +29,7 @@ func TestListArgSQLite(t *testing.T) {
 
 func TestParents(t *testing.T) {
 	ids := []int64{3, 4}
-	p := SQLite.Parents(ids)
+	p := NewParents(SQLite, ids)
 	if got := p.argFor(SQLite); got != "[3,4]" {
 		t.Errorf("SQLite parents bind %#v", got)
 	}

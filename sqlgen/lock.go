@@ -6,18 +6,9 @@ import (
 	"slices"
 )
 
-// UniqueLock is the statement that takes a transaction-scoped lock on one key from
-// UniqueLockKeys, held until commit or rollback. Checking a `unique` value and writing it
-// under this lock makes the check hold under concurrent writers without a database
-// constraint (Strapi has none for `unique`, and a database shared with Strapi must stay as
-// Strapi made it). Empty on SQLite: its transactions begin IMMEDIATE, which already
-// serializes writers from the first statement.
-func (d *Dialect) UniqueLock() string {
-	if d == Postgres {
-		return "SELECT pg_advisory_xact_lock(?)"
-	}
-	return ""
-}
+// Checking a `unique` value and writing it under Dialect.UniqueLock makes the check hold
+// under concurrent writers without a database constraint (Strapi has none for `unique`, and
+// a database shared with Strapi must stay as Strapi made it).
 
 // UniqueKey identifies one value of one unique column.
 type UniqueKey struct {

@@ -27,7 +27,7 @@ const (
 
 // renderer carries alias numbering and value slots for one statement.
 type renderer struct {
-	d  *Dialect
+	d  Dialect
 	n  int
 	sh *shape
 }
@@ -39,18 +39,18 @@ func (r *renderer) alias(prefix string) string {
 
 // Select renders a plan step without caching. Child steps take the ids of their parents in
 // one bind value.
-func (d *Dialect) Select(s *plan.Select, parentIDs []int64) (Stmt, error) {
+func Select(d Dialect, s *plan.Select, parentIDs []int64) (Stmt, error) {
 	sh := newShape(d, s, Parents{ids: parentIDs})
 	defer sh.release()
-	sql, tmpl, err := d.render(s, sh)
+	sql, tmpl, err := render(d, s, sh)
 	if err != nil {
 		return Stmt{}, err
 	}
-	return Stmt{SQL: sql, Args: d.resolve(tmpl, sh.vals)}, nil
+	return Stmt{SQL: sql, Args: resolve(d, tmpl, sh.vals)}, nil
 }
 
 // render renders a step with slots in place of its values.
-func (d *Dialect) render(s *plan.Select, sh *shape) (string, []any, error) {
+func render(d Dialect, s *plan.Select, sh *shape) (string, []any, error) {
 	r := &renderer{d: d, sh: sh}
 	var b sq.SelectBuilder
 	const t = "t0"
@@ -65,9 +65,9 @@ func (d *Dialect) render(s *plan.Select, sh *shape) (string, []any, error) {
 		b = sq.Select()
 	} else {
 		cols := make([]string, 0, len(s.Columns)+3)
-		cols = append(cols, d.Col(t, "id"))
+		cols = append(cols, Col(d, t, "id"))
 		for _, a := range s.Columns {
-			cols = append(cols, d.Col(t, a.Column))
+			cols = append(cols, Col(d, t, a.Column))
 		}
 		b = sq.Select(cols...).From(table)
 	}
@@ -77,26 +77,26 @@ func (d *Dialect) render(s *plan.Select, sh *shape) (string, []any, error) {
 		var joinArgs []any
 		switch v.Kind {
 		case plan.ViaLink:
-			pid = d.Col(j, v.Join.SourceCol)
-			join = fmt.Sprintf("%s %s ON %s = %s", d.Quote(v.Join.Table), j, d.Col(j, v.Join.TargetCol), d.Col(t, "id"))
+			pid = Col(d, j, v.Join.SourceCol)
+			join = fmt.Sprintf("%s %s ON %s = %s", d.Quote(v.Join.Table), j, Col(d, j, v.Join.TargetCol), Col(d, t, "id"))
 			if v.Join.OrderCol != "" {
-				orderBy = append(orderBy, d.Col(j, v.Join.OrderCol))
+				orderBy = append(orderBy, Col(d, j, v.Join.OrderCol))
 			}
-			orderBy = append(orderBy, d.Col(j, "id"))
+			orderBy = append(orderBy, Col(d, j, "id"))
 		case plan.ViaMorph:
-			pid = d.Col(j, "related_id")
+			pid = Col(d, j, "related_id")
 			join = fmt.Sprintf("%s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote("files_related_morphs"), j,
-				d.Col(j, "file_id"), d.Col(t, "id"), d.Col(j, "related_type"), d.Col(j, "field"))
+				Col(d, j, "file_id"), Col(d, t, "id"), Col(d, j, "related_type"), Col(d, j, "field"))
 			joinArgs = []any{v.Join.MorphType, v.Join.MorphField}
-			orderBy = append(orderBy, d.Col(j, "order"), d.Col(j, "id"))
+			orderBy = append(orderBy, Col(d, j, "order"), Col(d, j, "id"))
 		case plan.ViaComponents:
-			pid = d.Col(j, "entity_id")
+			pid = Col(d, j, "entity_id")
 			join = fmt.Sprintf("%s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote(v.ComponentsTable), j,
-				d.Col(j, "component_id"), d.Col(t, "id"), d.filterCol(j, "field"), d.filterCol(j, "component_type"))
+				Col(d, j, "component_id"), Col(d, t, "id"), d.filterCol(j, "field"), d.filterCol(j, "component_type"))
 			joinArgs = []any{v.Field, v.ComponentType}
-			orderBy = append(orderBy, d.Col(j, "order"), d.Col(j, "id"))
+			orderBy = append(orderBy, Col(d, j, "order"), Col(d, j, "id"))
 			if !v.Count {
-				b = b.Column(d.Col(j, "order") + " AS " + OrderCol)
+				b = b.Column(Col(d, j, "order") + " AS " + OrderCol)
 			}
 		}
 		partition = pid
@@ -123,14 +123,7 @@ func (d *Dialect) render(s *plan.Select, sh *shape) (string, []any, error) {
 			} else {
 				expr += " ASC"
 			}
-			if d == SQLite {
-				// PostgreSQL's default null placement, which Strapi's answers show.
-				if o.Desc {
-					expr += " NULLS FIRST"
-				} else {
-					expr += " NULLS LAST"
-				}
-			}
+			expr += d.nullsOrder(o.Desc)
 			explicit = append(explicit, expr)
 			orderArgs = append(orderArgs, args...)
 		}
@@ -139,9 +132,9 @@ func (d *Dialect) render(s *plan.Select, sh *shape) (string, []any, error) {
 		}
 		if s.Via == nil {
 			// Strapi adds no ORDER BY without sort; Quarry orders by id so pages are stable.
-			orderBy = append(orderBy, d.Col(t, "id")+" ASC")
+			orderBy = append(orderBy, Col(d, t, "id")+" ASC")
 		} else if len(orderBy) == 0 || len(explicit) > 0 {
-			orderBy = append(orderBy, d.Col(t, "id")+" ASC")
+			orderBy = append(orderBy, Col(d, t, "id")+" ASC")
 		}
 	}
 	if s.Via != nil && !s.Via.Count && s.Limit >= 0 {
@@ -154,28 +147,24 @@ func (d *Dialect) render(s *plan.Select, sh *shape) (string, []any, error) {
 		}
 		sql := "SELECT * FROM (" + inner + ") x WHERE x.__rn > ? AND x.__rn <= ? ORDER BY x." + ParentCol + ", x.__rn"
 		args = append(args, slot(sh.offset), slot(sh.upper))
-		return d.finish(sql, args)
+		return finish(d, sql, args)
 	}
 	if len(orderBy) > 0 && !s.CountOnly && (s.Via == nil || !s.Via.Count) {
 		if s.Via != nil {
-			orderBy = append([]string{d.Col("j0", viaParentCol(s.Via))}, orderBy...)
+			orderBy = append([]string{Col(d, "j0", viaParentCol(s.Via))}, orderBy...)
 		}
 		b = b.OrderByClause(strings.Join(orderBy, ", "), orderArgs...)
 	}
 	if s.Via == nil && !s.CountOnly && s.Limit >= 0 {
 		b = b.Suffix("LIMIT ? OFFSET ?", slot(sh.limit), slot(sh.offset))
 	} else if s.Via == nil && !s.CountOnly && s.Offset > 0 {
-		if d == SQLite {
-			b = b.Suffix("LIMIT -1 OFFSET ?", slot(sh.offset))
-		} else {
-			b = b.Suffix("OFFSET ?", slot(sh.offset))
-		}
+		b = b.Suffix(d.offsetOnly(), slot(sh.offset))
 	}
 	sql, args, err := b.ToSql()
 	if err != nil {
 		return "", nil, err
 	}
-	return d.finish(sql, args)
+	return finish(d, sql, args)
 }
 
 func viaParentCol(v *plan.Via) string {
@@ -189,22 +178,19 @@ func viaParentCol(v *plan.Via) string {
 }
 
 // finish converts placeholders to the dialect's.
-func (d *Dialect) finish(sql string, args []any) (string, []any, error) {
-	sql, err := d.Placeholder.ReplacePlaceholders(sql)
+func finish(d Dialect, sql string, args []any) (string, []any, error) {
+	sql, err := d.Placeholder().ReplacePlaceholders(sql)
 	if err != nil {
 		return "", nil, err
 	}
 	return sql, args, nil
 }
 
-// Bind converts a planner value to what the driver stores for this dialect. SQLite keeps
-// datetimes as epoch milliseconds, as Strapi's SQLite databases do.
-func (d *Dialect) Bind(v any) any {
+// bindCommon converts the planner's typed values every engine binds alike; datetimes are
+// each engine's own (Dialect.Bind).
+func bindCommon(v any) any {
 	switch x := v.(type) {
 	case time.Time:
-		if d == SQLite {
-			return x.UnixMilli()
-		}
 		return x.UTC()
 	case plan.Date:
 		return string(x)
@@ -214,8 +200,6 @@ func (d *Dialect) Bind(v any) any {
 	return v
 }
 
-// hop renders the LEFT JOINs that go from alias from through attribute a; it returns the
-// alias of the reached model.
 func (r *renderer) hop(from string, a *schemas.Attribute) (joins []string, args []any, to string) {
 	d := r.d
 	j, t := r.alias("j"), r.alias("t")
@@ -223,20 +207,20 @@ func (r *renderer) hop(from string, a *schemas.Attribute) (joins []string, args 
 	case schemas.Relation:
 		l := a.Link
 		joins = append(joins,
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(l.Table), j, d.Col(j, l.SourceCol), d.Col(from, "id")),
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(a.Target.Table), t, d.Col(t, "id"), d.Col(j, l.TargetCol)))
+			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(l.Table), j, Col(d, j, l.SourceCol), Col(d, from, "id")),
+			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(a.Target.Table), t, Col(d, t, "id"), Col(d, j, l.TargetCol)))
 	case schemas.Media:
 		joins = append(joins,
 			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote("files_related_morphs"), j,
-				d.Col(j, "related_id"), d.Col(from, "id"), d.Col(j, "related_type"), d.Col(j, "field")),
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote("files"), t, d.Col(t, "id"), d.Col(j, "file_id")))
+				Col(d, j, "related_id"), Col(d, from, "id"), Col(d, j, "related_type"), Col(d, j, "field")),
+			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote("files"), t, Col(d, t, "id"), Col(d, j, "file_id")))
 		args = append(args, a.Link.MorphType, a.Name)
 	case schemas.ComponentT:
 		c := a.Components[0]
 		joins = append(joins,
 			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote(a.Owner.ComponentsTable), j,
-				d.Col(j, "entity_id"), d.Col(from, "id"), d.filterCol(j, "field"), d.filterCol(j, "component_type")),
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(c.Table), t, d.Col(t, "id"), d.Col(j, "component_id")))
+				Col(d, j, "entity_id"), Col(d, from, "id"), d.filterCol(j, "field"), d.filterCol(j, "component_type")),
+			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(c.Table), t, Col(d, t, "id"), Col(d, j, "component_id")))
 		args = append(args, a.Name, c.UID)
 	}
 	return joins, args, t
@@ -251,7 +235,7 @@ func (r *renderer) orderExpr(m *schemas.Model, t string, o plan.Order) (string, 
 		col = o.Attr.Column
 	}
 	if len(o.Path) == 0 {
-		return d.Col(t, col), nil
+		return Col(d, t, col), nil
 	}
 	base := r.alias("s")
 	var joins []string
@@ -267,7 +251,7 @@ func (r *renderer) orderExpr(m *schemas.Model, t string, o plan.Order) (string, 
 	if o.Desc {
 		agg = "MAX"
 	}
-	expr := fmt.Sprintf("(SELECT %s(%s) FROM %s %s %s WHERE %s = %s)", agg, d.Col(from, col),
-		d.Quote(m.Table), base, strings.Join(joins, " "), d.Col(base, "id"), d.Col(t, "id"))
+	expr := fmt.Sprintf("(SELECT %s(%s) FROM %s %s %s WHERE %s = %s)", agg, Col(d, from, col),
+		d.Quote(m.Table), base, strings.Join(joins, " "), Col(d, base, "id"), Col(d, t, "id"))
 	return expr, args
 }

@@ -31,7 +31,7 @@ func (r *renderer) where(m *schemas.Model, t string, e plan.Expr) (string, []any
 		return "", nil, err
 	}
 	d := r.d
-	sql := fmt.Sprintf("%s IN (SELECT %s FROM %s %s %s WHERE %s)", d.Col(t, "id"), d.Col(base, "id"),
+	sql := fmt.Sprintf("%s IN (SELECT %s FROM %s %s %s WHERE %s)", Col(d, t, "id"), Col(d, base, "id"),
 		d.Quote(m.Table), base, strings.Join(joins, " "), b.String())
 	return sql, append(joinArgs, args...), nil
 }
@@ -102,7 +102,7 @@ func (r *renderer) expr(b *strings.Builder, args *[]any, m *schemas.Model, t str
 		}
 		b.WriteByte(')')
 	case plan.Published:
-		b.WriteString(d.Col(t, "published_at") + " IS NOT NULL")
+		b.WriteString(Col(d, t, "published_at") + " IS NOT NULL")
 	case *plan.Cmp:
 		alias := t
 		if len(x.Path) > 0 {
@@ -113,9 +113,9 @@ func (r *renderer) expr(b *strings.Builder, args *[]any, m *schemas.Model, t str
 		if x.Attr != nil {
 			col, typ = x.Attr.Column, x.Attr.Type
 		}
-		c := d.Col(alias, col)
-		if (x.Text || typ == schemas.JSON || typ == schemas.Blocks) && d == Postgres {
-			c = "CAST(" + c + " AS text)"
+		c := Col(d, alias, col)
+		if x.Text || typ == schemas.JSON || typ == schemas.Blocks {
+			c = d.asText(c)
 		}
 		r.cmp(b, args, c, typ, x)
 	default:

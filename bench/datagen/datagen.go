@@ -182,7 +182,7 @@ func Generate(ctx context.Context, db *database.DB, s *schemas.Schema, opt Optio
 }
 
 type gen struct {
-	d      *sqlgen.Dialect
+	d      sqlgen.Dialect
 	s      *schemas.Schema
 	rnd    *rand.Rand
 	counts map[string]int
@@ -211,7 +211,7 @@ func (g *gen) row(name string, join bool, cols []string, vals ...any) {
 	t.rows = append(t.rows, vals)
 }
 
-func (t *table) flush(ctx context.Context, tx *sqlx.Tx, d *sqlgen.Dialect) error {
+func (t *table) flush(ctx context.Context, tx *sqlx.Tx, d sqlgen.Dialect) error {
 	per := max(1, min(500, 15000/len(t.cols)))
 	head := "INSERT INTO " + d.Quote(t.name) + " ("
 	for i, c := range t.cols {

@@ -49,7 +49,7 @@ func readArg(v string) (string, error) {
 	return v, nil
 }
 
-func runGraphQL(ctx context.Context, stdout io.Writer, dir string, s *schemas.Schema, d *sqlgen.Dialect, a *app.App, who *ir.Caller, doc, vars string, asJSON, analyze bool) (int, error) {
+func runGraphQL(ctx context.Context, stdout io.Writer, dir string, s *schemas.Schema, d sqlgen.Dialect, a *app.App, who *ir.Caller, doc, vars string, asJSON, analyze bool) (int, error) {
 	query, err := readArg(doc)
 	if err != nil {
 		return 2, err
@@ -77,7 +77,7 @@ func runGraphQL(ctx context.Context, stdout io.Writer, dir string, s *schemas.Sc
 		cfg = a.REST
 	}
 	p := &planner.Planner{Schema: s, Config: cfg}
-	out := gqlOutput{Request: strings.TrimSpace(query), Dialect: d.Name}
+	out := gqlOutput{Request: strings.TrimSpace(query), Dialect: d.Name()}
 	code := 0
 	op, err := pg.Parse(gs, req, pg.OptionsFrom(gcfg))
 	if err != nil {
@@ -141,7 +141,7 @@ func runGraphQL(ctx context.Context, stdout io.Writer, dir string, s *schemas.Sc
 			fmt.Fprintf(stdout, "error: %s\n", f.Error)
 			continue
 		}
-		fmt.Fprintf(stdout, "plan (%s):\n", d.Name)
+		fmt.Fprintf(stdout, "plan (%s):\n", d.Name())
 		fmt.Fprint(stdout, explain.Format(f.Steps))
 		for _, r := range f.Removed {
 			fmt.Fprintf(stdout, "removed: %s\n", r)

@@ -134,7 +134,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 		}
 		defer a.DB.Close()
 		if a.DB.Dialect != d {
-			return 2, fmt.Errorf("--dialect %s does not match the configured database %s", d.Name, a.DB.Dialect.Name)
+			return 2, fmt.Errorf("--dialect %s does not match the configured database %s", d.Name(), a.DB.Dialect.Name())
 		}
 	}
 	cfg := planner.DefaultConfig()
@@ -149,7 +149,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 			return 2, err
 		}
 	}
-	out := output{Request: request, Dialect: d.Name}
+	out := output{Request: request, Dialect: d.Name()}
 	who, err := caller(ctx, *as, *dir, getenv)
 	if err != nil {
 		return 2, err
@@ -195,7 +195,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 				fmt.Fprintf(stdout, "at: %s\n", out.ErrorAt)
 			}
 		} else {
-			fmt.Fprintf(stdout, "plan (%s):\n", d.Name)
+			fmt.Fprintf(stdout, "plan (%s):\n", d.Name())
 			fmt.Fprint(stdout, explain.Format(out.Steps))
 			for _, r := range out.Removed {
 				fmt.Fprintf(stdout, "removed: %s\n", r)

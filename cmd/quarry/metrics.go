@@ -20,7 +20,7 @@ func startMetrics(addr string, a *app.App, srv *transport.Server, log *slog.Logg
 	if addr == "" {
 		return func() {}, nil
 	}
-	m := metrics.New(a.DB.DB.DB, a.DB.Dialect.Name)
+	m := metrics.New(a.DB.DB.DB, a.DB.Dialect.Name())
 	srv.Observers = append(srv.Observers, m.Observe)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -73,7 +73,7 @@ func logStartup(log *slog.Logger, addr net.Addr, a *app.App, srv *transport.Serv
 
 // describeDatabase names the database without its password.
 func describeDatabase(a *app.App, getenv func(string) string) string {
-	name := a.DB.Dialect.Name
+	name := a.DB.Dialect.Name()
 	if u := getenv("DATABASE_URL"); u != "" && name == "postgres" {
 		if pu, err := url.Parse(u); err == nil {
 			pu.RawQuery = ""

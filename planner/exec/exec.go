@@ -78,7 +78,7 @@ type Queryer interface {
 
 // Runner runs plans for one dialect.
 type Runner struct {
-	Dialect *sqlgen.Dialect
+	Dialect sqlgen.Dialect
 	// Cache, when set, keeps rendered SQL per step shape.
 	Cache *sqlgen.Cache
 }
@@ -146,7 +146,7 @@ func (r *Runner) render(s *plan.Select, parents sqlgen.Parents) (sqlgen.Stmt, er
 	if r.Cache != nil {
 		return r.Cache.SelectParents(r.Dialect, s, parents)
 	}
-	return r.Dialect.Select(s, parents.IDs())
+	return sqlgen.Select(r.Dialect, s, parents.IDs())
 }
 
 // slabRows is how many rows' entries are allocated at once.
@@ -276,7 +276,7 @@ func (r *Runner) children(ctx context.Context, q Queryer, s *plan.Select, parent
 		first[p.ID] = int32(i + 1)
 	}
 	// Every child step of the level batches on the same ids: encode their bind value once.
-	batch := r.Dialect.Parents(ids)
+	batch := sqlgen.NewParents(r.Dialect, ids)
 	counts := make([]int32, len(parents))
 	var stepRows [][]fetched
 	for ci, c := range s.Children {

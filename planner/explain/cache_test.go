@@ -20,7 +20,7 @@ func TestCacheMatchesFreshRendering(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &planner.Planner{Schema: s, Config: planner.DefaultConfig()}
-	for _, d := range []*sqlgen.Dialect{sqlgen.SQLite, sqlgen.Postgres} {
+	for _, d := range []sqlgen.Dialect{sqlgen.SQLite, sqlgen.Postgres} {
 		c := sqlgen.NewCache()
 		for round, ids := range [][]int64{{1, 2}, {7}} {
 			for _, r := range requests {
@@ -38,7 +38,7 @@ func TestCacheMatchesFreshRendering(t *testing.T) {
 				}
 				var walk func(st *plan.Select, ids []int64)
 				walk = func(st *plan.Select, ids []int64) {
-					fresh, err := d.Select(st, ids)
+					fresh, err := sqlgen.Select(d, st, ids)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -47,7 +47,7 @@ func TestCacheMatchesFreshRendering(t *testing.T) {
 						t.Fatal(err)
 					}
 					if !reflect.DeepEqual(fresh, got) {
-						t.Errorf("%s %s: cached %#v\nfresh %#v", d.Name, r.name, got, fresh)
+						t.Errorf("%s %s: cached %#v\nfresh %#v", d.Name(), r.name, got, fresh)
 					}
 					for _, ch := range st.Children {
 						for _, cs := range ch.Steps {

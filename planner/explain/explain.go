@@ -30,7 +30,7 @@ type Step struct {
 
 // Steps lists the plan's statements in execution order: root, each populate level depth
 // first, then the count.
-func Steps(p *plan.Plan, d *sqlgen.Dialect) ([]Step, error) {
+func Steps(p *plan.Plan, d sqlgen.Dialect) ([]Step, error) {
 	var out []Step
 	add := func(label string, s *plan.Select, depth int) error {
 		st := Step{Label: label, Depth: depth, Table: s.Model.Table, Count: s.CountOnly}
@@ -47,7 +47,7 @@ func Steps(p *plan.Plan, d *sqlgen.Dialect) ([]Step, error) {
 				st.BatchOn = v.ComponentsTable + ".entity_id"
 			}
 		}
-		stmt, err := d.Select(s, ids)
+		stmt, err := sqlgen.Select(d, s, ids)
 		if err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func Steps(p *plan.Plan, d *sqlgen.Dialect) ([]Step, error) {
 			st.Args[i] = fmt.Sprintf("%#v", a)
 		}
 		if s.Via != nil {
-			sample, err := d.Select(s, []int64{1})
+			sample, err := sqlgen.Select(d, s, []int64{1})
 			if err != nil {
 				return err
 			}
@@ -139,7 +139,7 @@ func Format(steps []Step) string {
 }
 
 // Text renders a plan for dialect d.
-func Text(p *plan.Plan, d *sqlgen.Dialect) (string, error) {
+func Text(p *plan.Plan, d sqlgen.Dialect) (string, error) {
 	steps, err := Steps(p, d)
 	if err != nil {
 		return "", err

@@ -46,8 +46,8 @@ func TestGoldenPlans(t *testing.T) {
 	cfg.Deep.Enabled = true
 	p := &planner.Planner{Schema: s, Config: cfg}
 	for _, r := range requests {
-		for _, d := range []*sqlgen.Dialect{sqlgen.SQLite, sqlgen.Postgres} {
-			t.Run(r.name+"/"+d.Name, func(t *testing.T) {
+		for _, d := range []sqlgen.Dialect{sqlgen.SQLite, sqlgen.Postgres} {
+			t.Run(r.name+"/"+d.Name(), func(t *testing.T) {
 				q := &ir.Query{Model: r.model, Op: ir.FindMany}
 				if err := rest.Parse(r.query, q); err != nil {
 					t.Fatal(err)
@@ -65,7 +65,7 @@ func TestGoldenPlans(t *testing.T) {
 					t.Fatal(err)
 				}
 				got = "GET ?" + r.query + "\nIR:\n" + string(irJSON) + "\nplan:\n" + got
-				path := filepath.Join("testdata", r.name+"."+d.Name+".golden")
+				path := filepath.Join("testdata", r.name+"."+d.Name()+".golden")
 				if *update {
 					os.MkdirAll("testdata", 0o755)
 					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {

@@ -20,13 +20,13 @@ import (
 type dbx struct {
 	ctx context.Context
 	tx  *sqlx.Tx
-	d   *sqlgen.Dialect
+	d   sqlgen.Dialect
 }
 
 func (db dbx) q(ident string) string { return db.d.Quote(ident) }
 
 func (db dbx) prep(query string, args []any) (string, []any, error) {
-	s, err := db.d.Placeholder.ReplacePlaceholders(query)
+	s, err := db.d.Placeholder().ReplacePlaceholders(query)
 	if err != nil {
 		return "", nil, err
 	}

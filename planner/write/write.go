@@ -41,7 +41,7 @@ import (
 // Writer writes entries of one schema to one database dialect.
 type Writer struct {
 	Schema  *schemas.Schema
-	Dialect *sqlgen.Dialect
+	Dialect sqlgen.Dialect
 	Now     func() time.Time // injectable clock; time.Now when nil
 
 	// DefaultLocale is stored in `locale` when an entry of a localized type is created

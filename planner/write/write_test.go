@@ -182,7 +182,7 @@ func (e *env) delete(t *testing.T, uid string, id int64) error {
 }
 
 func (e *env) rebind(q string) string {
-	s, err := e.db.Dialect.Placeholder.ReplacePlaceholders(q)
+	s, err := e.db.Dialect.Placeholder().ReplacePlaceholders(q)
 	if err != nil {
 		panic(err)
 	}

@@ -165,7 +165,7 @@ func postgresURL(p projectconfig.DatabaseParams) (string, error) {
 // DB is an open database with its dialect.
 type DB struct {
 	*sqlx.DB
-	Dialect *sqlgen.Dialect
+	Dialect sqlgen.Dialect
 	// gate bounds the dial rate to a PostgreSQL server that fails (nil on SQLite).
 	gate *dialGate
 	logs logLimiter
@@ -252,7 +252,7 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 	}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("connect to %s: %w", d.Name, err)
+		return nil, fmt.Errorf("connect to %s: %w", d.Name(), err)
 	}
 	return out, nil
 }
@@ -292,7 +292,7 @@ func (db *DB) Migrate(ctx context.Context, s *schemas.Schema, log *slog.Logger) 
 	}
 	for _, name := range sqlgen.LegacyIndexes(s) {
 		if have.indexes[name] && !have.constraintIndexes[name] {
-			if _, err := db.ExecContext(ctx, db.Dialect.DropIndex(name)); err != nil {
+			if _, err := db.ExecContext(ctx, db.Dialect.DropIndex("", name)); err != nil {
 				return fmt.Errorf("drop index %s: %w", name, err)
 			}
 			log.Info("dropped an index Strapi does not know", "index", name)
@@ -307,7 +307,7 @@ func (db *DB) Migrate(ctx context.Context, s *schemas.Schema, log *slog.Logger) 
 				if !ix.Unique || db.Dialect != sqlgen.Postgres {
 					continue
 				}
-				if _, err := db.ExecContext(ctx, db.Dialect.UniqueFromIndex(t.Name, ix.Name)); err != nil {
+				if _, err := db.ExecContext(ctx, sqlgen.PostgresUniqueFromIndex(t.Name, ix.Name)); err != nil {
 					log.Warn("could not turn a unique index into Strapi's constraint", "index", ix.Name, "err", err)
 				}
 			default:
@@ -326,7 +326,7 @@ func (db *DB) Migrate(ctx context.Context, s *schemas.Schema, log *slog.Logger) 
 				continue
 			}
 			if old := have.foreignKeys[t.Name+"."+fk.Column+">"+fk.RefTable]; old != "" {
-				if _, err := db.ExecContext(ctx, db.Dialect.RenameConstraint(t.Name, old, fk.Name)); err != nil {
+				if _, err := db.ExecContext(ctx, sqlgen.PostgresRenameConstraint(t.Name, old, fk.Name)); err != nil {
 					return fmt.Errorf("rename foreign key %s: %w", old, err)
 				}
 				continue
@@ -372,7 +372,7 @@ func (db *DB) StoredType(ctx context.Context) func(table, column string) (schema
 		if !ok {
 			return "", false
 		}
-		return db.Dialect.AttrTypeOf(t)
+		return sqlgen.AttrTypeOf(t)
 	}
 }
 

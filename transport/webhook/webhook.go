@@ -46,7 +46,7 @@ var DefaultOptions = Options{QueueSize: 1000, Workers: 5, Timeout: 10 * time.Sec
 // Dispatcher queues events and delivers them to the enabled webhooks that listen to them.
 type Dispatcher struct {
 	db     *sqlx.DB
-	d      *sqlgen.Dialect
+	d      sqlgen.Dialect
 	log    *slog.Logger
 	client *http.Client
 	queue  chan event
@@ -71,7 +71,7 @@ type event struct {
 }
 
 // New starts a dispatcher's workers; Close stops them.
-func New(db *sqlx.DB, d *sqlgen.Dialect, log *slog.Logger, opts Options) *Dispatcher {
+func New(db *sqlx.DB, d sqlgen.Dialect, log *slog.Logger, opts Options) *Dispatcher {
 	if opts.QueueSize <= 0 {
 		opts.QueueSize = DefaultOptions.QueueSize
 	}
@@ -195,7 +195,7 @@ type Hook struct {
 // hooks reads the webhooks (see hooksMaxAge).
 func (x *Dispatcher) hooks(ctx context.Context) ([]Hook, error) {
 	q, args, err := sq.Select("id", "name", "url", "headers", "events", "enabled").From("strapi_webhooks").
-		OrderBy("id").PlaceholderFormat(x.d.Placeholder).ToSql()
+		OrderBy("id").PlaceholderFormat(x.d.Placeholder()).ToSql()
 	if err != nil {
 		return nil, err
 	}

@@ -374,7 +374,7 @@ type image2 struct {
 type dbtx struct {
 	ctx context.Context
 	tx  *sqlx.Tx
-	d   *sqlgen.Dialect
+	d   sqlgen.Dialect
 }
 
 func (t dbtx) q(s string) string { return t.d.Quote(s) }

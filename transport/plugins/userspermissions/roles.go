@@ -13,6 +13,7 @@ import (
 
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
@@ -72,9 +73,9 @@ func EnsureRoles(ctx context.Context, db *database.DB, now time.Time) error {
 		return err
 	}
 	defer tx.Rollback()
-	if db.Dialect.Name == "postgres" {
+	if lock := db.Dialect.UniqueLock(); lock != "" {
 		// Several servers starting at once on one database create the roles once.
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7170426517)`); err != nil {
+		if _, err := tx.ExecContext(ctx, sqlgen.Rebind(db.Dialect, lock), int64(7170426517)); err != nil {
 			return fmt.Errorf("lock roles: %w", err)
 		}
 	}

@@ -51,7 +51,7 @@ type Service struct {
 	Planner *planner.Planner
 	Runner  *exec.Runner
 	Writer  Writer
-	Dialect *sqlgen.Dialect
+	Dialect sqlgen.Dialect
 	Locales Locales
 }
 
@@ -125,7 +125,7 @@ func (s *Service) SingleID(ctx context.Context, db exec.Queryer, m *schemas.Mode
 	}
 	q += " ORDER BY id LIMIT 1"
 	var id int64
-	if err := db.QueryRowxContext(ctx, d.Rebind(q), args...).Scan(&id); err != nil {
+	if err := db.QueryRowxContext(ctx, sqlgen.Rebind(d, q), args...).Scan(&id); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return 0, false, nil
 		}

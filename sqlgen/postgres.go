@@ -1,0 +1,96 @@
+package sqlgen
+
+import (
+	"fmt"
+	"strings"
+
+	sq "github.com/Masterminds/squirrel"
+
+	"github.com/quarrycms/quarry/schemas"
+)
+
+// postgres is PostgreSQL as Strapi's pg client lays it out: jsonb, timestamp(6), unique
+// indexes as constraints, foreign keys added once every table exists.
+type postgres struct{}
+
+// Postgres is PostgreSQL.
+var Postgres Dialect = postgres{}
+
+func (postgres) Name() string                      { return "postgres" }
+func (postgres) Placeholder() sq.PlaceholderFormat { return sq.Dollar }
+func (postgres) Quote(ident string) string         { return quoteDouble(ident) }
+
+// InList binds the ids as one bigint array.
+func (postgres) InList(expr string) string { return expr + " = ANY(?::bigint[])" }
+func (postgres) ListArg(ids []int64) any   { return ids }
+
+func (postgres) Bind(v any) any { return bindCommon(v) }
+
+func (postgres) ColumnType(t schemas.AttrType) string {
+	switch t {
+	case schemas.JSON, schemas.Blocks:
+		return "jsonb"
+	case schemas.Float:
+		return "double precision"
+	case schemas.DateTime, schemas.Timestamp:
+		return "timestamp(6)"
+	}
+	return commonColumnType(t)
+}
+
+// UniqueLock takes a transaction-scoped advisory lock.
+func (postgres) UniqueLock() string { return "SELECT pg_advisory_xact_lock(?)" }
+
+func (d postgres) CreateTable(t Table) string {
+	var b strings.Builder
+	createTableColumns(d, &b, t)
+	b.WriteString(")")
+	return b.String()
+}
+
+func (d postgres) AddColumn(table string, c Column) string { return addColumn(d, table, c) }
+
+// CreateIndex renders a unique index as a constraint (knex's table.unique).
+func (d postgres) CreateIndex(table string, ix Index) string {
+	if ix.Unique {
+		return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s UNIQUE (%s)", d.Quote(table), d.Quote(ix.Name), quoteList(d, ix.Columns))
+	}
+	return createIndex(d, table, ix)
+}
+
+func (d postgres) DropIndex(_, name string) string { return "DROP INDEX IF EXISTS " + d.Quote(name) }
+
+func (d postgres) AddForeignKey(table string, fk ForeignKey) string {
+	return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (\"id\") ON DELETE %s",
+		d.Quote(table), d.Quote(fk.Name), d.Quote(fk.Column), d.Quote(fk.RefTable), fk.OnDelete)
+}
+
+// PostgresUniqueFromIndex turns an existing unique index into the constraint Strapi has
+// under that name (earlier Quarry versions created the index).
+func PostgresUniqueFromIndex(table, name string) string {
+	d := Postgres
+	return fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s UNIQUE USING INDEX %s", d.Quote(table), d.Quote(name), d.Quote(name))
+}
+
+// PostgresRenameConstraint renames a foreign key to Strapi's name for it.
+func PostgresRenameConstraint(table, from, to string) string {
+	d := Postgres
+	return fmt.Sprintf("ALTER TABLE %s RENAME CONSTRAINT %s TO %s", d.Quote(table), d.Quote(from), d.Quote(to))
+}
+
+func (postgres) idColumn() string  { return `"id" serial PRIMARY KEY` }
+func (postgres) orderType() string { return "double precision" }
+func (postgres) systemTypes() (json, timestamp string) {
+	return "json", "timestamp"
+}
+
+// filterCol is the plain column: PostgreSQL's planner has statistics to choose the index.
+func (d postgres) filterCol(alias, col string) string { return Col(d, alias, col) }
+
+// nullsOrder is empty: PostgreSQL's default placement is the one Strapi's answers show.
+func (postgres) nullsOrder(bool) string { return "" }
+
+func (postgres) offsetOnly() string { return "OFFSET ?" }
+
+// asText casts, since LIKE takes text only.
+func (postgres) asText(col string) string { return "CAST(" + col + " AS text)" }
