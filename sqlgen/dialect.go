@@ -56,6 +56,9 @@ type Dialect interface {
 	nullsOrder(desc bool) string
 	offsetOnly() string
 	asText(col string) string
+	// returningID is the clause an INSERT ends with to return the new row's id, or "" where
+	// the engine has none and the driver reports the id instead (see Insert.Render).
+	returningID() string
 }
 
 // ByName returns the dialect for a DATABASE_CLIENT value.

@@ -16,6 +16,8 @@ type postgres struct{}
 // Postgres is PostgreSQL.
 var Postgres Dialect = postgres{}
 
+func (postgres) returningID() string { return ` RETURNING "id"` }
+
 func (postgres) Name() string                      { return "postgres" }
 func (postgres) Placeholder() sq.PlaceholderFormat { return sq.Dollar }
 func (postgres) Quote(ident string) string         { return quoteDouble(ident) }

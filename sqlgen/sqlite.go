@@ -17,6 +17,9 @@ type sqlite struct{}
 // SQLite is the embedded default.
 var SQLite Dialect = sqlite{}
 
+// returningID: SQLite has RETURNING since 3.35.
+func (sqlite) returningID() string { return ` RETURNING "id"` }
+
 func (sqlite) Name() string                      { return "sqlite" }
 func (sqlite) Placeholder() sq.PlaceholderFormat { return sq.Question }
 func (sqlite) Quote(ident string) string         { return quoteDouble(ident) }

@@ -274,7 +274,8 @@ func (s *Server) update(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		return err
 	}
 	var exists int
-	if err := s.DB.GetContext(ctx, &exists, s.DB.Rebind(fmt.Sprintf("SELECT COUNT(*) FROM %s WHERE id = ?", s.DB.Dialect.Quote(m.Table))), id); err != nil {
+	st := sqlgen.EntryCount(s.DB.Dialect, m, id)
+	if err := s.DB.GetContext(ctx, &exists, st.SQL, st.Args...); err != nil {
 		return err
 	}
 	if exists == 0 {

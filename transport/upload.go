@@ -21,6 +21,7 @@ import (
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/webhook"
 )
@@ -650,9 +651,8 @@ func (s *Server) inlineTarget(ctx context.Context, tx *sqlx.Tx, m *schemas.Model
 		}
 		var compID int64
 		var compType string
-		err := tx.QueryRowxContext(ctx, tx.Rebind(fmt.Sprintf(`SELECT %s, %s FROM %s WHERE %s = ? AND %s = ? ORDER BY %s, %s LIMIT 1 OFFSET %d`,
-			d.Quote("component_id"), d.Quote("component_type"), d.Quote(m.ComponentsTable), d.Quote("entity_id"), d.Quote("field"),
-			d.Quote("order"), d.Quote("id"), index)), id, a.Name).Scan(&compID, &compType)
+		st := sqlgen.ComponentAt(d, m, id, a.Name, index)
+		err := tx.QueryRowxContext(ctx, st.SQL, st.Args...).Scan(&compID, &compType)
 		if err != nil {
 			if errors.Is(err, errNoRows) {
 				return nil, nil, 0, bad

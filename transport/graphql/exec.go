@@ -19,6 +19,7 @@ import (
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/webhook"
 )
@@ -462,8 +463,8 @@ func (h *Handler) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 // exists reports whether an entry exists.
 func (h *Handler) exists(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64) (bool, error) {
 	var n int
-	q := tx.Rebind(fmt.Sprintf("SELECT COUNT(*) FROM %s WHERE id = ?", h.db.Dialect.Quote(m.Table)))
-	if err := tx.QueryRowxContext(ctx, q, id).Scan(&n); err != nil {
+	st := sqlgen.EntryCount(h.db.Dialect, m, id)
+	if err := tx.QueryRowxContext(ctx, st.SQL, st.Args...).Scan(&n); err != nil {
 		return false, fmt.Errorf("check %s %d: %w", m.Table, id, err)
 	}
 	return n > 0, nil

@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	sq "github.com/Masterminds/squirrel"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/quarrycms/quarry/sqlgen"
@@ -194,12 +193,8 @@ type Hook struct {
 
 // hooks reads the webhooks (see hooksMaxAge).
 func (x *Dispatcher) hooks(ctx context.Context) ([]Hook, error) {
-	q, args, err := sq.Select("id", "name", "url", "headers", "events", "enabled").From("strapi_webhooks").
-		OrderBy("id").PlaceholderFormat(x.d.Placeholder()).ToSql()
-	if err != nil {
-		return nil, err
-	}
-	rows, err := x.db.QueryContext(ctx, q, args...)
+	st := sqlgen.Webhooks(x.d)
+	rows, err := x.db.QueryContext(ctx, st.SQL, st.Args...)
 	if err != nil {
 		return nil, err
 	}

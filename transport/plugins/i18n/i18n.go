@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/quarrycms/quarry/schemas/iso"
+	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
@@ -197,9 +198,8 @@ func (s *Service) Add(ctx context.Context, code, name string) error {
 			return fmt.Errorf("%s: %w", code, ErrExists)
 		}
 	}
-	now := s.DB.Dialect.Bind(s.now())
-	_, err = s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO i18n_locale (name, code, created_at, updated_at) VALUES (?, ?, ?, ?)`),
-		nameFor(code, name), code, now, now)
+	st := sqlgen.LocaleInsert(s.DB.Dialect, nameFor(code, name), code, s.now())
+	_, err = s.DB.ExecContext(ctx, st.SQL, st.Args...)
 	if err != nil {
 		return fmt.Errorf("add locale %s: %w", code, err)
 	}
@@ -216,7 +216,8 @@ func (s *Service) Remove(ctx context.Context, code string) error {
 	if code == def {
 		return fmt.Errorf("cannot remove the default locale %s", code)
 	}
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM i18n_locale WHERE code = ?`), code)
+	st := sqlgen.LocaleDelete(s.DB.Dialect, code)
+	res, err := s.DB.ExecContext(ctx, st.SQL, st.Args...)
 	if err != nil {
 		return fmt.Errorf("remove locale %s: %w", code, err)
 	}
@@ -243,13 +244,15 @@ func (s *Service) SetDefault(ctx context.Context, code string) error {
 	val, _ := json.Marshal(code)
 	// Strapi's core store finds its rows with environment and tag IS NULL: a row written with
 	// empty strings (as older Quarry versions did) would be invisible to a Strapi beside it,
-	// which would then add a second one.
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE strapi_core_store_settings SET value = ?, environment = NULL, tag = NULL WHERE `+s.DB.Dialect.Quote("key")+` = ?`), string(val), storeKey)
+	// which would then add a second one (sqlgen.StoreUpdate writes them NULL).
+	st := sqlgen.StoreUpdate(s.DB.Dialect, storeKey, string(val), "string")
+	res, err := s.DB.ExecContext(ctx, st.SQL, st.Args...)
 	if err != nil {
 		return fmt.Errorf("set default locale: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		_, err = s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO strapi_core_store_settings (`+s.DB.Dialect.Quote("key")+`, value, type, environment, tag) VALUES (?, ?, 'string', NULL, NULL)`), storeKey, string(val))
+		st := sqlgen.StoreInsert(s.DB.Dialect, storeKey, string(val), "string")
+		_, err = s.DB.ExecContext(ctx, st.SQL, st.Args...)
 		if err != nil {
 			return fmt.Errorf("set default locale: %w", err)
 		}
@@ -260,7 +263,8 @@ func (s *Service) SetDefault(ctx context.Context, code string) error {
 
 func (s *Service) defaultCode(ctx context.Context) (string, bool, error) {
 	var raw string
-	err := s.DB.QueryRowxContext(ctx, s.DB.Rebind(`SELECT value FROM strapi_core_store_settings WHERE `+s.DB.Dialect.Quote("key")+` = ?`), storeKey).Scan(&raw)
+	st := sqlgen.StoreGet(s.DB.Dialect, storeKey)
+	err := s.DB.QueryRowxContext(ctx, st.SQL, st.Args...).Scan(&raw)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "en", false, nil
 	}
@@ -281,7 +285,8 @@ func (s *Service) invalidate() {
 }
 
 func (s *Service) load(ctx context.Context) ([]Locale, error) {
-	rows, err := s.DB.QueryxContext(ctx, `SELECT id, name, code, created_at, updated_at FROM i18n_locale ORDER BY id`)
+	st := sqlgen.Locales(s.DB.Dialect)
+	rows, err := s.DB.QueryxContext(ctx, st.SQL, st.Args...)
 	if err != nil {
 		return nil, fmt.Errorf("list locales: %w", err)
 	}

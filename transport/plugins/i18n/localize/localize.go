@@ -113,19 +113,9 @@ func (s *Service) SingleLocale(ctx context.Context, m *schemas.Model, locales []
 // SingleID finds a single type's entry (of one locale when locale is not ""; the first row
 // otherwise); liveOnly skips drafts.
 func (s *Service) SingleID(ctx context.Context, db exec.Queryer, m *schemas.Model, liveOnly bool, locale string) (int64, bool, error) {
-	d := s.Dialect
-	q := fmt.Sprintf("SELECT id FROM %s WHERE 1 = 1", d.Quote(m.Table))
-	var args []any
-	if liveOnly && m.DraftAndPublish {
-		q += " AND published_at IS NOT NULL"
-	}
-	if m.Localized && locale != "" {
-		q += " AND " + d.Quote("locale") + " = ?"
-		args = append(args, locale)
-	}
-	q += " ORDER BY id LIMIT 1"
+	st := sqlgen.SingleEntryID(s.Dialect, m, liveOnly, locale)
 	var id int64
-	if err := db.QueryRowxContext(ctx, sqlgen.Rebind(d, q), args...).Scan(&id); err != nil {
+	if err := db.QueryRowxContext(ctx, st.SQL, st.Args...).Scan(&id); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return 0, false, nil
 		}
@@ -271,16 +261,16 @@ func (s *Service) Create(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, bas
 func (s *Service) SetLinks(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, owner int64, targets []int64) error {
 	a, _ := m.Attr("localizations")
 	j := a.Link
-	d := s.Dialect
-	if _, err := tx.ExecContext(ctx, tx.Rebind(fmt.Sprintf("DELETE FROM %s WHERE %s = ?", d.Quote(j.Table), d.Quote(j.SourceCol))), owner); err != nil {
+	st := sqlgen.LocalizationsClear(s.Dialect, j, owner)
+	if _, err := tx.ExecContext(ctx, st.SQL, st.Args...); err != nil {
 		return fmt.Errorf("clear localizations: %w", err)
 	}
-	ins := tx.Rebind(fmt.Sprintf("INSERT INTO %s (%s, %s, %s) VALUES (?, ?, ?)", d.Quote(j.Table), d.Quote(j.SourceCol), d.Quote(j.TargetCol), d.Quote(j.OrderCol)))
 	for i, t := range targets {
 		if t == owner {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, ins, owner, t, float64(i+1)); err != nil {
+		st := sqlgen.LocalizationLink(s.Dialect, j, owner, t, float64(i+1))
+		if _, err := tx.ExecContext(ctx, st.SQL, st.Args...); err != nil {
 			return fmt.Errorf("link localization: %w", err)
 		}
 	}

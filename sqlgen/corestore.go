@@ -1,0 +1,35 @@
+package sqlgen
+
+import sq "github.com/Masterminds/squirrel"
+
+// CoreStoreTable is Strapi's key-value store of settings (strapi_core_store_settings):
+// plugin settings, the default locale, the e-mail templates.
+const CoreStoreTable = "strapi_core_store_settings"
+
+// StoreGet reads a key's value: its first row, as Strapi's store.get finds it.
+func StoreGet(d Dialect, key string) Stmt {
+	return build(d, sq.Select(d.Quote("value")).From(d.Quote(CoreStoreTable)).Where(eq(d, "key", key)).
+		OrderBy(d.Quote("id")).Limit(1))
+}
+
+// StoreUpdate writes a key's value in its rows as Strapi's store.set does: the value's type
+// (object, string, ...) beside it, environment and tag NULL. Strapi looks rows up with IS
+// NULL on both, so a row with empty strings there would be invisible to a Strapi beside
+// Quarry, which would then add a second one.
+func StoreUpdate(d Dialect, key, value, typ string) Stmt {
+	u := Update{Table: CoreStoreTable, Key: "key", KeyValue: key}
+	u.Set("value", value).Set("type", typ).Set("environment", nil).Set("tag", nil)
+	return u.Render(d)
+}
+
+// StoreInsert adds a key's row (see StoreUpdate for its columns).
+func StoreInsert(d Dialect, key, value, typ string) Stmt {
+	ins := Insert{Table: CoreStoreTable}
+	ins.Set("key", key).Set("value", value).Set("type", typ).Set("environment", nil).Set("tag", nil)
+	return ins.Plain(d)
+}
+
+// StoreDelete removes a key's rows.
+func StoreDelete(d Dialect, key string) Stmt {
+	return Delete(d, CoreStoreTable, "key", key)
+}
