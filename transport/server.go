@@ -124,6 +124,14 @@ func (s *Server) Handler() http.Handler {
 		r.Use(s.forwardFirst)
 	}
 	r.Use(s.recoverer)
+	if s.DB != nil && s.DB.HasReplicas() {
+		// Each request's reads may go to a read replica that has caught up with the primary.
+		r.Use(func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				next.ServeHTTP(w, r.WithContext(database.WithReadRoute(r.Context())))
+			})
+		})
+	}
 	if s.DebugStatements {
 		r.Use(StatementHeader)
 	}

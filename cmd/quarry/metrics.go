@@ -22,6 +22,9 @@ func startMetrics(addr string, a *app.App, srv *transport.Server, log *slog.Logg
 	}
 	m := metrics.New(a.DB.DB.DB, a.DB.Dialect.Name())
 	srv.Observers = append(srv.Observers, m.Observe)
+	if a.DB.HasReplicas() {
+		m.WatchReplicas(a.DB.ReplicaStats)
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("metrics listener %s: %w; choose another address with --metrics-addr or QUARRY_METRICS_ADDR", addr, err)

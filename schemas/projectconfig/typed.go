@@ -28,6 +28,9 @@ type DatabaseConnection struct {
 	Client     string         `json:"client" validate:"omitempty,oneof=sqlite sqlite3 better-sqlite3 @vscode/sqlite3 postgres pg mysql mysql2"`
 	Connection DatabaseParams `json:"connection"`
 	Pool       DatabasePool   `json:"pool"`
+	// Replicas is Quarry's own key (knex ignores it): PostgreSQL read replicas as
+	// connection URLs, which reads go to when they have caught up (see sqlgen/database).
+	Replicas []string `json:"replicas" validate:"omitempty,dive,required"`
 }
 
 // DatabaseParams is database.connection.connection.

@@ -44,6 +44,9 @@ type Config struct {
 	Log *slog.Logger
 	// PoolMin and PoolMax size the connection pool (0: the defaults).
 	PoolMin, PoolMax int
+	// Replicas are PostgreSQL read replicas' connection URLs (connection.replicas in
+	// config/database.*, or QUARRY_DATABASE_REPLICAS, comma-separated).
+	Replicas []string
 }
 
 // DefaultBusyTimeout is SQLite's wait for the write lock when DATABASE_BUSY_TIMEOUT is
@@ -84,6 +87,15 @@ func ConfigFor(appDir string, proj *projectconfig.Project, typed *projectconfig.
 		}
 		c.PoolMin = dc.Pool.Min.Int(0)
 		c.PoolMax = dc.Pool.Max.Int(0)
+		c.Replicas = dc.Replicas
+	}
+	if v := getenv("QUARRY_DATABASE_REPLICAS"); v != "" {
+		c.Replicas = nil
+		for _, u := range strings.Split(v, ",") {
+			if u = strings.TrimSpace(u); u != "" {
+				c.Replicas = append(c.Replicas, u)
+			}
+		}
 	}
 	if !fromScript {
 		if v := getenv("DATABASE_CLIENT"); v != "" {
@@ -173,6 +185,8 @@ type DB struct {
 	// busyTimeout bounds the wait for a turn.
 	writeTurn   chan struct{}
 	busyTimeout time.Duration
+	// replicas take a request's reads when they have caught up (replicas.go); nil: none.
+	replicas *replicaSet
 }
 
 // Open connects to the configured database.
@@ -230,6 +244,16 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 		}
 	}
 	out := &DB{DB: db, Dialect: d, gate: gate}
+	if len(c.Replicas) > 0 {
+		if d != sqlgen.Postgres {
+			db.Close()
+			return nil, fmt.Errorf("read replicas need PostgreSQL (the database is %s)", d.Name())
+		}
+		if out.replicas, err = openReplicas(c.Replicas, c.PoolMax, c.Log); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
 	if d == sqlgen.SQLite {
 		out.writeTurn = make(chan struct{}, 1)
 		out.busyTimeout = c.BusyTimeout

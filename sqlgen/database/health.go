@@ -197,6 +197,7 @@ func (db *DB) Unavailable(log *slog.Logger, err error) *apierror.Error {
 // that readers need. A writer that cannot get its turn within the busy timeout fails with
 // sqlerr.ErrBusy (503). PostgreSQL transactions start directly.
 func (db *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*sqlx.Tx, error) {
+	wroteIn(ctx)
 	if db.writeTurn == nil {
 		return db.DB.BeginTxx(ctx, opts)
 	}

@@ -96,3 +96,22 @@ func (m *Metrics) Handler() http.Handler {
 	})
 	return mux
 }
+
+// ReplicaStats reports read-replica routing: requests whose reads a replica served, requests
+// whose replicas were all behind the primary, and replica failures.
+type ReplicaStats func() (toReplica, lagging, failed int64)
+
+// WatchReplicas exports the read-replica routing counters.
+func (m *Metrics) WatchReplicas(stats ReplicaStats) {
+	counter := func(name, help string, pick func(a, b, c int64) int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 {
+			a, b, c := stats()
+			return float64(pick(a, b, c))
+		})
+	}
+	m.reg.MustRegister(
+		counter("quarry_replica_reads_total", "Requests whose reads went to a read replica that had caught up.", func(a, _, _ int64) int64 { return a }),
+		counter("quarry_replica_behind_total", "Requests whose reads went to the primary because every replica was behind it.", func(_, b, _ int64) int64 { return b }),
+		counter("quarry_replica_failures_total", "Times a read replica failed and left the rotation for a while.", func(_, _, c int64) int64 { return c }),
+	)
+}
