@@ -196,6 +196,8 @@ func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if err != nil {
 		return err
 	}
+	// Files sent with the entry and not committed with it go before the answer does.
+	defer inlineOf(data).discard()
 	stripRestricted(m, data, who)
 	q, err := s.query(r, m, ir.FindOne, "")
 	if err != nil {
@@ -285,6 +287,8 @@ func (s *Server) update(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if err != nil {
 		return err
 	}
+	// Files sent with the entry and not committed with it go before the answer does.
+	defer inlineOf(data).discard()
 	stripRestricted(m, data, who)
 	if m.Localized {
 		// An entry's locale never changes; its group changes only through localizations.
@@ -354,6 +358,7 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		if err != nil {
 			return err
 		}
+		defer inlineOf(data).discard()
 		stripRestricted(m, data, who)
 		locale, err := s.Localize.SingleLocale(ctx, m, q.Locale)
 		if err != nil {

@@ -410,10 +410,21 @@ type inlineFiles struct {
 	batches map[string]*upload.Batch
 }
 
+// discard takes back the files not committed (it does nothing for a nil set, and for
+// files whose entry committed).
 func (f *inlineFiles) discard() {
+	if f == nil {
+		return
+	}
 	for _, b := range f.batches {
 		b.Discard()
 	}
+}
+
+// inlineOf is the set of files sent with a payload, nil when there is none.
+func inlineOf(data map[string]any) *inlineFiles {
+	set, _ := data[inlineKey].(*inlineFiles)
+	return set
 }
 
 // pendingFiles are batches recorded in a transaction that is still open, by transaction,
@@ -512,7 +523,7 @@ func (s *Server) inlineBody(w http.ResponseWriter, r *http.Request, m *schemas.M
 		groups[path] = append(groups[path], in)
 	}
 	for _, path := range set.paths {
-		b, err := s.Upload.Prepare(upload.UploadRequest{Files: groups[path]})
+		b, err := s.Upload.Prepare(r.Context(), upload.UploadRequest{Files: groups[path]})
 		if err != nil {
 			return nil, true, err
 		}

@@ -166,7 +166,9 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		if m := body.Formidable.MaxFileSize; m != nil {
 			ucfg.MaxFileBytes = int64(*m)
 		}
-		srv.Upload = upload.NewFromConfig(ucfg, a.Schema, a.DB, log)
+		if srv.Upload, err = upload.NewFromConfig(ctx, ucfg, a.Schema, a.DB, log); err != nil {
+			return fmt.Errorf("%s: %w", strings.Join(a.Config.Files("plugins"), ", "), err)
+		}
 	}
 	srv.Writer.Inline = srv
 	srv.Webhooks = webhook.New(a.DB.DB, a.DB.Dialect, log, webhook.DefaultOptions)

@@ -171,7 +171,7 @@ type Plugins struct {
 			Breakpoints          map[string]int `json:"breakpoints" validate:"omitempty,dive,min=1"`
 			ResponsiveDimensions *bool          `json:"responsiveDimensions"`
 			SizeOptimization     *bool          `json:"sizeOptimization"`
-			Provider             string         `json:"provider" validate:"omitempty,oneof=local"`
+			Provider             string         `json:"provider" validate:"omitempty,oneof=local aws-s3 @strapi/provider-upload-local @strapi/provider-upload-aws-s3"`
 		} `json:"config"`
 	} `json:"upload"`
 	I18n struct {

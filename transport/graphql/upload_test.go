@@ -2,6 +2,7 @@ package graphql_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -27,7 +28,7 @@ func newUploadEnv(t *testing.T) *env {
 	t.Helper()
 	dir := t.TempDir()
 	return newEnvWith(t, gqlschema.DefaultConfig(), func(o *gql.Options) {
-		svc, err := upload.New(dir, o.Schema, o.DB, func(string) string { return "" }, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		svc, err := upload.New(context.Background(), dir, o.Schema, o.DB, func(string) string { return "" }, slog.New(slog.NewTextHandler(io.Discard, nil)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,6 +33,11 @@ type Config struct {
 	// MaxAge is the Cache-Control max-age of served files in seconds
 	// (`providerOptions.localServer.maxage` in milliseconds, as koa-static takes it).
 	MaxAge int
+	// Provider is `upload.config.provider` as written ("local" by default): Strapi records
+	// it in files.provider and only deletes stored files of rows that carry it.
+	Provider string
+	// S3 is the aws-s3 provider's configuration; nil for the local provider.
+	S3 *S3Config
 }
 
 // DefaultBreakpoints are Strapi's responsive formats.
@@ -53,7 +58,8 @@ type pluginsFile struct {
 			ResponsiveDimensions *bool           `json:"responsiveDimensions"`
 			SizeOptimization     *bool           `json:"sizeOptimization"`
 			Provider             string          `json:"provider"`
-			ProviderOptions      providerOptions `json:"providerOptions"`
+			ProviderOptions      json.RawMessage `json:"providerOptions"`
+			ActionOptions        json.RawMessage `json:"actionOptions"`
 		} `json:"config"`
 	} `json:"upload"`
 }
@@ -89,6 +95,7 @@ func ParseConfig(appDir string, plugins []byte, getenv func(string) string) (Con
 		Breakpoints:          DefaultBreakpoints,
 		ResponsiveDimensions: true,
 		SizeOptimization:     true,
+		Provider:             "local",
 	}
 	var pf pluginsFile
 	if len(plugins) > 0 {
@@ -97,8 +104,24 @@ func ParseConfig(appDir string, plugins []byte, getenv func(string) string) (Con
 		}
 	}
 	uc := pf.Upload.Config
-	if uc.Provider != "" && uc.Provider != "local" {
-		return c, fmt.Errorf("upload provider %q is not supported (only local)", uc.Provider)
+	kind, ok := providerKind(uc.Provider)
+	if !ok {
+		return c, fmt.Errorf("upload provider %q is not supported (local and aws-s3 are)", uc.Provider)
+	}
+	if uc.Provider != "" {
+		c.Provider = uc.Provider
+	}
+	var po providerOptions
+	if kind == "aws-s3" {
+		s3c, err := parseS3Config(uc.ProviderOptions, uc.ActionOptions)
+		if err != nil {
+			return c, fmt.Errorf("upload provider %s: %w", uc.Provider, err)
+		}
+		c.S3 = s3c
+	} else if len(uc.ProviderOptions) > 0 && string(uc.ProviderOptions) != "null" {
+		if err := json.Unmarshal(uc.ProviderOptions, &po); err != nil {
+			return c, fmt.Errorf("upload.config.providerOptions: %w", err)
+		}
 	}
 	if uc.SizeLimit != nil {
 		if *uc.SizeLimit <= 0 {
@@ -121,10 +144,10 @@ func ParseConfig(appDir string, plugins []byte, getenv func(string) string) (Con
 	if uc.SizeOptimization != nil {
 		c.SizeOptimization = *uc.SizeOptimization
 	}
-	if v := uc.ProviderOptions.LocalServer.MaxAge; v != nil && *v > 0 {
+	if v := po.LocalServer.MaxAge; v != nil && *v > 0 {
 		c.MaxAge = int(*v / 1000)
 	}
-	dir := uc.ProviderOptions.UploadsDir
+	dir := po.UploadsDir
 	if v := getenv("UPLOADS_DIR"); v != "" {
 		dir = v
 	}

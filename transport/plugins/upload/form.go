@@ -109,7 +109,7 @@ func (s *Service) ReadFormChecked(w http.ResponseWriter, r *http.Request, check 
 	if w != nil {
 		http.NewResponseController(w).SetReadDeadline(time.Now().Add(uploadReadTimeout))
 	}
-	if err := os.MkdirAll(s.Config.Dir, 0o755); err != nil {
+	if err := os.MkdirAll(s.storage().stagingDir(), 0o755); err != nil {
 		return nil, err
 	}
 	form := &Form{Fields: map[string][]string{}, Multipart: true}
@@ -161,7 +161,7 @@ func (s *Service) ReadFormChecked(w http.ResponseWriter, r *http.Request, check 
 			continue
 		}
 		in := &Incoming{Field: name, Filename: filename, Declared: p.Header.Get("Content-Type")}
-		f, err := os.CreateTemp(s.Config.Dir, ".quarry-upload-*")
+		f, err := os.CreateTemp(s.storage().stagingDir(), ".quarry-upload-*")
 		if err != nil {
 			p.Close()
 			return nil, err

@@ -2,6 +2,7 @@ package upload
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/color"
 	"image/color/palette"
@@ -62,7 +63,10 @@ func TestPrepareFormats(t *testing.T) {
 		if *p.width != 600 || *p.height != 400 || len(p.formats) != 2 {
 			t.Fatalf("%s: %d×%d formats %v", c.name, *p.width, *p.height, p.formats)
 		}
-		if err := s.commitFiles([]*prepared{p}); err != nil {
+		if err := s.put(context.Background(), []*prepared{p}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.publish([]*prepared{p}); err != nil {
 			t.Fatal(err)
 		}
 		for key, want := range map[string][2]int{"small": {500, 333}, "thumbnail": {234, 156}} {

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -194,7 +196,7 @@ func (s *Service) resolveTarget(tg *Target) (*target, error) {
 // Upload stores the files of one request in its own transaction and returns the new file
 // ids, in order.
 func (s *Service) Upload(ctx context.Context, req UploadRequest) ([]int64, error) {
-	b, err := s.Prepare(req)
+	b, err := s.Prepare(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -217,20 +219,25 @@ func (s *Service) Upload(ctx context.Context, req UploadRequest) ([]int64, error
 	return ids, nil
 }
 
-// Batch is a set of received files processed and ready to be recorded: Prepare does the
-// work that needs no database, Record writes the rows inside the caller's transaction, and
-// Commit (after that transaction commits) puts the files in place. Discard, always
-// deferred, removes whatever temporary files are left.
+// Batch is a set of received files processed, stored and ready to be recorded: Prepare
+// does the work that needs no database, Record writes the rows inside the caller's
+// transaction, and Commit (after that transaction commits) publishes the files. Discard,
+// always deferred, removes whatever temporary files are left and, unless Commit ran first,
+// takes back the stored files (deletes the uploaded objects).
 type Batch struct {
 	s   *Service
 	ps  []*prepared
 	tg  *target
 	ids []int64
+
+	mu                   sync.Mutex
+	committed, discarded bool
 }
 
 // Prepare validates and processes the files of an upload request (type, name, size limit,
-// dimensions, formats); the target's ref and field are checked against the schema.
-func (s *Service) Prepare(req UploadRequest) (*Batch, error) {
+// dimensions, formats), and stores them (the aws-s3 provider uploads them here, which gives
+// their urls); the target's ref and field are checked against the schema.
+func (s *Service) Prepare(ctx context.Context, req UploadRequest) (*Batch, error) {
 	if len(req.Files) == 0 {
 		return nil, ErrFilesEmpty
 	}
@@ -254,6 +261,10 @@ func (s *Service) Prepare(req UploadRequest) (*Batch, error) {
 			b.Discard()
 			return nil, apierror.Validation("%s only accepts %s, %q is %s", tg.attr.Name, strings.Join(tg.attr.Allowed, ", "), p.name, p.mime)
 		}
+	}
+	if err := s.put(ctx, b.ps); err != nil {
+		b.Discard()
+		return nil, err
 	}
 	return b, nil
 }
@@ -283,10 +294,18 @@ func (b *Batch) Attach(model *schemas.Model, attr *schemas.Attribute, id int64) 
 	return nil
 }
 
-// Commit puts the recorded files in place; call it once the transaction has committed. If
-// that fails, the rows are taken back so nothing points at a missing file.
+// Commit publishes the recorded files; call it once the transaction has committed. If that
+// fails (or the batch was discarded meanwhile: the request ended), the rows are taken back
+// so nothing points at a missing file.
 func (b *Batch) Commit(ctx context.Context) error {
-	if err := b.s.commitFiles(b.ps); err != nil {
+	b.mu.Lock()
+	err := errors.New("upload: the files were discarded before their rows committed")
+	if !b.discarded {
+		err = b.s.publish(b.ps)
+		b.committed = true
+	}
+	b.mu.Unlock()
+	if err != nil {
 		b.s.Log.Error("upload: moving files into place failed", "err", err)
 		for _, id := range b.ids {
 			if _, rerr := b.s.Remove(ctx, id); rerr != nil {
@@ -298,11 +317,18 @@ func (b *Batch) Commit(ctx context.Context) error {
 	return nil
 }
 
-// Discard removes the batch's temporary files (after Commit, only those not moved).
+// Discard removes the batch's temporary files and, unless Commit ran first, takes back its
+// stored files. It may be called more than once.
 func (b *Batch) Discard() {
 	if b == nil {
 		return
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.committed && !b.discarded {
+		b.s.unput(context.Background(), b.ps, nil)
+	}
+	b.discarded = true
 	for _, p := range b.ps {
 		p.cleanup()
 	}
@@ -401,9 +427,11 @@ func deref(p *string) string {
 	return *p
 }
 
-// Replace replaces the content of file id (POST /api/upload?id=X with a file): the hash,
-// extension and url stay, the name comes from the new file (or fileInfo.name), and the
-// dimensions and formats are those of the new content.
+// Replace replaces the content of file id (POST /api/upload?id=X with a file): the hash
+// and extension stay (so does the url, unless the provider changed), the name comes from
+// the new file (or fileInfo.name), and the dimensions and formats are those of the new
+// content. The new content is stored over the old objects' names before the row is
+// updated; if the update fails, the objects the old record did not have are deleted.
 func (s *Service) Replace(ctx context.Context, id int64, in *Incoming, info FileInfo) error {
 	t, err := s.begin(ctx)
 	if err != nil {
@@ -422,15 +450,32 @@ func (s *Service) Replace(ctx context.Context, id int64, in *Incoming, info File
 		return err
 	}
 	defer p.cleanup()
+	// Objects of the old record with the provider in use, by name: the new content
+	// overwrites some of them, and the others go once the row is updated.
+	sameProvider := deref(old.Provider) == s.Config.Provider
+	had := map[string]bool{}
+	if sameProvider {
+		for _, o := range old.objects() {
+			had[o.path+"/"+o.hash+o.ext] = true
+		}
+	}
+	ps := []*prepared{p}
+	fail := func(err error) error {
+		s.unput(ctx, ps, had)
+		return err
+	}
+	if err := s.put(ctx, ps); err != nil {
+		return fail(err)
+	}
 	formats, err := s.formatsValue(p.formats)
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	if t, err = s.begin(ctx); err != nil {
-		return err
+		return fail(err)
 	}
 	sets := []string{"name", "formats", "mime", "size", "url", "provider", "updated_at"}
-	args := []any{p.name, formats, p.mime, p.size, p.url, Provider, s.now()}
+	args := []any{p.name, formats, p.mime, p.size, p.url, s.Config.Provider, s.now()}
 	if p.width != nil {
 		// Strapi keeps the stored dimensions when the new content is not an image.
 		sets, args = append(sets, "width", "height"), append(args, p.width, p.height)
@@ -443,26 +488,26 @@ func (s *Service) Replace(ctx context.Context, id int64, in *Incoming, info File
 	}
 	if err := s.update(t, id, sets, args); err != nil {
 		t.tx.Rollback()
-		return err
+		return fail(err)
 	}
 	if err := t.tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return fail(fmt.Errorf("commit: %w", err))
 	}
-	if deref(old.Provider) == Provider {
+	if sameProvider {
 		// Old formats that the new content does not overwrite go away.
 		keep := map[string]bool{}
-		for _, m := range p.moves {
-			keep[m.final] = true
+		for _, o := range p.stored {
+			keep[o.path+"/"+o.hash+o.ext] = true
 		}
-		gone := map[string]storedFormat{}
-		for k, f := range old.Formats {
-			if !keep[f.Hash+f.Ext] {
-				gone[k] = f
+		var gone []object
+		for _, o := range old.objects() {
+			if !keep[o.path+"/"+o.hash+o.ext] {
+				gone = append(gone, o)
 			}
 		}
-		s.removeStored("", "", gone)
+		s.removeStored(ctx, gone)
 	}
-	return s.commitFiles([]*prepared{p})
+	return s.publish(ps)
 }
 
 func (s *Service) update(t dbtx, id int64, cols []string, args []any) error {
@@ -507,7 +552,8 @@ func (s *Service) UpdateInfo(ctx context.Context, id int64, info FileInfo) error
 }
 
 // Remove deletes file id: its row, its links to entries and folders, and (for files of the
-// local provider) the stored file and formats. found is false for an unknown id.
+// provider in use, as Strapi decides) the stored file and formats. found is false for an
+// unknown id.
 func (s *Service) Remove(ctx context.Context, id int64) (found bool, err error) {
 	t, err := s.begin(ctx)
 	if err != nil {
@@ -529,8 +575,8 @@ func (s *Service) Remove(ctx context.Context, id int64) (found bool, err error) 
 	if err := t.tx.Commit(); err != nil {
 		return false, fmt.Errorf("commit: %w", err)
 	}
-	if deref(old.Provider) == Provider {
-		s.removeStored(old.Hash, deref(old.Ext), old.Formats)
+	if deref(old.Provider) == s.Config.Provider {
+		s.removeStored(ctx, old.objects())
 	}
 	return true, nil
 }

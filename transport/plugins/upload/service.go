@@ -1,13 +1,15 @@
-// Package upload is Quarry's media library: Strapi v4's upload plugin with its local
-// provider. It stores received files under the app's public/uploads folder, names them as
-// Strapi does (hash = slug of the name + 10 hex digits, url = /uploads/<hash><ext>), reads
-// image dimensions and generates the thumbnail and responsive formats, and keeps the
-// records in Strapi's tables (files, files_related_morphs, upload_folders,
-// files_folder_links), so an existing Strapi database's media is served in place.
+// Package upload is Quarry's media library: Strapi v4's upload plugin with its local and
+// aws-s3 providers. It names received files as Strapi does (hash = slug of the name + 10 hex
+// digits), reads image dimensions and generates the thumbnail and responsive formats, stores
+// the files (under the app's public/uploads folder, url /uploads/<hash><ext>, or in an S3
+// bucket with the urls Strapi's aws-s3 provider records), and keeps the records in Strapi's
+// tables (files, files_related_morphs, upload_folders, files_folder_links), so an existing
+// Strapi database's media is served in place.
 //
-// Writes are all-or-nothing: files are received and processed into temporary files of the
-// uploads folder, the rows are written in one transaction, and only after it commits are
-// the temporary files renamed to their final names (or, on any error, removed).
+// Writes are all-or-nothing: files are received and processed into staged temporary files,
+// stored (uploaded to the bucket; the local provider only names them), the rows are written
+// in one transaction, and then the stored files are published (renamed to their final
+// names) or, on any error, taken back (temporary files removed, uploaded objects deleted).
 package upload
 
 import (
@@ -29,15 +31,13 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
 )
-
-// Provider is the provider name recorded on files this service stores.
-const Provider = "local"
 
 // APIFolderName is the media library folder content-API uploads go to.
 const APIFolderName = "API Uploads"
@@ -53,25 +53,43 @@ type Service struct {
 	// sem bounds concurrent image processing (decoding holds whole images in memory).
 	sem     chan struct{}
 	semOnce sync.Once
+
+	store storage
 }
 
 // New loads the app's upload configuration. The uploads folder is created by the first
 // upload.
-func New(appDir string, s *schemas.Schema, db *database.DB, getenv func(string) string, log *slog.Logger) (*Service, error) {
+func New(ctx context.Context, appDir string, s *schemas.Schema, db *database.DB, getenv func(string) string, log *slog.Logger) (*Service, error) {
 	cfg, err := LoadConfig(appDir, getenv)
 	if err != nil {
 		return nil, err
 	}
-	return NewFromConfig(cfg, s, db, log), nil
+	return NewFromConfig(ctx, cfg, s, db, log)
 }
 
-// NewFromConfig builds the service from a configuration already read (ParseConfig).
-func NewFromConfig(cfg Config, s *schemas.Schema, db *database.DB, log *slog.Logger) *Service {
+// NewFromConfig builds the service from a configuration already read (ParseConfig). For
+// the aws-s3 provider it sets up the S3 client (credentials, region, endpoint); the bucket
+// is not contacted.
+func NewFromConfig(ctx context.Context, cfg Config, s *schemas.Schema, db *database.DB, log *slog.Logger) (*Service, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	removeStaleTemps(cfg.Dir, log)
-	return &Service{Schema: s, DB: db, Config: cfg, Now: time.Now, Log: log}
+	if cfg.Provider == "" {
+		cfg.Provider = "local"
+	}
+	var store storage = localStorage{dir: cfg.Dir}
+	if cfg.S3 != nil {
+		st, err := newS3Storage(ctx, cfg.S3)
+		if err != nil {
+			return nil, err
+		}
+		store = st
+		if len(cfg.S3.Ignored) > 0 {
+			log.Warn("upload: aws-s3 options Quarry does not use", "options", cfg.S3.Ignored)
+		}
+	}
+	removeStaleTemps(store.stagingDir(), log)
+	return &Service{Schema: s, DB: db, Config: cfg, Now: time.Now, Log: log, store: store}, nil
 }
 
 // removeStaleTemps deletes temporary files a crashed process left in the uploads folder (a
@@ -131,10 +149,10 @@ type UploadRequest struct {
 // Stage receives a file from a reader (GraphQL's Upload scalar, or any caller that does not
 // go through ReadForm) into a temporary file; the caller discards it when done.
 func (s *Service) Stage(r io.Reader, filename, declaredMime string) (*Incoming, error) {
-	if err := os.MkdirAll(s.Config.Dir, 0o755); err != nil {
+	if err := os.MkdirAll(s.storage().stagingDir(), 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp(s.Config.Dir, ".quarry-upload-*")
+	f, err := os.CreateTemp(s.storage().stagingDir(), ".quarry-upload-*")
 	if err != nil {
 		return nil, err
 	}
@@ -170,20 +188,26 @@ type format struct {
 	SizeInBytes int64   `json:"sizeInBytes"`
 }
 
-// prepared is a processed file ready to be recorded: its row values and the temporary
-// files to rename into place once the row is committed.
+// prepared is a processed file ready to be recorded: its row values and the staged
+// objects (the file and its formats) to store.
 type prepared struct {
 	name, hash, ext, mime string
 	info                  FileInfo
 	width, height         *int
 	formats               map[string]*format // nil: NULL; empty: {}
 	size                  float64
-	url                   string
-	moves                 []move
+	url                   string // set when stored
+	objects               []staged
+	stored                []object // objects put so far
 	temps                 []string // every temporary file made while processing
 }
 
-type move struct{ tmp, final string }
+// staged is an object to store and the format it is ("" for the file itself), whose url
+// the store sets.
+type staged struct {
+	object
+	format string
+}
 
 func (p *prepared) cleanup() {
 	for _, t := range p.temps {
@@ -192,7 +216,7 @@ func (p *prepared) cleanup() {
 }
 
 func (s *Service) tempFile() (*os.File, error) {
-	return os.CreateTemp(s.Config.Dir, ".quarry-format-*")
+	return os.CreateTemp(s.storage().stagingDir(), ".quarry-format-*")
 }
 
 // prepare validates and processes one received file: name, type, size limit, dimensions,
@@ -242,8 +266,7 @@ func (s *Service) prepare(in *Incoming, info FileInfo, keepHash, keepExt string)
 	if err := s.processImage(p, &mainPath, sniffed, keepHash != ""); err != nil {
 		return nil, err
 	}
-	p.url = "/uploads/" + p.hash + p.ext
-	p.moves = append(p.moves, move{mainPath, p.hash + p.ext})
+	p.objects = append(p.objects, staged{object: object{hash: p.hash, ext: p.ext, mime: p.mime, tmp: mainPath}})
 	ok = true
 	return p, nil
 }
@@ -357,9 +380,9 @@ func (s *Service) processImage(p *prepared, mainPath *string, sniffed string, re
 			return err
 		}
 		hash := b.key + "_" + p.hash
-		p.formats[b.key] = &format{Ext: p.ext, URL: "/uploads/" + hash + p.ext, Hash: hash, Mime: p.mime,
+		p.formats[b.key] = &format{Ext: p.ext, Hash: hash, Mime: p.mime,
 			Name: b.key + "_" + p.name, Size: KB(size), Width: tw, Height: th, SizeInBytes: size}
-		p.moves = append(p.moves, move{name, hash + p.ext})
+		p.objects = append(p.objects, staged{object: object{hash: hash, ext: p.ext, mime: p.mime, tmp: name}, format: b.key})
 	}
 	return nil
 }
@@ -433,7 +456,7 @@ func (s *Service) insertFile(t dbtx, p *prepared, folderID int64, folderPath str
 		t.q("files"), strings.Join(quoteAll(t, "name", "alternative_text", "caption", "width", "height", "formats", "hash", "ext",
 			"mime", "size", "url", "preview_url", "provider", "provider_metadata", "folder_path", "created_at", "updated_at"), ", "), t.q("id")),
 		p.name, p.info.AlternativeText, p.info.Caption, p.width, p.height, formats, p.hash, p.ext, p.mime, p.size, p.url,
-		nil, Provider, nil, folderPath, now, now)
+		nil, s.Config.Provider, nil, folderPath, now, now)
 	if err != nil {
 		return 0, fmt.Errorf("insert file: %w", err)
 	}
@@ -555,43 +578,93 @@ func (s *Service) apiFolder(t dbtx, now time.Time) (int64, string, error) {
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
-// ---- moving files into place ----
+// ---- storing files ----
 
-// commitFiles renames the prepared temporary files to their final names.
-func (s *Service) commitFiles(ps []*prepared) error {
+// put stores the staged objects of ps (at most four at once) and sets their urls. The
+// objects stored are listed in each prepared's stored, for publish or unput.
+func (s *Service) put(ctx context.Context, ps []*prepared) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(4)
+	var mu sync.Mutex
+	for _, p := range ps {
+		for _, o := range p.objects {
+			g.Go(func() error {
+				url, err := s.storage().put(gctx, o.object)
+				if err != nil {
+					return err
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				p.stored = append(p.stored, o.object)
+				if o.format == "" {
+					p.url = url
+				} else {
+					p.formats[o.format].URL = url
+				}
+				return nil
+			})
+		}
+	}
+	return g.Wait()
+}
+
+// publish makes the stored objects of ps visible (after their rows committed).
+func (s *Service) publish(ps []*prepared) error {
 	var errs []error
 	for _, p := range ps {
-		for _, m := range p.moves {
-			if err := os.Rename(m.tmp, filepath.Join(s.Config.Dir, m.final)); err != nil {
-				errs = append(errs, err)
-			}
+		for _, o := range p.stored {
+			errs = append(errs, s.storage().publish(o))
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// removeStored deletes the stored files of a record: the file and its formats.
-func (s *Service) removeStored(hash, ext string, formats map[string]storedFormat) {
-	names := []string{hash + ext}
-	for _, f := range formats {
+// unput takes back the stored objects of ps but those keep names (the objects of a
+// replaced file that its new content overwrote). It runs on a failed write, when the
+// request's context may be gone, so it has its own.
+func (s *Service) unput(ctx context.Context, ps []*prepared, keep map[string]bool) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s3CleanupTimeout)
+	defer cancel()
+	for _, p := range ps {
+		for _, o := range p.stored {
+			if keep[o.path+"/"+o.hash+o.ext] {
+				continue
+			}
+			if err := s.storage().unput(ctx, o); err != nil {
+				s.Log.Error("upload: taking back a file of a failed write", "file", o.hash+o.ext, "err", err)
+			}
+		}
+		p.stored = nil
+	}
+}
+
+// removeStored deletes the stored objects of a record: the file and its formats.
+func (s *Service) removeStored(ctx context.Context, objs []object) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s3CleanupTimeout)
+	defer cancel()
+	for _, o := range objs {
+		if err := s.storage().remove(ctx, o); err != nil {
+			s.Log.Warn("remove uploaded file", "file", o.hash+o.ext, "err", err)
+		}
+	}
+}
+
+// objects lists the stored objects of a record.
+func (st *stored) objects() []object {
+	out := []object{{hash: st.Hash, ext: deref(st.Ext)}}
+	for _, f := range st.Formats {
 		if f.Hash != "" {
-			names = append(names, f.Hash+f.Ext)
+			out = append(out, object{hash: f.Hash, ext: f.Ext, path: f.Path})
 		}
 	}
-	for _, n := range names {
-		if !safeName(n) {
-			continue
-		}
-		if err := os.Remove(filepath.Join(s.Config.Dir, n)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			s.Log.Warn("remove uploaded file", "file", n, "err", err)
-		}
-	}
+	return out
 }
 
 // storedFormat is what removal needs of a stored format.
 type storedFormat struct {
 	Hash string `json:"hash"`
 	Ext  string `json:"ext"`
+	Path string `json:"path"`
 }
 
 // safeName accepts a plain file name of the uploads folder (no folders, no dot files).

@@ -1,0 +1,333 @@
+package upload
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+)
+
+// The provider's configuration rules, as @strapi/provider-upload-aws-s3 4.26.2 applies them.
+func TestParseS3Config(t *testing.T) {
+	c, err := ParseConfig("/app", []byte(`{"upload":{"config":{"provider":"aws-s3","providerOptions":{
+		"baseUrl":"https://cdn.example.com","rootPath":"media//",
+		"s3Options":{"credentials":{"accessKeyId":"AK","secretAccessKey":"SK"},"region":"eu-west-1",
+			"endpoint":"http://127.0.0.1:9000","forcePathStyle":"true","apiVersion":"latest",
+			"params":{"Bucket":"b","ACL":"private","signedUrlExpires":"60"}}},
+		"actionOptions":{"upload":{},"uploadStream":{"CacheControl":"max-age=60"},"delete":{}}}}}`), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.S3
+	if c.Provider != "aws-s3" || s == nil || s.BaseURL != "https://cdn.example.com" || s.KeyPrefix != "media/" || s.AccessKeyID != "AK" ||
+		s.SecretAccessKey != "SK" || s.Region != "eu-west-1" || s.Endpoint != "http://127.0.0.1:9000" || !s.ForcePathStyle ||
+		s.Bucket != "b" || !s.Private() || s.SignedURLExpires != time.Minute || s.Put.CacheControl != "max-age=60" ||
+		strings.Join(s.Ignored, ",") != "apiVersion" {
+		t.Fatalf("got %+v %+v", c, s)
+	}
+
+	// The deprecated top-level options: they win over s3Options (params whole), top-level
+	// keys give the credentials, and ACL defaults to public-read.
+	c, err = ParseConfig("/app", []byte(`{"upload":{"config":{"provider":"@strapi/provider-upload-aws-s3","providerOptions":{
+		"accessKeyId":"TOP","secretAccessKey":"TOPS","region":"us-east-1","params":{"Bucket":"top"},
+		"s3Options":{"credentials":{"accessKeyId":"AK","secretAccessKey":"SK"},"region":"eu-west-1","params":{"Bucket":"b","ACL":"private"}}}}}}`),
+		func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := c.S3; c.Provider != "@strapi/provider-upload-aws-s3" || s.AccessKeyID != "TOP" || s.Region != "us-east-1" || s.Bucket != "top" ||
+		s.ACL != "public-read" || s.Private() || s.SignedURLExpires != 15*time.Minute || s.KeyPrefix != "" {
+		t.Fatalf("legacy: %+v", s)
+	}
+	// The provider's own README puts credentials, region, endpoint and params at the top.
+	c, err = ParseConfig("/app", []byte(`{"upload":{"config":{"provider":"aws-s3","providerOptions":{
+		"credentials":{"accessKeyId":"A","secretAccessKey":"S"},"region":"fr-par","endpoint":"https://s3.fr-par.scw.cloud","params":{"Bucket":"x"}}}}}`),
+		func(string) string { return "" })
+	if err != nil || c.S3.AccessKeyID != "A" || c.S3.Endpoint != "https://s3.fr-par.scw.cloud" || c.S3.Bucket != "x" {
+		t.Fatalf("top-level credentials: %+v %v", c.S3, err)
+	}
+
+	for _, bad := range []string{
+		`{"upload":{"config":{"provider":"cloudinary"}}}`,
+		`{"upload":{"config":{"provider":"aws-s3","providerOptions":{"s3Options":{"region":"x"}}}}}`,
+		`{"upload":{"config":{"provider":"aws-s3","providerOptions":{"s3Options":{"params":{"ACL":"private"}}}}}}`,
+		`{"upload":{"config":{"provider":"aws-s3","providerOptions":{"s3Options":{"endpoint":"minio:9000","params":{"Bucket":"b"}}}}}}`,
+		`{"upload":{"config":{"provider":"aws-s3","providerOptions":{"s3Options":{"params":{"Bucket":"b","signedUrlExpires":"soon"}}}}}}`,
+		`{"upload":{"config":{"provider":"aws-s3","providerOptions":{"s3Options":{"params":{"Bucket":"b"}}},"actionOptions":{"uploadStream":{"Expires":"x"}}}}}`,
+		`{"upload":{"config":{"provider":"aws-s3","providerOptions":{"s3Options":{"params":{"Bucket":"b"}}},"actionOptions":{"delete":{"VersionId":"x"}}}}}`,
+	} {
+		if _, err := ParseConfig("/app", []byte(bad), func(string) string { return "" }); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
+
+// Keys and urls as the provider (and lib-storage under it) makes them; the expected urls were
+// produced by the provider itself against an S3-compatible server, except for the port,
+// which lib-storage drops (see location).
+func TestS3URLs(t *testing.T) {
+	path := &s3Storage{cfg: &S3Config{Bucket: "media", ForcePathStyle: true, KeyPrefix: "pre/fix/"}, scheme: "http", host: "127.0.0.1:9000"}
+	o := object{hash: "c(1)", ext: ".png", path: "sub dir"}
+	if k := path.key(o); k != "pre/fix/sub dir/c(1).png" {
+		t.Fatalf("key %q", k)
+	}
+	if u := path.url(path.key(o), path.location(path.key(o))); u != "http://127.0.0.1:9000/media/pre/fix/sub%20dir/c%281%29.png" {
+		t.Fatalf("path-style url %q", u)
+	}
+	aws := &s3Storage{cfg: &S3Config{Bucket: "my-bucket"}, scheme: "https", host: "my-bucket.s3.eu-west-1.amazonaws.com"}
+	if u := aws.url("a_b.png", aws.location("a_b.png")); u != "https://my-bucket.s3.eu-west-1.amazonaws.com/a_b.png" {
+		t.Fatalf("virtual-host url %q", u)
+	}
+	custom := &s3Storage{cfg: &S3Config{Bucket: "b"}, scheme: "https", host: "nyc3.digitaloceanspaces.com"}
+	if u := custom.location("é x!.txt"); u != "https://b.nyc3.digitaloceanspaces.com/%C3%A9%20x%21.txt" {
+		t.Fatalf("custom endpoint url %q", u)
+	}
+	cdn := &s3Storage{cfg: &S3Config{Bucket: "b", BaseURL: "https://cdn.example.com"}, scheme: "https", host: "s3.example.com"}
+	if u := cdn.url("a b.png", cdn.location("a b.png")); u != "https://cdn.example.com/a b.png" {
+		t.Fatalf("baseUrl url %q", u)
+	}
+	// A Location without a scheme gets https:// (and no baseUrl), as in the provider.
+	if u := cdn.url("k.png", "b.s3.example.com/k.png"); u != "https://b.s3.example.com/k.png" {
+		t.Fatalf("schemeless url %q", u)
+	}
+	// Without an endpoint, the bucket's address comes from the S3 endpoint rules.
+	st, err := newS3Storage(context.Background(), &S3Config{Bucket: "my-bucket", Region: "eu-west-1", AccessKeyID: "a", SecretAccessKey: "s"})
+	if err != nil || st.location("x.png") != "https://my-bucket.s3.eu-west-1.amazonaws.com/x.png" {
+		t.Fatalf("resolved: %v %v", st, err)
+	}
+	st, err = newS3Storage(context.Background(), &S3Config{Bucket: "my-bucket", Region: "eu-west-1", ForcePathStyle: true, AccessKeyID: "a", SecretAccessKey: "s"})
+	if err != nil || st.location("x.png") != "https://s3.eu-west-1.amazonaws.com/my-bucket/x.png" {
+		t.Fatalf("resolved path style: %v %v", st.location("x.png"), err)
+	}
+}
+
+// gateway is a Versity S3 Gateway (an S3-compatible server) run by a test on loopback.
+type gateway struct {
+	URL    string
+	client *s3.Client
+}
+
+const gatewayKey, gatewaySecret = "quarrytest", "quarrytestsecret"
+
+// startGateway runs the gateway binary named by QUARRY_TEST_S3_GATEWAY (or versitygw on the
+// PATH) over a temporary folder, and skips the test when there is none (.ci/run installs
+// it; see the README).
+func startGateway(t *testing.T) *gateway {
+	t.Helper()
+	bin := os.Getenv("QUARRY_TEST_S3_GATEWAY")
+	if bin == "" {
+		var err error
+		if bin, err = exec.LookPath("versitygw"); err != nil {
+			t.Skip("no S3-compatible server: set QUARRY_TEST_S3_GATEWAY to a versitygw binary (see the README)")
+		}
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(bin, "--access", gatewayKey, "--secret", gatewaySecret, "--port", addr, "--quiet", "posix", t.TempDir())
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("gateway log:\n%s", log.String())
+		}
+	})
+	g := &gateway{URL: "http://" + addr}
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if resp, err := http.Get(g.URL); err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the S3 gateway did not start:\n%s", log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	st, err := newS3Storage(context.Background(), &S3Config{Bucket: "x", Region: "us-east-1", Endpoint: g.URL, ForcePathStyle: true,
+		AccessKeyID: gatewayKey, SecretAccessKey: gatewaySecret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.client = st.client
+	return g
+}
+
+func (g *gateway) bucket(t *testing.T, name string) {
+	t.Helper()
+	if _, err := g.client.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String(name)}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (g *gateway) keys(t *testing.T, bucket string) []string {
+	t.Helper()
+	out, err := g.client.ListObjectsV2(context.Background(), &s3.ListObjectsV2Input{Bucket: aws.String(bucket)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, o := range out.Contents {
+		keys = append(keys, *o.Key)
+	}
+	ups, err := g.client.ListMultipartUploads(context.Background(), &s3.ListMultipartUploadsInput{Bucket: aws.String(bucket)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range ups.Uploads {
+		keys = append(keys, "(unfinished) "+*u.Key)
+	}
+	return keys
+}
+
+func (g *gateway) get(t *testing.T, bucket, key string) ([]byte, string) {
+	t.Helper()
+	out, err := g.client.GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	if err != nil {
+		t.Fatalf("get %s: %v", key, err)
+	}
+	defer out.Body.Close()
+	b, err := io.ReadAll(out.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, aws.ToString(out.ContentType)
+}
+
+func unescape(s string) string {
+	u, err := url.PathUnescape(s)
+	if err != nil {
+		return s
+	}
+	return u
+}
+
+// Objects go to the bucket with PutObject or a multipart upload, and a batch that is
+// discarded before its rows commit leaves nothing behind.
+func TestS3Store(t *testing.T) {
+	g := startGateway(t)
+	g.bucket(t, "media")
+	ctx := context.Background()
+	staging := t.TempDir()
+	t.Setenv("TMPDIR", staging)
+	cfg := Config{Dir: t.TempDir(), SizeLimit: DefaultSizeLimit, MaxFileBytes: DefaultMaxFileBytes, Breakpoints: DefaultBreakpoints,
+		ResponsiveDimensions: true, SizeOptimization: true, Provider: "aws-s3",
+		S3: &S3Config{Bucket: "media", Region: "us-east-1", Endpoint: g.URL, ForcePathStyle: true, KeyPrefix: "site/",
+			AccessKeyID: gatewayKey, SecretAccessKey: gatewaySecret, ACL: "public-read"}}
+	svc, err := NewFromConfig(ctx, cfg, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := []byte("hello bucket\n")
+	big := make([]byte, 11<<20+123)
+	rand.Read(big)
+	var png bytes.Buffer
+	if err := encode(&png, testImage(600, 400), "png", nil); err != nil {
+		t.Fatal(err)
+	}
+	var ins []*Incoming
+	for _, f := range []struct {
+		name, mime string
+		body       []byte
+	}{{"note.txt", "text/plain", small}, {"big.bin", "application/octet-stream", big}, {"pic.png", "image/png", png.Bytes()}} {
+		in, err := svc.Stage(bytes.NewReader(f.body), f.name, f.mime)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Discard()
+		ins = append(ins, in)
+	}
+	b, err := svc.Prepare(ctx, UploadRequest{Files: ins})
+	if err != nil {
+		t.Fatal(err)
+	}
+	note, bigp, pic := b.ps[0], b.ps[1], b.ps[2]
+	if want := g.URL + "/media/site/" + note.hash + ".txt"; note.url != want {
+		t.Fatalf("url %s, want %s", note.url, want)
+	}
+	// The url of a multipart upload is the Location the server answered (this one escapes
+	// the key's slashes).
+	if want := g.URL + "/media/site/" + bigp.hash + ".bin"; unescape(bigp.url) != want {
+		t.Fatalf("multipart url %s, want %s", bigp.url, want)
+	}
+	if got, ct := g.get(t, "media", "site/"+note.hash+".txt"); !bytes.Equal(got, small) || ct != "text/plain" {
+		t.Fatalf("small object %q %s", got, ct)
+	}
+	if got, ct := g.get(t, "media", "site/"+bigp.hash+".bin"); !bytes.Equal(got, big) || ct != "application/octet-stream" {
+		t.Fatalf("big object: %d bytes, %s", len(got), ct)
+	}
+	th := pic.formats["thumbnail"]
+	if th == nil || th.URL != g.URL+"/media/site/thumbnail_"+pic.hash+".png" {
+		t.Fatalf("thumbnail %+v", th)
+	}
+	if got, _ := g.get(t, "media", "site/"+th.Hash+".png"); len(got) != int(th.SizeInBytes) {
+		t.Fatalf("thumbnail object: %d bytes, want %d", len(got), th.SizeInBytes)
+	}
+	if n := len(g.keys(t, "media")); n != 5 {
+		t.Fatalf("%d objects: %v", n, g.keys(t, "media"))
+	}
+	// The rows did not commit: everything goes.
+	b.Discard()
+	if keys := g.keys(t, "media"); len(keys) != 0 {
+		t.Fatalf("left behind: %v", keys)
+	}
+	// Staged files are gone too (the received ones with them).
+	if left, _ := os.ReadDir(staging); len(left) != 0 {
+		t.Errorf("%d staged files left", len(left))
+	}
+
+	// A failed upload: the bucket does not exist. Nothing of the batch stays, and a
+	// multipart upload that fails is aborted.
+	cfg.S3.Bucket = "missing"
+	bad, err := NewFromConfig(ctx, cfg, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := bad.Stage(bytes.NewReader(big), "big.bin", "application/octet-stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Discard()
+	if _, err := bad.Prepare(ctx, UploadRequest{Files: []*Incoming{in}}); err == nil || !strings.Contains(err.Error(), "aws-s3") {
+		t.Fatalf("upload to a missing bucket: %v", err)
+	}
+
+	// A multipart upload that fails midway (its file is shorter than announced) is
+	// aborted: no unfinished upload remains.
+	st := svc.storage().(*s3Storage)
+	bigFile := filepath.Join(t.TempDir(), "big")
+	if err := os.WriteFile(bigFile, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fh, err := os.Open(bigFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	if _, err := st.multipart(ctx, "cut.bin", fh, int64(len(big))+6<<20, "application/octet-stream"); err == nil {
+		t.Fatal("a multipart upload of a short file succeeded")
+	}
+	if keys := g.keys(t, "media"); len(keys) != 0 {
+		t.Fatalf("left behind: %v", keys)
+	}
+}
