@@ -120,6 +120,65 @@ func TestStatements(t *testing.T) {
 			{"clear localizations", func(d Dialect) Stmt { return LocalizationsClear(d, join, 4) }},
 			{"link localization", func(d Dialect) Stmt { return LocalizationLink(d, join, 4, 9, 2) }},
 		},
+		"userspermissions": {
+			{"role count by type", func(d Dialect) Stmt { return RoleCountByType(d, "public") }},
+			{"role by type", func(d Dialect) Stmt { return RoleByType(d, "public") }},
+			{"role id by type", func(d Dialect) Stmt { return RoleIDByType(d, "public") }},
+			{"role by name", func(d Dialect) Stmt { return RoleByName(d, "editors") }},
+			{"role by id", func(d Dialect) Stmt { return RoleByID(d, 3) }},
+			{"roles", Roles},
+			{"role user counts", RoleUserCounts},
+			{"insert role", func(d Dialect) Stmt { return RoleInsert(d, "Editors", "They edit.", "editors", testNow).Stmt }},
+			{"update role", func(d Dialect) Stmt {
+				return RoleUpdate(d, 3, []string{"name", "description"}, []any{"Writers", "They write."}, testNow)
+			}},
+			{"move role users", func(d Dialect) Stmt { return RoleUsersMove(d, 3, 2) }},
+			{"delete role", func(d Dialect) Stmt { return RoleDelete(d, 3) }},
+			{"permission count", PermissionCount},
+			{"role actions", func(d Dialect) Stmt { return RoleActions(d, 3) }},
+			{"role permission ids", func(d Dialect) Stmt { return RolePermissionIDs(d, 3, "api::article.article.find") }},
+			{"role permission max order", func(d Dialect) Stmt { return RolePermissionMaxOrder(d, 3) }},
+			{"insert permission", func(d Dialect) Stmt { return PermissionInsert(d, "api::article.article.find", testNow).Stmt }},
+			{"link permission", func(d Dialect) Stmt { return PermissionLink(d, 12, 3, 4) }},
+			{"unlink permission", func(d Dialect) Stmt { return PermissionUnlink(d, 12) }},
+			{"delete permission", func(d Dialect) Stmt { return PermissionDelete(d, 12) }},
+			{"user by id", func(d Dialect) Stmt { return UserBy(d, "id", int64(5)) }},
+			{"user by login", func(d Dialect) Stmt { return UserByLogin(d, "ann@example.com", "Ann@example.com") }},
+			{"user count other", func(d Dialect) Stmt { return UserCountOther(d, "email", "ann@example.com", 5) }},
+			{"user count named", func(d Dialect) Stmt {
+				return UserCountNamed(d, []string{"ann@example.com", "Ann"}, []string{"ann@example.com", "Ann", "ann"})
+			}},
+			{"insert user", func(d Dialect) Stmt {
+				return UserInsert(d, []string{"username", "email", "confirmed"}, []any{"ann", "ann@example.com", true}, testNow).Stmt
+			}},
+			{"update user", func(d Dialect) Stmt {
+				return UserUpdate(d, 5, []string{"confirmed", "confirmation_token"}, []any{true, nil}, testNow)
+			}},
+			{"delete user", func(d Dialect) Stmt { return UserDelete(d, 5) }},
+			{"unlink user role", func(d Dialect) Stmt { return UserRoleUnlink(d, 5) }},
+			{"role user max order", func(d Dialect) Stmt { return RoleUserMaxOrder(d, 3) }},
+			{"link user role", func(d Dialect) Stmt { return UserRoleLink(d, 5, 3, 8) }},
+			{"token by access key", func(d Dialect) Stmt { return TokenByAccessKey(d, "ab12") }},
+			{"token by id", func(d Dialect) Stmt { return TokenByID(d, 2) }},
+			{"token by name", func(d Dialect) Stmt { return TokenByName(d, "ci") }},
+			{"tokens", Tokens},
+			{"token count by name", func(d Dialect) Stmt { return TokenCountByName(d, "ci") }},
+			{"insert token", func(d Dialect) Stmt {
+				return TokenInsert(d, TokenRow{Name: "ci", Description: "", Type: "custom", AccessKey: "ab12",
+					Lifespan: 7 * 24 * time.Hour, ExpiresAt: testNow.Add(7 * 24 * time.Hour), CreatedAt: testNow}).Stmt
+			}},
+			{"insert unlimited token", func(d Dialect) Stmt {
+				return TokenInsert(d, TokenRow{Name: "ci", Type: "read-only", AccessKey: "ab12", CreatedAt: testNow}).Stmt
+			}},
+			{"touch token", func(d Dialect) Stmt { return TokenTouch(d, 2, testNow) }},
+			{"delete token", func(d Dialect) Stmt { return TokenDelete(d, 2) }},
+			{"token actions", func(d Dialect) Stmt { return TokenActions(d, 2) }},
+			{"token permission ids", func(d Dialect) Stmt { return TokenPermissionIDs(d, 2) }},
+			{"insert token permission", func(d Dialect) Stmt { return TokenPermissionInsert(d, "api::article.article.find", testNow).Stmt }},
+			{"link token permission", func(d Dialect) Stmt { return TokenPermissionLink(d, 9, 2, 1) }},
+			{"unlink token permissions", func(d Dialect) Stmt { return TokenUnlinkPermissions(d, 2) }},
+			{"delete token permission", func(d Dialect) Stmt { return TokenPermissionDelete(d, 9) }},
+		},
 		"entry": {
 			{"count by id", func(d Dialect) Stmt { return EntryCount(d, article, 7) }},
 			{"single entry, live, of a locale", func(d Dialect) Stmt { return SingleEntryID(d, article, true, "fr") }},

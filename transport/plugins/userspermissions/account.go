@@ -13,6 +13,7 @@ import (
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // Session is what register, login and the password routes answer: the user's id (the
@@ -131,7 +132,7 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 			later[k] = v
 		}
 	}
-	role, err := roleBy(ctx, s.DB, adv.DefaultRole)
+	role, err := roleBy(ctx, s.DB, s.DB.Dialect, adv.DefaultRole)
 	if err != nil {
 		return Session{}, apierror.Application("Impossible to find the default role")
 	}
@@ -139,8 +140,8 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 	var taken int
 	// Strapi's identifier conflicts, plus the username compared lower-cased with e-mails (so
 	// nobody registers another user's e-mail, in other case, as a username).
-	if err := s.DB.GetContext(ctx, &taken, s.DB.Rebind(`SELECT COUNT(*) FROM up_users WHERE (email = ? OR username = ? OR username = ? OR email = ? OR email = ?)`),
-		email, email, username, username, strings.ToLower(username)); err != nil {
+	if err := get(ctx, s.DB, &taken, sqlgen.UserCountNamed(s.DB.Dialect, []string{email, username},
+		[]string{email, username, strings.ToLower(username)})); err != nil {
 		return Session{}, fmt.Errorf("check user: %w", err)
 	}
 	if taken > 0 {
@@ -166,14 +167,14 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 			return err
 		}
 		var crossed int // registration also refuses a username equal to another user's e-mail
-		if err := tx.GetContext(ctx, &crossed, tx.Rebind(`SELECT COUNT(*) FROM up_users WHERE username = ? OR email = ? OR email = ?`),
-			email, username, strings.ToLower(username)); err != nil {
+		if err := get(ctx, tx, &crossed, sqlgen.UserCountNamed(s.DB.Dialect, []string{email},
+			[]string{username, strings.ToLower(username)})); err != nil {
 			return fmt.Errorf("check user: %w", err)
 		}
 		if crossed > 0 {
 			return apierror.Application("Email or Username are already taken")
 		}
-		if id, err = insertUser(ctx, tx, s.DB.Dialect.Bind, nu, now); err != nil {
+		if id, err = insertUser(ctx, tx, s.DB.Dialect, nu, now); err != nil {
 			return err
 		}
 		return s.writeExtension(ctx, tx, id, later, now, false)
@@ -268,12 +269,12 @@ func (s *Service) ForgotPassword(ctx context.Context, body map[string]any) error
 	if err := c.err(); err != nil {
 		return err
 	}
-	u, err := oneUser(ctx, s.DB, `u.email = ?`, strings.ToLower(email))
+	u, err := oneUser(ctx, s.DB, sqlgen.UserBy(s.DB.Dialect, "email", strings.ToLower(email)))
 	if err != nil || u == nil || u.Blocked {
 		return err
 	}
 	return s.sendResetPassword(ctx, u, func(token string) error {
-		return updateUser(ctx, s.DB, s.DB.Dialect.Bind, u.ID, []string{"reset_password_token"}, []any{token}, s.now())
+		return updateUser(ctx, s.DB, s.DB.Dialect, u.ID, []string{"reset_password_token"}, []any{token}, s.now())
 	})
 }
 
@@ -290,7 +291,7 @@ func (s *Service) ResetPassword(ctx context.Context, body map[string]any) (Sessi
 	if password != confirm {
 		return Session{}, apierror.Validation("Passwords do not match")
 	}
-	u, err := oneUser(ctx, s.DB, `u.reset_password_token = ?`, code)
+	u, err := oneUser(ctx, s.DB, sqlgen.UserBy(s.DB.Dialect, "reset_password_token", code))
 	if err != nil {
 		return Session{}, err
 	}
@@ -317,7 +318,7 @@ func (s *Service) setPassword(ctx context.Context, id int64, password string, cl
 	if clearReset {
 		cols, vals = append(cols, "reset_password_token"), append(vals, nil)
 	}
-	return updateUser(ctx, s.DB, s.DB.Dialect.Bind, id, cols, vals, s.now())
+	return updateUser(ctx, s.DB, s.DB.Dialect, id, cols, vals, s.now())
 }
 
 // ChangePassword is POST /api/auth/change-password for a logged-in user.
@@ -361,14 +362,14 @@ func (s *Service) EmailConfirmation(ctx context.Context, query map[string]any) (
 	if err := c.err(); err != nil {
 		return Session{}, "", err
 	}
-	u, err := oneUser(ctx, s.DB, `u.confirmation_token = ?`, token)
+	u, err := oneUser(ctx, s.DB, sqlgen.UserBy(s.DB.Dialect, "confirmation_token", token))
 	if err != nil {
 		return Session{}, "", err
 	}
 	if u == nil {
 		return Session{}, "", apierror.Validation("Invalid token")
 	}
-	if err := updateUser(ctx, s.DB, s.DB.Dialect.Bind, u.ID, []string{"confirmed", "confirmation_token"}, []any{true, nil}, s.now()); err != nil {
+	if err := updateUser(ctx, s.DB, s.DB.Dialect, u.ID, []string{"confirmed", "confirmation_token"}, []any{true, nil}, s.now()); err != nil {
 		return Session{}, "", err
 	}
 	adv, err := s.Advanced(ctx)
@@ -391,7 +392,7 @@ func (s *Service) SendEmailConfirmation(ctx context.Context, body map[string]any
 	if err := c.err(); err != nil {
 		return "", err
 	}
-	u, err := oneUser(ctx, s.DB, `u.email = ?`, strings.ToLower(email))
+	u, err := oneUser(ctx, s.DB, sqlgen.UserBy(s.DB.Dialect, "email", strings.ToLower(email)))
 	if err != nil {
 		return "", err
 	}

@@ -104,7 +104,7 @@ func boolField(body map[string]any, key string, c *checker) (bool, bool) {
 
 func (s *Service) usernameTaken(ctx context.Context, username string, except int64) (bool, error) {
 	var n int
-	err := s.DB.GetContext(ctx, &n, s.DB.Rebind(`SELECT COUNT(*) FROM up_users WHERE username = ? AND id <> ?`), username, except)
+	err := get(ctx, s.DB, &n, sqlgen.UserCountOther(s.DB.Dialect, "username", username, except))
 	return n > 0, err
 }
 
@@ -117,7 +117,7 @@ func (s *Service) claimIdentities(ctx context.Context, tx *sqlx.Tx, except int64
 	var keys []sqlgen.UniqueKey
 	for _, v := range []string{username, email} {
 		if v != "" {
-			keys = append(keys, sqlgen.UniqueKey{Table: "up_users", Column: "identity", Value: strings.ToLower(v)})
+			keys = append(keys, sqlgen.UniqueKey{Table: sqlgen.UsersTable, Column: "identity", Value: strings.ToLower(v)})
 		}
 	}
 	if err := s.DB.LockUnique(ctx, tx, keys); err != nil {
@@ -125,7 +125,7 @@ func (s *Service) claimIdentities(ctx context.Context, tx *sqlx.Tx, except int64
 	}
 	count := func(col, v string) (bool, error) {
 		var n int
-		err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM up_users WHERE `+col+` = ? AND id <> ?`), v, except)
+		err := get(ctx, tx, &n, sqlgen.UserCountOther(s.DB.Dialect, col, v, except))
 		return n > 0, err
 	}
 	if email != "" && uniqueEmail {
@@ -147,7 +147,7 @@ func (s *Service) claimIdentities(ctx context.Context, tx *sqlx.Tx, except int64
 
 func (s *Service) emailTaken(ctx context.Context, email string, except int64) (bool, error) {
 	var n int
-	err := s.DB.GetContext(ctx, &n, s.DB.Rebind(`SELECT COUNT(*) FROM up_users WHERE email = ? AND id <> ?`), email, except)
+	err := get(ctx, s.DB, &n, sqlgen.UserCountOther(s.DB.Dialect, "email", email, except))
 	return n > 0, err
 }
 
@@ -207,7 +207,7 @@ func (s *Service) CreateUser(ctx context.Context, body map[string]any) (int64, e
 		if err := s.claimIdentities(ctx, tx, 0, username, email, adv.UniqueEmail, "Email already taken", "This attribute must be unique"); err != nil {
 			return err
 		}
-		id, err = insertUser(ctx, tx, s.DB.Dialect.Bind, newUser{Username: username, Email: email, Password: password,
+		id, err = insertUser(ctx, tx, s.DB.Dialect, newUser{Username: username, Email: email, Password: password,
 			Provider: "local", Confirmed: confirmed, Blocked: blocked, RoleID: roleID}, now)
 		if err != nil {
 			return err
@@ -317,11 +317,11 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 		if err := s.claimIdentities(ctx, tx, id, claimUser, claimEmail, adv.UniqueEmail, "Email already taken", "Username already taken"); err != nil {
 			return err
 		}
-		if err := updateUser(ctx, tx, s.DB.Dialect.Bind, id, cols, vals, now); err != nil {
+		if err := updateUser(ctx, tx, s.DB.Dialect, id, cols, vals, now); err != nil {
 			return err
 		}
 		if hasRole {
-			if err := setUserRole(ctx, tx, id, roleID); err != nil {
+			if err := setUserRole(ctx, tx, s.DB.Dialect, id, roleID); err != nil {
 				return err
 			}
 		}
@@ -331,7 +331,7 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 
 // DeleteUser is DELETE /api/users/:id; found is false when there was no such user.
 func (s *Service) DeleteUser(ctx context.Context, id int64) error {
-	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return deleteUser(ctx, tx, s.Schema, id) })
+	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return deleteUser(ctx, tx, s.DB.Dialect, s.Schema, id) })
 }
 
 // ---- roles ----
@@ -464,11 +464,11 @@ func (s *Service) CreateRole(ctx context.Context, body map[string]any) error {
 		return err
 	}
 	err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
-		id, err := CreateRole(ctx, tx, s.DB.Dialect.Bind, name, desc, typ, s.now())
+		id, err := CreateRole(ctx, tx, s.DB.Dialect, name, desc, typ, s.now())
 		if err != nil {
 			return err
 		}
-		_, err = grant(ctx, tx, s.DB.Dialect.Bind, id, s.knownOnly(treeActions(body["permissions"])), s.now())
+		_, err = grant(ctx, tx, s.DB.Dialect, id, s.knownOnly(treeActions(body["permissions"])), s.now())
 		return err
 	})
 	if err != nil {
@@ -503,18 +503,12 @@ func (s *Service) UpdateRole(ctx context.Context, id int64, body map[string]any)
 	if err := c.err(); err != nil {
 		return err
 	}
-	set := []string{"updated_at = ?"}
-	args := []any{s.DB.Dialect.Bind(s.now())}
-	for i, col := range cols {
-		set = append(set, col+" = ?")
-		args = append(args, vals[i])
-	}
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE up_roles SET `+strings.Join(set, ", ")+` WHERE id = ?`), append(args, id)...); err != nil {
+		if err := run(ctx, tx, sqlgen.RoleUpdate(s.DB.Dialect, id, cols, vals, s.now())); err != nil {
 			return fmt.Errorf("update role: %w", err)
 		}
 		if p, ok := body["permissions"]; ok {
-			return SetRoleActions(ctx, tx, s.DB.Dialect.Bind, id, s.knownOnly(treeActions(p)), s.now())
+			return SetRoleActions(ctx, tx, s.DB.Dialect, id, s.knownOnly(treeActions(p)), s.now())
 		}
 		return nil
 	})
@@ -527,7 +521,7 @@ func (s *Service) UpdateRole(ctx context.Context, id int64, body map[string]any)
 
 // RemoveRole is DELETE /api/users-permissions/roles/:role; the public role stays.
 func (s *Service) RemoveRole(ctx context.Context, id int64) error {
-	pub, err := roleBy(ctx, s.DB, RolePublic)
+	pub, err := roleBy(ctx, s.DB, s.DB.Dialect, RolePublic)
 	if err != nil {
 		return err
 	}
@@ -541,7 +535,7 @@ func (s *Service) RemoveRole(ctx context.Context, id int64) error {
 	if r == nil {
 		return roleNotFound()
 	}
-	if err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return DeleteRole(ctx, tx, id, pub.ID) }); err != nil {
+	if err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return DeleteRole(ctx, tx, s.DB.Dialect, id, pub.ID) }); err != nil {
 		return err
 	}
 	s.Forget()

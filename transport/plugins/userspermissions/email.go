@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/email"
 )
@@ -58,7 +59,7 @@ func EnsureEmailTemplates(ctx context.Context, db *database.DB) error {
 // readStore reads a core store value (the first row of the key, as Strapi's findOne).
 func readStore(ctx context.Context, db *database.DB, key string) (string, bool, error) {
 	var raw sql.NullString
-	err := db.GetContext(ctx, &raw, db.Rebind(`SELECT value FROM strapi_core_store_settings WHERE `+db.Dialect.Quote("key")+` = ? ORDER BY id LIMIT 1`), key)
+	err := get(ctx, db, &raw, sqlgen.StoreGet(db.Dialect, key))
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -71,14 +72,11 @@ func readStore(ctx context.Context, db *database.DB, key string) (string, bool, 
 // writeStore writes an object into the core store as Strapi's store.set does: type
 // "object", environment and tag NULL (Strapi looks rows up with IS NULL on both).
 func writeStore(ctx context.Context, db *database.DB, key, value string, exists bool) error {
-	k := db.Dialect.Quote("key")
-	var err error
+	st := sqlgen.StoreInsert(db.Dialect, key, value, "object")
 	if exists {
-		_, err = db.ExecContext(ctx, db.Rebind(`UPDATE strapi_core_store_settings SET value = ?, type = 'object' WHERE `+k+` = ?`), value, key)
-	} else {
-		_, err = db.ExecContext(ctx, db.Rebind(`INSERT INTO strapi_core_store_settings (`+k+`, value, type, environment, tag) VALUES (?, ?, 'object', NULL, NULL)`), key, value)
+		st = sqlgen.StoreUpdate(db.Dialect, key, value, "object")
 	}
-	if err != nil {
+	if err := run(ctx, db, st); err != nil {
 		return fmt.Errorf("write core store %s: %w", key, err)
 	}
 	return nil
@@ -406,7 +404,7 @@ func (s *Service) sendConfirmation(ctx context.Context, u *Account) error {
 		return err
 	}
 	token := randomHex(20)
-	if err := updateUser(ctx, s.DB, s.DB.Dialect.Bind, u.ID, []string{"confirmation_token"}, []any{token}, s.now()); err != nil {
+	if err := updateUser(ctx, s.DB, s.DB.Dialect, u.ID, []string{"confirmation_token"}, []any{token}, s.now()); err != nil {
 		return err
 	}
 	prefix := s.URLs.APIPrefix

@@ -37,9 +37,32 @@ const (
 // ErrNoRole is returned when a named role does not exist.
 var ErrNoRole = errors.New("no such role")
 
-// q is what the store functions need: a database or a transaction.
+// q is what the store functions run their statements on: the database or a transaction.
+// The statements are sqlgen's, rendered for the dialect the functions are given.
 type q interface {
 	sqlx.ExtContext
+	database.Execer
+}
+
+// run runs a statement.
+func run(ctx context.Context, db q, st sqlgen.Stmt) error {
+	_, err := db.ExecContext(ctx, st.SQL, st.Args...)
+	return err
+}
+
+// get reads a statement's one row into dest.
+func get(ctx context.Context, db q, dest any, st sqlgen.Stmt) error {
+	return sqlx.GetContext(ctx, db, dest, st.SQL, st.Args...)
+}
+
+// getAll reads a statement's rows into dest, a slice.
+func getAll(ctx context.Context, db q, dest any, st sqlgen.Stmt) error {
+	return sqlx.SelectContext(ctx, db, dest, st.SQL, st.Args...)
+}
+
+// row runs a statement that reads one row.
+func row(ctx context.Context, db q, st sqlgen.Stmt) *sqlx.Row {
+	return db.QueryRowxContext(ctx, st.SQL, st.Args...)
 }
 
 func datetime(v any) time.Time {
@@ -58,13 +81,6 @@ func boolean(v any) bool {
 	return b.(bool)
 }
 
-// insertID runs an INSERT … RETURNING id.
-func insertID(ctx context.Context, db q, query string, args ...any) (int64, error) {
-	var id int64
-	err := sqlx.GetContext(ctx, db, &id, db.Rebind(query+` RETURNING id`), args...)
-	return id, err
-}
-
 // EnsureRoles creates the authenticated and public roles when they are missing and, when no
 // permission exists at all, their default permissions (as Strapi's bootstrap does).
 func EnsureRoles(ctx context.Context, db *database.DB, now time.Time) error {
@@ -73,43 +89,44 @@ func EnsureRoles(ctx context.Context, db *database.DB, now time.Time) error {
 		return err
 	}
 	defer tx.Rollback()
-	if lock := db.Dialect.UniqueLock(); lock != "" {
-		// Several servers starting at once on one database create the roles once.
-		if _, err := tx.ExecContext(ctx, sqlgen.Rebind(db.Dialect, lock), int64(7170426517)); err != nil {
-			return fmt.Errorf("lock roles: %w", err)
-		}
+	d := db.Dialect
+	// Several servers starting at once on one database create the roles once: the second
+	// waits for the first's commit, then finds its roles and permissions.
+	if err := db.LockUnique(ctx, tx, []sqlgen.UniqueKey{
+		{Table: sqlgen.RolesTable, Column: "type", Value: RoleAuthenticated},
+		{Table: sqlgen.RolesTable, Column: "type", Value: RolePublic},
+	}); err != nil {
+		return fmt.Errorf("lock roles: %w", err)
 	}
-	ts := db.Dialect.Bind(now)
 	for _, r := range []struct{ name, desc, typ string }{
 		{"Authenticated", "Default role given to authenticated user.", RoleAuthenticated},
 		{"Public", "Default role given to unauthenticated user.", RolePublic},
 	} {
 		var n int
-		if err := sqlx.GetContext(ctx, tx, &n, tx.Rebind(`SELECT COUNT(*) FROM up_roles WHERE type = ?`), r.typ); err != nil {
+		if err := get(ctx, tx, &n, sqlgen.RoleCountByType(d, r.typ)); err != nil {
 			return fmt.Errorf("read roles: %w", err)
 		}
 		if n > 0 {
 			continue
 		}
-		if _, err := insertID(ctx, tx, `INSERT INTO up_roles (name, description, type, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
-			r.name, r.desc, r.typ, ts, ts); err != nil {
+		if _, err := database.InsertID(ctx, tx, sqlgen.RoleInsert(d, r.name, r.desc, r.typ, now)); err != nil {
 			return fmt.Errorf("create role %s: %w", r.typ, err)
 		}
 	}
 	var perms int
-	if err := sqlx.GetContext(ctx, tx, &perms, `SELECT COUNT(*) FROM up_permissions`); err != nil {
+	if err := get(ctx, tx, &perms, sqlgen.PermissionCount(d)); err != nil {
 		return fmt.Errorf("read permissions: %w", err)
 	}
 	if perms == 0 {
-		for _, d := range []struct {
+		for _, def := range []struct {
 			typ     string
 			actions []string
 		}{{RoleAuthenticated, defaultAuthenticatedActions}, {RolePublic, defaultPublicActions}} {
-			r, err := roleBy(ctx, tx, d.typ)
+			r, err := roleBy(ctx, tx, d, def.typ)
 			if err != nil {
 				return err
 			}
-			if _, err := grant(ctx, tx, db.Dialect.Bind, r.ID, d.actions, now); err != nil {
+			if _, err := grant(ctx, tx, d, r.ID, def.actions, now); err != nil {
 				return err
 			}
 		}
@@ -117,8 +134,7 @@ func EnsureRoles(ctx context.Context, db *database.DB, now time.Time) error {
 	return tx.Commit()
 }
 
-const roleCols = `id, name, description, type, created_at, updated_at`
-
+// scanRole reads a role's columns (sqlgen's role statements).
 func scanRole(row interface{ Scan(...any) error }) (*Role, error) {
 	var r Role
 	var desc, typ sql.NullString
@@ -132,15 +148,15 @@ func scanRole(row interface{ Scan(...any) error }) (*Role, error) {
 }
 
 // roleBy finds a role by type, else by name (case-insensitive), else by id.
-func roleBy(ctx context.Context, db q, name string) (*Role, error) {
-	r, err := scanRole(db.QueryRowxContext(ctx, db.Rebind(`SELECT `+roleCols+` FROM up_roles WHERE type = ? ORDER BY id LIMIT 1`), name))
+func roleBy(ctx context.Context, db q, d sqlgen.Dialect, name string) (*Role, error) {
+	r, err := scanRole(row(ctx, db, sqlgen.RoleByType(d, name)))
 	if err == nil {
 		return r, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return nil, err
 	}
-	r, err = scanRole(db.QueryRowxContext(ctx, db.Rebind(`SELECT `+roleCols+` FROM up_roles WHERE LOWER(name) = ? ORDER BY id LIMIT 1`), strings.ToLower(name)))
+	r, err = scanRole(row(ctx, db, sqlgen.RoleByName(d, strings.ToLower(name))))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w %q", ErrNoRole, name)
 	}
@@ -149,12 +165,12 @@ func roleBy(ctx context.Context, db q, name string) (*Role, error) {
 
 // FindRole finds a role by type (public, authenticated) or name.
 func FindRole(ctx context.Context, db *database.DB, name string) (*Role, error) {
-	return roleBy(ctx, db, name)
+	return roleBy(ctx, db, db.Dialect, name)
 }
 
 // RoleByID finds a role by id; nil when there is none.
-func RoleByID(ctx context.Context, db q, id int64) (*Role, error) {
-	r, err := scanRole(db.QueryRowxContext(ctx, db.Rebind(`SELECT `+roleCols+` FROM up_roles WHERE id = ?`), id))
+func RoleByID(ctx context.Context, db *database.DB, id int64) (*Role, error) {
+	r, err := scanRole(row(ctx, db, sqlgen.RoleByID(db.Dialect, id)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -162,8 +178,9 @@ func RoleByID(ctx context.Context, db q, id int64) (*Role, error) {
 }
 
 // Roles lists the roles sorted by name, with their number of users.
-func Roles(ctx context.Context, db q) ([]Role, error) {
-	rows, err := db.QueryxContext(ctx, `SELECT `+roleCols+` FROM up_roles ORDER BY name, id`)
+func Roles(ctx context.Context, db *database.DB) ([]Role, error) {
+	st := sqlgen.Roles(db.Dialect)
+	rows, err := db.QueryxContext(ctx, st.SQL, st.Args...)
 	if err != nil {
 		return nil, fmt.Errorf("list roles: %w", err)
 	}
@@ -181,7 +198,8 @@ func Roles(ctx context.Context, db q) ([]Role, error) {
 		return nil, err
 	}
 	counts := map[int64]int64{}
-	crows, err := db.QueryxContext(ctx, `SELECT role_id, COUNT(DISTINCT user_id) FROM up_users_role_links GROUP BY role_id`)
+	st = sqlgen.RoleUserCounts(db.Dialect)
+	crows, err := db.QueryxContext(ctx, st.SQL, st.Args...)
 	if err != nil {
 		return nil, fmt.Errorf("count role users: %w", err)
 	}
@@ -201,20 +219,21 @@ func Roles(ctx context.Context, db q) ([]Role, error) {
 }
 
 // CreateRole adds a role; its type defaults to the snake_case of its name.
-func CreateRole(ctx context.Context, db q, bind func(any) any, name, description, typ string, now time.Time) (int64, error) {
+func CreateRole(ctx context.Context, db q, d sqlgen.Dialect, name, description, typ string, now time.Time) (int64, error) {
 	if typ == "" {
 		typ = schemas.SnakeCase(strings.ToLower(name))
 	}
-	ts := bind(now)
-	return insertID(ctx, db, `INSERT INTO up_roles (name, description, type, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
-		name, description, typ, ts, ts)
+	return database.InsertID(ctx, db, sqlgen.RoleInsert(d, name, description, typ, now))
 }
 
 // RoleActions lists the actions granted to a role, sorted.
-func RoleActions(ctx context.Context, db q, roleID int64) ([]string, error) {
+func RoleActions(ctx context.Context, db *database.DB, roleID int64) ([]string, error) {
+	return roleActions(ctx, db, db.Dialect, roleID)
+}
+
+func roleActions(ctx context.Context, db q, d sqlgen.Dialect, roleID int64) ([]string, error) {
 	var out []string
-	err := sqlx.SelectContext(ctx, db, &out, db.Rebind(`SELECT DISTINCT p.action FROM up_permissions p
-		JOIN up_permissions_role_links l ON l.permission_id = p.id WHERE l.role_id = ? AND p.action IS NOT NULL`), roleID)
+	err := getAll(ctx, db, &out, sqlgen.RoleActions(d, roleID))
 	if err != nil {
 		return nil, fmt.Errorf("read permissions: %w", err)
 	}
@@ -223,8 +242,8 @@ func RoleActions(ctx context.Context, db q, roleID int64) ([]string, error) {
 }
 
 // grant adds the actions a role lacks and returns those it added.
-func grant(ctx context.Context, db q, bind func(any) any, roleID int64, actions []string, now time.Time) ([]string, error) {
-	have, err := RoleActions(ctx, db, roleID)
+func grant(ctx context.Context, db q, d sqlgen.Dialect, roleID int64, actions []string, now time.Time) ([]string, error) {
+	have, err := roleActions(ctx, db, d, roleID)
 	if err != nil {
 		return nil, err
 	}
@@ -233,22 +252,21 @@ func grant(ctx context.Context, db q, bind func(any) any, roleID int64, actions 
 		had[a] = true
 	}
 	var order float64
-	if err := sqlx.GetContext(ctx, db, &order, db.Rebind(`SELECT COALESCE(MAX(permission_order), 0) FROM up_permissions_role_links WHERE role_id = ?`), roleID); err != nil {
+	if err := get(ctx, db, &order, sqlgen.RolePermissionMaxOrder(d, roleID)); err != nil {
 		return nil, err
 	}
-	ts := bind(now)
 	var added []string
 	for _, a := range actions {
 		if had[a] {
 			continue
 		}
 		had[a] = true
-		id, err := insertID(ctx, db, `INSERT INTO up_permissions (action, created_at, updated_at) VALUES (?, ?, ?)`, a, ts, ts)
+		id, err := database.InsertID(ctx, db, sqlgen.PermissionInsert(d, a, now))
 		if err != nil {
 			return nil, fmt.Errorf("grant %s: %w", a, err)
 		}
 		order++
-		if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO up_permissions_role_links (permission_id, role_id, permission_order) VALUES (?, ?, ?)`), id, roleID, order); err != nil {
+		if err := run(ctx, db, sqlgen.PermissionLink(d, id, roleID, order)); err != nil {
 			return nil, fmt.Errorf("grant %s: %w", a, err)
 		}
 		added = append(added, a)
@@ -260,7 +278,7 @@ func grant(ctx context.Context, db q, bind func(any) any, roleID int64, actions 
 func Grant(ctx context.Context, db *database.DB, roleID int64, actions []string, now time.Time) ([]string, error) {
 	var added []string
 	err := db.InTx(ctx, func(tx *sqlx.Tx) (err error) {
-		added, err = grant(ctx, tx, db.Dialect.Bind, roleID, actions, now)
+		added, err = grant(ctx, tx, db.Dialect, roleID, actions, now)
 		return err
 	})
 	if err != nil {
@@ -273,7 +291,7 @@ func Grant(ctx context.Context, db *database.DB, roleID int64, actions []string,
 func Revoke(ctx context.Context, db *database.DB, roleID int64, actions []string) ([]string, error) {
 	var removed []string
 	err := db.InTx(ctx, func(tx *sqlx.Tx) (err error) {
-		removed, err = revoke(ctx, tx, roleID, actions)
+		removed, err = revoke(ctx, tx, db.Dialect, roleID, actions)
 		return err
 	})
 	if err != nil {
@@ -282,20 +300,18 @@ func Revoke(ctx context.Context, db *database.DB, roleID int64, actions []string
 	return removed, nil
 }
 
-func revoke(ctx context.Context, db q, roleID int64, actions []string) ([]string, error) {
+func revoke(ctx context.Context, db q, d sqlgen.Dialect, roleID int64, actions []string) ([]string, error) {
 	var removed []string
 	for _, a := range actions {
 		var ids []int64
-		err := sqlx.SelectContext(ctx, db, &ids, db.Rebind(`SELECT p.id FROM up_permissions p
-			JOIN up_permissions_role_links l ON l.permission_id = p.id WHERE l.role_id = ? AND p.action = ?`), roleID, a)
-		if err != nil {
+		if err := getAll(ctx, db, &ids, sqlgen.RolePermissionIDs(d, roleID, a)); err != nil {
 			return nil, fmt.Errorf("revoke %s: %w", a, err)
 		}
 		for _, id := range ids {
-			if _, err := db.ExecContext(ctx, db.Rebind(`DELETE FROM up_permissions_role_links WHERE permission_id = ?`), id); err != nil {
+			if err := run(ctx, db, sqlgen.PermissionUnlink(d, id)); err != nil {
 				return nil, err
 			}
-			if _, err := db.ExecContext(ctx, db.Rebind(`DELETE FROM up_permissions WHERE id = ?`), id); err != nil {
+			if err := run(ctx, db, sqlgen.PermissionDelete(d, id)); err != nil {
 				return nil, err
 			}
 		}
@@ -307,8 +323,8 @@ func revoke(ctx context.Context, db q, roleID int64, actions []string) ([]string
 }
 
 // SetRoleActions makes a role's permissions exactly actions (Strapi's role update).
-func SetRoleActions(ctx context.Context, db q, bind func(any) any, roleID int64, actions []string, now time.Time) error {
-	have, err := RoleActions(ctx, db, roleID)
+func SetRoleActions(ctx context.Context, db q, d sqlgen.Dialect, roleID int64, actions []string, now time.Time) error {
+	have, err := roleActions(ctx, db, d, roleID)
 	if err != nil {
 		return err
 	}
@@ -322,25 +338,24 @@ func SetRoleActions(ctx context.Context, db q, bind func(any) any, roleID int64,
 			drop = append(drop, a)
 		}
 	}
-	if _, err := revoke(ctx, db, roleID, drop); err != nil {
+	if _, err := revoke(ctx, db, d, roleID, drop); err != nil {
 		return err
 	}
-	_, err = grant(ctx, db, bind, roleID, actions, now)
+	_, err = grant(ctx, db, d, roleID, actions, now)
 	return err
 }
 
 // DeleteRole removes a role and its permissions; its users move to the public role.
-func DeleteRole(ctx context.Context, db q, roleID, publicID int64) error {
-	have, err := RoleActions(ctx, db, roleID)
+func DeleteRole(ctx context.Context, db q, d sqlgen.Dialect, roleID, publicID int64) error {
+	have, err := roleActions(ctx, db, d, roleID)
 	if err != nil {
 		return err
 	}
-	if _, err := revoke(ctx, db, roleID, have); err != nil {
+	if _, err := revoke(ctx, db, d, roleID, have); err != nil {
 		return err
 	}
-	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE up_users_role_links SET role_id = ? WHERE role_id = ?`), publicID, roleID); err != nil {
+	if err := run(ctx, db, sqlgen.RoleUsersMove(d, roleID, publicID)); err != nil {
 		return err
 	}
-	_, err = db.ExecContext(ctx, db.Rebind(`DELETE FROM up_roles WHERE id = ?`), roleID)
-	return err
+	return run(ctx, db, sqlgen.RoleDelete(d, roleID))
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/email"
 )
@@ -203,7 +204,7 @@ func (s *Service) publicRoleID(ctx context.Context) (int64, error) {
 		return c.id, nil
 	}
 	var id int64
-	err := s.DB.GetContext(ctx, &id, s.DB.Rebind(`SELECT id FROM up_roles WHERE type = ? ORDER BY id LIMIT 1`), RolePublic)
+	err := get(ctx, s.DB, &id, sqlgen.RoleIDByType(s.DB.Dialect, RolePublic))
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, apierror.Unauthorized("Missing or invalid credentials")
 	}
@@ -337,7 +338,7 @@ func (s *Service) Advanced(ctx context.Context) (Advanced, error) {
 func readAdvanced(ctx context.Context, db *database.DB) (Advanced, bool, error) {
 	v := defaultAdvanced()
 	var raw sql.NullString
-	err := db.GetContext(ctx, &raw, db.Rebind(`SELECT value FROM strapi_core_store_settings WHERE `+db.Dialect.Quote("key")+` = ? ORDER BY id LIMIT 1`), advancedKey)
+	err := get(ctx, db, &raw, sqlgen.StoreGet(db.Dialect, advancedKey))
 	if errors.Is(err, sql.ErrNoRows) {
 		return v, false, nil
 	}

@@ -54,7 +54,7 @@ func ApplyPermissions(ctx context.Context, db *database.DB, s *schemas.Schema, p
 		var id int64
 		switch {
 		case errors.Is(err, ErrNoRole):
-			id, err = CreateRole(ctx, db, db.Dialect.Bind, name, "", schemas.SnakeCase(name), now)
+			id, err = CreateRole(ctx, db, db.Dialect, name, "", schemas.SnakeCase(name), now)
 			if err != nil {
 				return nil, fmt.Errorf("config/permissions.json: create role %q: %w", name, err)
 			}

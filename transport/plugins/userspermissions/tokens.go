@@ -17,9 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
@@ -106,32 +105,29 @@ func CreateToken(ctx context.Context, db *database.DB, salt string, spec TokenSp
 		return "", err
 	}
 	defer tx.Rollback()
+	d := db.Dialect
 	var taken int
-	if err := tx.GetContext(ctx, &taken, tx.Rebind(`SELECT COUNT(*) FROM strapi_api_tokens WHERE name = ?`), name); err != nil {
+	if err := get(ctx, tx, &taken, sqlgen.TokenCountByName(d, name)); err != nil {
 		return "", fmt.Errorf("check token name: %w", err)
 	}
 	if taken > 0 {
 		return "", fmt.Errorf("a token named %q %w", name, ErrTokenNameTaken)
 	}
-	var lifespan, expires any
+	tr := sqlgen.TokenRow{Name: name, Description: spec.Description, Type: typ, AccessKey: Hash(salt, key), CreatedAt: now}
 	if spec.LifespanDays > 0 {
-		d := time.Duration(spec.LifespanDays) * 24 * time.Hour
-		lifespan = d.Milliseconds()
-		expires = db.Dialect.Bind(now.Add(d))
+		tr.Lifespan = time.Duration(spec.LifespanDays) * 24 * time.Hour
+		tr.ExpiresAt = now.Add(tr.Lifespan)
 	}
-	ts := db.Dialect.Bind(now)
-	id, err := insertID(ctx, tx, `INSERT INTO strapi_api_tokens (name, description, type, access_key, lifespan, expires_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		name, spec.Description, typ, Hash(salt, key), lifespan, expires, ts, ts)
+	id, err := database.InsertID(ctx, tx, sqlgen.TokenInsert(d, tr))
 	if err != nil {
 		return "", fmt.Errorf("store token: %w", err)
 	}
 	for i, a := range spec.Actions {
-		pid, err := insertID(ctx, tx, `INSERT INTO strapi_api_token_permissions (action, created_at, updated_at) VALUES (?, ?, ?)`, a, ts, ts)
+		pid, err := database.InsertID(ctx, tx, sqlgen.TokenPermissionInsert(d, a, now))
 		if err != nil {
 			return "", fmt.Errorf("store token permission: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO strapi_api_token_permissions_token_links (api_token_permission_id, api_token_id, api_token_permission_order) VALUES (?, ?, ?)`),
-			pid, id, float64(i+1)); err != nil {
+		if err := run(ctx, tx, sqlgen.TokenPermissionLink(d, pid, id, float64(i+1))); err != nil {
 			return "", fmt.Errorf("store token permission: %w", err)
 		}
 	}
@@ -141,8 +137,7 @@ func CreateToken(ctx context.Context, db *database.DB, salt string, spec TokenSp
 	return key, nil
 }
 
-const tokenCols = `id, name, description, type, lifespan, expires_at, last_used_at, created_at`
-
+// scanToken reads a token's columns (sqlgen's token statements).
 func scanToken(row interface{ Scan(...any) error }) (*Token, error) {
 	var t Token
 	var desc, typ sql.NullString
@@ -169,11 +164,9 @@ func scanToken(row interface{ Scan(...any) error }) (*Token, error) {
 	return &t, nil
 }
 
-func tokenActions(ctx context.Context, db q, id int64) ([]string, error) {
+func tokenActions(ctx context.Context, db *database.DB, id int64) ([]string, error) {
 	var out []string
-	err := sqlx.SelectContext(ctx, db, &out, db.Rebind(`SELECT DISTINCT p.action FROM strapi_api_token_permissions p
-		JOIN strapi_api_token_permissions_token_links l ON l.api_token_permission_id = p.id WHERE l.api_token_id = ? AND p.action IS NOT NULL`), id)
-	if err != nil {
+	if err := getAll(ctx, db, &out, sqlgen.TokenActions(db.Dialect, id)); err != nil {
 		return nil, fmt.Errorf("read token permissions: %w", err)
 	}
 	sort.Strings(out)
@@ -186,7 +179,7 @@ func Lookup(ctx context.Context, db *database.DB, salt, key string, now time.Tim
 	if salt == "" || key == "" || len(key) > 1024 {
 		return nil, ErrUnknown
 	}
-	t, err := scanToken(db.QueryRowxContext(ctx, db.Rebind(`SELECT `+tokenCols+` FROM strapi_api_tokens WHERE access_key = ?`), Hash(salt, key)))
+	t, err := scanToken(row(ctx, db, sqlgen.TokenByAccessKey(db.Dialect, Hash(salt, key))))
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, ErrUnknown
@@ -206,13 +199,13 @@ func Lookup(ctx context.Context, db *database.DB, salt, key string, now time.Tim
 
 // TouchToken records that a token was used now.
 func TouchToken(ctx context.Context, db *database.DB, id int64, now time.Time) error {
-	_, err := db.ExecContext(ctx, db.Rebind(`UPDATE strapi_api_tokens SET last_used_at = ? WHERE id = ?`), db.Dialect.Bind(now), id)
-	return err
+	return run(ctx, db, sqlgen.TokenTouch(db.Dialect, id, now))
 }
 
 // List returns all tokens, oldest first, with custom tokens' actions.
 func List(ctx context.Context, db *database.DB) ([]Token, error) {
-	rows, err := db.QueryxContext(ctx, `SELECT `+tokenCols+` FROM strapi_api_tokens ORDER BY id`)
+	st := sqlgen.Tokens(db.Dialect)
+	rows, err := db.QueryxContext(ctx, st.SQL, st.Args...)
 	if err != nil {
 		return nil, fmt.Errorf("list tokens: %w", err)
 	}
@@ -247,15 +240,16 @@ func RevokeToken(ctx context.Context, db *database.DB, idOrName string) (*Token,
 		return nil, err
 	}
 	defer tx.Rollback()
+	d := db.Dialect
 	var t *Token
 	if id, err := strconv.ParseInt(idOrName, 10, 64); err == nil {
-		t, err = scanToken(tx.QueryRowxContext(ctx, tx.Rebind(`SELECT `+tokenCols+` FROM strapi_api_tokens WHERE id = ?`), id))
+		t, err = scanToken(row(ctx, tx, sqlgen.TokenByID(d, id)))
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, err
 		}
 	}
 	if t == nil {
-		t, err = scanToken(tx.QueryRowxContext(ctx, tx.Rebind(`SELECT `+tokenCols+` FROM strapi_api_tokens WHERE name = ?`), idOrName))
+		t, err = scanToken(row(ctx, tx, sqlgen.TokenByName(d, idOrName)))
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, fmt.Errorf("no token with id or name %q", idOrName)
 		}
@@ -264,18 +258,18 @@ func RevokeToken(ctx context.Context, db *database.DB, idOrName string) (*Token,
 		}
 	}
 	var perms []int64
-	if err := sqlx.SelectContext(ctx, tx, &perms, tx.Rebind(`SELECT api_token_permission_id FROM strapi_api_token_permissions_token_links WHERE api_token_id = ?`), t.ID); err != nil {
+	if err := getAll(ctx, tx, &perms, sqlgen.TokenPermissionIDs(d, t.ID)); err != nil {
 		return nil, err
 	}
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM strapi_api_token_permissions_token_links WHERE api_token_id = ?`), t.ID); err != nil {
+	if err := run(ctx, tx, sqlgen.TokenUnlinkPermissions(d, t.ID)); err != nil {
 		return nil, err
 	}
 	for _, p := range perms {
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM strapi_api_token_permissions WHERE id = ?`), p); err != nil {
+		if err := run(ctx, tx, sqlgen.TokenPermissionDelete(d, p)); err != nil {
 			return nil, err
 		}
 	}
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM strapi_api_tokens WHERE id = ?`), t.ID); err != nil {
+	if err := run(ctx, tx, sqlgen.TokenDelete(d, t.ID)); err != nil {
 		return nil, err
 	}
 	return t, tx.Commit()

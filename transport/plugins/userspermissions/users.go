@@ -10,10 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jmoiron/sqlx"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
 // Account is a users-permissions user as the plugin's logic needs it. It carries the password
@@ -76,9 +77,7 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-const userCols = `u.id, u.username, u.email, u.provider, u.password, u.reset_password_token, u.confirmation_token,
-	u.confirmed, u.blocked, u.created_at, u.updated_at, (SELECT MIN(l.role_id) FROM up_users_role_links l WHERE l.user_id = u.id)`
-
+// scanUser reads a user's columns (sqlgen's user statements).
 func scanUser(row interface{ Scan(...any) error }) (*Account, error) {
 	var u Account
 	var username, email, provider, pw, rpt, ct sql.NullString
@@ -95,8 +94,8 @@ func scanUser(row interface{ Scan(...any) error }) (*Account, error) {
 	return &u, nil
 }
 
-func oneUser(ctx context.Context, db q, where string, args ...any) (*Account, error) {
-	u, err := scanUser(db.QueryRowxContext(ctx, db.Rebind(`SELECT `+userCols+` FROM up_users u WHERE `+where+` ORDER BY u.id LIMIT 1`), args...))
+func oneUser(ctx context.Context, db q, st sqlgen.Stmt) (*Account, error) {
+	u, err := scanUser(row(ctx, db, st))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -107,13 +106,13 @@ func oneUser(ctx context.Context, db q, where string, args ...any) (*Account, er
 }
 
 // UserByID returns a user, nil when there is none.
-func UserByID(ctx context.Context, db q, id int64) (*Account, error) {
-	return oneUser(ctx, db, `u.id = ?`, id)
+func UserByID(ctx context.Context, db *database.DB, id int64) (*Account, error) {
+	return oneUser(ctx, db, sqlgen.UserBy(db.Dialect, "id", id))
 }
 
 // userByLogin finds a local user by e-mail (lower-cased) or username, as Strapi's login does.
-func userByLogin(ctx context.Context, db q, identifier string) (*Account, error) {
-	return oneUser(ctx, db, `u.provider = 'local' AND (u.email = ? OR u.username = ?)`, strings.ToLower(identifier), identifier)
+func userByLogin(ctx context.Context, db *database.DB, identifier string) (*Account, error) {
+	return oneUser(ctx, db, sqlgen.UserByLogin(db.Dialect, strings.ToLower(identifier), identifier))
 }
 
 // newUser is what Create writes.
@@ -125,14 +124,13 @@ type newUser struct {
 	Extra                               map[string]any // other columns of an extended user type
 }
 
-func insertUser(ctx context.Context, db q, bind func(any) any, nu newUser, now time.Time) (int64, error) {
+func insertUser(ctx context.Context, db q, d sqlgen.Dialect, nu newUser, now time.Time) (int64, error) {
 	hash, err := HashPassword(nu.Password)
 	if err != nil {
 		return 0, err
 	}
-	ts := bind(now)
-	cols := []string{"username", "email", "provider", "password", "confirmed", "blocked", "created_at", "updated_at"}
-	args := []any{nu.Username, nu.Email, nu.Provider, hash, nu.Confirmed, nu.Blocked, ts, ts}
+	cols := []string{"username", "email", "provider", "password", "confirmed", "blocked"}
+	args := []any{nu.Username, nu.Email, nu.Provider, hash, nu.Confirmed, nu.Blocked}
 	if nu.ConfirmationToken != "" {
 		cols = append(cols, "confirmation_token")
 		args = append(args, nu.ConfirmationToken)
@@ -141,16 +139,12 @@ func insertUser(ctx context.Context, db q, bind func(any) any, nu newUser, now t
 		cols = append(cols, c)
 		args = append(args, v)
 	}
-	quoted := make([]string, len(cols))
-	for i, c := range cols {
-		quoted[i] = `"` + c + `"`
-	}
-	id, err := insertID(ctx, db, `INSERT INTO up_users (`+strings.Join(quoted, ", ")+`) VALUES (`+strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ")+`)`, args...)
+	id, err := database.InsertID(ctx, db, sqlgen.UserInsert(d, cols, args, now))
 	if err != nil {
 		return 0, fmt.Errorf("create user: %w", err)
 	}
 	if nu.RoleID > 0 {
-		if err := setUserRole(ctx, db, id, nu.RoleID); err != nil {
+		if err := setUserRole(ctx, db, d, id, nu.RoleID); err != nil {
 			return 0, err
 		}
 	}
@@ -158,15 +152,15 @@ func insertUser(ctx context.Context, db q, bind func(any) any, nu newUser, now t
 }
 
 // setUserRole links a user to one role (a user has at most one).
-func setUserRole(ctx context.Context, db q, userID, roleID int64) error {
-	if _, err := db.ExecContext(ctx, db.Rebind(`DELETE FROM up_users_role_links WHERE user_id = ?`), userID); err != nil {
+func setUserRole(ctx context.Context, db q, d sqlgen.Dialect, userID, roleID int64) error {
+	if err := run(ctx, db, sqlgen.UserRoleUnlink(d, userID)); err != nil {
 		return fmt.Errorf("set role: %w", err)
 	}
 	var order float64
-	if err := sqlx.GetContext(ctx, db, &order, db.Rebind(`SELECT COALESCE(MAX(user_order), 0) FROM up_users_role_links WHERE role_id = ?`), roleID); err != nil {
+	if err := get(ctx, db, &order, sqlgen.RoleUserMaxOrder(d, roleID)); err != nil {
 		return fmt.Errorf("set role: %w", err)
 	}
-	if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO up_users_role_links (user_id, role_id, user_order) VALUES (?, ?, ?)`), userID, roleID, order+1); err != nil {
+	if err := run(ctx, db, sqlgen.UserRoleLink(d, userID, roleID, order+1)); err != nil {
 		return fmt.Errorf("set role: %w", err)
 	}
 	return nil
@@ -174,21 +168,15 @@ func setUserRole(ctx context.Context, db q, userID, roleID int64) error {
 
 // updateUser sets columns of a user (values already validated; password already hashed) and
 // its updated_at.
-func updateUser(ctx context.Context, db q, bind func(any) any, id int64, cols []string, vals []any, now time.Time) error {
-	set := make([]string, 0, len(cols)+1)
-	for _, c := range cols {
-		set = append(set, `"`+c+`" = ?`)
-	}
-	set = append(set, `updated_at = ?`)
-	args := append(append([]any(nil), vals...), bind(now), id)
-	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE up_users SET `+strings.Join(set, ", ")+` WHERE id = ?`), args...); err != nil {
+func updateUser(ctx context.Context, db q, d sqlgen.Dialect, id int64, cols []string, vals []any, now time.Time) error {
+	if err := run(ctx, db, sqlgen.UserUpdate(d, id, cols, vals, now)); err != nil {
 		return fmt.Errorf("update user: %w", err)
 	}
 	return nil
 }
 
 // deleteUser removes a user and every link that points at it.
-func deleteUser(ctx context.Context, db q, s *schemas.Schema, id int64) error {
+func deleteUser(ctx context.Context, db q, d sqlgen.Dialect, s *schemas.Schema, id int64) error {
 	user := s.Users()
 	seen := map[string]bool{}
 	models := append(append(append([]*schemas.Model(nil), s.ContentTypes...), s.Components...), s.Plugins...)
@@ -211,12 +199,12 @@ func deleteUser(ctx context.Context, db q, s *schemas.Schema, id int64) error {
 				continue
 			}
 			seen[k] = true
-			if _, err := db.ExecContext(ctx, db.Rebind(fmt.Sprintf(`DELETE FROM "%s" WHERE "%s" = ?`, a.Link.Table, col)), id); err != nil {
+			if err := run(ctx, db, sqlgen.Delete(d, a.Link.Table, col, id)); err != nil {
 				return fmt.Errorf("delete user links: %w", err)
 			}
 		}
 	}
-	if _, err := db.ExecContext(ctx, db.Rebind(`DELETE FROM up_users WHERE id = ?`), id); err != nil {
+	if err := run(ctx, db, sqlgen.UserDelete(d, id)); err != nil {
 		return fmt.Errorf("delete user: %w", err)
 	}
 	return nil
