@@ -297,20 +297,100 @@ func yupNumber(v any) float64 {
 	case float64:
 		return x
 	case string:
-		s := strings.Map(func(r rune) rune {
+		return yupNumberString(x)
+	case []any:
+		return jsParseFloat(jsString(x))
+	}
+	return math.NaN()
+}
+
+// yupNumberString is yup.number()'s cast of a string: white space anywhere is dropped.
+func yupNumberString(x string) float64 {
+	s := x
+	if strings.IndexFunc(x, isJSSpace) >= 0 {
+		s = strings.Map(func(r rune) rune {
 			if isJSSpace(r) {
 				return -1
 			}
 			return r
 		}, x)
-		if s == "" {
-			return math.NaN()
-		}
-		return jsToNumber(s)
-	case []any:
-		return jsParseFloat(jsString(x))
 	}
-	return math.NaN()
+	if s == "" {
+		return math.NaN()
+	}
+	return jsToNumber(s)
+}
+
+// castBool is the cast of Strapi's boolean attributes: booleans, and values whose String()
+// is "true", "1", "false" or "0" in any case.
+func castBool(v any) (bool, bool) {
+	switch x := v.(type) {
+	case bool:
+		return x, true
+	case json.Number:
+		return castBoolNumber(numberOf(x))
+	case float64:
+		return castBoolNumber(x)
+	case string:
+		return castBoolString(x)
+	case []any:
+		return castBoolString(jsString(x))
+	}
+	return false, false
+}
+
+// castBoolNumber: String() of a number is "1" or "0" only for 1, 0 and -0.
+func castBoolNumber(f float64) (bool, bool) {
+	switch f {
+	case 1:
+		return true, true
+	case 0:
+		return false, true
+	}
+	return false, false
+}
+
+func castBoolString(s string) (bool, bool) {
+	switch strings.ToLower(s) {
+	case "true", "1":
+		return true, true
+	case "false", "0":
+		return false, true
+	}
+	return false, false
+}
+
+// bigIntOf is the cast of biginteger attributes: integral numbers and integer strings
+// within int64.
+func bigIntOf(v any) (int64, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		return bigIntNumber(string(x))
+	case float64:
+		return bigIntFloat(x)
+	case string:
+		return bigIntString(x)
+	}
+	return 0, false
+}
+
+func bigIntNumber(s string) (int64, bool) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, true
+	}
+	return bigIntFloat(numberOf(json.Number(s)))
+}
+
+func bigIntFloat(f float64) (int64, bool) {
+	if f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+		return int64(f), true
+	}
+	return 0, false
+}
+
+func bigIntString(s string) (int64, bool) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	return n, err == nil
 }
 
 // utf16Len is a string's JavaScript length.

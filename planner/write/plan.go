@@ -149,6 +149,8 @@ func (o objPath) typeErr(typ string, final, orig any, cast bool) verr {
 	return verr{path: o.str, segs: o.segs, msg: msg}
 }
 
+func (p *walker) cond() cond { return cond{create: p.mode == modeCreate, draft: p.draft} }
+
 func firstErr(errs ...error) error {
 	for _, e := range errs {
 		if e != nil {
@@ -397,41 +399,20 @@ func kindOf(t schemas.AttrType) scalarKind {
 // scalar validates and casts one column value. The second result is a date/time format
 // error, which Strapi only meets when writing (400 ValidationError without details).
 func (p *walker) scalar(op *entryOp, a *schemas.Attribute, v any, present bool, at objPath, ex *existing) ([]verr, error) {
-	required := a.Required && !p.draft
-	if !present {
-		if p.mode == modeCreate && required {
-			return []verr{at.err("must be defined.")}, nil
-		}
+	if errs := p.rules.head(a, v, present, p.cond(), at); len(errs) > 0 || !present {
+		return errs, nil
+	}
+	if v == nil {
+		op.cols = append(op.cols, colVal{a.Column, nil})
 		return nil, nil
 	}
-	kind := kindOf(a.Type)
-	if v == nil {
-		if !required {
-			op.cols = append(op.cols, colVal{a.Column, nil})
-			return nil, nil
-		}
-		switch kind {
-		case kString, kEnum:
-			return []verr{at.typeErr("string", nil, nil, false)}, nil
-		case kBool:
-			return []verr{at.typeErr("boolean", nil, nil, false)}, nil
-		case kNumber:
-			return []verr{at.typeErr("number", math.NaN(), nil, false)}, nil
-		}
-		if p.mode == modeCreate {
-			return []verr{at.err("must be defined.")}, nil
-		}
-		return []verr{at.err("cannot be null.")}, nil
-	}
+	// The type test passed: the casts below succeed.
 	var errs []verr
 	var val any
 	unique := a.Unique || a.Type == schemas.UID
-	switch kind {
+	switch kindOf(a.Type) {
 	case kString:
-		s, ok := v.(string)
-		if !ok {
-			return []verr{at.typeErr("string", v, v, false)}, nil
-		}
+		s := v.(string)
 		var nul bool
 		errs, nul = p.rules.check(a, v, nil, s, p.draft, at)
 		if nul {
@@ -443,51 +424,28 @@ func (p *walker) scalar(op *entryOp, a *schemas.Attribute, v any, present bool, 
 			unique = false
 		}
 	case kEnum:
-		var s string
-		switch x := v.(type) {
-		case string:
-			s = x
-		case json.Number, bool:
-			s = jsString(x)
-		default:
-			return []verr{at.typeErr("string", v, v, false)}, nil
-		}
 		ev := v
-		if _, isStr := v.(string); !isStr {
+		s, isStr := v.(string)
+		if !isStr {
+			s = jsString(v)
 			ev = s
 		}
 		errs, _ = p.rules.check(a, ev, nil, s, p.draft, at)
 		val, unique = s, false
 	case kNumber:
-		f := yupNumber(v)
-		if math.IsNaN(f) {
-			return []verr{at.typeErr("number", f, v, true)}, nil
-		}
 		var inRange bool
-		errs, val, inRange = p.number(a, f, at)
+		errs, val, inRange = p.number(a, yupNumber(v), at)
 		unique = unique && inRange
 	case kBool:
-		b, ok := v.(bool)
-		if !ok {
-			switch strings.ToLower(jsString(v)) {
-			case "true", "1":
-				b, ok = true, true
-			case "false", "0":
-				b, ok = false, true
-			}
-		}
-		if !ok {
-			return []verr{at.typeErr("boolean", v, v, false)}, nil
-		}
-		val, unique = b, false
+		val, _ = castBool(v)
+		unique = false
 	default:
+		if errs, _ = p.rules.check(a, v, nil, "", p.draft, at); len(errs) > 0 {
+			return errs, nil
+		}
 		switch a.Type {
 		case schemas.BigInteger:
-			n, ok := bigIntOf(v)
-			if !ok {
-				return []verr{at.typeErr("number", v, v, false)}, nil
-			}
-			val = n
+			val, _ = bigIntOf(v)
 		case schemas.Date, schemas.Time, schemas.DateTime, schemas.Timestamp:
 			t, err := castTemporal(a.Type, v)
 			if err != nil {
@@ -495,9 +453,6 @@ func (p *walker) scalar(op *entryOp, a *schemas.Attribute, v any, present bool, 
 			}
 			val = t
 		default: // json, blocks
-			if hasNUL(v) {
-				return []verr{at.err("must not contain NUL characters")}, nil
-			}
 			text, err := jsonText(v)
 			if err != nil {
 				return nil, err
@@ -566,25 +521,6 @@ func (p *walker) number(a *schemas.Attribute, f float64, at objPath) (errs []ver
 	return errs, fv, !math.IsInf(f, 0)
 }
 
-// bigIntOf accepts integral numbers and integer strings within int64.
-func bigIntOf(v any) (int64, bool) {
-	switch x := v.(type) {
-	case json.Number:
-		if n, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			return n, true
-		}
-		f := numberOf(x)
-		if f == math.Trunc(f) && math.Abs(f) < 1<<63 {
-			return int64(f), true
-		}
-	case string:
-		if n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64); err == nil {
-			return n, true
-		}
-	}
-	return 0, false
-}
-
 func jsonText(v any) (string, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -625,16 +561,8 @@ func canon(v any) string {
 
 // relation checks required and parses a relation or media value into an operation.
 func (p *walker) relation(op *entryOp, a *schemas.Attribute, v any, present bool, at objPath) []verr {
-	if a.Type == schemas.Relation && a.Required && !p.draft {
-		switch {
-		case !present && p.mode == modeCreate, present && v == nil && p.mode == modeCreate:
-			return []verr{at.err("must be defined.")}
-		case present && v == nil:
-			return []verr{at.err("cannot be null.")}
-		}
-	}
-	if !present {
-		return nil
+	if errs := p.rules.head(a, v, present, p.cond(), at); len(errs) > 0 || !present {
+		return errs
 	}
 	rf, ok := parseRelation(a, v)
 	if !ok {
@@ -711,25 +639,17 @@ func (p *walker) own(op *entryOp, a *schemas.Attribute, obj map[string]any, uid 
 // single handles a non-repeatable component attribute.
 func (p *walker) single(op *entryOp, a *schemas.Attribute, v any, present bool, at objPath) ([]verr, error) {
 	comp := a.Components[0]
-	required := a.Required && !p.draft
-	if !present {
-		if p.mode == modeCreate && required {
-			return []verr{at.err("must be defined.")}, nil
-		}
-		return nil, nil
+	if present {
+		p.ensureLinks(op)
 	}
-	p.ensureLinks(op)
+	if errs := p.rules.head(a, v, present, p.cond(), at); len(errs) > 0 || !present {
+		return errs, nil
+	}
 	if v == nil {
-		if required {
-			return []verr{at.typeErr("object", nil, nil, false)}, nil
-		}
 		op.comps = append(op.comps, &compField{attr: a})
 		return nil, nil
 	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return []verr{at.typeErr("object", v, v, false)}, nil
-	}
+	obj := v.(map[string]any)
 	ex, ownErr := p.own(op, a, obj, comp.UID, map[compLink]bool{})
 	sub, errs, s2 := p.entry(comp, obj, ex, at, false, nil, false)
 	op.comps = append(op.comps, &compField{attr: a, items: []*compItem{{uid: comp.UID, op: sub}}})
@@ -738,33 +658,11 @@ func (p *walker) single(op *entryOp, a *schemas.Attribute, v any, present bool, 
 
 // list checks the array shape shared by repeatable components and dynamic zones.
 func (p *walker) list(op *entryOp, a *schemas.Attribute, v any, present bool, at objPath) ([]any, []verr, bool) {
-	if !present {
-		if p.mode == modeCreate && a.Required {
-			return nil, []verr{at.err("must be defined.")}, false
-		}
-		return nil, nil, false
-	}
-	if v == nil {
-		return nil, []verr{at.typeErr("array", nil, nil, false)}, false
-	}
-	arr, ok := v.([]any)
-	if !ok {
-		return nil, []verr{at.typeErr("array", v, v, false)}, false
+	if errs := p.rules.head(a, v, present, p.cond(), at); len(errs) > 0 || !present {
+		return nil, errs, false
 	}
 	p.ensureLinks(op)
-	return arr, nil, true
-}
-
-// countErrs are the array-level min/max tests, reported after the items' errors.
-func countErrs(a *schemas.Attribute, n int, at objPath) []verr {
-	var errs []verr
-	if a.Min != nil && *a.Min == math.Trunc(*a.Min) && (a.Required || n > 0) && float64(n) < *a.Min {
-		errs = append(errs, at.err("field must have at least %s items", jsNumberString(*a.Min)))
-	}
-	if a.Max != nil && *a.Max == math.Trunc(*a.Max) && float64(n) > *a.Max {
-		errs = append(errs, at.err("field must have less than or equal to %s items", jsNumberString(*a.Max)))
-	}
-	return errs
+	return v.([]any), nil, true
 }
 
 func (p *walker) repeatable(op *entryOp, a *schemas.Attribute, v any, present bool, at objPath) ([]verr, error) {
@@ -778,11 +676,11 @@ func (p *walker) repeatable(op *entryOp, a *schemas.Attribute, v any, present bo
 	var stage2 error
 	for i, item := range arr {
 		ip := at.index(i)
-		obj, isObj := item.(map[string]any)
-		if !isObj {
-			errs = append(errs, ip.typeErr("object", item, item, false))
+		if ierrs := p.rules.item(a, item, ip); len(ierrs) > 0 {
+			errs = append(errs, ierrs...)
 			continue
 		}
+		obj := item.(map[string]any)
 		ex, ownErr := p.own(op, a, obj, comp.UID, taken)
 		sub, ierrs, s2 := p.entry(comp, obj, ex, ip, false, nil, false)
 		errs = append(errs, ierrs...)
@@ -790,7 +688,8 @@ func (p *walker) repeatable(op *entryOp, a *schemas.Attribute, v any, present bo
 		cf.items = append(cf.items, &compItem{uid: comp.UID, op: sub})
 	}
 	op.comps = append(op.comps, cf)
-	return append(errs, countErrs(a, len(arr), at)...), stage2
+	// The list's length tests come after the items' errors.
+	return append(errs, p.rules.count(a, v, len(arr), at)...), stage2
 }
 
 func (p *walker) dynamicZone(op *entryOp, a *schemas.Attribute, v any, present bool, at objPath) ([]verr, error) {
@@ -798,58 +697,24 @@ func (p *walker) dynamicZone(op *entryOp, a *schemas.Attribute, v any, present b
 	if !ok {
 		return errs, nil
 	}
-	var allowed []string
-	if p.w.LaxDynamicZones {
-		for _, c := range p.w.Schema.Components {
-			allowed = append(allowed, c.UID)
-		}
-	} else {
-		for _, c := range a.Components {
-			allowed = append(allowed, c.UID)
-		}
-	}
 	cf := &compField{attr: a}
 	taken := map[compLink]bool{}
 	var stage2 error
 	for i, item := range arr {
 		ip := at.index(i)
-		obj, isObj := item.(map[string]any)
-		if !isObj {
-			errs = append(errs, ip.typeErr("object", item, item, false))
+		if ierrs := p.rules.item(a, item, ip); len(ierrs) > 0 {
+			errs = append(errs, ierrs...)
 			continue
 		}
-		cp := ip.field("__component")
-		var lead []verr
+		obj := item.(map[string]any)
+		cv, has := obj["__component"]
+		lead := p.rules.component(a, cv, has, p.w.LaxDynamicZones, ip.field("__component"))
 		var uid string
-		isStr := false
-		switch x := obj["__component"].(type) {
-		case nil:
-			if _, has := obj["__component"]; has {
-				lead = append(lead, cp.typeErr("string", nil, nil, false))
-			} else {
-				lead = append(lead, cp.err("is a required field"))
-			}
+		switch x := cv.(type) {
 		case string:
-			uid, isStr = x, true
+			uid = x
 		case json.Number, bool:
-			uid, isStr = jsString(x), true
-		default:
-			lead = append(lead, cp.typeErr("string", x, x, false))
-		}
-		if isStr {
-			if uid == "" {
-				lead = append(lead, cp.err("is a required field"))
-			}
-			okUID := false
-			for _, u := range allowed {
-				if u == uid {
-					okUID = true
-					break
-				}
-			}
-			if !okUID {
-				lead = append(lead, cp.err("must be one of the following values: %s", strings.Join(allowed, ", ")))
-			}
+			uid = jsString(x)
 		}
 		comp := p.w.Schema.Models[uid]
 		if comp == nil || comp.Kind != schemas.Component {
@@ -863,5 +728,6 @@ func (p *walker) dynamicZone(op *entryOp, a *schemas.Attribute, v any, present b
 		cf.items = append(cf.items, &compItem{uid: uid, op: sub})
 	}
 	op.comps = append(op.comps, cf)
-	return append(errs, countErrs(a, len(arr), at)...), stage2
+	// The list's length tests come after the items' errors.
+	return append(errs, p.rules.count(a, v, len(arr), at)...), stage2
 }
