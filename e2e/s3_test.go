@@ -447,3 +447,118 @@ func TestS3Media(t *testing.T) {
 		})
 	}
 }
+
+// TestS3PrivateMedia: with `ACL: 'private'` the files of media attributes are served with
+// presigned urls (file and formats), REST and GraphQL alike, as Strapi's upload plugin signs
+// them; the upload routes answer the stored urls, and the stored urls do not open the objects.
+func TestS3PrivateMedia(t *testing.T) {
+	gw := startS3(t)
+	be := backends()[0]
+	if _, err := gw.client.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String("private")}); err != nil {
+		t.Fatal(err)
+	}
+	app := s3App(t)
+	env := append(be.Env(t), "API_TOKEN_SALT=quarry-e2e-salt", "LOG_LEVEL=warn",
+		"AWS_ACCESS_KEY_ID="+s3Key, "AWS_ACCESS_SECRET="+s3Secret, "AWS_REGION=us-east-1",
+		"S3_ENDPOINT="+gw.URL, "S3_FORCE_PATH_STYLE=true", "AWS_BUCKET=private", "AWS_ACL=private", "AWS_SIGNED_URL_EXPIRES=120")
+	token := strings.TrimSpace(quarry(t, env, "tokens", "create", "--app", app, "--name", "e2e", "--type", "full-access"))
+	srv := serve(t, env, app, token)
+	st, b := srv.do(t, "POST", "/api/writers", []byte(`{"data":{"name":"Ann"}}`))
+	if st != 200 {
+		t.Fatalf("create writer: %d %s", st, b)
+	}
+	face := jpegOf(t, 250, 100)
+	st, b = srv.upload(t, "/api/upload", filepart("files", "face.jpg", "image/jpeg", face),
+		field("ref", "api::writer.writer"), field("refId", "1"), field("field", "avatar"))
+	if st != 200 {
+		t.Fatalf("upload: %d %s", st, b)
+	}
+	files, _ := decodeFiles(t, b)
+	f := files[0]
+	stored := gw.URL + "/private/" + f.Hash + ".jpg"
+	if f.URL != stored {
+		t.Fatalf("the upload answers %s, want the stored url %s", f.URL, stored)
+	}
+	if st, _ := fetch(t, stored); st != 403 {
+		t.Fatalf("the private object answered %d without a signature", st)
+	}
+	object, _, _ := gw.object(t, "private", f.Hash+".jpg")
+	checkSigned := func(what, u, key string, want []byte) {
+		t.Helper()
+		pu, err := url.Parse(u)
+		if err != nil || pu.Path != "/private/"+key || pu.Query().Get("X-Amz-Expires") != "120" || pu.Query().Get("X-Amz-Signature") == "" {
+			t.Fatalf("%s: not a signed url of %s: %s", what, key, u)
+		}
+		st, got := fetch(t, u)
+		if st != 200 || (want != nil && !bytes.Equal(got, want)) {
+			t.Fatalf("%s: the signed url answered %d, %d bytes", what, st, len(got))
+		}
+	}
+
+	// REST: the populated avatar and its thumbnail.
+	st, b = srv.do(t, "GET", "/api/writers/1?populate=avatar", nil)
+	if st != 200 {
+		t.Fatalf("%d %s", st, b)
+	}
+	var w struct {
+		Data struct {
+			Attributes struct {
+				Avatar struct {
+					Data struct {
+						Attributes struct {
+							URL     string
+							Formats map[string]map[string]any
+						}
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		t.Fatal(err)
+	}
+	av := w.Data.Attributes.Avatar.Data.Attributes
+	checkSigned("REST avatar", av.URL, f.Hash+".jpg", object)
+	th := av.Formats["thumbnail"]
+	checkSigned("REST thumbnail", fmt.Sprint(th["url"]), "thumbnail_"+f.Hash+".jpg", nil)
+	if th["isUrlSigned"] != true {
+		t.Fatalf("thumbnail %v", th)
+	}
+	// Read without its provider, a file is not signed (as in Strapi).
+	st, b = srv.do(t, "GET", "/api/writers/1?populate[avatar][fields][0]=url", nil)
+	if st != 200 || !strings.Contains(string(b), `"url":"`+stored+`"`) {
+		t.Fatalf("fields=url: %d %s", st, b)
+	}
+	// The upload routes answer the stored url.
+	st, b = srv.do(t, "GET", fmt.Sprintf("/api/upload/files/%d", f.ID), nil)
+	if st != 200 || !strings.Contains(string(b), `"url":"`+stored+`"`) {
+		t.Fatalf("files route: %d %s", st, b)
+	}
+
+	// GraphQL.
+	body := srv.gql(t, `{ writer(id: 1) { data { attributes { avatar { data { attributes { url formats } } } } } } }`, nil)
+	var g struct {
+		Data struct {
+			Writer struct {
+				Data struct {
+					Attributes struct {
+						Avatar struct {
+							Data struct {
+								Attributes struct {
+									URL     string
+									Formats map[string]map[string]any
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(body), &g); err != nil {
+		t.Fatal(err)
+	}
+	ga := g.Data.Writer.Data.Attributes.Avatar.Data.Attributes
+	checkSigned("GraphQL avatar", ga.URL, f.Hash+".jpg", object)
+	checkSigned("GraphQL thumbnail", fmt.Sprint(ga.Formats["thumbnail"]["url"]), "thumbnail_"+f.Hash+".jpg", nil)
+}

@@ -22,6 +22,10 @@ type Config struct {
 	MaxPopulateDepth int
 	// Deep serves strapi-plugin-populate-deep's populate=deep when the app installs it.
 	Deep DeepConfig
+	// MediaColumns are file columns every GraphQL media level reads besides the selected
+	// ones: Strapi's GraphQL loads whole files, and the upload plugin signs a private
+	// bucket's urls from their provider, hash and extension.
+	MediaColumns []string
 }
 
 // DefaultConfig is Strapi v4's REST default.
@@ -218,6 +222,25 @@ next:
 		out = append(out, a)
 	}
 	return out[:len(out):len(out)], nil
+}
+
+// withColumns adds the named attributes of m that cols lacks (in a new slice).
+func withColumns(m *schemas.Model, cols []*schemas.Attribute, names []string) []*schemas.Attribute {
+	out := cols[:len(cols):len(cols)]
+next:
+	for _, n := range names {
+		a, ok := m.Attr(n)
+		if !ok || !a.IsScalar() {
+			continue
+		}
+		for _, c := range out {
+			if c == a {
+				continue next
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 func (p *Planner) page(in ir.Pagination) (plan.PageMeta, error) {
@@ -538,6 +561,9 @@ func (b *builder) childSelect(s *plan.Select, m *schemas.Model, f *ir.PopulateFi
 	var err error
 	if s.Columns, err = b.columns(m, f.Fields); err != nil {
 		return err
+	}
+	if b.graphql && f.Fields != nil && len(b.p.Config.MediaColumns) > 0 && via != nil && via.Kind == plan.ViaMorph {
+		s.Columns = withColumns(m, s.Columns, b.p.Config.MediaColumns)
 	}
 	var filter plan.Expr
 	if f.Filters != nil {

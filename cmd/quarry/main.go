@@ -169,6 +169,11 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		if srv.Upload, err = upload.NewFromConfig(ctx, ucfg, a.Schema, a.DB, log); err != nil {
 			return fmt.Errorf("%s: %w", strings.Join(a.Config.Files("plugins"), ", "), err)
 		}
+		if srv.Upload.Signing() {
+			// A private bucket: media in every read (REST and GraphQL) get signed urls.
+			srv.Runner.Finish = srv.Upload.SignMedia
+			srv.Planner.Config.MediaColumns = []string{"provider", "hash", "ext"}
+		}
 	}
 	srv.Writer.Inline = srv
 	srv.Webhooks = webhook.New(a.DB.DB, a.DB.Dialect, log, webhook.DefaultOptions)

@@ -81,6 +81,9 @@ type Runner struct {
 	Dialect sqlgen.Dialect
 	// Cache, when set, keeps rendered SQL per step shape.
 	Cache *sqlgen.Cache
+	// Finish, when set, sees every result before Run returns it (the upload plugin signs
+	// the urls of a private bucket's files there, as Strapi's entity service does).
+	Finish func(ctx context.Context, p *plan.Plan, res *Result) error
 }
 
 // TraceFunc receives each statement of a run after it ran.
@@ -136,6 +139,11 @@ func (r *Runner) Run(ctx context.Context, q Queryer, p *plan.Plan) (*Result, err
 	}
 	if err := r.children(ctx, q, p.Root, entries, res); err != nil {
 		return nil, err
+	}
+	if r.Finish != nil {
+		if err := r.Finish(ctx, p, res); err != nil {
+			return nil, err
+		}
 	}
 	return res, nil
 }
