@@ -276,13 +276,17 @@ func (s *Server) toUpstream(w http.ResponseWriter, r *http.Request, reason strin
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
 	default:
 		// A write through Strapi (its admin panel: roles, tokens, locales, webhooks, settings)
-		// shows in Quarry's next request, without waiting for its caches' second.
-		s.forgetSettings()
+		// shows in Quarry's next request, without waiting for its caches' second, on this
+		// instance and the others.
+		s.ForgetSettings()
+		if s.DB != nil {
+			s.DB.SettingsChanged(r.Context())
+		}
 	}
 }
 
-// forgetSettings drops what Quarry caches of the settings Strapi's admin panel edits.
-func (s *Server) forgetSettings() {
+// ForgetSettings drops what Quarry caches of the settings Strapi's admin panel edits.
+func (s *Server) ForgetSettings() {
 	if s.Auth != nil {
 		s.Auth.Forget()
 	}

@@ -164,6 +164,7 @@ func tokens(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 		if err != nil {
 			return err
 		}
+		a.DB.SettingsChanged(ctx) // running servers forget the token at once
 		fmt.Fprintf(stdout, "revoked %d\t%s\n", t.ID, t.Name)
 		return nil
 	}
@@ -265,6 +266,7 @@ func permissions(ctx context.Context, args []string, stdout io.Writer, log *slog
 				return err
 			}
 		}
+		a.DB.SettingsChanged(ctx) // running servers enforce the change at once
 		verb := map[string]string{"grant": "granted", "revoke": "revoked"}[args[0]]
 		if len(changed) == 0 {
 			fmt.Fprintf(stdout, "%s: nothing to change\n", r.Type)

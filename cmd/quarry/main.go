@@ -220,6 +220,10 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	if err != nil {
 		return listenError(hs.Addr, err)
 	}
+	// Settings changed through another instance on the same database show here at once.
+	watch, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	a.DB.WatchSettings(watch, srv.ForgetSettings, log)
 	logStartup(log, ln.Addr(), a, srv, getenv)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

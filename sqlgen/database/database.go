@@ -187,6 +187,8 @@ type DB struct {
 	busyTimeout time.Duration
 	// replicas take a request's reads when they have caught up (replicas.go); nil: none.
 	replicas *replicaSet
+	// url is the PostgreSQL connection URL, for the settings listener (notify.go).
+	url string
 }
 
 // Open connects to the configured database.
@@ -243,7 +245,7 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 			db.SetMaxIdleConns(max(c.PoolMin, min(c.PoolMax, 20)))
 		}
 	}
-	out := &DB{DB: db, Dialect: d, gate: gate}
+	out := &DB{DB: db, Dialect: d, gate: gate, url: c.URL}
 	if len(c.Replicas) > 0 {
 		if d != sqlgen.Postgres {
 			db.Close()

@@ -203,7 +203,7 @@ func (s *Service) Add(ctx context.Context, code, name string) error {
 	if err != nil {
 		return fmt.Errorf("add locale %s: %w", code, err)
 	}
-	s.invalidate()
+	s.changed(ctx)
 	return nil
 }
 
@@ -224,7 +224,7 @@ func (s *Service) Remove(ctx context.Context, code string) error {
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("%s: %w", code, ErrUnknown)
 	}
-	s.invalidate()
+	s.changed(ctx)
 	return nil
 }
 
@@ -257,7 +257,7 @@ func (s *Service) SetDefault(ctx context.Context, code string) error {
 			return fmt.Errorf("set default locale: %w", err)
 		}
 	}
-	s.invalidate()
+	s.changed(ctx)
 	return nil
 }
 
@@ -276,6 +276,13 @@ func (s *Service) defaultCode(ctx context.Context) (string, bool, error) {
 		code = raw
 	}
 	return code, true, nil
+}
+
+// changed drops the cached locales after this process changed them, and tells the other
+// instances on the database to drop theirs.
+func (s *Service) changed(ctx context.Context) {
+	s.invalidate()
+	s.DB.SettingsChanged(ctx)
 }
 
 func (s *Service) invalidate() {

@@ -474,7 +474,7 @@ func (s *Service) CreateRole(ctx context.Context, body map[string]any) error {
 	if err != nil {
 		return err
 	}
-	s.Forget()
+	s.changed(ctx)
 	return nil
 }
 
@@ -515,7 +515,7 @@ func (s *Service) UpdateRole(ctx context.Context, id int64, body map[string]any)
 	if err != nil {
 		return err
 	}
-	s.Forget()
+	s.changed(ctx)
 	return nil
 }
 
@@ -538,6 +538,6 @@ func (s *Service) RemoveRole(ctx context.Context, id int64) error {
 	if err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return DeleteRole(ctx, tx, s.DB.Dialect, id, pub.ID) }); err != nil {
 		return err
 	}
-	s.Forget()
+	s.changed(ctx)
 	return nil
 }

@@ -243,6 +243,13 @@ func (s *Service) roleActions(ctx context.Context, roleID int64) (map[string]boo
 	return m, nil
 }
 
+// changed drops this process's cached permissions and tokens after it changed them, and
+// tells the other instances on the database to drop theirs.
+func (s *Service) changed(ctx context.Context) {
+	s.Forget()
+	s.DB.SettingsChanged(ctx)
+}
+
 // Forget drops cached permissions and tokens (after this process changed them).
 func (s *Service) Forget() {
 	s.mu.Lock()
