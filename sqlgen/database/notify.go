@@ -54,7 +54,17 @@ func (db *DB) WatchSettings(ctx context.Context, changed func(), log *slog.Logge
 }
 
 func (db *DB) listen(ctx context.Context, changed func()) error {
+	// The listener dials through the pool's gate: a database that is down is dialed at
+	// the gate's bounded rate, whoever asks.
+	if db.gate != nil {
+		if err := db.gate.enter(); err != nil {
+			return err
+		}
+	}
 	conn, err := pgx.Connect(ctx, db.url)
+	if db.gate != nil {
+		db.gate.done(err)
+	}
 	if err != nil {
 		return err
 	}
