@@ -11,19 +11,6 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 )
 
-// operators maps each filter operator to whether its value is cast to the column type and
-// whether it takes a list.
-var operators = map[string]struct{ cast, list bool }{
-	"$eq": {true, false}, "$ne": {true, false}, "$lt": {true, false}, "$lte": {true, false},
-	"$gt": {true, false}, "$gte": {true, false}, "$in": {true, true}, "$notIn": {true, true},
-	"$between": {true, true}, "$null": {false, false}, "$notNull": {false, false},
-	"$eqi": {false, false}, "$nei": {false, false},
-	"$contains": {false, false}, "$notContains": {false, false},
-	"$containsi": {false, false}, "$notContainsi": {false, false},
-	"$startsWith": {false, false}, "$endsWith": {false, false},
-	"$startsWithi": {false, false}, "$endsWithi": {false, false},
-}
-
 // maxLikePattern is the longest LIKE pattern a filter builds: SQLite's
 // SQLITE_MAX_LIKE_PATTERN_LENGTH, applied on every database so they answer alike.
 const maxLikePattern = 50000
@@ -143,7 +130,8 @@ func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute
 			attr, t = a, a.Type
 		}
 	}
-	if _, ok := operators[f.Operator]; !ok {
+	op := ir.LookupOperator(f.Operator)
+	if op == nil {
 		// Strapi ignores an unknown operator and so widens the result; refuse it instead.
 		return nil, apierror.InvalidParam(f.Operator).At(o.at(path) + "[" + f.Field + "][" + f.Operator + "]")
 	}
@@ -156,17 +144,14 @@ func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute
 		}
 	}
 
-	switch f.Operator {
-	case "$null", "$notNull":
-		isNull := truthy(vals[0])
-		if f.Operator == "$notNull" {
-			isNull = !isNull
+	switch op.Operand {
+	case ir.Flag:
+		c := op.Compare
+		if !truthy(vals[0]) {
+			c = c.Negated()
 		}
-		if isNull {
-			return b.cmp(cpath, attr, "null", nil), nil
-		}
-		return b.cmp(cpath, attr, "notNull", nil), nil
-	case "$in", "$notIn":
+		return b.cmp(cpath, attr, c, nil), nil
+	case ir.ValueList:
 		args := b.args.take(len(vals))
 		if args == nil {
 			args = []any{} // an empty list, still not a missing one
@@ -178,13 +163,10 @@ func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute
 			}
 			args[i] = c
 		}
-		if f.Operator == "$in" {
-			return b.cmp(cpath, attr, "in", args), nil
-		}
-		return b.cmp(cpath, attr, "notIn", args), nil
-	case "$between":
+		return b.cmp(cpath, attr, op.Compare, args), nil
+	case ir.ValuePair:
 		if len(vals) != 2 {
-			return nil, apierror.Validation("Invalid parameter %s: $between takes two values", param)
+			return nil, apierror.Validation("Invalid parameter %s: %s takes two values", param, op.Name)
 		}
 		lo, err := castFilter(t, vals[0], param)
 		if err != nil {
@@ -196,15 +178,15 @@ func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute
 		}
 		args := b.args.take(2)
 		args[0], args[1] = lo, hi
-		return b.cmp(cpath, attr, "between", args), nil
+		return b.cmp(cpath, attr, op.Compare, args), nil
 	}
 	// A list given to a single-value operator means any of them (Strapi ORs them).
 	if len(vals) == 1 {
-		return b.single(f.Operator, t, vals[0], param, cpath, attr)
+		return b.single(op, t, vals[0], param, cpath, attr)
 	}
 	out := b.exprs.take(len(vals))
 	for i, v := range vals {
-		e, err := b.single(f.Operator, t, v, param, cpath, attr)
+		e, err := b.single(op, t, v, param, cpath, attr)
 		if err != nil {
 			return nil, err
 		}
@@ -214,14 +196,14 @@ func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute
 }
 
 // cmp is a comparison carved from the builder's slab.
-func (b *builder) cmp(path []*schemas.Attribute, attr *schemas.Attribute, op string, args []any) *plan.Cmp {
+func (b *builder) cmp(path []*schemas.Attribute, attr *schemas.Attribute, op ir.Comparison, args []any) *plan.Cmp {
 	c := &b.cmps.take(1)[0].cmp
 	*c = plan.Cmp{Path: path, Attr: attr, Op: op, Args: args}
 	return c
 }
 
 // cmp1 is a comparison with one operand, held in the comparison's own slot.
-func (b *builder) cmp1(path []*schemas.Attribute, attr *schemas.Attribute, op string, arg any) *plan.Cmp {
+func (b *builder) cmp1(path []*schemas.Attribute, attr *schemas.Attribute, op ir.Comparison, arg any) *plan.Cmp {
 	s := &b.cmps.take(1)[0]
 	s.arg[0] = arg
 	s.cmp = plan.Cmp{Path: path, Attr: attr, Op: op, Args: s.arg[:]}
@@ -230,7 +212,7 @@ func (b *builder) cmp1(path []*schemas.Attribute, attr *schemas.Attribute, op st
 
 // like is a LIKE comparison of the pattern pre+s+post; patterns share the builder's text
 // buffer.
-func (b *builder) like(path []*schemas.Attribute, attr *schemas.Attribute, t schemas.AttrType, op, pre, s, post string) *plan.Cmp {
+func (b *builder) like(path []*schemas.Attribute, attr *schemas.Attribute, t schemas.AttrType, op ir.Comparison, pre, s, post string) *plan.Cmp {
 	start := b.text.Len()
 	b.text.WriteString(pre)
 	b.text.WriteString(s)
@@ -244,74 +226,35 @@ func asText(c *plan.Cmp, t schemas.AttrType) *plan.Cmp {
 	return c
 }
 
-func (b *builder) single(op string, t schemas.AttrType, v ir.Value, param string, path []*schemas.Attribute, attr *schemas.Attribute) (plan.Expr, error) {
-	if likeOperator(op) || op == "$eqi" || op == "$nei" {
-		if len(v.S)+2 > maxLikePattern {
-			// SQLite refuses longer LIKE patterns (an error Strapi answers with a 500).
-			return nil, apierror.Validation("Invalid parameter %s: %s takes at most %d bytes", param, op, maxLikePattern-2)
+// single compiles a one-value operator on one operand.
+func (b *builder) single(op *ir.Operator, t schemas.AttrType, v ir.Value, param string, path []*schemas.Attribute, attr *schemas.Attribute) (plan.Expr, error) {
+	if !op.Cast && len(v.S)+2 > maxLikePattern {
+		// SQLite refuses longer LIKE patterns (an error Strapi answers with a 500).
+		return nil, apierror.Validation("Invalid parameter %s: %s takes at most %d bytes", param, op.Name, maxLikePattern-2)
+	}
+	if v.Kind == ir.VNull {
+		if op.OnNull != "" {
+			return b.cmp(path, attr, op.OnNull, nil), nil
+		}
+		if op.Cast {
+			return nil, apierror.Validation("Invalid parameter %s: %s cannot compare with null", param, op.Name)
 		}
 	}
-	switch op {
-	case "$eq", "$ne", "$lt", "$lte", "$gt", "$gte":
-		if v.Kind == ir.VNull {
-			switch op {
-			case "$eq":
-				return b.cmp(path, attr, "null", nil), nil
-			case "$ne":
-				return b.cmp(path, attr, "notNull", nil), nil
-			}
-			return nil, apierror.Validation("Invalid parameter %s: %s cannot compare with null", param, op)
-		}
+	if op.Cast {
 		c, err := castFilter(t, v, param)
 		if err != nil {
 			return nil, err
 		}
-		return b.cmp1(path, attr, op[1:], c), nil
-	case "$eqi", "$nei":
-		if v.Kind == ir.VNull {
-			if op == "$eqi" {
-				return b.cmp(path, attr, "null", nil), nil
-			}
-			return b.cmp(path, attr, "notNull", nil), nil
-		}
-		if op == "$eqi" {
-			return asText(b.cmp1(path, attr, "ilike", v.S), t), nil
-		}
-		return asText(b.cmp1(path, attr, "notIlike", v.S), t), nil
+		return b.cmp1(path, attr, op.Compare, c), nil
 	}
 	s := v.S
 	if v.Kind == ir.VNull {
 		s = "null" // JavaScript's template string of null, as Strapi builds it
 	}
-	switch op {
-	case "$contains":
-		return b.like(path, attr, t, "like", "%", s, "%"), nil
-	case "$notContains":
-		return b.like(path, attr, t, "notLike", "%", s, "%"), nil
-	case "$containsi":
-		return b.like(path, attr, t, "ilike", "%", s, "%"), nil
-	case "$notContainsi":
-		return b.like(path, attr, t, "notIlike", "%", s, "%"), nil
-	case "$startsWith":
-		return b.like(path, attr, t, "like", "", s, "%"), nil
-	case "$endsWith":
-		return b.like(path, attr, t, "like", "%", s, ""), nil
-	case "$startsWithi":
-		return b.like(path, attr, t, "ilike", "", s, "%"), nil
-	case "$endsWithi":
-		return b.like(path, attr, t, "ilike", "%", s, ""), nil
+	if op.Prefix == "" && op.Suffix == "" {
+		return asText(b.cmp1(path, attr, op.Compare, s), t), nil
 	}
-	return nil, apierror.InvalidParam(op)
-}
-
-// likeOperator reports whether op builds a LIKE pattern around its operand.
-func likeOperator(op string) bool {
-	switch op {
-	case "$contains", "$notContains", "$containsi", "$notContainsi",
-		"$startsWith", "$endsWith", "$startsWithi", "$endsWithi":
-		return true
-	}
-	return false
+	return b.like(path, attr, t, op.Compare, op.Prefix, s, op.Suffix), nil
 }
 
 func isStringType(t schemas.AttrType) bool {

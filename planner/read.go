@@ -140,7 +140,7 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*plan.Plan, error) {
 		if err != nil {
 			return nil, apierror.NotFound()
 		}
-		where = append(where, b.cmp1(nil, nil, "eq", id))
+		where = append(where, b.cmp1(nil, nil, ir.CmpEq, id))
 	}
 	if len(where) == 1 {
 		root.Where = where[0]
@@ -648,9 +648,9 @@ func (b *builder) localeFilter(m *schemas.Model, codes []string) plan.Expr {
 	}
 	a, _ := m.Attr("locale")
 	if len(args) == 1 {
-		return b.cmp(nil, a, "eq", args)
+		return b.cmp(nil, a, ir.CmpEq, args)
 	}
-	return b.cmp(nil, a, "in", args)
+	return b.cmp(nil, a, ir.CmpIn, args)
 }
 
 // hidden reports whether a may not be selected, filtered, sorted or populated by this query.

@@ -106,15 +106,19 @@ func (z *sizes) cond(f *ir.Filter, depth int) {
 	if f.Field != "id" {
 		z.attrs += depth + 1 // the path, should the field be a relation compared by id
 	}
-	switch f.Operator {
-	case "$null", "$notNull":
+	op := ir.LookupOperator(f.Operator)
+	if op == nil {
+		return // refused by the planner
+	}
+	switch op.Operand {
+	case ir.Flag:
 		z.cmps++
 		return
-	case "$in", "$notIn":
+	case ir.ValueList:
 		z.cmps++
 		z.args += len(f.Values)
 		return
-	case "$between":
+	case ir.ValuePair:
 		z.cmps++
 		z.args += 2
 		return
@@ -123,7 +127,7 @@ func (z *sizes) cond(f *ir.Filter, depth int) {
 	if len(f.Values) > 1 {
 		z.exprs += len(f.Values)
 	}
-	if likeOperator(f.Operator) {
+	if op.Prefix != "" || op.Suffix != "" { // a LIKE pattern built in the text buffer
 		for _, v := range f.Values {
 			n := len(v.S)
 			if v.Kind == ir.VNull {

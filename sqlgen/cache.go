@@ -157,7 +157,7 @@ func (sh *shape) expr(e plan.Expr) {
 			sh.str("id")
 		}
 		sh.byte(' ')
-		sh.str(x.Op)
+		sh.str(string(x.Op))
 		sh.byte(' ')
 		sh.key = strconv.AppendInt(sh.key, int64(len(x.Args)), 10)
 		if x.Text {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/schemas"
 )
@@ -128,17 +129,16 @@ func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.At
 	base := r.sh.slotOf(x)
 	bind := func(i int) { *args = append(*args, slot(base+i)) }
 	switch x.Op {
-	case "null":
+	case ir.CmpNull:
 		b.WriteString(c + " IS NULL")
-	case "notNull":
+	case ir.CmpNotNull:
 		b.WriteString(c + " IS NOT NULL")
-	case "eq", "ne", "lt", "lte", "gt", "gte":
-		op := map[string]string{"eq": "=", "ne": "<>", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}[x.Op]
-		b.WriteString(c + " " + op + " ?")
+	case ir.CmpEq, ir.CmpNe, ir.CmpLt, ir.CmpLte, ir.CmpGt, ir.CmpGte:
+		b.WriteString(c + " " + sqlComparison[x.Op] + " ?")
 		bind(0)
-	case "in", "notIn":
+	case ir.CmpIn, ir.CmpNotIn:
 		if len(x.Args) == 0 {
-			if x.Op == "in" {
+			if x.Op == ir.CmpIn {
 				b.WriteString("1 = 0")
 			} else {
 				b.WriteString("1 = 1")
@@ -146,7 +146,7 @@ func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.At
 			return
 		}
 		b.WriteString(c)
-		if x.Op == "notIn" {
+		if x.Op == ir.CmpNotIn {
 			b.WriteString(" NOT")
 		}
 		b.WriteString(" IN (")
@@ -158,21 +158,26 @@ func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.At
 			bind(i)
 		}
 		b.WriteByte(')')
-	case "between":
+	case ir.CmpBetween:
 		b.WriteString(c + " BETWEEN ? AND ?")
 		bind(0)
 		bind(1)
-	case "like":
+	case ir.CmpLike:
 		b.WriteString(c + " LIKE ?")
 		bind(0)
-	case "notLike":
+	case ir.CmpNotLike:
 		b.WriteString(c + " NOT LIKE ?")
 		bind(0)
-	case "ilike":
+	case ir.CmpILike:
 		b.WriteString("LOWER(" + c + ") LIKE LOWER(?)")
 		bind(0)
-	case "notIlike":
+	case ir.CmpNotILike:
 		b.WriteString("LOWER(" + c + ") NOT LIKE LOWER(?)")
 		bind(0)
 	}
+}
+
+// sqlComparison spells the ordering and equality comparisons.
+var sqlComparison = map[ir.Comparison]string{
+	ir.CmpEq: "=", ir.CmpNe: "<>", ir.CmpLt: "<", ir.CmpLte: "<=", ir.CmpGt: ">", ir.CmpGte: ">=",
 }

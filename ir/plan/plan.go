@@ -19,6 +19,7 @@
 package plan
 
 import (
+	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/schemas"
 )
 
@@ -120,7 +121,7 @@ type Cmp struct {
 	// planner keeps each distinct chain at one alias, as Strapi joins each path once.
 	Path []*schemas.Attribute
 	Attr *schemas.Attribute // nil: id
-	Op   string             // eq, ne, lt, lte, gt, gte, in, notIn, like, notLike, ilike, notIlike, null, notNull, between
+	Op   ir.Comparison      // what the filter operator compiles to (ir's operator table)
 	Args []any
 	// Text compares the column as text (LIKE on non-string columns).
 	Text bool

@@ -10,6 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/schemas"
 )
 
@@ -263,12 +264,19 @@ func (g *gen) base() {
 		d := &def{kind: ast.InputObject, name: s + "FilterInput"}
 		d.fields = append(d.fields, fdef{name: "and", typ: "[" + s + "]"}, fdef{name: "or", typ: "[" + s + "]"},
 			fdef{name: "not", typ: s + "FilterInput"})
-		for _, op := range []string{"eq", "eqi", "ne", "nei", "startsWith", "endsWith", "contains", "notContains",
-			"containsi", "notContainsi", "gt", "gte", "lt", "lte"} {
-			d.fields = append(d.fields, fdef{name: op, typ: s})
+		for _, op := range ir.Operators() {
+			if !op.GraphQL {
+				continue
+			}
+			typ := s
+			switch op.Operand {
+			case ir.Flag:
+				typ = "Boolean"
+			case ir.ValueList, ir.ValuePair:
+				typ = "[" + s + "]"
+			}
+			d.fields = append(d.fields, fdef{name: op.Field(), typ: typ})
 		}
-		d.fields = append(d.fields, fdef{name: "null", typ: "Boolean"}, fdef{name: "notNull", typ: "Boolean"},
-			fdef{name: "in", typ: "[" + s + "]"}, fdef{name: "notIn", typ: "[" + s + "]"}, fdef{name: "between", typ: "[" + s + "]"})
 		g.defs = append(g.defs, d)
 	}
 }

@@ -694,9 +694,9 @@ func (l *lowerer) nested(field string, target *schemas.Model, o *Obj) (*ir.Filte
 // logical is the node of an `and` or `or` list.
 func logical(k string) *ir.Filter {
 	if k == "or" {
-		return &ir.Filter{Kind: ir.Or, Param: "$or"}
+		return &ir.Filter{Kind: ir.Or, Param: ir.OpOr}
 	}
-	return &ir.Filter{Kind: ir.And, Param: "$and"}
+	return &ir.Filter{Kind: ir.And, Param: ir.OpAnd}
 }
 
 // negate lowers the object of a `not` key and wraps it in a Not node (nil when it
@@ -710,7 +710,7 @@ func negate(v any, lower func(*Obj) (*ir.Filter, error)) (*ir.Filter, error) {
 	if err != nil || c == nil {
 		return nil, err
 	}
-	return &ir.Filter{Kind: ir.Not, Children: []*ir.Filter{c}, Param: "$not"}, nil
+	return &ir.Filter{Kind: ir.Not, Children: []*ir.Filter{c}, Param: ir.OpNot}, nil
 }
 
 // scalarFilter lowers a <Scalar>FilterInput object on one attribute.
@@ -725,7 +725,7 @@ func scalarFilter(field string, o *Obj) (*ir.Filter, error) {
 			for _, e := range list {
 				// Each element is a value compared for equality, as $and/$or under an
 				// attribute mean in Strapi.
-				node.Children = append(node.Children, &ir.Filter{Kind: ir.Cond, Field: field, Operator: "$eq", Values: []ir.Value{irValue(e)}, Param: field})
+				node.Children = append(node.Children, &ir.Filter{Kind: ir.Cond, Field: field, Operator: ir.OpEq, Values: []ir.Value{irValue(e)}, Param: field})
 			}
 			if len(node.Children) > 0 {
 				and.Children = append(and.Children, node)
@@ -751,9 +751,7 @@ func scalarFilter(field string, o *Obj) (*ir.Filter, error) {
 			} else {
 				vals = []ir.Value{irValue(v)}
 			}
-			switch k {
-			case "in", "notIn", "between":
-			default:
+			if o := ir.LookupOperator(op); o == nil || o.Operand == ir.OneValue || o.Operand == ir.Flag {
 				if len(vals) != 1 {
 					return nil, apierror.InvalidParam(op)
 				}

@@ -167,7 +167,7 @@ func (l *lowerer) entityLevel(o *qs.Object) (*ir.Filter, error) {
 	for i, k := range o.Keys {
 		v := o.Vals[i]
 		switch {
-		case k == "$and" || k == "$or":
+		case k == ir.OpAnd || k == ir.OpOr:
 			if v.Kind != qs.Array {
 				return nil, apierror.InvalidParam(k)
 			}
@@ -186,12 +186,12 @@ func (l *lowerer) entityLevel(o *qs.Object) (*ir.Filter, error) {
 			}
 			if len(list) > 0 {
 				kind := ir.And
-				if k == "$or" {
+				if k == ir.OpOr {
 					kind = ir.Or
 				}
 				kids = append(kids, l.filter(ir.Filter{Kind: kind, Children: list, Param: k}))
 			}
-		case k == "$not":
+		case k == ir.OpNot:
 			if v.Kind != qs.ObjectKind {
 				return nil, apierror.InvalidParam(k)
 			}
@@ -243,7 +243,7 @@ func (l *lowerer) attributeLevel(field string, v *qs.Value) (*ir.Filter, error) 
 		if err != nil {
 			return nil, err
 		}
-		return l.filter(ir.Filter{Kind: ir.Cond, Field: field, Operator: "$eq", Values: vals, Param: field}), nil
+		return l.filter(ir.Filter{Kind: ir.Cond, Field: field, Operator: ir.OpEq, Values: vals, Param: field}), nil
 	}
 	o := v.Obj
 	attrs := 0 // keys that are not operators: a nested entity-level object
@@ -302,7 +302,7 @@ func (l *lowerer) attributeLevel(field string, v *qs.Value) (*ir.Filter, error) 
 // operator parses one `$op` under an attribute.
 func (l *lowerer) operator(field, op string, v *qs.Value) (*ir.Filter, error) {
 	switch op {
-	case "$not":
+	case ir.OpNot:
 		// `filters[title][$not]=x` negates an implicit equality; an object negates its
 		// operators.
 		c, err := l.attributeLevel(field, v)
@@ -310,7 +310,7 @@ func (l *lowerer) operator(field, op string, v *qs.Value) (*ir.Filter, error) {
 			return c, err
 		}
 		return l.not(c, op), nil
-	case "$and", "$or":
+	case ir.OpAnd, ir.OpOr:
 		if v.Kind != qs.Array {
 			return nil, apierror.InvalidParam(op)
 		}
@@ -328,7 +328,7 @@ func (l *lowerer) operator(field, op string, v *qs.Value) (*ir.Filter, error) {
 			return nil, nil
 		}
 		kind := ir.And
-		if op == "$or" {
+		if op == ir.OpOr {
 			kind = ir.Or
 		}
 		return l.filter(ir.Filter{Kind: kind, Children: kids, Param: op}), nil
