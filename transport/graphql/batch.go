@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarrycms/quarry/ir/jsonw"
 	pg "github.com/quarrycms/quarry/parser/graphql"
+	"github.com/quarrycms/quarry/transport/graphql/execute"
 )
 
 // MaxBatch caps the operations of one batched request. Strapi's Apollo Server 3 runs any
@@ -37,7 +38,7 @@ func writeText(w http.ResponseWriter, status int, msg string) {
 func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(body, &items); err != nil {
-		writeRequestErrors(w, http.StatusBadRequest, pg.RequestErrors{{Message: "POST body sent invalid JSON.", Code: codeInternal}})
+		writeRequestErrors(w, http.StatusBadRequest, pg.RequestErrors{{Message: "POST body sent invalid JSON.", Code: pg.CodeInternal}})
 		return
 	}
 	if len(items) == 0 {
@@ -47,7 +48,7 @@ func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request, body []byte
 	if len(items) > MaxBatch {
 		writeRequestErrors(w, http.StatusBadRequest, pg.RequestErrors{{
 			Message: fmt.Sprintf("Batched requests are limited to %d operations; this one has %d.", MaxBatch, len(items)),
-			Code:    codeBadUserInput}})
+			Code:    pg.CodeBadUserInput}})
 		return
 	}
 	type op struct {
@@ -85,10 +86,10 @@ func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request, body []byte
 			b.WriteByte(',')
 		}
 		if o.err != "" {
-			b.Write(requestErrorsBody(pg.RequestErrors{{Message: o.err, Code: codeInternal}}))
+			b.Write(execute.RequestErrorsBody(pg.RequestErrors{{Message: o.err, Code: pg.CodeInternal}}))
 			continue
 		}
-		resp := h.execute(r.Context(), caller, o.req, false, nil)
+		resp := h.exec.Execute(r.Context(), caller, execute.Request{Request: o.req})
 		if resp.Unavailable != nil {
 			writeAPIError(w, resp.Unavailable)
 			return

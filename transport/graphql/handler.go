@@ -1,11 +1,7 @@
-// Package graphql serves the GraphQL plugin's endpoint: it decodes requests (POST JSON,
-// GET query string), authenticates the caller, parses and lowers the operation
-// (parser/graphql), runs every Shadow CRUD root field through the shared planner and
-// runner — one plan per root field, so a query costs the statements its REST equivalent
-// costs — and mutations through the shared writer in one transaction each, shapes results
-// along the selection (aliases, fragments, __typename, null propagation), answers
-// introspection, formats errors as Strapi's plugin does, reports Apollo tracing and serves
-// the embedded GraphiQL playground.
+// Package graphql serves the GraphQL plugin's endpoint over HTTP: it decodes requests (POST
+// JSON, batches, GET query string, multipart uploads), authenticates the caller, hands the
+// operation to the executor (transport/graphql/execute), writes its response as Apollo
+// Server does, and serves the embedded GraphiQL playground.
 package graphql
 
 import (
@@ -19,10 +15,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
-
-	"github.com/jmoiron/sqlx"
-	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/apierror"
@@ -33,23 +25,19 @@ import (
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen/database"
-	"github.com/quarrycms/quarry/transport/observe"
+	"github.com/quarrycms/quarry/transport/graphql/execute"
 	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
 )
 
-// Writer is the shared write path (planner/write.Writer): the same validation and
-// relation, component and media handling as REST.
-type Writer interface {
-	Create(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data map[string]any) (int64, error)
-	CreateDraft(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data map[string]any) (int64, error)
-	Update(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, data map[string]any) error
-	Delete(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64) error
-}
-
-// Locales is the i18n plugin's locale list (i18n.Service): the default locale and whether a
-// code exists. Localized types need it; nil leaves locales to the writer's default.
-type Locales = localize.Locales
+// The executor's interfaces and outcome, under the names the handler's callers use.
+type (
+	Writer      = execute.Writer
+	Locales     = execute.Locales
+	Accounts    = execute.Accounts
+	EntryEvents = execute.EntryEvents
+	Response    = execute.Response
+)
 
 // Options assemble a handler.
 type Options struct {
@@ -88,30 +76,16 @@ type Options struct {
 	Events EntryEvents
 }
 
-// EntryEvents queues webhook events (transport.Server): EntryEvent reads the entry through q,
-// inside the write's transaction, and returns what queues the event once it committed.
-type EntryEvents interface {
-	EntryEvent(ctx context.Context, q exec.Queryer, event string, m *schemas.Model, id int64) (func(), error)
-}
-
-// Handler is the GraphQL endpoint.
+// Handler is the GraphQL endpoint: it decodes HTTP requests, identifies the caller, hands the
+// operation to the executor and writes its response.
 type Handler struct {
-	gs           *gqlschema.Schema
-	planner      *planner.Planner
-	runner       *exec.Runner
-	writer       Writer
+	exec         *execute.Executor
 	db           *database.DB
-	locales      Locales
-	localize     *localize.Service
 	upload       *upload.Service
-	accounts     Accounts
 	authenticate func(*http.Request) (*ir.Caller, error)
 	log          *slog.Logger
-	opt          pg.Options
 	playground   bool
-	tracing      bool
 	maxBody      int64
-	events       EntryEvents
 }
 
 // EnvFrom reads the environment the way Quarry does: QUARRY_ENV, else NODE_ENV (Strapi's),
@@ -127,80 +101,33 @@ func EnvFrom(getenv func(string) string) string {
 
 // New builds the handler.
 func New(o Options) (*Handler, error) {
-	if o.Planner == nil || o.Runner == nil {
-		return nil, errors.New("graphql: planner and runner are required")
-	}
 	if o.Authenticate == nil {
 		return nil, errors.New("graphql: an Authenticate function is required")
-	}
-	gs := o.GraphQL
-	if gs == nil {
-		if o.Schema == nil {
-			return nil, errors.New("graphql: a content schema is required")
-		}
-		var err error
-		if gs, err = gqlschema.Build(o.Schema, o.Config); err != nil {
-			return nil, err
-		}
-	}
-	cfg := gs.Config
-	// The plugin computes limits itself (defaultLimit, maxLimit, amountLimit) and passes
-	// explicit start/limit, so the planner copy must not apply REST's.
-	p := *o.Planner
-	p.Config.DefaultLimit = cfg.DefaultLimit
-	p.Config.MaxLimit = 0
-	p.Config.WithCount = false
-	if p.Config.MaxPopulateDepth < 20 {
-		// A GraphQL relation level costs three selection levels (field, data, attributes);
-		// depthLimit is the operator's knob, this only bounds runaway nesting.
-		p.Config.MaxPopulateDepth = 20
 	}
 	log := o.Log
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	x, err := execute.New(execute.Options{Schema: o.Schema, GraphQL: o.GraphQL, Config: o.Config,
+		Planner: o.Planner, Runner: o.Runner, Writer: o.Writer, DB: o.DB, Locales: o.Locales,
+		Localize: o.Localize, Upload: o.Upload, Accounts: o.Accounts, Log: log, Events: o.Events})
+	if err != nil {
+		return nil, err
+	}
 	env := o.Env
 	if env == "" {
 		env = "development"
 	}
-	loc := o.Localize
-	if loc == nil {
-		loc = &localize.Service{Planner: o.Planner, Runner: o.Runner, Locales: o.Locales}
-		if o.Writer != nil {
-			loc.Writer = o.Writer
-		}
-		if o.DB != nil {
-			loc.Dialect = o.DB.Dialect
-		}
-	}
-	opt := pg.OptionsFrom(cfg)
-	opt.Docs = pg.NewDocuments(pg.DefaultDocuments)
-	h := &Handler{gs: gs, planner: &p, runner: o.Runner, writer: o.Writer, db: o.DB, locales: o.Locales, localize: loc,
-		upload: o.Upload, accounts: o.Accounts, authenticate: o.Authenticate,
-		log: log, opt: opt, playground: env != "production" || cfg.PlaygroundAlways,
-		tracing: cfg.Tracing, maxBody: o.MaxBody, events: o.Events}
+	h := &Handler{exec: x, db: o.DB, upload: o.Upload, authenticate: o.Authenticate, log: log,
+		playground: env != "production" || x.Schema().Config.PlaygroundAlways, maxBody: o.MaxBody}
 	if h.maxBody <= 0 {
 		h.maxBody = 1 << 20
-	}
-	for _, w := range gs.Warnings {
-		log.Warn("graphql schema", "warning", w)
 	}
 	return h, nil
 }
 
 // Schema is the GraphQL schema served.
-func (h *Handler) Schema() *gqlschema.Schema { return h.gs }
-
-// Response is the outcome of one request, for in-process callers and tests.
-type Response struct {
-	Status int
-	Body   []byte
-	// Statements is the number of SQL statements the request ran.
-	Statements int
-	// Unavailable is set when the database could not serve the request: it is answered
-	// with this 503 instead of Body.
-	Unavailable *apierror.Error
-}
+func (h *Handler) Schema() *gqlschema.Schema { return h.exec.Schema() }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
@@ -261,7 +188,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				writeAPIError(w, &apierror.Error{Status: 413, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true})
 				return
 			}
-			writeRequestErrors(w, http.StatusBadRequest, pg.RequestErrors{{Message: "Unreadable request body.", Code: codeInternal}})
+			writeRequestErrors(w, http.StatusBadRequest, pg.RequestErrors{{Message: "Unreadable request body.", Code: pg.CodeInternal}})
 			return
 		}
 		if len(bytes.TrimSpace(body)) > 0 && jsonw.ParseError(body) != "" {
@@ -287,7 +214,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				writeText(w, http.StatusBadRequest, be.msg)
 				return
 			}
-			writeRequestErrors(w, http.StatusBadRequest, pg.RequestErrors{{Message: err.Error(), Code: codeInternal}})
+			writeRequestErrors(w, http.StatusBadRequest, pg.RequestErrors{{Message: err.Error(), Code: pg.CodeInternal}})
 			return
 		}
 	default:
@@ -302,7 +229,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.authError(w, err)
 		return
 	}
-	resp := h.execute(r.Context(), caller, req, r.Method == http.MethodGet || r.Method == http.MethodHead, nil)
+	resp := h.exec.Execute(r.Context(), caller, execute.Request{Request: req, QueriesOnly: r.Method == http.MethodGet || r.Method == http.MethodHead})
 	writeResponse(w, resp)
 }
 
@@ -330,59 +257,7 @@ func (h *Handler) authError(w http.ResponseWriter, err error) {
 
 // Execute runs one request for a caller, in process.
 func (h *Handler) Execute(ctx context.Context, caller *ir.Caller, req pg.Request) Response {
-	return h.execute(ctx, caller, req, false, nil)
-}
-
-// execute runs a request; files are the file parts of a multipart request by map key.
-func (h *Handler) execute(ctx context.Context, caller *ir.Caller, req pg.Request, viaGET bool, files map[string]*upload.Incoming) Response {
-	var tr *tracer
-	if h.tracing {
-		tr = &tracer{start: time.Now()}
-	}
-	op, err := pg.Parse(h.gs, req, h.opt)
-	if tr != nil {
-		tr.parseDur = time.Since(tr.start)
-		tr.validStart = tr.parseDur
-	}
-	if err != nil {
-		observe.GraphQLOperation(ctx, "invalid")
-		var re pg.RequestErrors
-		if !errors.As(err, &re) {
-			h.log.Error("graphql parse", "err", err)
-			re = pg.RequestErrors{{Message: "Internal Server Error", Code: codeInternal}}
-		}
-		return Response{Status: http.StatusBadRequest, Body: requestErrorsBody(re)}
-	}
-	observe.GraphQLOperation(ctx, string(op.Kind))
-	if viaGET && op.Kind == ast.Mutation {
-		return Response{Status: http.StatusMethodNotAllowed, Body: requestErrorsBody(pg.RequestErrors{{Message: "GET supports only query operation", Code: codeInternal}})}
-	}
-	x := &execution{h: h, ctx: ctx, caller: caller, op: op, log: h.log, trace: tr, files: files}
-	data := x.run()
-	if x.unavailable != nil {
-		return Response{Status: x.unavailable.Status, Unavailable: x.unavailable, Statements: x.stmts}
-	}
-	var b jw
-	b.WriteByte('{')
-	if len(x.errs) > 0 {
-		b.WriteString(`"errors":`)
-		writeErrors(&b, x.errs)
-		b.WriteByte(',')
-	}
-	b.WriteString(`"data":`)
-	if data == nil {
-		b.WriteString("null")
-	} else {
-		b.value(data)
-	}
-	if tr != nil {
-		tr.endTime = time.Now()
-		b.WriteString(`,"extensions":{"tracing":`)
-		tr.write(&b)
-		b.WriteByte('}')
-	}
-	b.WriteByte('}')
-	return Response{Status: http.StatusOK, Body: b.Bytes(), Statements: x.stmts}
+	return h.exec.Execute(ctx, caller, execute.Request{Request: req})
 }
 
 // bodyError is a request Apollo Server refuses before running it; text marks the ones it
@@ -470,20 +345,8 @@ func decodeVariables(b []byte, order pg.KeyOrder) (map[string]any, error) {
 	return m, nil
 }
 
-func requestErrorsBody(re pg.RequestErrors) []byte {
-	errs := make([]*gqlError, len(re))
-	for i, e := range re {
-		errs[i] = &gqlError{Message: e.Message, Locations: e.Locations, Code: e.Code}
-	}
-	var b jw
-	b.WriteString(`{"errors":`)
-	writeErrors(&b, errs)
-	b.WriteByte('}')
-	return b.Bytes()
-}
-
 func writeRequestErrors(w http.ResponseWriter, status int, re pg.RequestErrors) {
-	writeBody(w, status, requestErrorsBody(re))
+	writeBody(w, status, execute.RequestErrorsBody(re))
 }
 
 // writeBody answers with a GraphQL result, which Apollo Server (Strapi's) ends with a
@@ -504,7 +367,7 @@ func writeAPIError(w http.ResponseWriter, ae *apierror.Error) {
 	if ae.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(ae.RetryAfter))
 	}
-	var b jw
+	var b jsonw.Buffer
 	b.Envelope(ae)
 	writeJSON(w, ae.Status, b.Bytes())
 }

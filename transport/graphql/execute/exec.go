@@ -1,4 +1,4 @@
-package graphql
+package execute
 
 import (
 	"context"
@@ -27,7 +27,7 @@ import (
 // execution is one operation's run: its caller, the errors collected so far and the
 // statement count (which tests compare with REST's).
 type execution struct {
-	h      *Handler
+	h      *Executor
 	ctx    context.Context
 	caller *ir.Caller
 	op     *pg.Operation
@@ -445,7 +445,7 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 }
 
 // tx runs fn in one transaction.
-func (h *Handler) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+func (h *Executor) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 	t, err := h.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
@@ -461,7 +461,7 @@ func (h *Handler) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 }
 
 // exists reports whether an entry exists.
-func (h *Handler) exists(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64) (bool, error) {
+func (h *Executor) exists(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64) (bool, error) {
 	var n int
 	st := sqlgen.EntryCount(h.db.Dialect, m, id)
 	if err := tx.QueryRowxContext(ctx, st.SQL, st.Args...).Scan(&n); err != nil {

@@ -1,0 +1,240 @@
+// Package execute runs GraphQL operations, the stage between the parser (parser/graphql) and
+// the HTTP handler (transport/graphql): it parses and lowers a request, runs every Shadow CRUD
+// root field through the shared planner and runner — one plan per root field, so a query
+// costs the statements its REST equivalent costs — and mutations through the shared writer in
+// one transaction each, completes results along the selection (aliases, fragments,
+// __typename, null propagation), answers introspection, formats errors as Strapi's plugin
+// does and reports Apollo tracing. It reads no HTTP request: the handler (package graphql)
+// decodes the request, identifies the caller and writes the Response, whose status is the one
+// Apollo Server gives the outcome.
+package execute
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/parser/gqlschema"
+	pg "github.com/quarrycms/quarry/parser/graphql"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen/database"
+	"github.com/quarrycms/quarry/transport/observe"
+	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
+	"github.com/quarrycms/quarry/transport/plugins/upload"
+)
+
+// Writer is the shared write path (planner/write.Writer): the same validation and
+// relation, component and media handling as REST.
+type Writer interface {
+	Create(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data map[string]any) (int64, error)
+	CreateDraft(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data map[string]any) (int64, error)
+	Update(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, data map[string]any) error
+	Delete(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64) error
+}
+
+// Locales is the i18n plugin's locale list (i18n.Service): the default locale and whether a
+// code exists. Localized types need it; nil leaves locales to the writer's default.
+type Locales = localize.Locales
+
+// EntryEvents queues webhook events (transport.Server): EntryEvent reads the entry through q,
+// inside the write's transaction, and returns what queues the event once it committed.
+type EntryEvents interface {
+	EntryEvent(ctx context.Context, q exec.Queryer, event string, m *schemas.Model, id int64) (func(), error)
+}
+
+// Options assemble an executor.
+type Options struct {
+	// Schema is the content model. GraphQL, if set, is the already built GraphQL schema;
+	// otherwise it is built from Schema and Config.
+	Schema  *schemas.Schema
+	GraphQL *gqlschema.Schema
+	Config  gqlschema.Config
+	// Planner and Runner are the shared read path; the planner's REST limits are replaced by
+	// the plugin's pagination rules.
+	Planner *planner.Planner
+	Runner  *exec.Runner
+	// Writer is the shared write path; nil answers mutations with NotImplementedError.
+	Writer Writer
+	DB     *database.DB
+	// Locales serves localized types (a nil *i18n.Service must be left as a nil interface).
+	Locales Locales
+	// Localize applies i18n's rules (create<Type>Localization); built from the fields above
+	// when nil.
+	Localize *localize.Service
+	// Upload serves the upload plugin's mutations and files' related entries; nil answers
+	// them with NotImplementedError.
+	Upload *upload.Service
+	// Accounts serves me, login, register and the other users-permissions resolvers
+	// (userspermissions.Service); nil answers them with NotImplementedError.
+	Accounts Accounts
+	Log      *slog.Logger
+	// Events queues the webhook events of mutations; nil fires none.
+	Events EntryEvents
+}
+
+// Executor runs operations against one GraphQL schema.
+type Executor struct {
+	gs       *gqlschema.Schema
+	planner  *planner.Planner
+	runner   *exec.Runner
+	writer   Writer
+	db       *database.DB
+	locales  Locales
+	localize *localize.Service
+	upload   *upload.Service
+	accounts Accounts
+	log      *slog.Logger
+	opt      pg.Options
+	tracing  bool
+	events   EntryEvents
+}
+
+// New builds the executor, and the GraphQL schema unless Options carry it.
+func New(o Options) (*Executor, error) {
+	if o.Planner == nil || o.Runner == nil {
+		return nil, errors.New("graphql: planner and runner are required")
+	}
+	gs := o.GraphQL
+	if gs == nil {
+		if o.Schema == nil {
+			return nil, errors.New("graphql: a content schema is required")
+		}
+		var err error
+		if gs, err = gqlschema.Build(o.Schema, o.Config); err != nil {
+			return nil, err
+		}
+	}
+	cfg := gs.Config
+	// The plugin computes limits itself (defaultLimit, maxLimit, amountLimit) and passes
+	// explicit start/limit, so the planner copy must not apply REST's.
+	p := *o.Planner
+	p.Config.DefaultLimit = cfg.DefaultLimit
+	p.Config.MaxLimit = 0
+	p.Config.WithCount = false
+	if p.Config.MaxPopulateDepth < 20 {
+		// A GraphQL relation level costs three selection levels (field, data, attributes);
+		// depthLimit is the operator's knob, this only bounds runaway nesting.
+		p.Config.MaxPopulateDepth = 20
+	}
+	log := o.Log
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	loc := o.Localize
+	if loc == nil {
+		loc = &localize.Service{Planner: o.Planner, Runner: o.Runner, Locales: o.Locales}
+		if o.Writer != nil {
+			loc.Writer = o.Writer
+		}
+		if o.DB != nil {
+			loc.Dialect = o.DB.Dialect
+		}
+	}
+	opt := pg.OptionsFrom(cfg)
+	opt.Docs = pg.NewDocuments(pg.DefaultDocuments)
+	for _, w := range gs.Warnings {
+		log.Warn("graphql schema", "warning", w)
+	}
+	return &Executor{gs: gs, planner: &p, runner: o.Runner, writer: o.Writer, db: o.DB, locales: o.Locales,
+		localize: loc, upload: o.Upload, accounts: o.Accounts, log: log, opt: opt, tracing: cfg.Tracing,
+		events: o.Events}, nil
+}
+
+// Schema is the GraphQL schema served.
+func (h *Executor) Schema() *gqlschema.Schema { return h.gs }
+
+// Request is one operation to run.
+type Request struct {
+	pg.Request
+	// QueriesOnly refuses mutations (a GET request's operation).
+	QueriesOnly bool
+	// Files are the file parts of a multipart request, by map key.
+	Files map[string]*upload.Incoming
+}
+
+// Response is the outcome of one request.
+type Response struct {
+	Status int
+	Body   []byte
+	// Statements is the number of SQL statements the request ran.
+	Statements int
+	// Unavailable is set when the database could not serve the request: it is answered
+	// with this 503 instead of Body.
+	Unavailable *apierror.Error
+}
+
+// Execute runs a request for a caller.
+func (h *Executor) Execute(ctx context.Context, caller *ir.Caller, req Request) Response {
+	var tr *tracer
+	if h.tracing {
+		tr = &tracer{start: time.Now()}
+	}
+	op, err := pg.Parse(h.gs, req.Request, h.opt)
+	if tr != nil {
+		tr.parseDur = time.Since(tr.start)
+		tr.validStart = tr.parseDur
+	}
+	if err != nil {
+		observe.GraphQLOperation(ctx, "invalid")
+		var re pg.RequestErrors
+		if !errors.As(err, &re) {
+			h.log.Error("graphql parse", "err", err)
+			re = pg.RequestErrors{{Message: "Internal Server Error", Code: codeInternal}}
+		}
+		return Response{Status: http.StatusBadRequest, Body: RequestErrorsBody(re)}
+	}
+	observe.GraphQLOperation(ctx, string(op.Kind))
+	if req.QueriesOnly && op.Kind == ast.Mutation {
+		return Response{Status: http.StatusMethodNotAllowed, Body: RequestErrorsBody(pg.RequestErrors{{Message: "GET supports only query operation", Code: codeInternal}})}
+	}
+	x := &execution{h: h, ctx: ctx, caller: caller, op: op, log: h.log, trace: tr, files: req.Files}
+	data := x.run()
+	if x.unavailable != nil {
+		return Response{Status: x.unavailable.Status, Unavailable: x.unavailable, Statements: x.stmts}
+	}
+	var b jw
+	b.WriteByte('{')
+	if len(x.errs) > 0 {
+		b.WriteString(`"errors":`)
+		writeErrors(&b, x.errs)
+		b.WriteByte(',')
+	}
+	b.WriteString(`"data":`)
+	if data == nil {
+		b.WriteString("null")
+	} else {
+		b.value(data)
+	}
+	if tr != nil {
+		tr.endTime = time.Now()
+		b.WriteString(`,"extensions":{"tracing":`)
+		tr.write(&b)
+		b.WriteByte('}')
+	}
+	b.WriteByte('}')
+	return Response{Status: http.StatusOK, Body: b.Bytes(), Statements: x.stmts}
+}
+
+// RequestErrorsBody is the answer to a request refused before it ran, in the errors format
+// of executed ones.
+func RequestErrorsBody(re pg.RequestErrors) []byte {
+	errs := make([]*gqlError, len(re))
+	for i, e := range re {
+		errs[i] = &gqlError{Message: e.Message, Locations: e.Locations, Code: e.Code}
+	}
+	var b jw
+	b.WriteString(`{"errors":`)
+	writeErrors(&b, errs)
+	b.WriteByte('}')
+	return b.Bytes()
+}
