@@ -59,6 +59,9 @@ type Dialect interface {
 	// returningID is the clause an INSERT ends with to return the new row's id, or "" where
 	// the engine has none and the driver reports the id instead (see Insert.Render).
 	returningID() string
+	// floatParam is a bind parameter typed as a float where the engine cannot infer the
+	// type of a parameter from its place (a CASE arm).
+	floatParam() string
 }
 
 // ByName returns the dialect for a DATABASE_CLIENT value.

@@ -30,3 +30,19 @@ func UniqueLockKeys(keys []UniqueKey) []int64 {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// UniqueLocks renders the statements that take the locks of keys (UniqueLockKeys order),
+// none where the dialect needs no lock.
+func UniqueLocks(d Dialect, keys []UniqueKey) []Stmt {
+	lock := d.UniqueLock()
+	if lock == "" || len(keys) == 0 {
+		return nil
+	}
+	lock = Rebind(d, lock)
+	hashed := UniqueLockKeys(keys)
+	out := make([]Stmt, len(hashed))
+	for i, k := range hashed {
+		out[i] = Stmt{SQL: lock, Args: []any{k}}
+	}
+	return out
+}

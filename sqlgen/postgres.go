@@ -18,6 +18,8 @@ var Postgres Dialect = postgres{}
 
 func (postgres) returningID() string { return ` RETURNING "id"` }
 
+func (postgres) floatParam() string { return "CAST(? AS double precision)" }
+
 func (postgres) Name() string                      { return "postgres" }
 func (postgres) Placeholder() sq.PlaceholderFormat { return sq.Dollar }
 func (postgres) Quote(ident string) string         { return quoteDouble(ident) }

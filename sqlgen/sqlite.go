@@ -20,6 +20,8 @@ var SQLite Dialect = sqlite{}
 // returningID: SQLite has RETURNING since 3.35.
 func (sqlite) returningID() string { return ` RETURNING "id"` }
 
+func (sqlite) floatParam() string { return "?" }
+
 func (sqlite) Name() string                      { return "sqlite" }
 func (sqlite) Placeholder() sq.PlaceholderFormat { return sq.Question }
 func (sqlite) Quote(ident string) string         { return quoteDouble(ident) }

@@ -186,7 +186,74 @@ func TestStatements(t *testing.T) {
 			{"component at", func(d Dialect) Stmt { return ComponentAt(d, article, 7, "blocks", 2) }},
 		},
 	}
+	rel := &schemas.Join{Table: "articles_tags_links", SourceCol: "article_id", TargetCol: "tag_id", OrderCol: "tag_order", InvOrderCol: "article_order"}
+	cover := &schemas.Join{Table: MorphsTable, MorphType: "api::article.article", MorphField: "cover"}
+	areas["write"] = []statementCase{
+		{"insert rows", func(d Dialect) Stmt {
+			return InsertRows(d, "articles_cmps", []string{"entity_id", "component_id", "component_type", "field", "order"},
+				[][]any{{int64(7), int64(1), "shared.seo", "seo", nil}, {int64(7), int64(2), "shared.quote", "blocks", 1.0}})
+		}},
+		{"delete in", func(d Dialect) Stmt { return DeleteIn(d, "articles_tags_links", "article_id", []int64{7, 8}) }},
+		{"ids in", func(d Dialect) Stmt { return IDsIn(d, "tags", []int64{3, 4}) }},
+		{"entry columns", func(d Dialect) Stmt { return EntryColumns(d, article, 7, "id", "slug", "published_at") }},
+		{"entry draft", func(d Dialect) Stmt { return EntryDraft(d, article, 7) }},
+		{"component links", func(d Dialect) Stmt { return ComponentLinks(d, "articles_cmps", 7) }},
+		{"components of", func(d Dialect) Stmt { return ComponentsOf(d, "articles_cmps", []int64{7, 8}) }},
+		{"clear component links", func(d Dialect) Stmt { return ComponentLinksClear(d, "articles_cmps", 7, "blocks") }},
+		{"clear morphs", func(d Dialect) Stmt { return MorphsClear(d, "shared.seo", []int64{1, 2}) }},
+		{"relation links", func(d Dialect) Stmt { return RelationLinks(d, rel, 7) }},
+		{"relation links, unordered", func(d Dialect) Stmt {
+			return RelationLinks(d, &schemas.Join{Table: "articles_author_links", SourceCol: "article_id", TargetCol: "author_id"}, 7)
+		}},
+		{"relation take over", func(d Dialect) Stmt { return RelationTakeOver(d, rel, []int64{3, 4}, 7) }},
+		{"relation reorder", func(d Dialect) Stmt { return RelationReorder(d, rel, []int64{11, 12}, []float64{1, 2}) }},
+		{"relation inverse orders", func(d Dialect) Stmt { return RelationInverseOrders(d, rel, []int64{3, 4}) }},
+		{"media links", func(d Dialect) Stmt { return MediaLinks(d, cover, 7) }},
+		{"clear media links", func(d Dialect) Stmt { return MediaLinksClear(d, cover, 7) }},
+		{"unique taken", func(d Dialect) Stmt { return UniqueTaken(d, "articles", "views", int64(12), 7) }},
+		{"unique holders", func(d Dialect) Stmt { return UniqueHolders(d, "articles", "slug", []any{"a", "b"}) }},
+		{"unique locks", func(d Dialect) Stmt {
+			var s Stmt
+			for _, l := range UniqueLocks(d, []UniqueKey{{"articles", "slug", "a"}, {"articles", "slug", "a"}}) {
+				s.SQL += l.SQL + ";"
+				s.Args = append(s.Args, l.Args...)
+			}
+			return s
+		}},
+	}
+	areas["upload"] = []statementCase{
+		{"file mimes", func(d Dialect) Stmt { return FileMimes(d, []int64{1, 2}) }},
+	}
 	for area, cases := range areas {
 		t.Run(area, func(t *testing.T) { golden(t, area, cases) })
+	}
+}
+
+// TestWriteCache checks that statements rendered through the cache are the ones rendered
+// afresh, on a miss and on a hit.
+func TestWriteCache(t *testing.T) {
+	for _, dl := range dialects {
+		c := NewWriteCache()
+		for range 2 {
+			ins := Insert{Table: "articles", Columns: []string{"title", "views"}, Values: []any{"a", 1}}
+			if got, want := c.Insert(dl.d, ins), ins.Render(dl.d); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s insert: %v, want %v", dl.name, got, want)
+			}
+			none := Insert{Table: "articles"}
+			if got, want := c.Insert(dl.d, none), none.Render(dl.d); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s insert default values: %v, want %v", dl.name, got, want)
+			}
+			u := Update{Table: "articles", Columns: []string{"title"}, Values: []any{"b"}, Key: "id", KeyValue: int64(3)}
+			if got, want := c.Update(dl.d, u), u.Render(dl.d); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s update: %v, want %v", dl.name, got, want)
+			}
+			vals := []any{"a", "b", "c"}
+			if got, want := c.UniqueHolders(dl.d, "articles", "slug", vals), UniqueHolders(dl.d, "articles", "slug", vals); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s holders: %v, want %v", dl.name, got, want)
+			}
+			if got, want := c.UniqueTaken(dl.d, "articles", "views", 3, 7), UniqueTaken(dl.d, "articles", "views", 3, 7); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s taken: %v, want %v", dl.name, got, want)
+			}
+		}
 	}
 }

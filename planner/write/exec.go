@@ -6,66 +6,57 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/jmoiron/sqlx"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
-// dbx runs statements written with ? placeholders in the caller's transaction, converting
-// placeholders and bind values to the dialect's conventions.
+// dbx runs statements rendered by sqlgen in the caller's transaction, converting bind
+// values to the dialect's conventions.
 type dbx struct {
 	ctx context.Context
 	tx  *sqlx.Tx
 	d   sqlgen.Dialect
+	c   *sqlgen.WriteCache // nil: every statement rendered afresh
 }
 
-func (db dbx) q(ident string) string { return db.d.Quote(ident) }
-
-func (db dbx) prep(query string, args []any) (string, []any, error) {
-	s, err := db.d.Placeholder().ReplacePlaceholders(query)
-	if err != nil {
-		return "", nil, err
+// bind converts a statement's values for the driver, in place: each rendered statement
+// owns its values.
+func (db dbx) bind(s sqlgen.Stmt) []any {
+	for i, a := range s.Args {
+		s.Args[i] = db.d.Bind(a)
 	}
-	out := make([]any, len(args))
-	for i, a := range args {
-		out[i] = db.d.Bind(a)
-	}
-	return s, out, nil
+	return s.Args
 }
 
-func (db dbx) exec(query string, args ...any) error {
-	s, a, err := db.prep(query, args)
-	if err != nil {
-		return err
-	}
-	if _, err := db.tx.ExecContext(db.ctx, s, a...); err != nil {
-		return fmt.Errorf("%s: %w", firstWords(query), err)
+func (db dbx) exec(s sqlgen.Stmt) error {
+	if _, err := db.tx.ExecContext(db.ctx, s.SQL, db.bind(s)...); err != nil {
+		return fmt.Errorf("%s: %w", firstWords(s.SQL), err)
 	}
 	return nil
 }
 
-func (db dbx) query(query string, args ...any) (*sqlx.Rows, error) {
-	s, a, err := db.prep(query, args)
+func (db dbx) query(s sqlgen.Stmt) (*sqlx.Rows, error) {
+	rows, err := db.tx.QueryxContext(db.ctx, s.SQL, db.bind(s)...)
 	if err != nil {
-		return nil, err
-	}
-	rows, err := db.tx.QueryxContext(db.ctx, s, a...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", firstWords(query), err)
+		return nil, fmt.Errorf("%s: %w", firstWords(s.SQL), err)
 	}
 	return rows, nil
 }
 
-func (db dbx) get(dest any, query string, args ...any) error {
-	s, a, err := db.prep(query, args)
-	if err != nil {
-		return err
-	}
-	return db.tx.QueryRowxContext(db.ctx, s, a...).Scan(dest)
+func (db dbx) get(dest any, s sqlgen.Stmt) error {
+	return db.tx.QueryRowxContext(db.ctx, s.SQL, db.bind(s)...).Scan(dest)
+}
+
+// insertID inserts a row and returns its id, however the engine reports it.
+func (db dbx) insertID(ins sqlgen.Insert) (int64, error) {
+	s := db.c.Insert(db.d, ins)
+	db.bind(s.Stmt)
+	return database.InsertID(db.ctx, db.tx, s)
 }
 
 func firstWords(q string) string {
@@ -77,19 +68,11 @@ func firstWords(q string) string {
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
-func joinComma(parts []string) string { return strings.Join(parts, ", ") }
-
-func marks(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
-}
-
 // execer runs the write operations of a validated payload.
 type execer struct {
 	w  *Writer
 	db dbx
 }
-
-func (x *execer) q(ident string) string { return x.db.q(ident) }
 
 // run writes one row and what hangs off it, in Strapi's order: components first (their
 // rows do not need the owner's id), then the row, then component links, then relations.
@@ -142,23 +125,15 @@ func (x *execer) value(v any) (any, error) {
 }
 
 func (x *execer) insert(table string, cols []colVal) (int64, error) {
-	var id int64
-	if len(cols) == 0 {
-		err := x.db.get(&id, fmt.Sprintf("INSERT INTO %s DEFAULT VALUES RETURNING %s", x.q(table), x.q("id")))
-		return id, err
-	}
-	names := make([]string, len(cols))
-	args := make([]any, len(cols))
-	for i, c := range cols {
-		names[i] = x.q(c.col)
+	ins := sqlgen.Insert{Table: table, Columns: make([]string, 0, len(cols)), Values: make([]any, 0, len(cols))}
+	for _, c := range cols {
 		v, err := x.value(c.val)
 		if err != nil {
 			return 0, err
 		}
-		args[i] = v
+		ins.Set(c.col, v)
 	}
-	err := x.db.get(&id, fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s) RETURNING %s", x.q(table), joinComma(names),
-		marks(len(cols)), x.q("id")), args...)
+	id, err := x.db.insertID(ins)
 	if err != nil {
 		return 0, fmt.Errorf("insert into %s: %w", table, err)
 	}
@@ -166,38 +141,24 @@ func (x *execer) insert(table string, cols []colVal) (int64, error) {
 }
 
 func (x *execer) update(table string, id int64, cols []colVal) error {
-	sets := make([]string, len(cols))
-	args := make([]any, 0, len(cols)+1)
-	for i, c := range cols {
-		sets[i] = x.q(c.col) + " = ?"
+	// Values has room for the key, which the cached statement's args end with.
+	u := sqlgen.Update{Table: table, Columns: make([]string, 0, len(cols)), Values: make([]any, 0, len(cols)+1), Key: "id", KeyValue: id}
+	for _, c := range cols {
 		v, err := x.value(c.val)
 		if err != nil {
 			return err
 		}
-		args = append(args, v)
+		u.Set(c.col, v)
 	}
-	args = append(args, id)
-	return x.db.exec(fmt.Sprintf("UPDATE %s SET %s WHERE %s = ?", x.q(table), joinComma(sets), x.q("id")), args...)
+	return x.db.exec(x.db.c.Update(x.db.d, u))
 }
 
 // insertRows inserts many rows with as few statements as the bind limits allow.
 func (x *execer) insertRows(table string, cols []string, rows [][]any) error {
 	const chunk = 200
-	quoted := make([]string, len(cols))
-	for i, c := range cols {
-		quoted[i] = x.q(c)
-	}
-	tuple := "(" + marks(len(cols)) + ")"
 	for start := 0; start < len(rows); start += chunk {
 		end := min(start+chunk, len(rows))
-		tuples := make([]string, 0, end-start)
-		var args []any
-		for _, r := range rows[start:end] {
-			tuples = append(tuples, tuple)
-			args = append(args, r...)
-		}
-		err := x.db.exec(fmt.Sprintf("INSERT INTO %s (%s) VALUES %s", x.q(table), joinComma(quoted), joinComma(tuples)), args...)
-		if err != nil {
+		if err := x.db.exec(sqlgen.InsertRows(x.db.d, table, cols, rows[start:end])); err != nil {
 			return err
 		}
 	}
@@ -206,8 +167,7 @@ func (x *execer) insertRows(table string, cols []string, rows [][]any) error {
 
 // existingIDs returns which of ids exist in table (one SELECT).
 func (x *execer) existingIDs(table string, ids []int64) ([]int64, error) {
-	d := x.db.d
-	rows, err := x.db.query(fmt.Sprintf("SELECT %s FROM %s WHERE %s", x.q("id"), x.q(table), d.InList(x.q("id"))), d.ListArg(ids))
+	rows, err := x.db.query(sqlgen.IDsIn(x.db.d, table, ids))
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +200,7 @@ func (x *execer) linkComponents(op *entryOp, ownerID int64, cf *compField) error
 		return nil
 	}
 	if len(old) > 0 {
-		if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s = ? AND %s = ?", x.q(ct), x.q("entity_id"), x.q("field")), ownerID, field); err != nil {
+		if err := x.db.exec(sqlgen.ComponentLinksClear(x.db.d, ct, ownerID, field)); err != nil {
 			return err
 		}
 	}
@@ -309,14 +269,14 @@ func (x *execer) deleteComponents(byType map[string][]int64) error {
 			if err := x.deleteComponents(nested); err != nil {
 				return err
 			}
-			if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s", x.q(c.ComponentsTable), d.InList(x.q("entity_id"))), d.ListArg(ids)); err != nil {
+			if err := x.db.exec(sqlgen.DeleteIn(d, c.ComponentsTable, "entity_id", ids)); err != nil {
 				return err
 			}
 		}
 		if err := x.deleteLinksOf(c, ids); err != nil {
 			return err
 		}
-		if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s", x.q(c.Table), d.InList(x.q("id"))), d.ListArg(ids)); err != nil {
+		if err := x.db.exec(sqlgen.DeleteIn(d, c.Table, "id", ids)); err != nil {
 			return err
 		}
 	}
@@ -325,9 +285,7 @@ func (x *execer) deleteComponents(byType map[string][]int64) error {
 
 // componentsOf lists the components the given owners hold, by type.
 func (x *execer) componentsOf(ct string, owners []int64) (map[string][]int64, error) {
-	d := x.db.d
-	rows, err := x.db.query(fmt.Sprintf("SELECT %s, %s FROM %s WHERE %s", x.q("component_id"), x.q("component_type"),
-		x.q(ct), d.InList(x.q("entity_id"))), d.ListArg(owners))
+	rows, err := x.db.query(sqlgen.ComponentsOf(x.db.d, ct, owners))
 	if err != nil {
 		return nil, err
 	}
@@ -362,14 +320,13 @@ func (x *execer) deleteLinksOf(m *schemas.Model, ids []int64) error {
 				continue
 			}
 			seen[k] = true
-			if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s", x.q(a.Link.Table), d.InList(x.q(a.Link.SourceCol))), d.ListArg(ids)); err != nil {
+			if err := x.db.exec(sqlgen.DeleteIn(d, a.Link.Table, a.Link.SourceCol, ids)); err != nil {
 				return err
 			}
 		}
 	}
 	if media {
-		return x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s = ? AND %s", x.q("files_related_morphs"), x.q("related_type"),
-			d.InList(x.q("related_id"))), m.UID, d.ListArg(ids))
+		return x.db.exec(sqlgen.MorphsClear(d, m.UID, ids))
 	}
 	return nil
 }
@@ -386,7 +343,7 @@ func (x *execer) deleteEntry(m *schemas.Model, id int64) error {
 		if err := x.deleteComponents(comps); err != nil {
 			return err
 		}
-		if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s = ?", x.q(m.ComponentsTable), x.q("entity_id")), id); err != nil {
+		if err := x.db.exec(sqlgen.Delete(x.db.d, m.ComponentsTable, "entity_id", id)); err != nil {
 			return err
 		}
 	}
@@ -412,12 +369,12 @@ func (x *execer) deleteEntry(m *schemas.Model, id int64) error {
 				continue
 			}
 			seen[k] = true
-			if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s = ?", x.q(a.Link.Table), x.q(a.Link.TargetCol)), id); err != nil {
+			if err := x.db.exec(sqlgen.Delete(x.db.d, a.Link.Table, a.Link.TargetCol, id)); err != nil {
 				return err
 			}
 		}
 	}
-	return x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s = ?", x.q(m.Table), x.q("id")), id)
+	return x.db.exec(sqlgen.Delete(x.db.d, m.Table, "id", id))
 }
 
 type curLink struct {
@@ -436,14 +393,7 @@ func (x *execer) relation(src int64, rf *relField, isNew bool) error {
 	d := x.db.d
 	var cur []curLink
 	if !isNew {
-		cols := []string{x.q("id"), x.q(j.TargetCol)}
-		order := x.q("id")
-		if j.OrderCol != "" {
-			cols = append(cols, x.q(j.OrderCol))
-			order = x.q(j.OrderCol) + ", " + order
-		}
-		rows, err := x.db.query(fmt.Sprintf("SELECT %s FROM %s WHERE %s = ? ORDER BY %s", joinComma(cols), x.q(j.Table),
-			x.q(j.SourceCol), order), src)
+		rows, err := x.db.query(sqlgen.RelationLinks(d, j, src))
 		if err != nil {
 			return err
 		}
@@ -486,7 +436,7 @@ func (x *execer) relation(src int64, rf *relField, isNew bool) error {
 		drop = append(drop, l.rowID)
 	}
 	if len(drop) > 0 {
-		if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s", x.q(j.Table), d.InList(x.q("id"))), d.ListArg(drop)); err != nil {
+		if err := x.db.exec(sqlgen.DeleteIn(d, j.Table, "id", drop)); err != nil {
 			return err
 		}
 	}
@@ -498,32 +448,26 @@ func (x *execer) relation(src int64, rf *relField, isNew bool) error {
 	}
 	// Each target of a bidirectional oneToOne/oneToMany has one source: take it over.
 	if len(add) > 0 && (a.Relation == schemas.OneToOne || a.Relation == schemas.OneToMany) && (a.MappedBy != "" || a.InversedBy != "") {
-		if err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s AND %s <> ?", x.q(j.Table), d.InList(x.q(j.TargetCol)), x.q(j.SourceCol)),
-			d.ListArg(add), src); err != nil {
+		if err := x.db.exec(sqlgen.RelationTakeOver(d, j, add, src)); err != nil {
 			return err
 		}
 	}
 	// Kept links whose position changed get consecutive order values.
 	if j.OrderCol != "" {
-		var whens []string
-		var args []any
 		var moved []int64
+		var orders []float64
 		for _, l := range cur {
 			i, ok := want[l.target]
 			if !ok || !have[l.target] {
 				continue
 			}
 			if !l.order.Valid || l.order.Float64 != float64(i+1) {
-				whens = append(whens, "WHEN ? THEN "+x.floatParam())
-				args = append(args, l.rowID, float64(i+1))
 				moved = append(moved, l.rowID)
+				orders = append(orders, float64(i+1))
 			}
 		}
 		if len(moved) > 0 {
-			args = append(args, d.ListArg(moved))
-			err := x.db.exec(fmt.Sprintf("UPDATE %s SET %s = CASE %s %s END WHERE %s", x.q(j.Table), x.q(j.OrderCol), x.q("id"),
-				strings.Join(whens, " "), d.InList(x.q("id"))), args...)
-			if err != nil {
+			if err := x.db.exec(sqlgen.RelationReorder(d, j, moved, orders)); err != nil {
 				return err
 			}
 		}
@@ -533,8 +477,7 @@ func (x *execer) relation(src int64, rf *relField, isNew bool) error {
 	}
 	inv := map[int64]float64{}
 	if j.InvOrderCol != "" {
-		rows, err := x.db.query(fmt.Sprintf("SELECT %s, MAX(%s) FROM %s WHERE %s GROUP BY %s", x.q(j.TargetCol), x.q(j.InvOrderCol),
-			x.q(j.Table), d.InList(x.q(j.TargetCol)), x.q(j.TargetCol)), d.ListArg(add))
+		rows, err := x.db.query(sqlgen.RelationInverseOrders(d, j, add))
 		if err != nil {
 			return err
 		}
@@ -573,23 +516,13 @@ func (x *execer) relation(src int64, rf *relField, isNew bool) error {
 	return x.insertRows(j.Table, cols, rows)
 }
 
-// floatParam is a bind parameter typed as a float where the database cannot infer it.
-func (x *execer) floatParam() string {
-	if x.db.d == sqlgen.Postgres {
-		return "CAST(? AS double precision)"
-	}
-	return "?"
-}
-
 // media writes one media attribute of row src: files_related_morphs rows with order 1..n.
 func (x *execer) media(src int64, rf *relField, isNew bool) error {
 	a := rf.attr
 	j := a.Link
 	var cur []int64
 	if !isNew {
-		rows, err := x.db.query(fmt.Sprintf("SELECT %s FROM %s WHERE %s = ? AND %s = ? AND %s = ? ORDER BY %s, %s",
-			x.q("file_id"), x.q(j.Table), x.q("related_id"), x.q("related_type"), x.q("field"), x.q("order"), x.q("id")),
-			src, j.MorphType, j.MorphField)
+		rows, err := x.db.query(sqlgen.MediaLinks(x.db.d, j, src))
 		if err != nil {
 			return err
 		}
@@ -623,9 +556,7 @@ func (x *execer) media(src int64, rf *relField, isNew bool) error {
 		}
 	}
 	if len(cur) > 0 {
-		err := x.db.exec(fmt.Sprintf("DELETE FROM %s WHERE %s = ? AND %s = ? AND %s = ?", x.q(j.Table), x.q("related_id"),
-			x.q("related_type"), x.q("field")), src, j.MorphType, j.MorphField)
-		if err != nil {
+		if err := x.db.exec(sqlgen.MediaLinksClear(x.db.d, j, src)); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // mediaCheck is one media attribute of the payload whose files must be of the attribute's
@@ -44,9 +45,7 @@ func (p *walker) checkMediaTypes() ([]verr, error) {
 		all = append(all, mc.ids...)
 	}
 	all = dedupe(all)
-	d := p.x.db.d
-	rows, err := p.x.db.query(fmt.Sprintf("SELECT %s, %s FROM %s WHERE %s", p.x.q("id"), p.x.q("mime"), p.x.q("files"),
-		d.InList(p.x.q("id"))), d.ListArg(all))
+	rows, err := p.x.db.query(sqlgen.FileMimes(p.x.db.d, all))
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // walker walks one payload: it validates it like Strapi's entity validator and builds the
@@ -46,7 +47,7 @@ type walker struct {
 }
 
 func (w *Writer) newPlanner(ctx context.Context, tx *sqlx.Tx, md mode) *walker {
-	return &walker{w: w, x: &execer{w: w, db: dbx{ctx: ctx, tx: tx, d: w.Dialect}}, mode: md,
+	return &walker{w: w, x: &execer{w: w, db: dbx{ctx: ctx, tx: tx, d: w.Dialect, c: w.stmts()}}, mode: md,
 		now: w.now(), rules: w.rules(), linked: map[string][]int64{}}
 }
 
@@ -590,9 +591,7 @@ func (p *walker) ensureLinks(op *entryOp) {
 	op.linksLoaded = true
 	op.links = map[string][]compLink{}
 	db := p.x.db
-	rows, err := db.query(fmt.Sprintf("SELECT %s, %s, %s FROM %s WHERE %s = ? ORDER BY %s, %s",
-		db.q("component_id"), db.q("component_type"), db.q("field"), db.q(op.model.ComponentsTable),
-		db.q("entity_id"), db.q("order"), db.q("id")), op.id)
+	rows, err := db.query(sqlgen.ComponentLinks(db.d, op.model.ComponentsTable, op.id))
 	if err != nil {
 		p.dbErr = firstErr(p.dbErr, err)
 		return

@@ -552,16 +552,15 @@ func (p *walker) checkRelations() (string, error) {
 // stable order, so that no other writer can store one of them between the check and the
 // commit (see sqlgen.UniqueLock).
 func (p *walker) lockUniques() error {
-	stmt := p.x.db.d.UniqueLock()
-	if stmt == "" || len(p.uniques) == 0 {
+	if len(p.uniques) == 0 {
 		return nil
 	}
 	keys := make([]sqlgen.UniqueKey, len(p.uniques))
 	for i, uc := range p.uniques {
 		keys[i] = sqlgen.UniqueKey{Table: uc.model.Table, Column: uc.attr.Column, Value: uc.value}
 	}
-	for _, k := range sqlgen.UniqueLockKeys(keys) {
-		if err := p.x.db.exec(stmt, k); err != nil {
+	for _, s := range sqlgen.UniqueLocks(p.x.db.d, keys) {
+		if err := p.x.db.exec(s); err != nil {
 			return fmt.Errorf("lock unique value: %w", err)
 		}
 	}
@@ -585,8 +584,7 @@ func (p *walker) runUniques() error {
 	for _, uc := range p.uniques {
 		if _, isStr := uc.value.(string); !isStr {
 			var one int
-			err := db.get(&one, fmt.Sprintf("SELECT 1 FROM %s WHERE %s = ? AND %s <> ? LIMIT 1",
-				db.q(uc.model.Table), db.q(uc.attr.Column), db.q("id")), uc.value, uc.exclude)
+			err := db.get(&one, db.c.UniqueTaken(db.d, uc.model.Table, uc.attr.Column, uc.value, uc.exclude))
 			if err == nil {
 				uc.conflict = true
 			} else if !isNoRows(err) {
@@ -604,13 +602,11 @@ func (p *walker) runUniques() error {
 		g.checks = append(g.checks, uc)
 	}
 	for _, g := range groups {
-		args := make([]any, len(g.checks))
-		marks := make([]string, len(g.checks))
+		values := make([]any, len(g.checks))
 		for i, uc := range g.checks {
-			args[i], marks[i] = uc.value, "?"
+			values[i] = uc.value
 		}
-		rows, err := db.query(fmt.Sprintf("SELECT %s, %s FROM %s WHERE %s IN (%s)", db.q("id"), db.q(g.col),
-			db.q(g.m.Table), db.q(g.col), strings.Join(marks, ", ")), args...)
+		rows, err := db.query(db.c.UniqueHolders(db.d, g.m.Table, g.col, values))
 		if err != nil {
 			return err
 		}

@@ -56,6 +56,19 @@ type Writer struct {
 
 	rulesOnce sync.Once
 	ruleSet   *ruleSet // attribute rules, compiled once per schema (rules.go)
+
+	stmtsOnce sync.Once
+	stmtCache *sqlgen.WriteCache // statement texts per shape, shared with derived writers
+}
+
+// stmts is the writer's statement cache, made on first use.
+func (w *Writer) stmts() *sqlgen.WriteCache {
+	w.stmtsOnce.Do(func() {
+		if w.stmtCache == nil {
+			w.stmtCache = sqlgen.NewWriteCache()
+		}
+	})
+	return w.stmtCache
 }
 
 type mode int
@@ -145,14 +158,13 @@ func (w *Writer) Delete(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id i
 	if err := w.check(m); err != nil {
 		return err
 	}
-	x := &execer{w: w, db: dbx{ctx: ctx, tx: tx, d: w.Dialect}}
-	var one int64
-	err := x.db.get(&one, fmt.Sprintf("SELECT %s FROM %s WHERE %s = ?", x.q("id"), x.q(m.Table), x.q("id")), id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return apierror.NotFound()
-	}
-	if err != nil {
+	x := &execer{w: w, db: dbx{ctx: ctx, tx: tx, d: w.Dialect, c: w.stmts()}}
+	var n int64
+	if err := x.db.get(&n, sqlgen.EntryCount(w.Dialect, m, id)); err != nil {
 		return err
+	}
+	if n == 0 {
+		return apierror.NotFound()
 	}
 	return x.deleteEntry(m, id)
 }
@@ -161,7 +173,7 @@ func (w *Writer) Delete(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id i
 func (w *Writer) SingleID(ctx context.Context, tx *sqlx.Tx, m *schemas.Model) (int64, bool, error) {
 	db := dbx{ctx: ctx, tx: tx, d: w.Dialect}
 	var id int64
-	err := db.get(&id, fmt.Sprintf("SELECT %s FROM %s ORDER BY %s LIMIT 1", db.q("id"), db.q(m.Table), db.q("id")))
+	err := db.get(&id, sqlgen.SingleEntryID(w.Dialect, m, false, ""))
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
@@ -188,19 +200,18 @@ func (w *Writer) PutSingle(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, d
 // loadEntry reads what an update needs from the stored row: whether it is a draft and the
 // stored values of unique attributes (unchanged values skip the uniqueness check).
 func (p *walker) loadEntry(m *schemas.Model, id int64) (*existing, error) {
-	d := p.w.Dialect
-	cols := []string{d.Quote("id")}
+	cols := []string{"id"}
 	var attrs []*schemas.Attribute
 	for _, a := range m.Attributes {
 		if a.IsScalar() && !a.System && (a.Unique || a.Type == schemas.UID) {
 			attrs = append(attrs, a)
-			cols = append(cols, d.Quote(a.Column))
+			cols = append(cols, a.Column)
 		}
 	}
 	if m.DraftAndPublish {
-		cols = append(cols, d.Quote("published_at"))
+		cols = append(cols, "published_at")
 	}
-	rows, err := p.x.db.query(fmt.Sprintf("SELECT %s FROM %s WHERE %s = ?", joinComma(cols), d.Quote(m.Table), d.Quote("id")), id)
+	rows, err := p.x.db.query(sqlgen.EntryColumns(p.w.Dialect, m, id, cols...))
 	if err != nil {
 		return nil, err
 	}
@@ -235,8 +246,8 @@ func (w *Writer) CreateDraft(ctx context.Context, tx *sqlx.Tx, m *schemas.Model,
 	if err != nil || !m.DraftAndPublish || explicit {
 		return id, err
 	}
-	q := tx.Rebind(fmt.Sprintf("UPDATE %s SET %s = NULL WHERE %s = ?", w.Dialect.Quote(m.Table), w.Dialect.Quote("published_at"), w.Dialect.Quote("id")))
-	if _, err := tx.ExecContext(ctx, q, id); err != nil {
+	db := dbx{ctx: ctx, tx: tx, d: w.Dialect}
+	if err := db.exec(sqlgen.EntryDraft(w.Dialect, m, id)); err != nil {
 		return 0, fmt.Errorf("store draft: %w", err)
 	}
 	return id, nil
@@ -256,5 +267,6 @@ func (w *Writer) derive() *Writer {
 		LaxDynamicZones: w.LaxDynamicZones, Inline: w.Inline}
 	rs := w.rules()
 	d.rulesOnce.Do(func() { d.ruleSet = rs })
+	d.stmtCache = w.stmts()
 	return d
 }
