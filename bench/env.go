@@ -90,7 +90,8 @@ func Open(ctx context.Context, c Config) (*Env, error) {
 	e := &Env{App: a, Caller: &ir.Caller{Kind: ir.TokenCaller, TokenType: ir.TokenFullAccess}}
 	if c.Articles > 0 {
 		var n int
-		if err := a.DB.GetContext(ctx, &n, "SELECT COUNT(*) FROM articles"); err != nil {
+		count := sqlgen.TableCount(a.DB.Dialect, "articles")
+		if err := a.DB.GetContext(ctx, &n, count.SQL, count.Args...); err != nil {
 			a.DB.Close()
 			return nil, err
 		}
@@ -301,7 +302,7 @@ func PostgresDatabase(ctx context.Context, admin, prefix string) (string, func()
 		return "", nil, err
 	}
 	name := fmt.Sprintf("%s_%d_%d", prefix, os.Getpid(), time.Now().UnixNano())
-	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+	if _, err := db.ExecContext(ctx, sqlgen.PostgresCreateDatabase(name)); err != nil {
 		db.Close()
 		return "", nil, fmt.Errorf("create database %s: %w", name, err)
 	}
@@ -313,7 +314,7 @@ func PostgresDatabase(ctx context.Context, admin, prefix string) (string, func()
 	u.Path = "/" + name
 	drop := func() error {
 		defer db.Close()
-		_, err := db.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		_, err := db.ExecContext(context.Background(), sqlgen.PostgresDropDatabase(name))
 		return err
 	}
 	return u.String(), drop, nil

@@ -62,6 +62,11 @@ type Dialect interface {
 	// floatParam is a bind parameter typed as a float where the engine cannot infer the
 	// type of a parameter from its place (a CASE arm).
 	floatParam() string
+	// idSequenceReset moves table's id sequence past its rows (? placeholders), SQL ""
+	// where the engine needs nothing; analyze refreshes table's statistics, "" where
+	// Quarry leaves them alone (see datagen.go).
+	idSequenceReset(table string) Stmt
+	analyze(table string) string
 }
 
 // ByName returns the dialect for a DATABASE_CLIENT value.

@@ -20,6 +20,15 @@ func (postgres) returningID() string { return ` RETURNING "id"` }
 
 func (postgres) floatParam() string { return "CAST(? AS double precision)" }
 
+// idSequenceReset sets the serial sequence of table to its largest id (1 when empty). The
+// sequence is found by the table's name, a text value, bound like any other.
+func (d postgres) idSequenceReset(table string) Stmt {
+	return Stmt{SQL: "SELECT setval(pg_get_serial_sequence(?, ?), (SELECT COALESCE(MAX(" + d.Quote("id") + "), 1) FROM " + d.Quote(table) + "))",
+		Args: []any{d.Quote(table), "id"}}
+}
+
+func (d postgres) analyze(table string) string { return "ANALYZE " + d.Quote(table) }
+
 func (postgres) Name() string                      { return "postgres" }
 func (postgres) Placeholder() sq.PlaceholderFormat { return sq.Dollar }
 func (postgres) Quote(ident string) string         { return quoteDouble(ident) }
@@ -98,3 +107,13 @@ func (postgres) offsetOnly() string { return "OFFSET ?" }
 
 // asText casts, since LIKE takes text only.
 func (postgres) asText(col string) string { return "CAST(" + col + " AS text)" }
+
+// PostgresCreateDatabase creates a database (benchmarks and tests make throwaway ones).
+func PostgresCreateDatabase(name string) string {
+	return "CREATE DATABASE " + Postgres.Quote(name)
+}
+
+// PostgresDropDatabase drops a database, ending the sessions still connected to it.
+func PostgresDropDatabase(name string) string {
+	return "DROP DATABASE IF EXISTS " + Postgres.Quote(name) + " WITH (FORCE)"
+}

@@ -22,6 +22,9 @@ func (sqlite) returningID() string { return ` RETURNING "id"` }
 
 func (sqlite) floatParam() string { return "?" }
 
+func (sqlite) idSequenceReset(string) Stmt { return Stmt{} }
+func (sqlite) analyze(string) string       { return "" }
+
 func (sqlite) Name() string                      { return "sqlite" }
 func (sqlite) Placeholder() sq.PlaceholderFormat { return sq.Question }
 func (sqlite) Quote(ident string) string         { return quoteDouble(ident) }

@@ -224,6 +224,23 @@ func TestStatements(t *testing.T) {
 	areas["upload"] = []statementCase{
 		{"file mimes", func(d Dialect) Stmt { return FileMimes(d, []int64{1, 2}) }},
 	}
+	areas["datagen"] = []statementCase{
+		{"table count", func(d Dialect) Stmt { return TableCount(d, "articles") }},
+		{"id sequence reset", func(d Dialect) Stmt {
+			s, ok := IDSequenceReset(d, "articles")
+			if !ok {
+				s.SQL = "-- none"
+			}
+			return s
+		}},
+		{"analyze", func(d Dialect) Stmt {
+			s, ok := Analyze(d, "articles")
+			if !ok {
+				s.SQL = "-- none"
+			}
+			return s
+		}},
+	}
 	for area, cases := range areas {
 		t.Run(area, func(t *testing.T) { golden(t, area, cases) })
 	}
@@ -255,5 +272,14 @@ func TestWriteCache(t *testing.T) {
 				t.Errorf("%s taken: %v, want %v", dl.name, got, want)
 			}
 		}
+	}
+}
+
+func TestPostgresDatabases(t *testing.T) {
+	if got, want := PostgresCreateDatabase("quarry_bench_1"), `CREATE DATABASE "quarry_bench_1"`; got != want {
+		t.Errorf("create: %s, want %s", got, want)
+	}
+	if got, want := PostgresDropDatabase("quarry_bench_1"), `DROP DATABASE IF EXISTS "quarry_bench_1" WITH (FORCE)`; got != want {
+		t.Errorf("drop: %s, want %s", got, want)
 	}
 }

@@ -107,7 +107,8 @@ func Generate(ctx context.Context, db *database.DB, s *schemas.Schema, opt Optio
 			continue
 		}
 		var n int
-		if err := db.GetContext(ctx, &n, "SELECT COUNT(*) FROM "+db.Dialect.Quote(m.Table)); err != nil {
+		count := sqlgen.TableCount(db.Dialect, m.Table)
+		if err := db.GetContext(ctx, &n, count.SQL, count.Args...); err != nil {
 			return Stats{}, fmt.Errorf("count %s: %w", m.Table, err)
 		}
 		if n > 0 {
@@ -156,12 +157,10 @@ func Generate(ctx context.Context, db *database.DB, s *schemas.Schema, opt Optio
 		}
 		st.Rows[n] = t.n
 	}
-	if g.d == sqlgen.Postgres {
-		// Explicit ids leave the serial sequences behind: move them past the rows written.
-		for _, n := range names {
-			q := fmt.Sprintf(`SELECT setval(pg_get_serial_sequence('%s', 'id'), (SELECT COALESCE(MAX("id"), 1) FROM %s))`,
-				g.d.Quote(n), g.d.Quote(n))
-			if _, err := tx.ExecContext(ctx, q); err != nil {
+	// Explicit ids leave the engine's id sequences behind: move them past the rows written.
+	for _, n := range names {
+		if s, ok := sqlgen.IDSequenceReset(g.d, n); ok {
+			if _, err := tx.ExecContext(ctx, s.SQL, s.Args...); err != nil {
 				return Stats{}, fmt.Errorf("reset sequence of %s: %w", n, err)
 			}
 		}
@@ -169,9 +168,9 @@ func Generate(ctx context.Context, db *database.DB, s *schemas.Schema, opt Optio
 	if err := tx.Commit(); err != nil {
 		return Stats{}, err
 	}
-	if g.d == sqlgen.Postgres {
-		for _, n := range names {
-			if _, err := db.ExecContext(ctx, "ANALYZE "+g.d.Quote(n)); err != nil {
+	for _, n := range names {
+		if s, ok := sqlgen.Analyze(g.d, n); ok {
+			if _, err := db.ExecContext(ctx, s.SQL, s.Args...); err != nil {
 				return Stats{}, fmt.Errorf("analyze %s: %w", n, err)
 			}
 		}
@@ -213,28 +212,10 @@ func (g *gen) row(name string, join bool, cols []string, vals ...any) {
 
 func (t *table) flush(ctx context.Context, tx *sqlx.Tx, d sqlgen.Dialect) error {
 	per := max(1, min(500, 15000/len(t.cols)))
-	head := "INSERT INTO " + d.Quote(t.name) + " ("
-	for i, c := range t.cols {
-		if i > 0 {
-			head += ", "
-		}
-		head += d.Quote(c)
-	}
-	head += ") VALUES "
-	tuple := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(t.cols)), ", ") + ")"
 	for lo := 0; lo < len(t.rows); lo += per {
 		hi := min(lo+per, len(t.rows))
-		var b strings.Builder
-		b.WriteString(head)
-		args := make([]any, 0, (hi-lo)*len(t.cols))
-		for i := lo; i < hi; i++ {
-			if i > lo {
-				b.WriteString(", ")
-			}
-			b.WriteString(tuple)
-			args = append(args, t.rows[i]...)
-		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(b.String()), args...); err != nil {
+		s := sqlgen.InsertRows(d, t.name, t.cols, t.rows[lo:hi])
+		if _, err := tx.ExecContext(ctx, s.SQL, s.Args...); err != nil {
 			return fmt.Errorf("insert into %s: %w", t.name, err)
 		}
 		t.n += hi - lo
