@@ -67,6 +67,8 @@ type Dialect interface {
 	// Quarry leaves them alone (see datagen.go).
 	idSequenceReset(table string) Stmt
 	analyze(table string) string
+	// tableExists counts the tables of the current schema named by its one parameter.
+	tableExists() string
 }
 
 // ByName returns the dialect for a DATABASE_CLIENT value.

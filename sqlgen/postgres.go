@@ -29,6 +29,10 @@ func (d postgres) idSequenceReset(table string) Stmt {
 
 func (d postgres) analyze(table string) string { return "ANALYZE " + d.Quote(table) }
 
+func (postgres) tableExists() string {
+	return "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?"
+}
+
 func (postgres) Name() string                      { return "postgres" }
 func (postgres) Placeholder() sq.PlaceholderFormat { return sq.Dollar }
 func (postgres) Quote(ident string) string         { return quoteDouble(ident) }

@@ -25,6 +25,10 @@ func (sqlite) floatParam() string { return "?" }
 func (sqlite) idSequenceReset(string) Stmt { return Stmt{} }
 func (sqlite) analyze(string) string       { return "" }
 
+func (sqlite) tableExists() string {
+	return "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
+}
+
 func (sqlite) Name() string                      { return "sqlite" }
 func (sqlite) Placeholder() sq.PlaceholderFormat { return sq.Question }
 func (sqlite) Quote(ident string) string         { return quoteDouble(ident) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -72,6 +73,13 @@ func argText(a any) string {
 	}
 	if t, ok := a.(time.Time); ok {
 		return "time.Time(" + t.Format(time.RFC3339Nano) + ")"
+	}
+	if v := reflect.ValueOf(a); v.Kind() == reflect.Pointer {
+		// The pointed-to value, which the driver binds (an address would differ per run).
+		if v.IsNil() {
+			return fmt.Sprintf("%T(nil)", a)
+		}
+		return fmt.Sprintf("%T(%#v)", a, v.Elem().Interface())
 	}
 	return fmt.Sprintf("%T(%#v)", a, a)
 }
@@ -221,9 +229,39 @@ func TestStatements(t *testing.T) {
 			return s
 		}},
 	}
+	alt := "A cat"
+	width := 640
 	areas["upload"] = []statementCase{
 		{"file mimes", func(d Dialect) Stmt { return FileMimes(d, []int64{1, 2}) }},
+		insertCase("insert file", Insert{}), // replaced below
+		{"file by id", func(d Dialect) Stmt { return FileByID(d, 5) }},
+		{"update file", func(d Dialect) Stmt {
+			return FileUpdate(d, 5, []string{"name", "updated_at"}, []any{"cat.png", testNow})
+		}},
+		{"delete file", func(d Dialect) Stmt { return FileDelete(d, 5) }},
+		{"unlink file from entries", func(d Dialect) Stmt { return FileUnlink(d, MorphsTable, 5) }},
+		{"clear file links", func(d Dialect) Stmt { return FileLinksClear(d, "api::article.article", "cover", 7) }},
+		{"file links max order", func(d Dialect) Stmt { return FileLinksMaxOrder(d, "api::article.article", "gallery", 7) }},
+		{"link file", func(d Dialect) Stmt { return FileLink(d, 5, "api::article.article", "gallery", 7, 3) }},
+		{"file links of", func(d Dialect) Stmt { return FileLinksOf(d, []int64{5, 6}) }},
+		{"folder files max order", func(d Dialect) Stmt { return FolderFilesMaxOrder(d, 2) }},
+		{"file folder link", func(d Dialect) Stmt { return FolderFileLink(d, 5, 2, 4) }},
+		{"folder path", func(d Dialect) Stmt { return FolderPath(d, 2) }},
+		{"root folder by name", func(d Dialect) Stmt { return RootFolderByName(d, "API Uploads") }},
+		{"root folder count", func(d Dialect) Stmt { return RootFolderCount(d, "API Uploads") }},
+		{"folder max path id", FolderMaxPathID},
+		{"insert folder", func(d Dialect) Stmt {
+			s := FolderInsert(d, "API Uploads", 3, "/3", testNow)
+			return s.Stmt
+		}},
+		{"table exists", func(d Dialect) Stmt { return TableExists(d, CoreStoreTable) }},
+		{"entries in", func(d Dialect) Stmt { return EntriesIn(d, "articles", []int64{7, 8}, "id", "title") }},
 	}
+	areas["upload"][1] = statementCase{"insert file", func(d Dialect) Stmt {
+		return FileInsert(d, FileRow{Name: "cat.png", AlternativeText: &alt, Width: &width, Formats: `{"thumbnail":{}}`,
+			Hash: "cat_ab12", Ext: ".png", Mime: "image/png", Size: 12.5, URL: "/uploads/cat_ab12.png", Provider: "local",
+			FolderPath: "/3", Now: testNow}).Stmt
+	}}
 	areas["datagen"] = []statementCase{
 		{"table count", func(d Dialect) Stmt { return TableCount(d, "articles") }},
 		{"id sequence reset", func(d Dialect) Stmt {

@@ -126,21 +126,22 @@ func RelationInverseOrders(d Dialect, j *schemas.Join, targets []int64) Stmt {
 		Where(inList(d, j.TargetCol, targets)).GroupBy(d.Quote(j.TargetCol)))
 }
 
-// morphsOf is the condition "the media links of one field of one row".
-func morphsOf(d Dialect, j *schemas.Join, src int64) sq.And {
-	return sq.And{eq(d, "related_id", src), eq(d, "related_type", j.MorphType), eq(d, "field", j.MorphField)}
+// morphsOf is the condition "the media links of one field of one row" (of the model
+// relatedType).
+func morphsOf(d Dialect, relatedType, field string, src int64) sq.And {
+	return sq.And{eq(d, "related_id", src), eq(d, "related_type", relatedType), eq(d, "field", field)}
 }
 
 // MediaLinks lists the files linked to row src through the media join j (a morph on
 // files_related_morphs), in order: file_id.
 func MediaLinks(d Dialect, j *schemas.Join, src int64) Stmt {
-	return build(d, sq.Select(d.Quote("file_id")).From(d.Quote(j.Table)).Where(morphsOf(d, j, src)).
+	return build(d, sq.Select(d.Quote("file_id")).From(d.Quote(j.Table)).Where(morphsOf(d, j.MorphType, j.MorphField, src)).
 		OrderBy(quoteAll(d, "order", "id")...))
 }
 
 // MediaLinksClear removes the files linked to row src through the media join j.
 func MediaLinksClear(d Dialect, j *schemas.Join, src int64) Stmt {
-	return build(d, sq.Delete(d.Quote(j.Table)).Where(morphsOf(d, j, src)))
+	return build(d, sq.Delete(d.Quote(j.Table)).Where(morphsOf(d, j.MorphType, j.MorphField, src)))
 }
 
 // UniqueTaken finds whether a row of table other than exclude holds value in col: one row

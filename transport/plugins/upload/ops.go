@@ -15,6 +15,7 @@ import (
 
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // ErrFilesEmpty is Strapi's answer to an upload without files.
@@ -337,7 +338,7 @@ func (b *Batch) Discard() {
 func (s *Service) record(t dbtx, ps []*prepared, tg *target, now time.Time) ([]int64, error) {
 	if tg != nil {
 		var n int
-		if err := t.get(&n, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ?`, t.q(tg.model.Table), t.q("id")), tg.id); err != nil {
+		if err := t.get(&n, sqlgen.EntryCount(t.d, tg.model, tg.id)); err != nil {
 			return nil, err
 		}
 		if n == 0 {
@@ -364,19 +365,15 @@ func (s *Service) record(t dbtx, ps []*prepared, tg *target, now time.Time) ([]i
 	if !tg.attr.Multiple {
 		// A single media attribute keeps one file: the last one uploaded, as in Strapi.
 		link = ids[len(ids)-1:]
-		if err := t.exec(fmt.Sprintf(`DELETE FROM %s WHERE %s = ? AND %s = ? AND %s = ?`, t.q("files_related_morphs"),
-			t.q("related_id"), t.q("related_type"), t.q("field")), tg.id, tg.model.UID, tg.attr.Name); err != nil {
+		if err := t.exec(sqlgen.FileLinksClear(t.d, tg.model.UID, tg.attr.Name, tg.id)); err != nil {
 			return nil, err
 		}
-	} else if err := t.get(&order, fmt.Sprintf(`SELECT COALESCE(MAX(%s), 0) FROM %s WHERE %s = ? AND %s = ? AND %s = ?`, t.q("order"),
-		t.q("files_related_morphs"), t.q("related_id"), t.q("related_type"), t.q("field")), tg.id, tg.model.UID, tg.attr.Name); err != nil {
+	} else if err := t.get(&order, sqlgen.FileLinksMaxOrder(t.d, tg.model.UID, tg.attr.Name, tg.id)); err != nil {
 		return nil, err
 	}
 	for _, id := range link {
 		order++
-		if err := t.exec(fmt.Sprintf(`INSERT INTO %s (%s, %s, %s, %s, %s) VALUES (?, ?, ?, ?, ?)`, t.q("files_related_morphs"),
-			t.q("file_id"), t.q("related_id"), t.q("related_type"), t.q("field"), t.q("order")),
-			id, tg.id, tg.model.UID, tg.attr.Name, order); err != nil {
+		if err := t.exec(sqlgen.FileLink(t.d, id, tg.model.UID, tg.attr.Name, tg.id, order)); err != nil {
 			return nil, fmt.Errorf("link file: %w", err)
 		}
 	}
@@ -398,9 +395,7 @@ type stored struct {
 func (s *Service) load(t dbtx, id int64) (*stored, error) {
 	var st stored
 	var formats any
-	err := t.tx.QueryRowxContext(t.ctx, t.tx.Rebind(fmt.Sprintf(`SELECT %s, %s, %s, %s, %s, %s, %s, %s FROM %s WHERE %s = ?`,
-		t.q("id"), t.q("name"), t.q("alternative_text"), t.q("caption"), t.q("hash"), t.q("ext"), t.q("provider"), t.q("formats"),
-		t.q("files"), t.q("id"))), id).Scan(&st.ID, &st.Name, &st.Alt, &st.Caption, &st.Hash, &st.Ext, &st.Provider, &formats)
+	err := t.scan(sqlgen.FileByID(t.d, id), &st.ID, &st.Name, &st.Alt, &st.Caption, &st.Hash, &st.Ext, &st.Provider, &formats)
 	if isNoRows(err) {
 		return nil, nil
 	}
@@ -511,12 +506,7 @@ func (s *Service) Replace(ctx context.Context, id int64, in *Incoming, info File
 }
 
 func (s *Service) update(t dbtx, id int64, cols []string, args []any) error {
-	sets := make([]string, len(cols))
-	for i, c := range cols {
-		sets[i] = t.q(c) + " = ?"
-	}
-	err := t.exec(fmt.Sprintf(`UPDATE %s SET %s WHERE %s = ?`, t.q("files"), strings.Join(sets, ", "), t.q("id")), append(args, id)...)
-	if err != nil {
+	if err := t.exec(sqlgen.FileUpdate(t.d, id, cols, args)); err != nil {
 		return fmt.Errorf("update file: %w", err)
 	}
 	return nil
@@ -564,12 +554,12 @@ func (s *Service) Remove(ctx context.Context, id int64) (found bool, err error) 
 	if err != nil || old == nil {
 		return false, err
 	}
-	for _, tbl := range []string{"files_related_morphs", "files_folder_links"} {
-		if err := t.exec(fmt.Sprintf(`DELETE FROM %s WHERE %s = ?`, t.q(tbl), t.q("file_id")), id); err != nil {
+	for _, tbl := range []string{sqlgen.MorphsTable, sqlgen.FolderLinksTable} {
+		if err := t.exec(sqlgen.FileUnlink(t.d, tbl, id)); err != nil {
 			return false, err
 		}
 	}
-	if err := t.exec(fmt.Sprintf(`DELETE FROM %s WHERE %s = ?`, t.q("files"), t.q("id")), id); err != nil {
+	if err := t.exec(sqlgen.FileDelete(t.d, id)); err != nil {
 		return false, err
 	}
 	if err := t.tx.Commit(); err != nil {

@@ -2,11 +2,10 @@ package upload
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // Related is one entry a file is attached to (the file's morph relation `related`).
@@ -27,10 +26,8 @@ func (s *Service) Related(ctx context.Context, db exec.Queryer, fileIDs []int64,
 		return out, nil
 	}
 	d := s.DB.Dialect
-	q := func(v string) string { return d.Quote(v) }
-	rows, err := db.QueryxContext(ctx, s.DB.Rebind(fmt.Sprintf(`SELECT %s, %s, %s FROM %s WHERE %s ORDER BY %s, %s`,
-		q("file_id"), q("related_id"), q("related_type"), q("files_related_morphs"), d.InList(q("file_id")), q("file_id"), q("id"))),
-		d.ListArg(fileIDs))
+	links := sqlgen.FileLinksOf(d, fileIDs)
+	rows, err := db.QueryxContext(ctx, links.SQL, links.Args...)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +35,7 @@ func (s *Service) Related(ctx context.Context, db exec.Queryer, fileIDs []int64,
 		file, id int64
 		uid      string
 	}
-	var links []link
+	var linked []link
 	byType := map[string][]int64{}
 	var types []string
 	for rows.Next() {
@@ -55,7 +52,7 @@ func (s *Service) Related(ctx context.Context, db exec.Queryer, fileIDs []int64,
 			types = append(types, l.uid)
 		}
 		byType[l.uid] = append(byType[l.uid], l.id)
-		links = append(links, l)
+		linked = append(linked, l)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -65,7 +62,7 @@ func (s *Service) Related(ctx context.Context, db exec.Queryer, fileIDs []int64,
 	for _, uid := range types {
 		m := s.Schema.Models[uid]
 		var cols []*schemas.Attribute
-		names := []string{q("id")}
+		names := []string{"id"}
 		if fields == nil {
 			for _, a := range m.Attributes {
 				if a.IsScalar() && !a.Hidden() {
@@ -82,10 +79,10 @@ func (s *Service) Related(ctx context.Context, db exec.Queryer, fileIDs []int64,
 			}
 		}
 		for _, a := range cols {
-			names = append(names, q(a.Column))
+			names = append(names, a.Column)
 		}
-		rows, err := db.QueryxContext(ctx, s.DB.Rebind(fmt.Sprintf(`SELECT %s FROM %s WHERE %s`, strings.Join(names, ", "),
-			q(m.Table), d.InList(q("id")))), d.ListArg(byType[uid]))
+		st := sqlgen.EntriesIn(d, m.Table, byType[uid], names...)
+		rows, err := db.QueryxContext(ctx, st.SQL, st.Args...)
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +114,7 @@ func (s *Service) Related(ctx context.Context, db exec.Queryer, fileIDs []int64,
 		}
 		entries[uid] = got
 	}
-	for _, l := range links {
+	for _, l := range linked {
 		if r := entries[l.uid][l.id]; r != nil {
 			out[l.file] = append(out[l.file], r)
 		}

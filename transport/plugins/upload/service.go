@@ -400,23 +400,33 @@ type dbtx struct {
 	d   sqlgen.Dialect
 }
 
-func (t dbtx) q(s string) string { return t.d.Quote(s) }
-
-func (t dbtx) args(args []any) []any {
-	out := make([]any, len(args))
-	for i, a := range args {
-		out[i] = t.d.Bind(a)
+// bind converts a statement's values for the driver, in place: each rendered statement
+// owns its values.
+func (t dbtx) bind(s sqlgen.Stmt) []any {
+	for i, a := range s.Args {
+		s.Args[i] = t.d.Bind(a)
 	}
-	return out
+	return s.Args
 }
 
-func (t dbtx) exec(query string, args ...any) error {
-	_, err := t.tx.ExecContext(t.ctx, t.tx.Rebind(query), t.args(args)...)
+func (t dbtx) exec(s sqlgen.Stmt) error {
+	_, err := t.tx.ExecContext(t.ctx, s.SQL, t.bind(s)...)
 	return err
 }
 
-func (t dbtx) get(dest any, query string, args ...any) error {
-	return t.tx.QueryRowxContext(t.ctx, t.tx.Rebind(query), t.args(args)...).Scan(dest)
+func (t dbtx) get(dest any, s sqlgen.Stmt) error {
+	return t.tx.QueryRowxContext(t.ctx, s.SQL, t.bind(s)...).Scan(dest)
+}
+
+// scan reads the one row of s into dest.
+func (t dbtx) scan(s sqlgen.Stmt, dest ...any) error {
+	return t.tx.QueryRowxContext(t.ctx, s.SQL, t.bind(s)...).Scan(dest...)
+}
+
+// insertID inserts a row and returns its id, however the engine reports it.
+func (t dbtx) insertID(s sqlgen.InsertStmt) (int64, error) {
+	t.bind(s.Stmt)
+	return database.InsertID(t.ctx, t.tx, s)
 }
 
 func (s *Service) begin(ctx context.Context) (dbtx, error) {
@@ -451,61 +461,44 @@ func (s *Service) insertFile(t dbtx, p *prepared, folderID int64, folderPath str
 	if err != nil {
 		return 0, err
 	}
-	var id int64
-	err = t.get(&id, fmt.Sprintf(`INSERT INTO %s (%s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING %s`,
-		t.q("files"), strings.Join(quoteAll(t, "name", "alternative_text", "caption", "width", "height", "formats", "hash", "ext",
-			"mime", "size", "url", "preview_url", "provider", "provider_metadata", "folder_path", "created_at", "updated_at"), ", "), t.q("id")),
-		p.name, p.info.AlternativeText, p.info.Caption, p.width, p.height, formats, p.hash, p.ext, p.mime, p.size, p.url,
-		nil, s.Config.Provider, nil, folderPath, now, now)
+	id, err := t.insertID(sqlgen.FileInsert(t.d, sqlgen.FileRow{Name: p.name, AlternativeText: p.info.AlternativeText,
+		Caption: p.info.Caption, Width: p.width, Height: p.height, Formats: formats, Hash: p.hash, Ext: p.ext, Mime: p.mime,
+		Size: p.size, URL: p.url, Provider: s.Config.Provider, FolderPath: folderPath, Now: now}))
 	if err != nil {
 		return 0, fmt.Errorf("insert file: %w", err)
 	}
 	var order float64
-	if err := t.get(&order, fmt.Sprintf(`SELECT COALESCE(MAX(%s), 0) FROM %s WHERE %s = ?`, t.q("file_order"),
-		t.q("files_folder_links"), t.q("folder_id")), folderID); err != nil {
+	if err := t.get(&order, sqlgen.FolderFilesMaxOrder(t.d, folderID)); err != nil {
 		return 0, err
 	}
-	if err := t.exec(fmt.Sprintf(`INSERT INTO %s (%s, %s, %s) VALUES (?, ?, ?)`, t.q("files_folder_links"), t.q("file_id"),
-		t.q("folder_id"), t.q("file_order")), id, folderID, order+1); err != nil {
+	if err := t.exec(sqlgen.FolderFileLink(t.d, id, folderID, order+1)); err != nil {
 		return 0, fmt.Errorf("link file to folder: %w", err)
 	}
 	return id, nil
-}
-
-func quoteAll(t dbtx, names ...string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = t.q(n)
-	}
-	return out
 }
 
 // tableExists reports whether a table is there (Strapi's store table exists in databases
 // Strapi created; Quarry uses it when present).
 func (t dbtx) tableExists(name string) (bool, error) {
 	var n int
-	var err error
-	if t.d == sqlgen.Postgres {
-		err = t.get(&n, `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?`, name)
-	} else {
-		err = t.get(&n, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, name)
-	}
+	err := t.get(&n, sqlgen.TableExists(t.d, name))
 	return n > 0, err
 }
 
-const storeTable = "strapi_core_store_settings"
 const apiFolderKey = "plugin_upload_api-folder"
 
 // apiFolder finds or creates the "API Uploads" folder content-API uploads are filed in, as
 // Strapi's api-upload-folder service does (its id is kept in the core store when the
 // database has Strapi's store table).
 func (s *Service) apiFolder(t dbtx, now time.Time) (int64, string, error) {
-	if t.d == sqlgen.Postgres {
-		if err := t.exec(`SELECT pg_advisory_xact_lock(hashtext('quarry.upload.api-folder'))`); err != nil {
+	// Two uploads must not both create it: the lock on the folder's name (where the engine
+	// does not serialize writers already) holds the second until the first commits.
+	for _, l := range sqlgen.UniqueLocks(t.d, []sqlgen.UniqueKey{{Table: sqlgen.FoldersTable, Column: "name", Value: APIFolderName}}) {
+		if err := t.exec(l); err != nil {
 			return 0, "", err
 		}
 	}
-	hasStore, err := t.tableExists(storeTable)
+	hasStore, err := t.tableExists(sqlgen.CoreStoreTable)
 	if err != nil {
 		return 0, "", err
 	}
@@ -513,7 +506,7 @@ func (s *Service) apiFolder(t dbtx, now time.Time) (int64, string, error) {
 	var path string
 	if hasStore {
 		var raw string
-		err := t.get(&raw, fmt.Sprintf(`SELECT %s FROM %s WHERE %s = ? ORDER BY %s LIMIT 1`, t.q("value"), t.q(storeTable), t.q("key"), t.q("id")), apiFolderKey)
+		err := t.get(&raw, sqlgen.StoreGet(t.d, apiFolderKey))
 		if err != nil && !isNoRows(err) {
 			return 0, "", err
 		}
@@ -521,7 +514,7 @@ func (s *Service) apiFolder(t dbtx, now time.Time) (int64, string, error) {
 			ID int64 `json:"id"`
 		}
 		if err == nil && json.Unmarshal([]byte(raw), &v) == nil && v.ID > 0 {
-			err := t.get(&path, fmt.Sprintf(`SELECT %s FROM %s WHERE %s = ?`, t.q("path"), t.q("upload_folders"), t.q("id")), v.ID)
+			err := t.get(&path, sqlgen.FolderPath(t.d, v.ID))
 			if err == nil {
 				return v.ID, path, nil
 			}
@@ -530,9 +523,7 @@ func (s *Service) apiFolder(t dbtx, now time.Time) (int64, string, error) {
 			}
 		}
 	} else {
-		err := t.tx.QueryRowxContext(t.ctx, t.tx.Rebind(fmt.Sprintf(`SELECT f.%s, f.%s FROM %s f WHERE f.%s = ? AND NOT EXISTS (SELECT 1 FROM %s l WHERE l.%s = f.%s) ORDER BY f.%s LIMIT 1`,
-			t.q("id"), t.q("path"), t.q("upload_folders"), t.q("name"), t.q("upload_folders_parent_links"), t.q("folder_id"), t.q("id"), t.q("id"))),
-			APIFolderName).Scan(&id, &path)
+		err := t.scan(sqlgen.RootFolderByName(t.d, APIFolderName), &id, &path)
 		if err == nil {
 			return id, path, nil
 		}
@@ -544,8 +535,7 @@ func (s *Service) apiFolder(t dbtx, now time.Time) (int64, string, error) {
 	name := APIFolderName
 	for i := 1; ; i++ {
 		var n int
-		if err := t.get(&n, fmt.Sprintf(`SELECT COUNT(*) FROM %s f WHERE f.%s = ? AND NOT EXISTS (SELECT 1 FROM %s l WHERE l.%s = f.%s)`,
-			t.q("upload_folders"), t.q("name"), t.q("upload_folders_parent_links"), t.q("folder_id"), t.q("id")), name); err != nil {
+		if err := t.get(&n, sqlgen.RootFolderCount(t.d, name)); err != nil {
 			return 0, "", err
 		}
 		if n == 0 {
@@ -554,20 +544,18 @@ func (s *Service) apiFolder(t dbtx, now time.Time) (int64, string, error) {
 		name = fmt.Sprintf("%s (%d)", APIFolderName, i)
 	}
 	var maxPathID int64
-	if err := t.get(&maxPathID, fmt.Sprintf(`SELECT COALESCE(MAX(%s), 0) FROM %s`, t.q("path_id"), t.q("upload_folders"))); err != nil {
+	if err := t.get(&maxPathID, sqlgen.FolderMaxPathID(t.d)); err != nil {
 		return 0, "", err
 	}
 	pathID := maxPathID + 1
 	path = "/" + strconv.FormatInt(pathID, 10)
-	if err := t.get(&id, fmt.Sprintf(`INSERT INTO %s (%s, %s, %s, %s, %s) VALUES (?, ?, ?, ?, ?) RETURNING %s`, t.q("upload_folders"),
-		t.q("name"), t.q("path_id"), t.q("path"), t.q("created_at"), t.q("updated_at"), t.q("id")), name, pathID, path, now, now); err != nil {
+	if id, err = t.insertID(sqlgen.FolderInsert(t.d, name, pathID, path, now)); err != nil {
 		return 0, "", fmt.Errorf("create upload folder: %w", err)
 	}
 	if hasStore {
-		err := t.exec(fmt.Sprintf(`DELETE FROM %s WHERE %s = ?`, t.q(storeTable), t.q("key")), apiFolderKey)
+		err := t.exec(sqlgen.StoreDelete(t.d, apiFolderKey))
 		if err == nil {
-			err = t.exec(fmt.Sprintf(`INSERT INTO %s (%s, %s, %s) VALUES (?, ?, ?)`, t.q(storeTable), t.q("key"), t.q("value"), t.q("type")),
-				apiFolderKey, fmt.Sprintf(`{"id":%d}`, id), "object")
+			err = t.exec(sqlgen.StoreInsert(t.d, apiFolderKey, fmt.Sprintf(`{"id":%d}`, id), "object"))
 		}
 		if err != nil {
 			return 0, "", fmt.Errorf("record the API upload folder: %w", err)
