@@ -263,3 +263,27 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// TestRegisterExtensionRules: a registration checks the allowed attributes of an extended
+// user type with the content API's compiled attribute rules, so it answers with the entity
+// validator's messages (those of PUT /api/users in the golden file) and casts as it does.
+func TestRegisterExtensionRules(t *testing.T) {
+	for _, be := range backends() {
+		t.Run(be.Name, func(t *testing.T) {
+			app := t.TempDir()
+			copyTree(t, "testdata/projects/community", app)
+			srv := start(t, be, app)
+			r := srv.call(t, "", "POST", "/api/auth/local/register",
+				`{"username":"ann","email":"ann@x.io","password":"secret1","job":5,"newsletter":"maybe"}`)
+			expect(t, r, 400, `{"data":null,"error":{"status":400,"name":"ValidationError","message":"2 errors occurred","details":{"errors":[`+
+				`{"path":["job"],"message":"job must be a `+"`string`"+` type, but the final value was: `+"`5`"+`.","name":"ValidationError"},`+
+				`{"path":["newsletter"],"message":"newsletter must be a `+"`boolean`"+` type, but the final value was: `+"`\\\"maybe\\\"`"+`.","name":"ValidationError"}]}}}`)
+			r = srv.call(t, "", "POST", "/api/auth/local/register",
+				`{"username":"ann","email":"ann@x.io","password":"secret1","job":"`+strings.Repeat("j", 256)+`"}`)
+			expect(t, r, 400, `"message":"job must be at most 255 characters"`)
+			r = srv.call(t, "", "POST", "/api/auth/local/register",
+				`{"username":"ann","email":"ann@x.io","password":"secret1","job":"cook","newsletter":"1"}`)
+			expect(t, r, 200, `"job":"cook","newsletter":true`)
+		})
+	}
+}

@@ -261,6 +261,43 @@ func (w *Writer) UpdateAt(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id
 	return at.Update(ctx, tx, m, id, data)
 }
 
+// Values validates the values data gives for scalar attributes of m as a create of a
+// published entry validates them (yup's type tests and the attributes' compiled rules,
+// Strapi's messages, in the order of attrs) and returns them cast for their columns, by
+// column name, for a caller that inserts the row itself (the users-permissions
+// registration). Keys data lacks and passwords are left out; uniqueness is left to the
+// caller's insert.
+func (w *Writer) Values(m *schemas.Model, attrs []*schemas.Attribute, data map[string]any) (map[string]any, error) {
+	p := &walker{w: w, mode: modeCreate, now: w.now(), rules: w.rules(), linked: map[string][]int64{}}
+	op := &entryOp{model: m}
+	var out []apierror.FieldError
+	var stage2 error
+	for _, a := range attrs {
+		v, ok := data[a.Name]
+		if !ok || !a.IsScalar() || a.Type == schemas.Password { // passwords are the caller's to hash
+			continue
+		}
+		errs, s2 := p.scalar(op, a, v, true, objPath{segs: []string{}}.field(a.Name), nil)
+		stage2 = firstErr(stage2, s2)
+		for _, e := range errs {
+			if e.uniq == nil {
+				out = append(out, apierror.FieldError{Path: e.segs, Message: e.msg, Name: "ValidationError"})
+			}
+		}
+	}
+	if len(out) > 0 {
+		return nil, apierror.Fields(out)
+	}
+	if stage2 != nil {
+		return nil, stage2
+	}
+	vals := make(map[string]any, len(op.cols))
+	for _, c := range op.cols {
+		vals[c.col] = c.val
+	}
+	return vals, nil
+}
+
 // derive copies the writer's settings into a new writer sharing its compiled rules.
 func (w *Writer) derive() *Writer {
 	d := &Writer{Schema: w.Schema, Dialect: w.Dialect, Now: w.Now, DefaultLocale: w.DefaultLocale,

@@ -11,7 +11,6 @@ import (
 
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/apierror"
-	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
 )
@@ -115,7 +114,7 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 		return Session{}, err
 	}
 	allowed := s.registerExtras()
-	extra, err := scalarExtras(s.strings(), allowed, body)
+	extra, err := s.scalarExtras(allowed, body)
 	if err != nil {
 		return Session{}, err
 	}
@@ -203,61 +202,23 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 	return s.issue(id)
 }
 
-// scalarExtras reads extra attributes of an extended user type from a body, checking their
-// JSON types; column names are the schema's.
-func scalarExtras(rules *write.Strings, attrs []*schemas.Attribute, body map[string]any) (map[string]any, error) {
-	var out map[string]any
-	c := checker{rules: rules}
+// scalarExtras validates the extra scalar attributes of an extended user type a body gives,
+// with the content API's compiled attribute rules (as Strapi's entity validator checks
+// them when the plugin creates the user), and returns their column values.
+func (s *Service) scalarExtras(attrs []*schemas.Attribute, body map[string]any) (map[string]any, error) {
+	if s.Entries == nil {
+		return nil, nil
+	}
+	data := map[string]any{}
 	for _, a := range attrs {
-		v, ok := body[a.Name]
-		if !ok {
-			continue
-		}
-		if v != nil {
-			switch a.Type {
-			case schemas.String, schemas.Text, schemas.RichText, schemas.Email, schemas.Enumeration, schemas.UID:
-				sv, isStr := v.(string)
-				if !isStr {
-					c.add(a.Name, "%s must be a `string` type, but the final value was: `%s`.", a.Name, write.PrintValue(v))
-					continue
-				}
-				if a.Type == schemas.Enumeration && !contains(a.Enum, sv) {
-					c.add(a.Name, "%s must be one of the following values: %s", a.Name, strings.Join(a.Enum, ", "))
-					continue
-				}
-				if !c.column(a.Name, sv) {
-					continue
-				}
-			case schemas.Boolean:
-				if _, isBool := v.(bool); !isBool {
-					c.add(a.Name, "%s must be a `boolean` type, but the final value was: `%s`.", a.Name, write.PrintValue(v))
-					continue
-				}
-			case schemas.Integer, schemas.BigInteger, schemas.Float, schemas.Decimal:
-				f, isNum := v.(float64)
-				if !isNum || (a.Type == schemas.Integer || a.Type == schemas.BigInteger) && f != float64(int64(f)) {
-					c.add(a.Name, "%s must be a `number` type, but the final value was: `%s`.", a.Name, write.PrintValue(v))
-					continue
-				}
-			default:
-				continue // dates, JSON: not settable at registration
-			}
-		}
-		if out == nil {
-			out = map[string]any{}
-		}
-		out[a.Column] = v
-	}
-	return out, c.err()
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+		if v, ok := body[a.Name]; ok && a.IsScalar() {
+			data[a.Name] = jsonNumbers(v)
 		}
 	}
-	return false
+	if len(data) == 0 {
+		return nil, nil
+	}
+	return s.Entries.Values(s.Schema.Users(), attrs, data)
 }
 
 // ForgotPassword is POST /api/auth/forgot-password: {ok: true} once the e-mail is sent (or

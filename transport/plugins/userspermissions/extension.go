@@ -14,10 +14,13 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 )
 
-// EntryWriter validates and writes attributes of an entry in a transaction, as the content
-// API's write path does (planner/write.Writer.UpdateAt).
+// EntryWriter validates and writes attributes of an entry, as the content API's write path
+// does (planner/write.Writer).
 type EntryWriter interface {
+	// UpdateAt writes attributes of an entry in a transaction.
 	UpdateAt(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, data map[string]any, now time.Time) error
+	// Values validates scalar values as a create does and returns them by column.
+	Values(m *schemas.Model, attrs []*schemas.Attribute, data map[string]any) (map[string]any, error)
 }
 
 // pluginUserAttrs are the user attributes the users-permissions plugin writes itself.

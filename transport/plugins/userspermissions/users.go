@@ -137,7 +137,7 @@ func insertUser(ctx context.Context, db q, d sqlgen.Dialect, nu newUser, now tim
 	}
 	for c, v := range nu.Extra {
 		cols = append(cols, c)
-		args = append(args, v)
+		args = append(args, d.Bind(v)) // datetimes as the dialect stores them
 	}
 	id, err := database.InsertID(ctx, db, sqlgen.UserInsert(d, cols, args, now))
 	if err != nil {
