@@ -191,6 +191,7 @@ func newValidator() *validator.Validate {
 	typeTest(v, "yboolean", func(f reflect.Value) bool { _, ok := boolValue(f); return ok })
 	typeTest(v, "yobject", func(f reflect.Value) bool { return f.Kind() == reflect.Map })
 	typeTest(v, "yarray", func(f reflect.Value) bool { return f.Kind() == reflect.Slice })
+	typeTest(v, "ystrictbool", func(f reflect.Value) bool { return f.Kind() == reflect.Bool })
 	_ = v.RegisterValidation("ybigint", func(fl validator.FieldLevel) bool { _, ok := bigIntValue(fl.Field()); return ok })
 	_ = v.RegisterValidation("jsonnonul", func(fl validator.FieldLevel) bool { return !hasNULValue(fl.Field()) })
 	return v
@@ -572,47 +573,85 @@ func (rs *ruleSet) count(a *schemas.Attribute, list any, n int, at objPath) []ve
 	return errs
 }
 
-// StringRule is a rule of a string outside the content types (the users-permissions
-// bodies): a tag of the validations newValidator registers, and yup's message after the
-// field's name.
-type StringRule struct{ Tag, Msg string }
+// StringRule is a rule of a value outside the content types (the users-permissions
+// bodies): a tag of the validations newValidator registers (or NewStrings is given), and
+// yup's message after the field's name. Type makes it yup's type test of that type, whose
+// message quotes the value; Absent makes it test an absent key too (required).
+type StringRule struct {
+	Tag, Msg string
+	Type     string
+	Absent   bool
+}
 
-// The users-permissions plugin's string rules, in the words of its yup schemas.
+// The users-permissions plugin's rules, in the words of its yup schemas.
 var (
-	RuleEmail    = StringRule{"yupemail", "must be a valid email"}
-	RuleNoNUL    = StringRule{"nonul", "must not contain NUL characters"} // PostgreSQL refuses NUL
-	RuleVarchar  = StringRule{"varchar", "must be at most 255 characters"}
-	RuleBcrypt   = StringRule{"maxbytes=72", "must be at most 72 bytes"}
+	RuleString   = StringRule{Tag: "ystring", Type: "string"}
+	RuleBoolean  = StringRule{Tag: "ystrictbool", Type: "boolean"} // strict: no cast
+	RuleArray    = StringRule{Tag: "yarray", Type: "array"}
+	RuleRequired = StringRule{Tag: "yrequired", Msg: "is a required field", Absent: true}
+	RuleEmail    = StringRule{Tag: "yupemail", Msg: "must be a valid email"}
+	RuleNoNUL    = StringRule{Tag: "nonul", Msg: "must not contain NUL characters"} // PostgreSQL refuses NUL
+	RuleVarchar  = StringRule{Tag: "varchar", Msg: "must be at most 255 characters"}
+	RuleBcrypt   = StringRule{Tag: "maxbytes=72", Msg: "must be at most 72 bytes"}
 	RuleNotEmpty = MinLength(1)
 )
 
 // MinLength is yup's min(n) on a string (UTF-16 length).
 func MinLength(n int) StringRule {
-	return StringRule{fmt.Sprintf("yminlen=%d", n), fmt.Sprintf("must be at least %d characters", n)}
+	return StringRule{Tag: fmt.Sprintf("yminlen=%d", n), Msg: fmt.Sprintf("must be at least %d characters", n)}
 }
 
 // MaxLength is yup's max(n) on a string (UTF-16 length).
 func MaxLength(n int) StringRule {
-	return StringRule{fmt.Sprintf("ymaxlen=%d", n), fmt.Sprintf("must be at most %d characters", n)}
+	return StringRule{Tag: fmt.Sprintf("ymaxlen=%d", n), Msg: fmt.Sprintf("must be at most %d characters", n)}
+}
+
+// TypeTest is a yup type test of the plugin's own (such as Strapi's strapiID) for
+// NewStrings: fn tests a present, non-null value.
+type TypeTest struct {
+	Rule StringRule
+	Fn   func(v any) bool
 }
 
 // Strings checks StringRules with one validator, built once by its owner.
 type Strings struct{ v *validator.Validate }
 
-// NewStrings builds the validator of string rules.
-func NewStrings() *Strings { return &Strings{v: newValidator()} }
+// NewStrings builds the validator of the rules, with the owner's own type tests.
+func NewStrings(tests ...TypeTest) *Strings {
+	v := newValidator()
+	for _, t := range tests {
+		fn := t.Fn
+		typeTest(v, t.Rule.Tag, func(f reflect.Value) bool { return fn(f.Interface()) })
+	}
+	return &Strings{v: v}
+}
 
-// First returns the message of the first rule s fails, in the rules' order (the plugin's
-// schemas stop at a field's first error); ok is true when s passes them all. An empty s
-// skips RuleEmail, as yup does.
+// First returns the message of the first rule s fails, in the rules' order; ok is true
+// when s passes them all.
 func (c *Strings) First(s string, rules ...StringRule) (msg string, ok bool) {
+	return c.Check(s, true, rules...)
+}
+
+// Check tests a body's value (present says whether the body has the key) and returns the
+// message of the first rule it fails, in the rules' order (the plugin's schemas stop at a
+// field's first error); ok is true when it passes them all. Only type tests and Absent
+// rules see an absent key; an empty string skips RuleEmail, as yup does.
+func (c *Strings) Check(v any, present bool, rules ...StringRule) (msg string, ok bool) {
+	x := slot(v, present)
 	for _, r := range rules {
-		if s == "" && r.Tag == RuleEmail.Tag {
+		if !present && r.Type == "" && !r.Absent {
 			continue
 		}
-		if c.v.Var(s, r.Tag) != nil {
-			return r.Msg, false
+		if r.Tag == RuleEmail.Tag && v == "" {
+			continue
 		}
+		if c.v.Var(x, r.Tag) == nil {
+			continue
+		}
+		if r.Type != "" {
+			return fmt.Sprintf("must be a `%s` type, but the final value was: `%s`.", r.Type, printValue(v, true)), false
+		}
+		return r.Msg, false
 	}
 	return "", true
 }

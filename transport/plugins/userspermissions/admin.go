@@ -25,25 +25,19 @@ func roleRef(body map[string]any, c *checker, required bool) (id int64, present 
 	v, has := body["role"]
 	if !has {
 		if required {
-			c.add("role", "role is a required field")
+			c.value([]string{"role"}, "role", nil, false, write.RuleRequired)
 		}
 		return 0, false
 	}
 	switch x := v.(type) {
 	case nil:
-		c.add("role", "role must be a `object` type, but the final value was: `null`.")
+		c.value([]string{"role"}, "role", nil, true, ruleObject)
 		return 0, false
 	case map[string]any:
 		if !required {
 			// Updating a user's role takes both lists.
-			switch d, has := x["disconnect"]; {
-			case !has:
-				c.addAt([]string{"role", "disconnect"}, "role.disconnect is a required field")
-			default:
-				if _, isArr := d.([]any); !isArr {
-					c.addAt([]string{"role", "disconnect"}, "role.disconnect must be a `array` type, but the final value was: `%s`.", write.PrintValue(d))
-				}
-			}
+			d, has := x["disconnect"]
+			c.value([]string{"role", "disconnect"}, "role.disconnect", d, has, write.RuleArray, write.RuleRequired)
 		}
 		conn, hasConn := x["connect"].([]any)
 		if !hasConn {
@@ -57,19 +51,19 @@ func roleRef(body map[string]any, c *checker, required bool) (id int64, present 
 		ok := true
 		for i, item := range conn {
 			obj, _ := item.(map[string]any)
-			if id, present = roleID(obj["id"]); !present {
-				c.addAt([]string{"role", "connect", strconv.Itoa(i), "id"},
-					"role.connect[%d].id must be a `strapiID` type, but the final value was: `%s`.", i, write.PrintValue(obj["id"]))
+			if !c.value([]string{"role", "connect", strconv.Itoa(i), "id"}, fmt.Sprintf("role.connect[%d].id", i), obj["id"], true, ruleRoleID) {
 				ok = false
+				continue
 			}
+			id, _ = roleID(obj["id"])
 		}
 		// The last connected role wins, as users have one.
 		return id, ok
 	}
-	if id, present = roleID(v); !present {
-		c.add("role", "role must be a `strapiID` type, but the final value was: `%s`.", write.PrintValue(v))
+	if !c.value([]string{"role"}, "role", v, true, ruleRoleID) {
+		return 0, false
 	}
-	return id, present
+	return roleID(v)
 }
 
 // relationError is how Strapi's user update refuses a role it cannot connect: a
@@ -91,15 +85,10 @@ func roleID(v any) (int64, bool) {
 
 func boolField(body map[string]any, key string, c *checker) (bool, bool) {
 	v, has := body[key]
-	if !has {
+	if !has || !c.value([]string{key}, key, v, true, write.RuleBoolean) {
 		return false, false
 	}
-	b, ok := v.(bool)
-	if !ok {
-		c.add(key, "%s must be a `boolean` type, but the final value was: `%s`.", key, write.PrintValue(v))
-		return false, false
-	}
-	return b, true
+	return v.(bool), true
 }
 
 func (s *Service) usernameTaken(ctx context.Context, username string, except int64) (bool, error) {

@@ -2,6 +2,7 @@ package userspermissions
 
 import (
 	"encoding/base64"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -199,6 +200,8 @@ func TestRoleRef(t *testing.T) {
 			path: []string{"role", "connect", "1", "id"}, msg: "role.connect[1].id must be a `strapiID` type, but the final value was: `true`."},
 		{role: map[string]any{"connect": []any{map[string]any{"id": 1.0}}}, required: false,
 			path: []string{"role", "disconnect"}, msg: "role.disconnect is a required field"},
+		{role: map[string]any{"connect": []any{map[string]any{"id": 1.0}}, "disconnect": "x"}, required: false,
+			path: []string{"role", "disconnect"}, msg: "role.disconnect must be a `array` type, but the final value was: `\"x\"`."},
 		{role: map[string]any{"connect": []any{map[string]any{"id": 3.0}}, "disconnect": []any{}}, required: false, id: 3, present: true},
 	}
 	for _, c := range cases {
@@ -212,6 +215,54 @@ func TestRoleRef(t *testing.T) {
 		}
 		if len(ch.errs) != 1 || ch.errs[0].Message != c.msg || strings.Join(ch.errs[0].Path, "/") != strings.Join(c.path, "/") {
 			t.Errorf("%#v: got %+v, want %v %q", c.role, ch.errs, c.path, c.msg)
+		}
+	}
+}
+
+// The plugin's field rules (its yup schemas: string(), required(), email(), boolean() and
+// the password's limits) answer with yup's messages, one per field, type test first.
+func TestCheckerRules(t *testing.T) {
+	type fe struct{ path, msg string }
+	cases := []struct {
+		name  string
+		check func(c *checker, body map[string]any)
+		body  map[string]any
+		want  []fe
+	}{
+		{"required absent", func(c *checker, b map[string]any) { c.str(b, "identifier", true) }, map[string]any{},
+			[]fe{{"identifier", "identifier is a required field"}}},
+		{"required empty", func(c *checker, b map[string]any) { c.str(b, "identifier", true) }, map[string]any{"identifier": ""},
+			[]fe{{"identifier", "identifier is a required field"}}},
+		{"string null", func(c *checker, b map[string]any) { c.str(b, "identifier", true) }, map[string]any{"identifier": nil},
+			[]fe{{"identifier", "identifier must be a `string` type, but the final value was: `null`."}}},
+		{"string number", func(c *checker, b map[string]any) { c.str(b, "code", false) }, map[string]any{"code": 5.0},
+			[]fe{{"code", "code must be a `string` type, but the final value was: `5`."}}},
+		{"optional absent and empty", func(c *checker, b map[string]any) { c.str(b, "code", false); c.str(b, "other", false) }, map[string]any{"other": ""}, nil},
+		{"NUL", func(c *checker, b map[string]any) { c.str(b, "code", false) }, map[string]any{"code": "a\x00"},
+			[]fe{{"code", "code must not contain NUL characters"}}},
+		{"email", func(c *checker, b map[string]any) { c.email(b, "email", true) }, map[string]any{"email": "bad"},
+			[]fe{{"email", "email must be a valid email"}}},
+		{"boolean", func(c *checker, b map[string]any) { boolField(b, "blocked", c) }, map[string]any{"blocked": "yes"},
+			[]fe{{"blocked", "blocked must be a `boolean` type, but the final value was: `\"yes\"`."}}},
+		{"password", func(c *checker, b map[string]any) {
+			c.password("password", "12345")
+			c.password("new", strings.Repeat("p", 73))
+		}, nil,
+			[]fe{{"password", "password must be at least 6 characters"}, {"new", "new must be at most 72 bytes"}}},
+		{"username", func(c *checker, b map[string]any) { c.min("username", "ab", 3) }, nil,
+			[]fe{{"username", "username must be at least 3 characters"}}},
+		{"column", func(c *checker, b map[string]any) { c.column("email", strings.Repeat("e", 256)) }, nil,
+			[]fe{{"email", "email must be at most 255 characters"}}},
+	}
+	for _, tc := range cases {
+		var c checker
+		tc.check(&c, tc.body)
+		var got []fe
+		for _, e := range c.errs {
+			got = append(got, fe{strings.Join(e.Path, "."), e.Message})
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

@@ -400,7 +400,7 @@ func (s *Service) RateLimit(email, path, ip string) (RateInfo, bool) {
 
 // strings is the validator of the plugin's string rules, built on first use.
 func (s *Service) strings() *write.Strings {
-	s.stringsOnce.Do(func() { s.stringRules = write.NewStrings() })
+	s.stringsOnce.Do(func() { s.stringRules = newRules() })
 	return s.stringRules
 }
 

@@ -18,21 +18,40 @@ type checker struct {
 	rules *write.Strings // the string rules' validator (planner/write/rules.go)
 }
 
-// The plugin's string rules: lengths in UTF-16 units as yup counts them.
+// The plugin's rules: lengths in UTF-16 units as yup counts them.
 var (
 	ruleMaxColumn = write.MaxLength(255) // varchar(255); Strapi answers a 500 beyond
 	ruleUsername  = write.MinLength(3)
 	rulePassword  = write.MinLength(6)
+	// ruleRoleID is yup.strapiID() as the role of a user body takes it: any string passes
+	// (Strapi's relation lookup refuses it later).
+	ruleRoleID = write.StringRule{Tag: "strapiid", Type: "strapiID"}
+	ruleObject = write.StringRule{Tag: "yobject", Type: "object"}
+
+	optionalString = []write.StringRule{write.RuleString, write.RuleNoNUL}
+	requiredString = []write.StringRule{write.RuleString, write.RuleRequired, write.RuleNoNUL}
 )
 
-// first applies rules in order and adds the first failure's message; it reports a pass.
+// newRules builds the validator of the plugin's rules (planner/write's, and strapiID).
+func newRules() *write.Strings {
+	return write.NewStrings(write.TypeTest{Rule: ruleRoleID, Fn: func(v any) bool { _, ok := roleID(v); return ok }})
+}
+
+// first applies rules to a string in order and adds the first failure's message; it
+// reports a pass.
 func (c *checker) first(key, s string, rules ...write.StringRule) bool {
+	return c.value([]string{key}, key, s, true, rules...)
+}
+
+// value applies rules in order to a body's value (present: the body has the key) and adds
+// the first failure's message at path, after name; it reports a pass.
+func (c *checker) value(path []string, name string, v any, present bool, rules ...write.StringRule) bool {
 	if c.rules == nil {
-		c.rules = write.NewStrings()
+		c.rules = newRules()
 	}
-	msg, ok := c.rules.First(s, rules...)
+	msg, ok := c.rules.Check(v, present, rules...)
 	if !ok {
-		c.add(key, "%s %s", key, msg)
+		c.addAt(path, "%s %s", name, msg)
 	}
 	return ok
 }
@@ -62,25 +81,14 @@ func (c *checker) err() error {
 // returns the value and whether it is a usable (present, string) value.
 func (c *checker) str(body map[string]any, key string, required bool) (string, bool) {
 	v, present := body[key]
-	if !present {
-		if required {
-			c.add(key, "%s is a required field", key)
-		}
+	rules := optionalString
+	if required {
+		rules = requiredString
+	}
+	if !c.value([]string{key}, key, v, present, rules...) || !present {
 		return "", false
 	}
-	s, ok := v.(string)
-	if !ok {
-		c.add(key, "%s must be a `string` type, but the final value was: `%s`.", key, write.PrintValue(v))
-		return "", false
-	}
-	if required && s == "" {
-		c.add(key, "%s is a required field", key)
-		return "", false
-	}
-	if !c.first(key, s, write.RuleNoNUL) {
-		return "", false
-	}
-	return s, true
+	return v.(string), true
 }
 
 // email checks a yup string().email() field.
