@@ -110,7 +110,7 @@ func (s *Server) uploadPostErr(w http.ResponseWriter, r *http.Request) error {
 		if len(files) > 1 {
 			return apierror.Validation("Cannot replace a file with multiple ones")
 		}
-		infos, err := upload.ParseInfos(form.Fields["fileInfo"], false)
+		infos, err := up.ParseInfos(form.Fields["fileInfo"], false)
 		if err != nil {
 			return err
 		}
@@ -131,7 +131,7 @@ func (s *Server) uploadPostErr(w http.ResponseWriter, r *http.Request) error {
 	if len(files) == 0 {
 		return upload.ErrFilesEmpty
 	}
-	infos, err := upload.ParseInfos(form.Fields["fileInfo"], len(files) > 1)
+	infos, err := up.ParseInfos(form.Fields["fileInfo"], len(files) > 1)
 	if err != nil {
 		return err
 	}

@@ -573,27 +573,33 @@ func (rs *ruleSet) count(a *schemas.Attribute, list any, n int, at objPath) []ve
 	return errs
 }
 
-// StringRule is a rule of a value outside the content types (the users-permissions
-// bodies): a tag of the validations newValidator registers (or NewStrings is given), and
-// yup's message after the field's name. Type makes it yup's type test of that type, whose
-// message quotes the value; Absent makes it test an absent key too (required).
+// StringRule is a rule of a value outside the content types (the users-permissions and
+// upload bodies): a tag of the validations newValidator registers (or NewStrings is
+// given), and yup's message after the field's name. Type makes it yup's type test of that
+// type, whose message quotes the value; Absent makes it test an absent key too (required).
 type StringRule struct {
 	Tag, Msg string
 	Type     string
 	Absent   bool
+	// Cast is yup's transform of the value before the rule tests it; changed says whether
+	// it gave another value, which a type error quotes as the original.
+	Cast func(v any) (cast any, changed bool)
 }
 
 // The users-permissions plugin's rules, in the words of its yup schemas.
 var (
-	RuleString   = StringRule{Tag: "ystring", Type: "string"}
-	RuleBoolean  = StringRule{Tag: "ystrictbool", Type: "boolean"} // strict: no cast
-	RuleArray    = StringRule{Tag: "yarray", Type: "array"}
-	RuleRequired = StringRule{Tag: "yrequired", Msg: "is a required field", Absent: true}
-	RuleEmail    = StringRule{Tag: "yupemail", Msg: "must be a valid email"}
-	RuleNoNUL    = StringRule{Tag: "nonul", Msg: "must not contain NUL characters"} // PostgreSQL refuses NUL
-	RuleVarchar  = StringRule{Tag: "varchar", Msg: "must be at most 255 characters"}
-	RuleBcrypt   = StringRule{Tag: "maxbytes=72", Msg: "must be at most 72 bytes"}
-	RuleNotEmpty = MinLength(1)
+	RuleString  = StringRule{Tag: "ystring", Type: "string"}
+	RuleBoolean = StringRule{Tag: "ystrictbool", Type: "boolean"} // strict: no cast
+	RuleArray   = StringRule{Tag: "yarray", Type: "array"}
+	RuleObject  = StringRule{Tag: "yobject", Type: "object"}
+	// RuleStringish is yup's non-strict string(): numbers and booleans are strings too.
+	RuleStringish = StringRule{Tag: "ystringish", Type: "string"}
+	RuleRequired  = StringRule{Tag: "yrequired", Msg: "is a required field", Absent: true}
+	RuleEmail     = StringRule{Tag: "yupemail", Msg: "must be a valid email"}
+	RuleNoNUL     = StringRule{Tag: "nonul", Msg: "must not contain NUL characters"} // PostgreSQL refuses NUL
+	RuleVarchar   = StringRule{Tag: "varchar", Msg: "must be at most 255 characters"}
+	RuleBcrypt    = StringRule{Tag: "maxbytes=72", Msg: "must be at most 72 bytes"}
+	RuleNotEmpty  = MinLength(1)
 )
 
 // MinLength is yup's min(n) on a string (UTF-16 length).
@@ -637,7 +643,16 @@ func (c *Strings) First(s string, rules ...StringRule) (msg string, ok bool) {
 // field's first error); ok is true when it passes them all. Only type tests and Absent
 // rules see an absent key; an empty string skips RuleEmail, as yup does.
 func (c *Strings) Check(v any, present bool, rules ...StringRule) (msg string, ok bool) {
-	x := slot(v, present)
+	return c.check(v, v, present, rules)
+}
+
+// CheckAs is Check on a present value whose original, quoted by a cast's type error, is
+// orig (yup quotes an array item's original from the value the array was cast from).
+func (c *Strings) CheckAs(v, orig any, rules ...StringRule) (msg string, ok bool) {
+	return c.check(v, orig, true, rules)
+}
+
+func (c *Strings) check(v, orig any, present bool, rules []StringRule) (string, bool) {
 	for _, r := range rules {
 		if !present && r.Type == "" && !r.Absent {
 			continue
@@ -645,13 +660,22 @@ func (c *Strings) Check(v any, present bool, rules ...StringRule) (msg string, o
 		if r.Tag == RuleEmail.Tag && v == "" {
 			continue
 		}
-		if c.v.Var(x, r.Tag) == nil {
+		final, changed := v, false
+		if r.Cast != nil && present {
+			final, changed = r.Cast(v)
+		}
+		if c.v.Var(slot(final, present), r.Tag) == nil {
 			continue
 		}
-		if r.Type != "" {
-			return fmt.Sprintf("must be a `%s` type, but the final value was: `%s`.", r.Type, printValue(v, true)), false
+		if r.Type == "" {
+			return r.Msg, false
 		}
-		return r.Msg, false
+		msg := fmt.Sprintf("must be a `%s` type, but the final value was: `%s`", r.Type, printValue(final, true))
+		// yup: the original is quoted when there is one (not null or undefined) and the cast changed it.
+		if changed && orig != nil {
+			return msg + fmt.Sprintf(" (cast from the value `%s`).", printValue(orig, true)), false
+		}
+		return msg + ".", false
 	}
 	return "", true
 }

@@ -1,7 +1,6 @@
 package upload
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,10 +9,12 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
 )
@@ -26,82 +27,127 @@ func errEntityNotFound() error {
 	return &apierror.Error{Status: 404, Name: "NotFoundError", Message: "Entity not found"}
 }
 
-// ParseInfos reads the `fileInfo` field values as Strapi's upload validation does: one JSON
-// object for a single file, a JSON array (or one object per value) for several. Values of
-// name, alternativeText and caption may be strings, numbers, booleans or null.
-func ParseInfos(values []string, multi bool) ([]FileInfo, error) {
+// ParseInfos reads the `fileInfo` field values as Strapi's upload validation (yup) does: one
+// JSON object for a single file, a JSON array (or one object per value) for several. Values
+// of name, alternativeText and caption may be strings, numbers, booleans or null. The
+// checks are planner/write's rules with yup's casts, so errors quote what yup quotes.
+func (s *Service) ParseInfos(values []string, multi bool) ([]FileInfo, error) {
 	if len(values) == 0 {
 		return nil, nil
 	}
+	rules := s.rules()
 	if !multi {
+		var v any = values[0]
 		if len(values) > 1 {
-			return nil, typeError("fileInfo", "object", nil, nil)
+			list := make([]any, len(values))
+			for i, x := range values {
+				list[i] = x
+			}
+			v = list
 		}
-		fi, err := parseInfo("fileInfo", values[0])
+		obj, err := castInfo(rules, "fileInfo", v, v)
+		if err != nil {
+			return nil, err
+		}
+		fi, err := infoFrom(rules, "fileInfo", obj)
 		if err != nil {
 			return nil, err
 		}
 		return []FileInfo{fi}, nil
 	}
 	var items []any
+	// origOf is the original yup quotes for an item: for an array cast from one string, the
+	// string's character at the item's index (yup indexes the original value).
+	origOf := func(i int) any { return items[i] }
 	if len(values) == 1 {
-		v, ok := decodeJSON(values[0])
-		arr, isArr := v.([]any)
-		if !ok || !isArr {
-			return nil, typeError("fileInfo", "array", nil, values[0])
+		if msg, ok := rules.Check(values[0], true, ruleInfoArray); !ok {
+			return nil, fieldError("fileInfo", msg)
 		}
-		items = arr
+		parsed, _ := jsonCast(values[0])
+		items = parsed.([]any)
+		units := utf16.Encode([]rune(values[0]))
+		origOf = func(i int) any {
+			if i < len(units) {
+				return string(utf16.Decode(units[i : i+1]))
+			}
+			return nil
+		}
 	} else {
-		for _, s := range values {
-			items = append(items, s)
+		for _, v := range values {
+			items = append(items, v)
 		}
 	}
 	out := make([]FileInfo, len(items))
 	for i, it := range items {
-		path := fmt.Sprintf("fileInfo[%d]", i)
-		var fi FileInfo
-		var err error
-		switch x := it.(type) {
-		case string:
-			fi, err = parseInfo(path, x)
-		case map[string]any:
-			fi, err = infoFrom(path, x)
-		case nil:
-		default:
-			err = typeError(path, "object", x, nil)
+		if it == nil {
+			continue
 		}
+		path := fmt.Sprintf("fileInfo[%d]", i)
+		obj, err := castInfo(rules, path, it, origOf(i))
 		if err != nil {
 			return nil, err
 		}
-		out[i] = fi
+		if out[i], err = infoFrom(rules, path, obj); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
 
-func decodeJSON(s string) (any, bool) {
+// rules is the validator of the upload body's rules, built on first use.
+func (s *Service) rules() *write.Strings {
+	s.rulesOnce.Do(func() { s.ruleSet = write.NewStrings() })
+	return s.ruleSet
+}
+
+// The upload body's yup schemas: fileInfo is object() (or array().of(object())), which
+// parse a JSON string and turn anything else into null.
+var (
+	ruleInfoObject = write.StringRule{Tag: write.RuleObject.Tag, Type: "object", Cast: objectCast}
+	ruleInfoArray  = write.StringRule{Tag: write.RuleArray.Tag, Type: "array", Cast: arrayCast}
+)
+
+// jsonCast is the JSON.parse of yup's object and array transforms (null when it fails).
+func jsonCast(v any) (any, bool) {
+	s, ok := v.(string)
+	if !ok {
+		return v, false
+	}
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil || dec.More() {
-		return nil, false
+	var out any
+	if err := dec.Decode(&out); err != nil || dec.More() {
+		return nil, true
 	}
-	return v, true
+	return out, true
 }
 
-func parseInfo(path, s string) (FileInfo, error) {
-	v, ok := decodeJSON(s)
-	obj, isObj := v.(map[string]any)
-	if !ok || !isObj {
-		var final any
-		if ok {
-			final = v
-		}
-		return FileInfo{}, typeError(path, "object", final, s)
+func objectCast(v any) (any, bool) {
+	out, changed := jsonCast(v)
+	if _, ok := out.(map[string]any); ok || out == nil {
+		return out, changed
 	}
-	return infoFrom(path, obj)
+	return nil, true
 }
 
-func infoFrom(path string, obj map[string]any) (FileInfo, error) {
+func arrayCast(v any) (any, bool) {
+	out, changed := jsonCast(v)
+	if _, ok := out.([]any); ok || out == nil {
+		return out, changed
+	}
+	return nil, true
+}
+
+// castInfo casts one fileInfo value to its object, or answers yup's type error.
+func castInfo(rules *write.Strings, path string, v, orig any) (map[string]any, error) {
+	if msg, ok := rules.CheckAs(v, orig, ruleInfoObject); !ok {
+		return nil, fieldError(path, msg)
+	}
+	obj, _ := objectCast(v)
+	return obj.(map[string]any), nil
+}
+
+func infoFrom(rules *write.Strings, path string, obj map[string]any) (FileInfo, error) {
 	fi := FileInfo{Seen: true}
 	for _, k := range []string{"name", "alternativeText", "caption"} {
 		v, present := obj[k]
@@ -109,18 +155,12 @@ func infoFrom(path string, obj map[string]any) (FileInfo, error) {
 			continue
 		}
 		var sp *string
-		switch x := v.(type) {
-		case nil:
-		case string:
-			sp = &x
-		case json.Number:
-			s := x.String()
-			sp = &s
-		case bool:
-			s := strconv.FormatBool(x)
-			sp = &s
-		default:
-			return fi, typeError(path+"."+k, "string", x, nil)
+		if v != nil { // nullable
+			if msg, ok := rules.Check(v, true, write.RuleStringish); !ok {
+				return fi, fieldError(path+"."+k, msg)
+			}
+			str := fmt.Sprint(v) // a string, json.Number or bool: String() of it
+			sp = &str
 		}
 		switch k {
 		case "name":
@@ -134,31 +174,9 @@ func infoFrom(path string, obj map[string]any) (FileInfo, error) {
 	return fi, nil
 }
 
-// typeError is yup's type error as Strapi reports it for the upload body.
-func typeError(path, typ string, final any, orig any) error {
-	msg := fmt.Sprintf("%s must be a `%s` type, but the final value was: `%s`", path, typ, printJSON(final))
-	if orig != nil {
-		msg += fmt.Sprintf(" (cast from the value `%s`).", printJSON(orig))
-	} else {
-		msg += "."
-	}
-	return apierror.Fields([]apierror.FieldError{{Path: splitPath(path), Message: msg, Name: "ValidationError"}})
-}
-
-// printJSON prints a value as yup's printValue does: strings quoted as they are, other
-// values as JSON.
-func printJSON(v any) string {
-	if v == nil {
-		return "null"
-	}
-	if s, ok := v.(string); ok {
-		return `"` + s + `"`
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
-	return strings.TrimSpace(b.String())
+// fieldError is the upload validation's error: one field's yup message.
+func fieldError(path, msg string) error {
+	return apierror.Fields([]apierror.FieldError{{Path: splitPath(path), Message: path + " " + msg, Name: "ValidationError"}})
 }
 
 func splitPath(p string) []string {

@@ -34,6 +34,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
@@ -53,6 +54,9 @@ type Service struct {
 	// sem bounds concurrent image processing (decoding holds whole images in memory).
 	sem     chan struct{}
 	semOnce sync.Once
+
+	rulesOnce sync.Once
+	ruleSet   *write.Strings // the body's rules (ParseInfos)
 
 	store storage
 }

@@ -2,12 +2,16 @@ package upload
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/quarrycms/quarry/ir/apierror"
 )
 
 // Expected slugs were produced by @sindresorhus/slugify 1.1.0 with Strapi's options.
@@ -70,19 +74,46 @@ func TestFitInside(t *testing.T) {
 }
 
 func TestParseInfos(t *testing.T) {
-	infos, err := ParseInfos([]string{`[{"name":"My Note.txt","caption":"cap1"},{"alternativeText":"alt2","name":5}]`}, true)
+	s := &Service{}
+	infos, err := s.ParseInfos([]string{`[{"name":"My Note.txt","caption":"cap1"},{"alternativeText":"alt2","name":5}]`}, true)
 	if err != nil || len(infos) != 2 || *infos[0].Name != "My Note.txt" || *infos[0].Caption != "cap1" ||
 		*infos[1].Name != "5" || *infos[1].AlternativeText != "alt2" || infos[1].Caption != nil {
 		t.Fatalf("got %+v, %v", infos, err)
 	}
-	_, err = ParseInfos([]string{`{bad`}, false)
-	want := "fileInfo must be a `object` type, but the final value was: `null` (cast from the value `\"{bad\"`)."
-	if err == nil || !bytes.Contains([]byte(err.Error()), []byte(want)) {
-		t.Fatalf("got %v, want %s", err, want)
-	}
-	infos, err = ParseInfos([]string{`{"name":"a"}`, `{"caption":null}`}, true)
+	infos, err = s.ParseInfos([]string{`{"name":"a"}`, `{"caption":null}`}, true)
 	if err != nil || len(infos) != 2 || !infos[1].HasCaption || infos[1].Caption != nil {
 		t.Fatalf("got %+v, %v", infos, err)
+	}
+	// Type errors as Strapi 4.26.2 answers them (each compared with the oracle): yup casts a
+	// fileInfo string with JSON.parse and anything but an object (an array) to null, quotes
+	// objects and arrays pretty-printed, and quotes an item's original from the string the
+	// array was parsed from.
+	for _, c := range []struct {
+		values []string
+		multi  bool
+		path   string
+		msg    string
+	}{
+		{[]string{`{bad`}, false, "fileInfo", "fileInfo must be a `object` type, but the final value was: `null` (cast from the value `\"{bad\"`)."},
+		{[]string{`[1,"a"]`}, false, "fileInfo", "fileInfo must be a `object` type, but the final value was: `null` (cast from the value `\"[1,\"a\"]\"`)."},
+		{[]string{`5`}, false, "fileInfo", "fileInfo must be a `object` type, but the final value was: `null` (cast from the value `\"5\"`)."},
+		{[]string{`{}`, `{}`}, false, "fileInfo", "fileInfo must be a `object` type, but the final value was: `null` (cast from the value `[\n  \"\\\"{}\\\"\",\n  \"\\\"{}\\\"\"\n]`)."},
+		{[]string{`{"name":{"a":1}}`}, false, "fileInfo.name", "fileInfo.name must be a `string` type, but the final value was: `{\n  \"a\": \"1\"\n}`."},
+		{[]string{`{"name":[1]}`}, false, "fileInfo.name", "fileInfo.name must be a `string` type, but the final value was: `[\n  \"1\"\n]`."},
+		{[]string{`[5,{}]`}, true, "fileInfo.0", "fileInfo[0] must be a `object` type, but the final value was: `null` (cast from the value `\"[\"`)."},
+		{[]string{`["x",{}]`}, true, "fileInfo.0", "fileInfo[0] must be a `object` type, but the final value was: `null` (cast from the value `\"[\"`)."},
+		{[]string{`{"a":1}`}, true, "fileInfo", "fileInfo must be a `array` type, but the final value was: `null` (cast from the value `\"{\"a\":1}\"`)."},
+		{[]string{`[{"caption":["c"]},{}]`}, true, "fileInfo.0.caption", "fileInfo[0].caption must be a `string` type, but the final value was: `[\n  \"\\\"c\\\"\"\n]`."},
+	} {
+		_, err := s.ParseInfos(c.values, c.multi)
+		var ae *apierror.Error
+		var det apierror.ValidationDetails
+		if errors.As(err, &ae) {
+			det, _ = ae.Details.(apierror.ValidationDetails)
+		}
+		if ae == nil || ae.Message != c.msg || len(det.Errors) != 1 || strings.Join(det.Errors[0].Path, ".") != c.path {
+			t.Errorf("%q: got %v, want %s %s", c.values, err, c.path, c.msg)
+		}
 	}
 }
 
