@@ -40,6 +40,9 @@ type Dialect interface {
 	// UniqueLock is the statement that takes a transaction-scoped lock on one key of
 	// UniqueLockKeys, or "" where transactions already serialize writers (see lock.go).
 	UniqueLock() string
+	// explain is the prefix that asks for a statement's plan and the column of its rows
+	// holding the plan text (see Explain).
+	explain(analyze bool) (prefix, column string)
 
 	// The layout's DDL (ddl.go builds the tables; these spell them).
 	CreateTable(t Table) string

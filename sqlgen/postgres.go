@@ -58,6 +58,14 @@ func (postgres) ColumnType(t schemas.AttrType) string {
 // UniqueLock takes a transaction-scoped advisory lock.
 func (postgres) UniqueLock() string { return "SELECT pg_advisory_xact_lock(?)" }
 
+// explain: one line of plan per row; analyze runs the statement and counts its buffers.
+func (postgres) explain(analyze bool) (string, string) {
+	if analyze {
+		return "EXPLAIN (ANALYZE, BUFFERS) ", ""
+	}
+	return "EXPLAIN ", ""
+}
+
 func (d postgres) CreateTable(t Table) string {
 	var b strings.Builder
 	createTableColumns(d, &b, t)

@@ -61,6 +61,10 @@ func (sqlite) ColumnType(t schemas.AttrType) string {
 // writers from the first statement.
 func (sqlite) UniqueLock() string { return "" }
 
+// explain asks for the query plan, whose text is in the detail column (the others are
+// node ids); SQLite cannot analyze.
+func (sqlite) explain(bool) (string, string) { return "EXPLAIN QUERY PLAN ", "detail" }
+
 // CreateTable declares the foreign keys inline, named as Strapi names them: SQLite cannot
 // add constraints to an existing table.
 func (d sqlite) CreateTable(t Table) string {

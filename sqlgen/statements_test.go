@@ -95,6 +95,15 @@ func insertCase(name string, ins Insert) statementCase {
 	}}
 }
 
+// explainCase renders the plan request of an entry count, naming the plan text's column.
+func explainCase(d Dialect, analyze bool) Stmt {
+	ex, col := Explain(d, EntryCount(d, &schemas.Model{Table: "articles"}, 7), analyze)
+	if col != "" {
+		ex.SQL += " -- plan text in column " + col
+	}
+	return ex
+}
+
 var testNow = time.Date(2026, 11, 24, 9, 30, 0, 123e6, time.UTC)
 
 func TestStatements(t *testing.T) {
@@ -186,6 +195,10 @@ func TestStatements(t *testing.T) {
 			{"link token permission", func(d Dialect) Stmt { return TokenPermissionLink(d, 9, 2, 1) }},
 			{"unlink token permissions", func(d Dialect) Stmt { return TokenUnlinkPermissions(d, 2) }},
 			{"delete token permission", func(d Dialect) Stmt { return TokenPermissionDelete(d, 9) }},
+		},
+		"explain": {
+			{"explain", func(d Dialect) Stmt { return explainCase(d, false) }},
+			{"explain analyze", func(d Dialect) Stmt { return explainCase(d, true) }},
 		},
 		"entry": {
 			{"count by id", func(d Dialect) Stmt { return EntryCount(d, article, 7) }},

@@ -155,14 +155,8 @@ func Text(p *plan.Plan, d sqlgen.Dialect) (string, error) {
 func Run(ctx context.Context, db *database.DB, steps []Step, analyze bool) error {
 	for i := range steps {
 		st := &steps[i]
-		prefix := "EXPLAIN QUERY PLAN "
-		if db.Dialect == sqlgen.Postgres {
-			prefix = "EXPLAIN "
-			if analyze {
-				prefix = "EXPLAIN (ANALYZE, BUFFERS) "
-			}
-		}
-		rows, err := db.QueryxContext(ctx, prefix+st.SQL, st.args...)
+		ex, planCol := sqlgen.Explain(db.Dialect, sqlgen.Stmt{SQL: st.SQL, Args: st.args}, analyze)
+		rows, err := db.QueryxContext(ctx, ex.SQL, ex.Args...)
 		if err != nil {
 			return fmt.Errorf("explain %s: %w", st.Label, err)
 		}
@@ -178,7 +172,7 @@ func Run(ctx context.Context, db *database.DB, steps []Step, analyze bool) error
 				if b, ok := v.([]byte); ok {
 					v = string(b)
 				}
-				if db.Dialect == sqlgen.SQLite && cols[j] != "detail" {
+				if planCol != "" && cols[j] != planCol {
 					continue
 				}
 				parts = append(parts, fmt.Sprint(v))
