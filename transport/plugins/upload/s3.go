@@ -284,3 +284,29 @@ func (s *s3Storage) remove(ctx context.Context, o object) error {
 	}
 	return nil
 }
+
+// abortStale aborts the multipart uploads under the key prefix that were started before
+// cutoff: what a process killed in the middle of an upload leaves in the bucket (parts no
+// object is made of, billed all the same). Other instances' uploads in progress are younger.
+func (s *s3Storage) abortStale(ctx context.Context, cutoff time.Time) (int, error) {
+	pages := s3.NewListMultipartUploadsPaginator(s.client, &s3.ListMultipartUploadsInput{
+		Bucket: aws.String(s.cfg.Bucket), Prefix: aws.String(s.cfg.KeyPrefix)})
+	n := 0
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return n, fmt.Errorf("aws-s3: list unfinished uploads: %w", err)
+		}
+		for _, u := range page.Uploads {
+			if u.Initiated == nil || !u.Initiated.Before(cutoff) {
+				continue
+			}
+			if _, err := s.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{Bucket: aws.String(s.cfg.Bucket),
+				Key: u.Key, UploadId: u.UploadId}); err != nil {
+				return n, fmt.Errorf("aws-s3: abort the unfinished upload of %s: %w", aws.ToString(u.Key), err)
+			}
+			n++
+		}
+	}
+	return n, nil
+}

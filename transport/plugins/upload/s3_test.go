@@ -298,8 +298,11 @@ func TestS3Store(t *testing.T) {
 
 	// A failed upload: the bucket does not exist. Nothing of the batch stays, and a
 	// multipart upload that fails is aborted.
-	cfg.S3.Bucket = "missing"
-	bad, err := NewFromConfig(ctx, cfg, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	missing := *cfg.S3
+	missing.Bucket = "missing"
+	badCfg := cfg
+	badCfg.S3 = &missing
+	bad, err := NewFromConfig(ctx, badCfg, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,5 +332,22 @@ func TestS3Store(t *testing.T) {
 	}
 	if keys := g.keys(t, "media"); len(keys) != 0 {
 		t.Fatalf("left behind: %v", keys)
+	}
+
+	// Unfinished uploads a killed process left under the key prefix are aborted; those of
+	// other keys, and younger ones, are not.
+	for _, k := range []string{"site/killed.bin", "elsewhere/other.bin"} {
+		if _, err := g.client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("media"), Key: aws.String(k)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := st.abortStale(ctx, time.Now().Add(-time.Hour)); err != nil || n != 0 {
+		t.Fatalf("aborted %d young uploads: %v", n, err)
+	}
+	if n, err := st.abortStale(ctx, time.Now().Add(time.Minute)); err != nil || n != 1 {
+		t.Fatalf("aborted %d: %v", n, err)
+	}
+	if keys := g.keys(t, "media"); strings.Join(keys, ",") != "(unfinished) elsewhere/other.bin" {
+		t.Fatalf("left: %v", keys)
 	}
 }

@@ -91,10 +91,26 @@ func NewFromConfig(ctx context.Context, cfg Config, s *schemas.Schema, db *datab
 		if len(cfg.S3.Ignored) > 0 {
 			log.Warn("upload: aws-s3 options Quarry does not use", "options", cfg.S3.Ignored)
 		}
+		// In the background: start-up does not wait for the bucket.
+		go func() {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s3CleanupTimeout)
+			defer cancel()
+			n, err := st.abortStale(ctx, time.Now().Add(-staleAge))
+			if err != nil {
+				log.Warn("upload: aborting unfinished uploads of stopped processes", "err", err)
+			} else if n > 0 {
+				log.Info("upload: aborted unfinished uploads of stopped processes", "count", n)
+			}
+		}()
 	}
 	removeStaleTemps(store.stagingDir(), log)
 	return &Service{Schema: s, DB: db, Config: cfg, Now: time.Now, Log: log, store: store}, nil
 }
+
+// staleAge is the age of a temporary file or an unfinished multipart upload that no process
+// can still be working on (uploads take minutes at most; other servers sharing the folder or
+// the bucket keep theirs).
+const staleAge = 24 * time.Hour
 
 // removeStaleTemps deletes temporary files a crashed process left in the uploads folder (a
 // day old, so that another server sharing the folder keeps its uploads in progress).
@@ -107,7 +123,7 @@ func removeStaleTemps(dir string, log *slog.Logger) {
 		if !strings.HasPrefix(e.Name(), ".quarry-") {
 			continue
 		}
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > 24*time.Hour {
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleAge {
 			if err := os.Remove(filepath.Join(dir, e.Name())); err == nil {
 				log.Info("removed a stale temporary upload", "file", e.Name())
 			}
