@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"regexp"
@@ -17,6 +19,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/quarrycms/quarry/ir/apierror"
 )
 
 // Strapi's provider uploads through @aws-sdk/lib-storage: parts of 5 MiB, four in flight,
@@ -37,6 +41,7 @@ const (
 type s3Storage struct {
 	cfg    *S3Config
 	client *s3.Client
+	log    *slog.Logger
 	// scheme and host are where the client sends requests for the bucket; urls of
 	// PutObject uploads are built from them as lib-storage builds its Location.
 	scheme, host string
@@ -45,7 +50,7 @@ type s3Storage struct {
 // newS3Storage builds the S3 client as the provider's S3Client is built: static credentials
 // when configured, else the SDK's default chain; the region from the configuration or
 // AWS_REGION.
-func newS3Storage(ctx context.Context, c *S3Config) (*s3Storage, error) {
+func newS3Storage(ctx context.Context, c *S3Config, log *slog.Logger) (*s3Storage, error) {
 	var opts []func(*awsconfig.LoadOptions) error
 	if c.Region != "" {
 		opts = append(opts, awsconfig.WithRegion(c.Region))
@@ -74,7 +79,10 @@ func newS3Storage(ctx context.Context, c *S3Config) (*s3Storage, error) {
 		o.RequestChecksumCalculation = aws.RequestChecksumCalculationWhenRequired
 		o.ResponseChecksumValidation = aws.ResponseChecksumValidationWhenRequired
 	})
-	st := &s3Storage{cfg: c, client: client}
+	if log == nil {
+		log = slog.Default()
+	}
+	st := &s3Storage{cfg: c, client: client, log: log}
 	if c.Endpoint != "" {
 		u, err := url.Parse(c.Endpoint)
 		if err != nil || u.Host == "" {
@@ -108,8 +116,36 @@ func (s *s3Storage) key(o object) string {
 }
 
 // put uploads a staged object: one PutObject below a part's size, a multipart upload
-// otherwise, streamed from the staged file (a multipart upload that fails is aborted).
+// otherwise, streamed from the staged file (a multipart upload that fails is aborted). A
+// bucket that cannot be reached answers 503, as a database that is down does.
 func (s *s3Storage) put(ctx context.Context, o object) (string, error) {
+	u, err := s.upload(ctx, o)
+	if err != nil && unreachable(err) {
+		s.log.Error("aws-s3: the bucket cannot be reached", "bucket", s.cfg.Bucket, "err", err)
+		return "", apierror.ServiceUnavailable(s3RetryAfter)
+	}
+	return u, err
+}
+
+// s3RetryAfter is the Retry-After, in seconds, of an upload the bucket could not take.
+const s3RetryAfter = 5
+
+// unreachable tells a bucket that cannot be reached now (a refused or timed-out connection,
+// a 5xx answer, once the SDK's retries are spent) from a refusal (a missing bucket, denied
+// access), which is a configuration error.
+func unreachable(err error) bool {
+	if errors.Is(err, context.Canceled) {
+		return false
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	var status interface{ HTTPStatusCode() int }
+	return errors.As(err, &status) && status.HTTPStatusCode() >= 500
+}
+
+func (s *s3Storage) upload(ctx context.Context, o object) (string, error) {
 	f, err := os.Open(o.tmp)
 	if err != nil {
 		return "", err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -18,6 +19,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/quarrycms/quarry/ir/apierror"
 )
 
 // The provider's configuration rules, as @strapi/provider-upload-aws-s3 4.26.2 applies them.
@@ -104,11 +107,11 @@ func TestS3URLs(t *testing.T) {
 		t.Fatalf("schemeless url %q", u)
 	}
 	// Without an endpoint, the bucket's address comes from the S3 endpoint rules.
-	st, err := newS3Storage(context.Background(), &S3Config{Bucket: "my-bucket", Region: "eu-west-1", AccessKeyID: "a", SecretAccessKey: "s"})
+	st, err := newS3Storage(context.Background(), &S3Config{Bucket: "my-bucket", Region: "eu-west-1", AccessKeyID: "a", SecretAccessKey: "s"}, nil)
 	if err != nil || st.location("x.png") != "https://my-bucket.s3.eu-west-1.amazonaws.com/x.png" {
 		t.Fatalf("resolved: %v %v", st, err)
 	}
-	st, err = newS3Storage(context.Background(), &S3Config{Bucket: "my-bucket", Region: "eu-west-1", ForcePathStyle: true, AccessKeyID: "a", SecretAccessKey: "s"})
+	st, err = newS3Storage(context.Background(), &S3Config{Bucket: "my-bucket", Region: "eu-west-1", ForcePathStyle: true, AccessKeyID: "a", SecretAccessKey: "s"}, nil)
 	if err != nil || st.location("x.png") != "https://s3.eu-west-1.amazonaws.com/my-bucket/x.png" {
 		t.Fatalf("resolved path style: %v %v", st.location("x.png"), err)
 	}
@@ -165,7 +168,7 @@ func startGateway(t *testing.T) *gateway {
 		time.Sleep(50 * time.Millisecond)
 	}
 	st, err := newS3Storage(context.Background(), &S3Config{Bucket: "x", Region: "us-east-1", Endpoint: g.URL, ForcePathStyle: true,
-		AccessKeyID: gatewayKey, SecretAccessKey: gatewaySecret})
+		AccessKeyID: gatewayKey, SecretAccessKey: gatewaySecret}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,6 +314,7 @@ func TestS3Store(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer in.Discard()
+	// A missing bucket is a configuration error, not an outage: no 503.
 	if _, err := bad.Prepare(ctx, UploadRequest{Files: []*Incoming{in}}); err == nil || !strings.Contains(err.Error(), "aws-s3") {
 		t.Fatalf("upload to a missing bucket: %v", err)
 	}
@@ -349,5 +353,33 @@ func TestS3Store(t *testing.T) {
 	}
 	if keys := g.keys(t, "media"); strings.Join(keys, ",") != "(unfinished) elsewhere/other.bin" {
 		t.Fatalf("left: %v", keys)
+	}
+}
+
+// A bucket that cannot be reached answers 503, as a database that is down does.
+func TestS3Unreachable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	t.Setenv("TMPDIR", t.TempDir())
+	cfg := Config{Dir: t.TempDir(), SizeLimit: DefaultSizeLimit, MaxFileBytes: DefaultMaxFileBytes, Provider: "aws-s3",
+		S3: &S3Config{Bucket: "media", Region: "us-east-1", Endpoint: "http://" + addr, ForcePathStyle: true,
+			AccessKeyID: "a", SecretAccessKey: "s", ACL: "public-read"}}
+	svc, err := NewFromConfig(context.Background(), cfg, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := svc.Stage(strings.NewReader("hello"), "a.txt", "text/plain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Discard()
+	_, err = svc.Prepare(context.Background(), UploadRequest{Files: []*Incoming{in}})
+	var ae *apierror.Error
+	if !errors.As(err, &ae) || ae.Status != 503 || ae.RetryAfter == 0 {
+		t.Fatalf("got %v, want a 503", err)
 	}
 }

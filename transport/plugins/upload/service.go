@@ -83,7 +83,7 @@ func NewFromConfig(ctx context.Context, cfg Config, s *schemas.Schema, db *datab
 	}
 	var store storage = localStorage{dir: cfg.Dir}
 	if cfg.S3 != nil {
-		st, err := newS3Storage(ctx, cfg.S3)
+		st, err := newS3Storage(ctx, cfg.S3, log)
 		if err != nil {
 			return nil, err
 		}

@@ -36,7 +36,7 @@ func TestIsURLFromBucket(t *testing.T) {
 // is marked isUrlSigned.
 func TestSignFormats(t *testing.T) {
 	st, err := newS3Storage(context.Background(), &S3Config{Bucket: "media", Region: "us-east-1", Endpoint: "http://127.0.0.1:7070",
-		ForcePathStyle: true, KeyPrefix: "site/", AccessKeyID: "a", SecretAccessKey: "s", ACL: "private", SignedURLExpires: 60e9})
+		ForcePathStyle: true, KeyPrefix: "site/", AccessKeyID: "a", SecretAccessKey: "s", ACL: "private", SignedURLExpires: 60e9}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
