@@ -234,13 +234,8 @@ func (db *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*sqlx.Tx, erro
 // checked and written (sqlgen.UniqueLock): a second writer of one of them waits until tx
 // ends, then sees its row. Nothing to do on SQLite, whose writers take turns.
 func (db *DB) LockUnique(ctx context.Context, tx *sqlx.Tx, keys []sqlgen.UniqueKey) error {
-	stmt := db.Dialect.UniqueLock()
-	if stmt == "" {
-		return nil
-	}
-	stmt = tx.Rebind(stmt)
-	for _, k := range sqlgen.UniqueLockKeys(keys) {
-		if _, err := tx.ExecContext(ctx, stmt, k); err != nil {
+	for _, s := range sqlgen.UniqueLocks(db.Dialect, keys) {
+		if _, err := tx.ExecContext(ctx, s.SQL, s.Args...); err != nil {
 			return fmt.Errorf("lock unique value: %w", err)
 		}
 	}
