@@ -101,6 +101,9 @@ func (s *Server) Handler() http.Handler {
 	if s.MaxBody == 0 {
 		s.MaxBody = 1 << 20
 	}
+	if s.Writer != nil {
+		s.Writer.Compile() // the attribute rules, once per schema at start-up rather than on the first write
+	}
 	if s.Auth == nil {
 		s.Auth = userspermissions.NewService(s.DB, s.Schema, userspermissions.DefaultConfig(), s.TokenSalt, s.Log)
 		if s.Writer != nil {
