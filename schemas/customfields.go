@@ -23,17 +23,35 @@ var knownCustomFields = map[string]AttrType{
 }
 
 // customFieldTypes are the underlying types Strapi's custom-field registry accepts.
-var customFieldTypes = map[AttrType]bool{BigInteger: true, Boolean: true, Date: true, DateTime: true,
-	Decimal: true, Email: true, Enumeration: true, Float: true, Integer: true, JSON: true, Password: true,
-	RichText: true, String: true, Text: true, Time: true, UID: true}
+var customFieldTypes = []AttrType{BigInteger, Boolean, Date, DateTime, Decimal, Email, Enumeration, Float,
+	Integer, JSON, Password, RichText, String, Text, Time, UID}
+
+// IsCustomFieldType reports whether a custom field may have type t (the configuration's
+// check of Options.CustomFields: schemas/projectconfig's Quarry).
+func IsCustomFieldType(t string) bool {
+	for _, c := range customFieldTypes {
+		if string(c) == t {
+			return true
+		}
+	}
+	return false
+}
+
+// CustomFieldTypes lists the types a custom field can have.
+func CustomFieldTypes() []string {
+	out := make([]string, len(customFieldTypes))
+	for i, t := range customFieldTypes {
+		out[i] = string(t)
+	}
+	return out
+}
 
 // Options tunes Load.
 type Options struct {
 	// CustomFields maps custom-field uids to their underlying type, for plugins the built-in
-	// table does not know (Quarry's customFields setting).
+	// table does not know (Quarry's customFields setting, whose types the configuration's
+	// decoding has checked with IsCustomFieldType).
 	CustomFields map[string]string
-	// CustomFieldsFile names where CustomFields came from, for error messages.
-	CustomFieldsFile string
 	// StoredType tells the type of a column the database already has (table, column), for
 	// custom fields nobody maps.
 	StoredType func(table, column string) (AttrType, bool)
@@ -53,11 +71,7 @@ func resolveCustomFields(todo []*pending, opts Options) error {
 	}
 	sort.Strings(keys)
 	for _, uid := range keys {
-		t := AttrType(opts.CustomFields[uid])
-		if !customFieldTypes[t] {
-			return &Error{File: opts.CustomFieldsFile, Problem: fmt.Sprintf("customFields[%q]: %q is not a type a custom field can have", uid, t)}
-		}
-		mapped[uid] = t
+		mapped[uid] = AttrType(opts.CustomFields[uid]) // checked with the configuration (IsCustomFieldType)
 	}
 	var unknown []string
 	for _, p := range todo {
@@ -79,7 +93,7 @@ func resolveCustomFields(todo []*pending, opts Options) error {
 			}
 			t := Text
 			if opts.StoredType != nil && p.model.Table != "" {
-				if st, ok := opts.StoredType(p.model.Table, SnakeCase(p.attrs[i].name)); ok && customFieldTypes[st] {
+				if st, ok := opts.StoredType(p.model.Table, SnakeCase(p.attrs[i].name)); ok && IsCustomFieldType(string(st)) {
 					t = st
 				}
 			}

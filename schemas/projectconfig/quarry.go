@@ -27,6 +27,20 @@ type Typed struct {
 	Body        BodyConfig
 }
 
+// Quarry is config/quarry.*, Quarry's own settings for what Strapi keeps in code.
+type Quarry struct {
+	// CustomFields maps custom-field uids of plugins Quarry does not know to their
+	// underlying type: {"plugin::my-plugin.rating": "integer"}.
+	CustomFields map[string]string `json:"customFields" validate:"omitempty,dive,customfieldtype"`
+}
+
+// Quarry decodes and checks config/quarry.*; a violation is a *KeyError.
+func (p *Project) Quarry() (Quarry, error) {
+	var q Quarry
+	err := p.Decode("quarry", &q)
+	return q, err
+}
+
 // Typed decodes and checks the known keys; the first violation is a *KeyError.
 func (p *Project) Typed() (*Typed, error) {
 	t := &Typed{}

@@ -8,10 +8,13 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/go-playground/validator/v10"
+
+	"github.com/quarrycms/quarry/schemas"
 )
 
 // The typed views below hold the keys Quarry honours; unknown keys are left alone, as Strapi
@@ -360,6 +363,10 @@ var validate = func() *validator.Validate {
 		}
 		return name
 	})
+	// Registration fails only for an empty tag or a nil function.
+	_ = v.RegisterValidation("customfieldtype", func(fl validator.FieldLevel) bool {
+		return schemas.IsCustomFieldType(fl.Field().String())
+	})
 	return v
 }()
 
@@ -381,8 +388,15 @@ func (p *Project) decodeValue(name string, v, out any) error {
 	if err := json.Unmarshal(b, out); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			key := te.Field
-			return p.keyError(name, key, expectedOf(te.Type))
+			path := strings.Split(te.Field, ".")
+			if te.Field == "" {
+				path = nil
+			}
+			// encoding/json names a map or list, not its element: find the element.
+			if within, ok := lookupPath(v, path); ok && valueKind(within) != te.Value {
+				path = append(path, elementOfKind(within, te.Value)...)
+			}
+			return p.keyErrorAt(name, path, expectedOf(te.Type))
 		}
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
@@ -401,24 +415,100 @@ func (p *Project) decodeValue(name string, v, out any) error {
 			if _, rest, ok := strings.Cut(ns, "."); ok {
 				ns = rest
 			}
-			return p.keyError(name, bracketsToDots(ns), constraintText(fe))
+			return p.keyErrorAt(name, nsPath(ns), constraintText(fe))
 		}
 		return err
 	}
 	return nil
 }
 
-var bracketIndex = regexp.MustCompile(`\[([^\]]*)\]`)
-
-func bracketsToDots(s string) string { return bracketIndex.ReplaceAllString(s, ".$1") }
+// nsPath splits a validator namespace ("a.b[0].c", "customFields[plugin::x.y]") into keys;
+// what is between brackets is one key, dots included.
+func nsPath(ns string) []string {
+	var path []string
+	for ns != "" {
+		i := strings.IndexAny(ns, ".[")
+		switch {
+		case i < 0:
+			return append(path, ns)
+		case ns[i] == '.':
+			if i > 0 {
+				path = append(path, ns[:i])
+			}
+			ns = ns[i+1:]
+		default:
+			if i > 0 {
+				path = append(path, ns[:i])
+			}
+			end := strings.IndexByte(ns[i:], ']')
+			if end < 0 {
+				return append(path, ns[i+1:])
+			}
+			path = append(path, ns[i+1:i+end])
+			ns = ns[i+end+1:]
+		}
+	}
+	return path
+}
 
 func (p *Project) keyError(name, key, expected string) error {
 	path := strings.Split(key, ".")
 	if key == "" {
 		path = nil
 	}
+	return p.keyErrorAt(name, path, expected)
+}
+
+func (p *Project) keyErrorAt(name string, path []string, expected string) error {
 	val, _ := lookupPath(p.merged[name], path)
-	return &KeyError{File: p.SourceOf(name, path), Key: key, Value: val, Expected: expected}
+	return &KeyError{File: p.SourceOf(name, path), Key: strings.Join(path, "."), Value: val, Expected: expected}
+}
+
+// valueKind names a decoded value's JSON kind as json.UnmarshalTypeError.Value does.
+func valueKind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case nil:
+		return "null"
+	}
+	return "number"
+}
+
+// elementOfKind is the path, below v, of the first element (keys sorted) of a JSON kind.
+func elementOfKind(v any, kind string) []string {
+	switch t := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if valueKind(t[k]) == kind {
+				return []string{k}
+			}
+			if sub := elementOfKind(t[k], kind); sub != nil {
+				return append([]string{k}, sub...)
+			}
+		}
+	case []any:
+		for i, e := range t {
+			if valueKind(e) == kind {
+				return []string{strconv.Itoa(i)}
+			}
+			if sub := elementOfKind(e, kind); sub != nil {
+				return append([]string{strconv.Itoa(i)}, sub...)
+			}
+		}
+	}
+	return nil
 }
 
 func lookupPath(v any, path []string) (any, bool) {
@@ -492,6 +582,8 @@ func constraintText(fe validator.FieldError) string {
 		return fmt.Sprintf("a path starting with %q", fe.Param())
 	case "required":
 		return "a value"
+	case "customfieldtype":
+		return "a type a custom field can have (" + strings.Join(schemas.CustomFieldTypes(), ", ") + ")"
 	}
 	return fe.Tag() + " " + fe.Param()
 }

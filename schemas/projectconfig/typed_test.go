@@ -37,6 +37,12 @@ func TestTypedWrongKeys(t *testing.T) {
 			`config/middlewares.js: 0.config.formidable.maxFileSize is 0, expected a value of at least 1`},
 		{map[string]string{"config/plugins.js": "module.exports = { upload: { config: { breakpoints: { large: -5 } } } };"},
 			`config/plugins.js: upload.config.breakpoints.large is -5, expected a value of at least 1`},
+		{map[string]string{"config/quarry.json": `{"customFields": ["plugin::x.rating"]}`},
+			`config/quarry.json: customFields is ["plugin::x.rating"], expected an object`},
+		{map[string]string{"config/quarry.json": `{"customFields": {"plugin::x.rating": 5}}`},
+			`config/quarry.json: customFields.plugin::x.rating is 5, expected a string`},
+		{map[string]string{"config/quarry.json": `{"customFields": {"plugin::x.rating": "number"}}`},
+			`config/quarry.json: customFields.plugin::x.rating is "number", expected a type a custom field can have (biginteger, boolean, date, datetime, decimal, email, enumeration, float, integer, json, password, richtext, string, text, time, uid)`},
 	}
 	for _, c := range cases {
 		dir := writeFiles(t, c.files)
@@ -45,7 +51,11 @@ func TestTypedWrongKeys(t *testing.T) {
 			t.Errorf("load: %v", err)
 			continue
 		}
-		_, err = p.Typed()
+		if _, ok := c.files["config/quarry.json"]; ok {
+			_, err = p.Quarry() // Quarry's own settings
+		} else {
+			_, err = p.Typed()
+		}
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("got  %v\nwant %s", err, c.want)
 		}

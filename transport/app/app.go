@@ -175,23 +175,13 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	return a, nil
 }
 
-// quarryConfig is config/quarry.*, Quarry's own settings for what Strapi keeps in code.
-type quarryConfig struct {
-	// CustomFields maps custom-field uids of plugins Quarry does not know to their
-	// underlying type: {"plugin::my-plugin.rating": "integer"}.
-	CustomFields map[string]string `json:"customFields"`
-}
-
 // schemaOptions reads the schema loader's settings from config/quarry.* (js, ts or json).
 func schemaOptions(proj *projectconfig.Project, log *slog.Logger) (schemas.Options, error) {
-	var qc quarryConfig
-	file := strings.Join(proj.Files("quarry"), ", ")
-	if data := proj.JSON("quarry"); len(data) > 0 {
-		if err := json.Unmarshal(data, &qc); err != nil {
-			return schemas.Options{}, fmt.Errorf("%s: %w", file, err)
-		}
+	qc, err := proj.Quarry()
+	if err != nil {
+		return schemas.Options{}, err
 	}
-	opts := schemas.Options{CustomFields: qc.CustomFields, CustomFieldsFile: file}
+	opts := schemas.Options{CustomFields: qc.CustomFields}
 	if log != nil {
 		opts.Warn = log.Warn
 	}
