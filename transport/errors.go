@@ -2,12 +2,11 @@ package transport
 
 import (
 	"errors"
-	"log/slog"
 	"net/http"
-	"strconv"
 
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/planner/write"
+	"github.com/quarrycms/quarry/transport/envelope"
 )
 
 // writeError answers with Strapi's error envelope. A database that cannot serve now is a
@@ -20,32 +19,14 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		ae = u
 	} else if !errors.As(err, &ae) {
 		if v := write.ConstraintError(s.Schema, err); v != err {
-			writeAPIError(w, v.(*apierror.Error))
+			envelope.WriteAPIError(w, v.(*apierror.Error))
 			return
 		}
 		s.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		ae = &apierror.Error{Status: 500, Name: "InternalServerError", Message: "Internal Server Error", NoDetails: true}
 	}
-	writeAPIError(w, ae)
+	envelope.WriteAPIError(w, ae)
 }
 
 // WriteError writes an API error in Strapi's envelope.
-func WriteError(w http.ResponseWriter, ae *apierror.Error) { writeAPIError(w, ae) }
-
-func writeAPIError(w http.ResponseWriter, ae *apierror.Error) {
-	if ae.RetryAfter > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(ae.RetryAfter))
-	}
-	var b buf
-	b.Envelope(ae)
-	writeJSON(w, ae.Status, &b)
-}
-
-func writeJSON(w http.ResponseWriter, status int, b *buf) {
-	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	if _, err := w.Write(b.Bytes()); err != nil {
-		slog.Debug("write response", "err", err)
-	}
-}
+func WriteError(w http.ResponseWriter, ae *apierror.Error) { envelope.WriteAPIError(w, ae) }

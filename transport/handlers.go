@@ -20,6 +20,7 @@ import (
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
 	"github.com/quarrycms/quarry/transport/webhook"
 )
@@ -55,23 +56,23 @@ func (s *Server) find(ctx context.Context, w http.ResponseWriter, r *http.Reques
 // writeList answers a list: {"data":[entries],"meta":{...}}, with meta.pagination unless
 // the list is not paginated (a single type's locale=all).
 func writeList(w http.ResponseWriter, pl *plan.Plan, res *exec.Result, paginated bool) {
-	b := getBuf()
-	defer putBuf(b)
+	b := envelope.Get()
+	defer envelope.Put(b)
 	b.WriteString(`{"data":[`)
 	for i, e := range res.Entries {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.entry(pl.Root, e)
+		b.Entry(pl.Root, e)
 	}
 	b.WriteString(`],"meta":`)
 	if paginated {
-		b.pagination(pl.Page, res.Total)
+		b.Pagination(pl.Page, res.Total)
 	} else {
 		b.WriteString("{}")
 	}
 	b.WriteByte('}')
-	writeJSON(w, http.StatusOK, b)
+	envelope.WriteJSON(w, http.StatusOK, b)
 }
 
 // run executes a plan; with LogPlans it logs the plan's statements with their timings.
@@ -100,12 +101,12 @@ func (s *Server) readOne(ctx context.Context, db exec.Queryer, q *ir.Query, who 
 }
 
 func writeEntry(w http.ResponseWriter, pl *plan.Plan, e *exec.Entry) {
-	b := getBuf()
-	defer putBuf(b)
+	b := envelope.Get()
+	defer envelope.Put(b)
 	b.WriteString(`{"data":`)
-	b.entry(pl.Root, e)
+	b.Entry(pl.Root, e)
 	b.WriteString(`,"meta":{}}`)
-	writeJSON(w, http.StatusOK, b)
+	envelope.WriteJSON(w, http.StatusOK, b)
 }
 
 func (s *Server) findOne(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, id string, who planner.Principal) error {
@@ -123,7 +124,7 @@ func (s *Server) findOne(ctx context.Context, w http.ResponseWriter, r *http.Req
 // body decodes {"data": {...}}.
 func (s *Server) body(w http.ResponseWriter, r *http.Request, m *schemas.Model) (map[string]any, error) {
 	if data, ok, err := s.inlineBody(w, r, m); ok {
-		return data, err // multipart with files (upload.go)
+		return data, err // multipart with files (inline.go)
 	}
 	missing := apierror.Validation(`Missing "data" payload in the request body`)
 	if !jsonw.IsJSONRequest(r) {
@@ -188,7 +189,7 @@ func (s *Server) tx(ctx context.Context, fn func(tx exec.Queryer, txw txWriter) 
 		s.afterTx(ctx, t, false)
 		return fmt.Errorf("commit: %w", err)
 	}
-	return s.afterTx(ctx, t, true) // files uploaded with the entry go in place (upload.go)
+	return s.afterTx(ctx, t, true) // files uploaded with the entry go in place (inline.go)
 }
 
 func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, who planner.Principal) error {

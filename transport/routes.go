@@ -7,6 +7,7 @@ import (
 
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/transport/envelope"
 )
 
 // RouteTable is what the project's route files (src/api/*/routes) say about the content API:
@@ -222,5 +223,5 @@ func (s *Server) notServed(w http.ResponseWriter, r *http.Request) {
 		s.NotServed.ServeHTTP(w, r)
 		return
 	}
-	writeAPIError(w, apierror.NotFound())
+	envelope.WriteAPIError(w, apierror.NotFound())
 }

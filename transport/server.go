@@ -1,5 +1,7 @@
 // Package transport serves the content API over HTTP: routing (chi), authentication
-// middleware, request decoding and shaping of results into Strapi's REST envelope.
+// middleware, request decoding and shaping of results into Strapi's REST envelope (package
+// envelope). The plugins' routes live with their plugins (transport/plugins/...), mounted on
+// the server through the plugins.Host it implements (host.go).
 package transport
 
 import (
@@ -20,6 +22,7 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/email"
+	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/forward"
 	"github.com/quarrycms/quarry/transport/observe"
 	"github.com/quarrycms/quarry/transport/openapi"
@@ -59,9 +62,10 @@ type Server struct {
 	// Upload, when set, serves the media library (/api/upload, /uploads).
 	Upload *upload.Service
 	// Auth authenticates requests (public role, users' JWTs, API tokens) and serves the
-	// users-permissions routes (users.go); built from TokenSalt without JWTs when nil.
+	// users-permissions routes (plugins/userspermissions/routes.go); built from TokenSalt
+	// without JWTs when nil.
 	Auth *userspermissions.Service
-	// Mailer is the email plugin's provider: POST /api/email (emailsend.go); nil answers
+	// Mailer is the email plugin's provider: POST /api/email (email/routes.go); nil answers
 	// without sending.
 	Mailer email.Sender
 	// HTTP is config/middlewares.json: security headers and CORS (middleware.go).
@@ -91,6 +95,10 @@ type Server struct {
 	Forward  *forward.Routes
 	// Webhooks, when set, fires the strapi_webhooks rows on the writes Quarry serves.
 	Webhooks *webhook.Dispatcher
+
+	// i18n serves the i18n plugin's routes (built by Handler), which the single types'
+	// localization route shares.
+	i18n *i18n.Routes
 }
 
 // Handler returns the HTTP handler.
@@ -110,8 +118,10 @@ func (s *Server) Handler() http.Handler {
 			s.Auth.Entries = s.Writer
 		}
 	}
+	host := pluginHost{s}
+	up := &userspermissions.Routes{Host: host, Auth: s.Auth, DB: s.DB}
 	if s.Auth.UserJSON == nil {
-		s.Auth.UserJSON = s.userJSON
+		s.Auth.UserJSON = up.UserJSON
 	}
 	if s.Localize == nil {
 		s.Localize = &localize.Service{Planner: s.Planner, Runner: s.Runner, Writer: s.Writer, Dialect: s.DB.Dialect}
@@ -156,15 +166,16 @@ func (s *Server) Handler() http.Handler {
 		}
 		r.Handle(path, s.GraphQL)
 	}
-	if s.I18n != nil {
-		r.Get("/api/i18n/locales", s.listLocales)
+	// The plugins' routes, then the content types'.
+	s.i18n = &i18n.Routes{Host: host, Service: s.I18n, Localize: s.Localize, Schema: s.Schema, DB: s.DB}
+	s.i18n.Mount(r)
+	up.Mount(r)
+	(&email.Routes{Host: host, Mailer: s.Mailer, Log: s.Log}).Mount(r)
+	if s.Upload != nil {
+		(&upload.Routes{Host: host, Upload: s.Upload, DB: s.DB, Log: s.Log}).Mount(r)
 	}
-	s.mountUsersPermissions(r)
-	s.mountEmail(r)
-	s.mountUpload(r)
 	r.HandleFunc("/api/{name}", s.route)
 	r.HandleFunc("/api/{name}/{id}", s.route)
-	r.HandleFunc("/api/{name}/{id}/localizations", s.localizationRoute)
 	if s.Routes != nil && s.Routes.Files {
 		// Prefixed core routers and custom routes have paths of any length.
 		r.HandleFunc("/api/*", s.routeFiles)
@@ -176,7 +187,7 @@ func (s *Server) Handler() http.Handler {
 	if s.Upstream != nil {
 		r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { s.toUpstream(w, r, "method not served by Quarry") })
 	} else {
-		r.MethodNotAllowed(methodNotAllowed)
+		r.MethodNotAllowed(envelope.MethodNotAllowed)
 	}
 	return withRESTPrefix(s.RESTPrefix, r)
 }
@@ -213,7 +224,7 @@ func withRESTPrefix(prefix string, next http.Handler) http.Handler {
 			return
 		}
 		if _, ok := under(r.URL.Path, "/api"); ok {
-			writeAPIError(w, apierror.NotFound())
+			envelope.WriteAPIError(w, apierror.NotFound())
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -255,7 +266,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 		s.toUpstream(w, r, "not served by Quarry")
 		return
 	}
-	writeAPIError(w, apierror.NotFound())
+	envelope.WriteAPIError(w, apierror.NotFound())
 }
 
 // toUpstream forwards the request to Strapi. Headers Quarry's middleware already set are
@@ -301,7 +312,7 @@ func (s *Server) ForgetSettings() {
 
 // UpstreamError answers a request Strapi could not be reached for: 502 in Strapi's envelope.
 func UpstreamError(w http.ResponseWriter, r *http.Request, err error) {
-	writeAPIError(w, &apierror.Error{Status: http.StatusBadGateway, Name: "BadGatewayError", Message: "Bad Gateway"})
+	envelope.WriteAPIError(w, &apierror.Error{Status: http.StatusBadGateway, Name: "BadGatewayError", Message: "Bad Gateway"})
 }
 
 // ready is the readiness probe: 204 while the database answers, 503 with Retry-After
@@ -313,16 +324,10 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 			s.Log.Error("readiness probe", "err", err)
 			ae = apierror.ServiceUnavailable(1)
 		}
-		writeAPIError(w, ae)
+		envelope.WriteAPIError(w, ae)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
-}
-
-func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.WriteHeader(http.StatusMethodNotAllowed)
-	w.Write([]byte("Method Not Allowed"))
 }
 
 // recoverer turns a panic into a 500 envelope; the stack goes to the log, never the client.
@@ -334,7 +339,7 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 					panic(v)
 				}
 				s.Log.Error("panic", "method", r.Method, "path", r.URL.Path, "panic", v)
-				writeAPIError(w, &apierror.Error{Status: 500, Name: "InternalServerError", Message: "Internal Server Error", NoDetails: true})
+				envelope.WriteAPIError(w, &apierror.Error{Status: 500, Name: "InternalServerError", Message: "Internal Server Error", NoDetails: true})
 			}
 		}()
 		next.ServeHTTP(w, r)
@@ -348,7 +353,7 @@ func (s *Server) routeFiles(w http.ResponseWriter, r *http.Request) {
 	case RouteCustom:
 		s.notServed(w, r)
 	case RouteMethod:
-		methodNotAllowed(w, r)
+		envelope.MethodNotAllowed(w, r)
 	case RouteCore:
 		var who *ir.Caller
 		if res.Public {
@@ -421,10 +426,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		}
 	} else if st, ok := s.Schema.BySingular(name); ok && id == "localizations" && st.Localized && s.I18n != nil {
 		if r.Method != http.MethodPost {
-			methodNotAllowed(w, r)
+			envelope.MethodNotAllowed(w, r)
 			return
 		}
-		if err := s.createLocalization(r.Context(), w, r, st, ""); err != nil {
+		if err := s.i18n.CreateLocalization(r.Context(), w, r, st, ""); err != nil {
 			s.writeError(w, r, err)
 		}
 		return
@@ -447,7 +452,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 			s.toUpstream(w, r, "method not served by Quarry")
 			return
 		}
-		methodNotAllowed(w, r)
+		envelope.MethodNotAllowed(w, r)
 		return
 	}
 	who, err := s.authorize(r, m, action)

@@ -1,9 +1,10 @@
-package transport
+package email
 
 import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/mail"
 	"strings"
@@ -12,20 +13,30 @@ import (
 
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/apierror"
-	"github.com/quarrycms/quarry/transport/email"
+	"github.com/quarrycms/quarry/transport/envelope"
+	"github.com/quarrycms/quarry/transport/plugins"
 )
 
 // actEmailSend is the email plugin's one content-API action.
 const actEmailSend = "plugin::email.email.send"
 
-// mountEmail adds the email plugin's content API: POST /api/email sends the body's message
-// ({to, cc, bcc, from, replyTo, subject, text, html, attachments}) through the project's
-// provider and answers {}, for callers granted plugin::email.email.send.
-func (s *Server) mountEmail(r chi.Router) {
-	r.HandleFunc("/api/email", s.upMethods(true, map[string]upRoute{http.MethodPost: {actEmailSend, true, false, s.emailSend}}))
+// Routes are the email plugin's content API, mounted on the server's Host.
+type Routes struct {
+	Host plugins.Host
+	// Mailer is the project's provider; nil answers without sending.
+	Mailer Sender
+	Log    *slog.Logger
 }
 
-func (s *Server) emailSend(w http.ResponseWriter, r *http.Request, _ *ir.Caller, body map[string]any) error {
+// Mount adds the route: POST /api/email sends the body's message ({to, cc, bcc, from,
+// replyTo, subject, text, html, attachments}) through the project's provider and answers {},
+// for callers granted plugin::email.email.send.
+func (s *Routes) Mount(r chi.Router) {
+	r.HandleFunc("/api/email", plugins.Methods(s.Host, true, map[string]plugins.Route{
+		http.MethodPost: {Action: actEmailSend, Body: true, Serve: s.emailSend}}))
+}
+
+func (s *Routes) emailSend(w http.ResponseWriter, r *http.Request, _ *ir.Caller, body map[string]any) error {
 	m, err := emailMessage(body)
 	if err != nil {
 		return err
@@ -38,9 +49,9 @@ func (s *Server) emailSend(w http.ResponseWriter, r *http.Request, _ *ir.Caller,
 			return errors.New("email plugin: e-mail not sent")
 		}
 	}
-	var b buf
+	var b envelope.Buf
 	b.WriteString("{}")
-	writeJSON(w, http.StatusOK, &b)
+	envelope.WriteJSON(w, http.StatusOK, &b)
 	return nil
 }
 
@@ -48,8 +59,8 @@ func (s *Server) emailSend(w http.ResponseWriter, r *http.Request, _ *ir.Caller,
 // answers a 500 (no recipient, a body that is not an object) or sends something broken (an
 // address it cannot read), this is a 400 naming the key; attachments are taken by content
 // only (path and href would read the server's files or fetch URLs).
-func emailMessage(body map[string]any) (email.Message, error) {
-	var m email.Message
+func emailMessage(body map[string]any) (Message, error) {
+	var m Message
 	str := func(key string, dst *string) error {
 		switch v := body[key].(type) {
 		case nil:
@@ -151,8 +162,8 @@ func addresses(key string, v any) ([]string, error) {
 	return out, add(v, true)
 }
 
-func attachment(v any) (email.Attachment, error) {
-	var a email.Attachment
+func attachment(v any) (Attachment, error) {
+	var a Attachment
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return a, errors.New("must be an object")

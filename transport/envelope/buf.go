@@ -1,4 +1,9 @@
-package transport
+// Package envelope writes Strapi's responses: the REST content API's {data, meta} envelope
+// (entries, components, relations, pagination), the plugins' flat objects, webhook payloads
+// and the error envelope, with the key order and number formats of Strapi's JavaScript
+// server (package jsonw). The content API (transport) and the plugins' routes
+// (transport/plugins/...) both write through it.
+package envelope
 
 import (
 	"encoding/json"
@@ -11,23 +16,24 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 )
 
-// buf writes responses whose key order and number formats must match Strapi's (a
-// JavaScript server); see package jsonw. Its own methods shape REST's envelope.
-type buf struct{ jsonw.Buffer }
+// Buf writes responses whose key order and number formats must match Strapi's (a
+// JavaScript server); see package jsonw. Its own methods shape the envelope.
+type Buf struct{ jsonw.Buffer }
 
 // bufs keeps response buffers between requests: a list page of 100 entries is ~90 KB, and
 // growing a fresh buffer to that size by doubling cost more CPU than writing the response.
-var bufs = sync.Pool{New: func() any { return new(buf) }}
+var bufs = sync.Pool{New: func() any { return new(Buf) }}
 
 // maxPooledBuf is the largest buffer kept: an occasional huge response should not stay
 // allocated for the life of the process.
 const maxPooledBuf = 1 << 20
 
-func getBuf() *buf { return bufs.Get().(*buf) }
+// Get takes a buffer from the pool.
+func Get() *Buf { return bufs.Get().(*Buf) }
 
-// putBuf returns b to the pool once nothing refers to its bytes any more (the response
+// Put returns b to the pool once nothing refers to its bytes any more (the response
 // has been written: ResponseWriter.Write does not keep them).
-func putBuf(b *buf) {
+func Put(b *Buf) {
 	if b.Cap() > maxPooledBuf {
 		return
 	}
@@ -45,8 +51,8 @@ func timeOfDay(s string) string {
 	return s
 }
 
-// value writes one normalized attribute value (see exec.Normalize).
-func (b *buf) value(t schemas.AttrType, v any) {
+// Value writes one normalized attribute value (see exec.Normalize).
+func (b *Buf) Value(t schemas.AttrType, v any) {
 	if v == nil {
 		b.WriteString("null")
 		return

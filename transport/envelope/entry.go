@@ -1,4 +1,4 @@
-package transport
+package envelope
 
 import (
 	"github.com/quarrycms/quarry/ir/plan"
@@ -6,31 +6,31 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 )
 
-// entry writes {"id":…,"attributes":{…}} for a content-type entry.
-func (b *buf) entry(s *plan.Select, e *exec.Entry) {
+// Entry writes {"id":…,"attributes":{…}} for a content-type entry.
+func (b *Buf) Entry(s *plan.Select, e *exec.Entry) {
 	b.WriteString(`{"id":`)
 	b.Int(e.ID)
 	b.WriteString(`,"attributes":{`)
-	b.fields(s, e, false)
+	b.Fields(s, e, false)
 	b.WriteString("}}")
 }
 
-// fields writes the scalar attributes then the populated ones, Strapi's order.
-func (b *buf) fields(s *plan.Select, e *exec.Entry, comma bool) {
-	b.fieldsWith(s, e, comma, b.child)
+// Fields writes the scalar attributes then the populated ones, Strapi's order.
+func (b *Buf) Fields(s *plan.Select, e *exec.Entry, comma bool) {
+	b.FieldsWith(s, e, comma, b.Child)
 }
 
-// fieldsWith writes the scalar attributes then the populated ones, each populated one
+// FieldsWith writes the scalar attributes then the populated ones, each populated one
 // through child: the REST envelope, the plugins' flat objects and webhook payloads differ
 // only there.
-func (b *buf) fieldsWith(s *plan.Select, e *exec.Entry, comma bool, child func(*plan.Child, exec.Kid)) {
+func (b *Buf) FieldsWith(s *plan.Select, e *exec.Entry, comma bool, child func(*plan.Child, exec.Kid)) {
 	for i, a := range s.Columns {
 		if comma {
 			b.WriteByte(',')
 		}
 		comma = true
 		b.Key(a.Name)
-		b.value(a.Type, e.Values[i])
+		b.Value(a.Type, e.Values[i])
 	}
 	for i, c := range s.Children {
 		if comma {
@@ -46,19 +46,21 @@ func (b *buf) fieldsWith(s *plan.Select, e *exec.Entry, comma bool, child func(*
 	}
 }
 
-// component writes a component inline: {"id":…,[“__component”:…,] fields…}.
-func (b *buf) component(s *plan.Select, e *exec.Entry, dz bool) {
+// Component writes a component inline: {"id":…,[“__component”:…,] fields…}.
+func (b *Buf) Component(s *plan.Select, e *exec.Entry, dz bool) {
 	b.WriteString(`{"id":`)
 	b.Int(e.ID)
 	if dz {
 		b.WriteString(`,"__component":`)
 		b.Str(s.Model.UID)
 	}
-	b.fields(s, e, true)
+	b.Fields(s, e, true)
 	b.WriteByte('}')
 }
 
-func (b *buf) child(c *plan.Child, k exec.Kid) {
+// Child writes a populated attribute in the REST envelope: relations and media as
+// {"data": …}, components inline.
+func (b *Buf) Child(c *plan.Child, k exec.Kid) {
 	a := c.Attr
 	if c.Count {
 		if a.Type == schemas.ComponentT {
@@ -82,11 +84,11 @@ func (b *buf) child(c *plan.Child, k exec.Kid) {
 				if i > 0 {
 					b.WriteByte(',')
 				}
-				b.entry(k.Steps[i], e)
+				b.Entry(k.Steps[i], e)
 			}
 			b.WriteByte(']')
 		case len(k.Entries) > 0 && !a.IsToMany():
-			b.entry(k.Steps[0], k.Entries[0])
+			b.Entry(k.Steps[0], k.Entries[0])
 		default:
 			// Strapi 4.26 answers an empty multiple media field with null, not [].
 			b.WriteString("null")
@@ -99,7 +101,7 @@ func (b *buf) child(c *plan.Child, k exec.Kid) {
 				if i > 0 {
 					b.WriteByte(',')
 				}
-				b.component(k.Steps[i], e, false)
+				b.Component(k.Steps[i], e, false)
 			}
 			b.WriteByte(']')
 			return
@@ -108,21 +110,21 @@ func (b *buf) child(c *plan.Child, k exec.Kid) {
 			b.WriteString("null")
 			return
 		}
-		b.component(k.Steps[0], k.Entries[0], false)
+		b.Component(k.Steps[0], k.Entries[0], false)
 	case schemas.DynamicZone:
 		b.WriteByte('[')
 		for i, e := range k.Entries {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.component(k.Steps[i], e, true)
+			b.Component(k.Steps[i], e, true)
 		}
 		b.WriteByte(']')
 	}
 }
 
-// pagination writes meta.pagination in Strapi's key order.
-func (b *buf) pagination(p plan.PageMeta, total int64) {
+// Pagination writes meta.pagination in Strapi's key order.
+func (b *Buf) Pagination(p plan.PageMeta, total int64) {
 	b.WriteString(`{"pagination":{`)
 	if p.OffsetMode {
 		b.WriteString(`"start":`)
