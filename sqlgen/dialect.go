@@ -85,6 +85,9 @@ func ByName(name string) (Dialect, error) {
 	return nil, fmt.Errorf("unsupported database client %q (use sqlite or postgres)", name)
 }
 
+// Dialects lists every engine, for what runs on each of them (the case files' SQL sections).
+func Dialects() []Dialect { return []Dialect{SQLite, Postgres} }
+
 // Col quotes alias.column.
 func Col(d Dialect, alias, col string) string {
 	return alias + "." + d.Quote(col)

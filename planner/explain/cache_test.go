@@ -1,10 +1,12 @@
 package explain
 
 import (
+	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/casefile"
 	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/planner"
@@ -12,15 +14,37 @@ import (
 	"github.com/quarrycms/quarry/sqlgen"
 )
 
-// TestCacheMatchesFreshRendering renders every golden request's steps through the shape
-// cache twice (with different values the second time) and compares with fresh rendering.
+// TestCacheMatchesFreshRendering renders the steps of every REST request of the planner's
+// case files (planner/testdata/cases) through the shape cache twice (with different values
+// the second time) and compares with fresh rendering.
 func TestCacheMatchesFreshRendering(t *testing.T) {
 	s, err := schemas.Load("../../examples/blog")
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := &planner.Planner{Schema: s, Config: planner.DefaultConfig()}
-	for _, d := range []sqlgen.Dialect{sqlgen.SQLite, sqlgen.Postgres} {
+	type request struct{ name, model, query string }
+	var requests []request
+	paths, err := filepath.Glob("../testdata/cases/*.txt")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no case files (%v)", err)
+	}
+	for _, path := range paths {
+		f, err := casefile.Read(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The REST lists that plan.
+		in := f.Input()
+		if len(in.Args) != 2 || in.Args[0] != "rest" {
+			continue
+		}
+		if _, failed := f.Find("error"); failed {
+			continue
+		}
+		requests = append(requests, request{filepath.Base(path), in.Args[1], in.Body})
+	}
+	for _, d := range sqlgen.Dialects() {
 		c := sqlgen.NewCache()
 		for round, ids := range [][]int64{{1, 2}, {7}} {
 			for _, r := range requests {
