@@ -22,6 +22,7 @@ import (
 	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
+	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/webhook"
 )
 
@@ -123,8 +124,8 @@ func (s *Server) findOne(ctx context.Context, w http.ResponseWriter, r *http.Req
 
 // body decodes {"data": {...}}.
 func (s *Server) body(w http.ResponseWriter, r *http.Request, m *schemas.Model) (map[string]any, error) {
-	if data, ok, err := s.inlineBody(w, r, m); ok {
-		return data, err // multipart with files (inline.go)
+	if data, ok, err := s.inline.Body(w, r, m); ok {
+		return data, err // multipart with files (upload.Inline)
 	}
 	missing := apierror.Validation(`Missing "data" payload in the request body`)
 	if !jsonw.IsJSONRequest(r) {
@@ -182,14 +183,14 @@ func (s *Server) tx(ctx context.Context, fn func(tx exec.Queryer, txw txWriter) 
 	}
 	if err := fn(t, txWriter{t}); err != nil {
 		t.Rollback()
-		s.afterTx(ctx, t, false)
+		s.inline.AfterTx(ctx, t, false)
 		return err
 	}
 	if err := t.Commit(); err != nil {
-		s.afterTx(ctx, t, false)
+		s.inline.AfterTx(ctx, t, false)
 		return fmt.Errorf("commit: %w", err)
 	}
-	return s.afterTx(ctx, t, true) // files uploaded with the entry go in place (inline.go)
+	return s.inline.AfterTx(ctx, t, true) // files uploaded with the entry go in place (upload.Inline)
 }
 
 func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, who planner.Principal) error {
@@ -198,7 +199,7 @@ func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		return err
 	}
 	// Files sent with the entry and not committed with it go before the answer does.
-	defer inlineOf(data).discard()
+	defer upload.DiscardInline(data)
 	stripRestricted(m, data, who)
 	q, err := s.query(r, m, ir.FindOne, "")
 	if err != nil {
@@ -289,7 +290,7 @@ func (s *Server) update(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		return err
 	}
 	// Files sent with the entry and not committed with it go before the answer does.
-	defer inlineOf(data).discard()
+	defer upload.DiscardInline(data)
 	stripRestricted(m, data, who)
 	if m.Localized {
 		// An entry's locale never changes; its group changes only through localizations.
@@ -359,7 +360,7 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		if err != nil {
 			return err
 		}
-		defer inlineOf(data).discard()
+		defer upload.DiscardInline(data)
 		stripRestricted(m, data, who)
 		locale, err := s.Localize.SingleLocale(ctx, m, q.Locale)
 		if err != nil {

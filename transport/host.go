@@ -18,6 +18,7 @@ import (
 	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/transport/plugins"
 )
 
@@ -149,4 +150,10 @@ func (s *Server) plainBody(w http.ResponseWriter, r *http.Request) (map[string]a
 		return obj, nil
 	}
 	return out, nil
+}
+
+// RecordInline implements write.InlineMedia: the files sent with an entry are linked to the
+// media attributes they name (upload.Inline).
+func (s *Server) RecordInline(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, data map[string]any) error {
+	return s.inline.Record(ctx, tx, m, id, data)
 }

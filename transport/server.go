@@ -99,6 +99,8 @@ type Server struct {
 	// i18n serves the i18n plugin's routes (built by Handler), which the single types'
 	// localization route shares.
 	i18n *i18n.Routes
+	// inline receives the files sent with entries (built by Handler when Upload is set).
+	inline *upload.Inline
 }
 
 // Handler returns the HTTP handler.
@@ -173,6 +175,7 @@ func (s *Server) Handler() http.Handler {
 	(&email.Routes{Host: host, Mailer: s.Mailer, Log: s.Log}).Mount(r)
 	if s.Upload != nil {
 		(&upload.Routes{Host: host, Upload: s.Upload, DB: s.DB, Log: s.Log}).Mount(r)
+		s.inline = &upload.Inline{Host: host, Upload: s.Upload, DB: s.DB, Schema: s.Schema, Webhook: s.Webhooks != nil}
 	}
 	r.HandleFunc("/api/{name}", s.route)
 	r.HandleFunc("/api/{name}/{id}", s.route)

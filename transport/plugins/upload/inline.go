@@ -1,7 +1,8 @@
-package transport
+package upload
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"mime"
@@ -14,22 +15,42 @@ import (
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/envelope"
-	"github.com/quarrycms/quarry/transport/plugins/upload"
+	"github.com/quarrycms/quarry/transport/plugins"
 	"github.com/quarrycms/quarry/transport/webhook"
 )
 
-// ---- files sent with an entry (multipart create and update) ----
+// Files sent with an entry: the content API's multipart create and update, whose `files.<path>`
+// parts the upload plugin receives and links to the entry's media attributes in the write's
+// transaction.
+
+// Inline receives the files sent with entries. The content API reads bodies through Body,
+// the writer records the files through Record (write.InlineMedia), and the transaction's end
+// calls AfterTx.
+type Inline struct {
+	Host    plugins.Host
+	Upload  *Service
+	DB      *database.DB
+	Schema  *schemas.Schema
+	Webhook bool // media webhooks are fired (a dispatcher is configured)
+
+	// pending are batches recorded in a transaction that is still open, by transaction, with
+	// the ids of the files they recorded.
+	mu      sync.Mutex
+	pending map[*sqlx.Tx][]*Batch
+	ids     map[*sqlx.Tx][]int64
+}
 
 // inlineKey holds the inline uploads in a payload map; the writer ignores keys that are not
-// attributes, and hands the payload back to RecordInline.
+// attributes, and hands the payload back to Record.
 const inlineKey = "\x00quarry.inline-files"
 
 // inlineFiles are the processed files of one multipart request, by attribute path
 // ("cover", "seo.image", "links.0.image").
 type inlineFiles struct {
 	paths   []string
-	batches map[string]*upload.Batch
+	batches map[string]*Batch
 }
 
 // discard takes back the files not committed (it does nothing for a nil set, and for
@@ -43,27 +64,22 @@ func (f *inlineFiles) discard() {
 	}
 }
 
-// inlineOf is the set of files sent with a payload, nil when there is none.
-func inlineOf(data map[string]any) *inlineFiles {
+// DiscardInline takes back the files sent with a payload that were not committed with it.
+func DiscardInline(data map[string]any) {
 	set, _ := data[inlineKey].(*inlineFiles)
-	return set
+	set.discard()
 }
 
-// pendingFiles are batches recorded in a transaction that is still open, by transaction,
-// with the ids of the files they recorded.
-var pendingFiles = struct {
-	sync.Mutex
-	m   map[*sqlx.Tx][]*upload.Batch
-	ids map[*sqlx.Tx][]int64
-}{m: map[*sqlx.Tx][]*upload.Batch{}, ids: map[*sqlx.Tx][]int64{}}
-
-// afterTx puts the files recorded in tx in place once it committed, or drops them.
-func (s *Server) afterTx(ctx context.Context, tx *sqlx.Tx, committed bool) error {
-	pendingFiles.Lock()
-	bs, ids := pendingFiles.m[tx], pendingFiles.ids[tx]
-	delete(pendingFiles.m, tx)
-	delete(pendingFiles.ids, tx)
-	pendingFiles.Unlock()
+// AfterTx puts the files recorded in tx in place once it committed, or drops them.
+func (s *Inline) AfterTx(ctx context.Context, tx *sqlx.Tx, committed bool) error {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	bs, ids := s.pending[tx], s.ids[tx]
+	delete(s.pending, tx)
+	delete(s.ids, tx)
+	s.mu.Unlock()
 	var errs []error
 	for _, b := range bs {
 		if committed {
@@ -71,25 +87,25 @@ func (s *Server) afterTx(ctx context.Context, tx *sqlx.Tx, committed bool) error
 		}
 		b.Discard()
 	}
-	if committed && s.Webhooks != nil {
+	if committed && s.Webhook {
 		// Files sent with an entry are media the upload plugin created, as in Strapi.
 		for _, id := range ids {
-			if pl, e, err := s.readOne(ctx, s.DB, upload.FileQuery(id), nil); err == nil && e != nil {
+			if pl, e, err := s.Host.ReadOne(ctx, s.DB, FileQuery(id), nil); err == nil && e != nil {
 				var b envelope.Buf
-				upload.WriteFile(&b, pl.Root, e, nil, false)
-				s.mediaEvent(webhook.MediaCreate, b.Bytes())
+				WriteFile(&b, pl.Root, e, nil, false)
+				s.Host.MediaEvent(webhook.MediaCreate, b.Bytes())
 			}
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// inlineBody reads a multipart create or update: the entry in the JSON `data` field and
+// Body reads a multipart create or update: the entry in the JSON `data` field and
 // files under `files.<attribute path>`, as Strapi's parseMultipartData. ok is false when the
 // request is not multipart.
-func (s *Server) inlineBody(w http.ResponseWriter, r *http.Request, m *schemas.Model) (data map[string]any, ok bool, err error) {
+func (s *Inline) Body(w http.ResponseWriter, r *http.Request, m *schemas.Model) (data map[string]any, ok bool, err error) {
 	ct, _, perr := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if s.Upload == nil || perr != nil || ct != "multipart/form-data" {
+	if s == nil || s.Upload == nil || perr != nil || ct != "multipart/form-data" {
 		return nil, false, nil
 	}
 	// A file part that can only be refused is refused when its header arrives, before its
@@ -116,7 +132,7 @@ func (s *Server) inlineBody(w http.ResponseWriter, r *http.Request, m *schemas.M
 	if err != nil {
 		return nil, true, err
 	}
-	set := &inlineFiles{batches: map[string]*upload.Batch{}}
+	set := &inlineFiles{batches: map[string]*Batch{}}
 	done := false
 	defer func() {
 		if !done {
@@ -133,7 +149,7 @@ func (s *Server) inlineBody(w http.ResponseWriter, r *http.Request, m *schemas.M
 	if err := dec.Decode(&data); err != nil || dec.More() || data == nil {
 		return nil, true, badRequest(invalidData)
 	}
-	groups := map[string][]*upload.Incoming{}
+	groups := map[string][]*Incoming{}
 	for _, in := range form.Files {
 		path, isFiles := strings.CutPrefix(in.Field, "files.")
 		if !isFiles || path == "" {
@@ -145,7 +161,7 @@ func (s *Server) inlineBody(w http.ResponseWriter, r *http.Request, m *schemas.M
 		groups[path] = append(groups[path], in)
 	}
 	for _, path := range set.paths {
-		b, err := s.Upload.Prepare(r.Context(), upload.UploadRequest{Files: groups[path]})
+		b, err := s.Upload.Prepare(r.Context(), UploadRequest{Files: groups[path]})
 		if err != nil {
 			return nil, true, err
 		}
@@ -224,11 +240,11 @@ func mediaPath(m *schemas.Model, path string) bool {
 	return false
 }
 
-// RecordInline implements write.InlineMedia: it links the files sent with a payload to the
+// Record implements write.InlineMedia: it links the files sent with a payload to the
 // media attributes their paths name, walking components and dynamic zones of entry id.
-func (s *Server) RecordInline(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, data map[string]any) error {
+func (s *Inline) Record(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, data map[string]any) error {
 	set, _ := data[inlineKey].(*inlineFiles)
-	if set == nil || s.Upload == nil {
+	if set == nil || s == nil || s.Upload == nil {
 		return nil
 	}
 	delete(data, inlineKey) // recorded once, even if the writer is called again
@@ -245,17 +261,20 @@ func (s *Server) RecordInline(ctx context.Context, tx *sqlx.Tx, m *schemas.Model
 		if err != nil {
 			return err
 		}
-		pendingFiles.Lock()
-		pendingFiles.m[tx] = append(pendingFiles.m[tx], b)
-		pendingFiles.ids[tx] = append(pendingFiles.ids[tx], ids...)
-		pendingFiles.Unlock()
+		s.mu.Lock()
+		if s.pending == nil {
+			s.pending, s.ids = map[*sqlx.Tx][]*Batch{}, map[*sqlx.Tx][]int64{}
+		}
+		s.pending[tx] = append(s.pending[tx], b)
+		s.ids[tx] = append(s.ids[tx], ids...)
+		s.mu.Unlock()
 	}
 	return nil
 }
 
 // inlineTarget resolves "seo.image" or "links.0.image" from entry id of m to the model,
 // media attribute and row id the files belong to.
-func (s *Server) inlineTarget(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, path string) (*schemas.Model, *schemas.Attribute, int64, error) {
+func (s *Inline) inlineTarget(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, path string) (*schemas.Model, *schemas.Attribute, int64, error) {
 	bad := apierror.Validation("Invalid file key files.%s: it names no media attribute", path)
 	parts := strings.Split(path, ".")
 	d := s.DB.Dialect
@@ -287,7 +306,7 @@ func (s *Server) inlineTarget(ctx context.Context, tx *sqlx.Tx, m *schemas.Model
 		st := sqlgen.ComponentAt(d, m, id, a.Name, index)
 		err := tx.QueryRowxContext(ctx, st.SQL, st.Args...).Scan(&compID, &compType)
 		if err != nil {
-			if errors.Is(err, errNoRows) {
+			if errors.Is(err, sql.ErrNoRows) {
 				return nil, nil, 0, bad
 			}
 			return nil, nil, 0, err
