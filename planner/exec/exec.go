@@ -1,5 +1,5 @@
-// Package exec runs a read plan with sqlx and stitches the rows of every level into one
-// result tree of entries. It is shared by the REST and GraphQL front-ends; turning the tree
+// Package exec runs a read plan (on pgx's native interface for PostgreSQL, through sqlx
+// otherwise) and stitches the rows of every level into one result tree of entries. It is shared by the REST and GraphQL front-ends; turning the tree
 // into a response belongs to the transport.
 package exec
 
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/quarrycms/quarry/ir"
@@ -111,8 +112,36 @@ func traceOf(ctx context.Context) TraceFunc {
 }
 
 // Run executes the plan: the root, the count, then each populate level batched over all
-// parents of that level.
+// parents of that level. On a database that lends a native PostgreSQL connection
+// (NativeDB) the statements run there, one round trip per level; elsewhere (SQLite, MySQL,
+// a transaction) they run one by one through q.
 func (r *Runner) Run(ctx context.Context, q Queryer, p *plan.Plan) (*Result, error) {
+	var res *Result
+	var err error
+	native := false
+	if n, ok := q.(NativeDB); ok && r.Dialect == sqlgen.Postgres {
+		native, err = n.WithNativeConn(ctx, func(c *pgx.Conn) error {
+			var err error
+			res, err = r.runNative(ctx, c, p)
+			return err
+		})
+	}
+	if !native {
+		res, err = r.runSequential(ctx, q, p)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.Finish != nil {
+		if err := r.Finish(ctx, p, res); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// runSequential runs the plan's statements one after the other through q.
+func (r *Runner) runSequential(ctx context.Context, q Queryer, p *plan.Plan) (*Result, error) {
 	res := &Result{}
 	stmt, err := r.render(p.Root, sqlgen.Parents{})
 	if err != nil {
@@ -139,11 +168,6 @@ func (r *Runner) Run(ctx context.Context, q Queryer, p *plan.Plan) (*Result, err
 	}
 	if err := r.children(ctx, q, p.Root, entries, res); err != nil {
 		return nil, err
-	}
-	if r.Finish != nil {
-		if err := r.Finish(ctx, p, res); err != nil {
-			return nil, err
-		}
 	}
 	return res, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
@@ -39,7 +40,11 @@ func openBlog(t *testing.T) (*database.DB, *schemas.Schema) {
 // directly in SQL, so the read path is tested on its own.
 func seed(t *testing.T, db *database.DB, n int) {
 	t.Helper()
-	now := time.Now().UnixMilli()
+	// SQLite stores Strapi's timestamps as milliseconds, PostgreSQL as timestamps.
+	var now any = time.Now().UnixMilli()
+	if db.Dialect == sqlgen.Postgres {
+		now = time.Now().UTC().Truncate(time.Millisecond)
+	}
 	exec := func(q string, args ...any) {
 		if _, err := db.Exec(db.Rebind(q), args...); err != nil {
 			t.Fatalf("%s: %v", q, err)
