@@ -43,6 +43,7 @@ func (r *Runner) runNative(ctx context.Context, c *pgx.Conn, p *plan.Plan) (*Res
 		b.Queue(cs.SQL, cs.Args...)
 	}
 	start := time.Now()
+	roundTrip(ctx, b.Len())
 	br := c.SendBatch(ctx, &b)
 	rows, err := r.readNative(ctx, br, p.Root, stmt, res, start)
 	if err == nil && p.Count != nil {
@@ -127,6 +128,7 @@ func (r *Runner) nativeLevel(ctx context.Context, c *pgx.Conn, nodes []levelNode
 		return nil
 	}
 	start := time.Now()
+	roundTrip(ctx, b.Len())
 	br := c.SendBatch(ctx, &b)
 	all := make([][]fetched, len(stmts))
 	for i, stmt := range stmts {
@@ -281,6 +283,8 @@ const (
 	wireJSON
 	wireTimestamp
 	wireTimestamptz
+	// wireString is text, varchar or char: the same bytes in the text and binary formats.
+	wireString
 )
 
 // wireDecoder decodes one column. Its scratch fields are the scan targets: scanning into
@@ -329,6 +333,9 @@ func (d *wireDecoder) init(m *pgtype.Map, fd *pgconn.FieldDescription) {
 		d.kind, target = wireTimestamp, &d.ts
 	case pgtype.TimestamptzOID:
 		d.kind, target = wireTimestamptz, &d.tstz
+	case pgtype.TextOID, pgtype.VarcharOID, pgtype.BPCharOID:
+		d.kind = wireString
+		return
 	default:
 		d.kind, target = wireText, &d.s
 	}
@@ -361,6 +368,19 @@ func (d *wireDecoder) value(t schemas.AttrType, src []byte) (any, error) {
 		return nil, nil
 	}
 	switch d.kind {
+	case wireString:
+		// Normalize keeps a string as it is for every type a text column serves but
+		// booleans, numbers and dates, which it parses from the string.
+		return Normalize(t, string(src))
+	case wireTimestamp:
+		if t == schemas.DateTime || t == schemas.Timestamp {
+			if err := d.plan.Scan(src, &d.ts); err != nil {
+				return nil, err
+			}
+			if d.ts.Valid && d.ts.InfinityModifier == pgtype.Finite {
+				return d.ts.Time.UTC(), nil
+			}
+		}
 	case wireJSON:
 		if t == schemas.JSON || t == schemas.Blocks {
 			// The scan copied the bytes out of the connection's buffer already.
@@ -431,6 +451,9 @@ func (d *wireDecoder) driver(src []byte) (any, error) {
 			return nil, err
 		}
 		return d.tstz.Value()
+	}
+	if d.kind == wireString {
+		return string(src), nil
 	}
 	err = d.plan.Scan(src, &d.s)
 	return d.s, err
