@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/quarrycms/quarry/bench/datagen"
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/plan"
@@ -185,8 +187,33 @@ func (e *Env) Plan(r Request, pageSize int) (*plan.Plan, error) {
 // Capture runs a REST request in process and returns the SQL statements it ran, in order,
 // with their bind values: what the raw-SQL baseline replays.
 func (e *Env) Capture(ctx context.Context, r Request, pageSize int) ([]sqlgen.Stmt, error) {
+	rounds, err := e.CaptureRounds(ctx, r, pageSize)
 	var stmts []sqlgen.Stmt
+	for _, rt := range rounds {
+		stmts = append(stmts, rt...)
+	}
+	return stmts, err
+}
+
+// CaptureRounds is Capture with the statements grouped by the round trips the plan made:
+// one per statement on SQLite, one per populate level on PostgreSQL (pgx batches).
+func (e *Env) CaptureRounds(ctx context.Context, r Request, pageSize int) ([][]sqlgen.Stmt, error) {
+	var stmts []sqlgen.Stmt
+	var sizes []int
 	ctx = exec.WithTrace(ctx, func(st sqlgen.Stmt, rows int, took time.Duration) { stmts = append(stmts, st) })
+	ctx = exec.WithRoundTrips(ctx, func(n int) { sizes = append(sizes, n) })
+	group := func() ([][]sqlgen.Stmt, error) {
+		var out [][]sqlgen.Stmt
+		rest := stmts
+		for _, n := range sizes {
+			if n > len(rest) {
+				return nil, fmt.Errorf("%s: %d statements traced for round trips of %v", r.Name, len(stmts), sizes)
+			}
+			out = append(out, rest[:n:n])
+			rest = rest[n:]
+		}
+		return out, nil
+	}
 	if r.IsGraphQL() {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "/graphql", strings.NewReader(string(r.Body(pageSize))))
 		if err != nil {
@@ -199,7 +226,7 @@ func (e *Env) Capture(ctx context.Context, r Request, pageSize int) ([]sqlgen.St
 		if w.status != http.StatusOK {
 			return nil, fmt.Errorf("%s: status %d", r.Name, w.status)
 		}
-		return stmts, nil
+		return group()
 	}
 	pl, err := e.Plan(r, pageSize)
 	if err != nil {
@@ -208,7 +235,46 @@ func (e *Env) Capture(ctx context.Context, r Request, pageSize int) ([]sqlgen.St
 	if _, err := e.Server.Runner.Run(ctx, e.App.DB, pl); err != nil {
 		return nil, err
 	}
-	return stmts, nil
+	return group()
+}
+
+// ReplayPipelined runs captured round trips on one native PostgreSQL connection of db, each
+// round trip's statements in one pgx batch, and reads every row's raw bytes: the limit a
+// plan pipelined per populate level can reach on this database.
+func ReplayPipelined(ctx context.Context, db *database.DB, rounds [][]sqlgen.Stmt) (rows int, err error) {
+	ok, err := db.WithNativeConn(ctx, func(c *pgx.Conn) error {
+		for _, rt := range rounds {
+			var b pgx.Batch
+			for _, st := range rt {
+				b.Queue(st.SQL, st.Args...)
+			}
+			br := c.SendBatch(ctx, &b)
+			for range rt {
+				rs, err := br.Query()
+				if err != nil {
+					br.Close()
+					return err
+				}
+				for rs.Next() {
+					_ = rs.RawValues()
+					rows++
+				}
+				rs.Close()
+				if err := rs.Err(); err != nil {
+					br.Close()
+					return err
+				}
+			}
+			if err := br.Close(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil && !ok {
+		err = fmt.Errorf("pipelined replay needs PostgreSQL (the database is %s)", db.Dialect.Name())
+	}
+	return rows, err
 }
 
 // Replay runs captured statements one after the other on db and reads every row: the

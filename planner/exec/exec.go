@@ -106,6 +106,21 @@ func WithTrace(ctx context.Context, fn TraceFunc) context.Context {
 	return context.WithValue(ctx, traceKey{}, fn)
 }
 
+type roundTripKey struct{}
+
+// WithRoundTrips returns a context under which Run reports each round trip to the database
+// with the number of statements it carried, in the order the statements are traced: the
+// load driver's pipelined baseline replays a plan's statements grouped the same way.
+func WithRoundTrips(ctx context.Context, fn func(statements int)) context.Context {
+	return context.WithValue(ctx, roundTripKey{}, fn)
+}
+
+func roundTrip(ctx context.Context, statements int) {
+	if fn, _ := ctx.Value(roundTripKey{}).(func(int)); fn != nil {
+		fn(statements)
+	}
+}
+
 func traceOf(ctx context.Context) TraceFunc {
 	fn, _ := ctx.Value(traceKey{}).(TraceFunc)
 	return fn
@@ -158,6 +173,7 @@ func (r *Runner) runSequential(ctx context.Context, q Queryer, p *plan.Plan) (*R
 			return nil, fmt.Errorf("render count: %w", err)
 		}
 		start := time.Now()
+		roundTrip(ctx, 1)
 		if err := q.QueryRowxContext(ctx, cs.SQL, cs.Args...).Scan(&res.Total); err != nil {
 			return nil, fmt.Errorf("count: %w", err)
 		}
@@ -204,6 +220,7 @@ func (r *Runner) fetch(ctx context.Context, q Queryer, s *plan.Select, stmt sqlg
 
 func (r *Runner) query(ctx context.Context, q Queryer, s *plan.Select, stmt sqlgen.Stmt, res *Result) ([]fetched, error) {
 	start := time.Now()
+	roundTrip(ctx, 1)
 	rows, err := q.QueryxContext(ctx, stmt.SQL, stmt.Args...)
 	if err != nil {
 		return nil, fmt.Errorf("query %s: %w", s.Model.Table, err)

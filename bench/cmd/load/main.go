@@ -5,7 +5,12 @@
 // bounded, fixed-concurrency load over loopback. It reports requests/s, p50/p99 latency and
 // SQL statements per request, next to the raw-SQL baseline: the same statements the plan
 // runs, replayed directly on the database at the same concurrency (no HTTP, no parsing, no
-// stitching). Quarry's throughput is reported as a fraction of the baseline.
+// stitching). Quarry's throughput is reported as a fraction of the baseline. On PostgreSQL a
+// second baseline replays the same statements pipelined as Quarry's plan sends them (one pgx
+// batch per populate level, on a native connection of the same pool): the limit Quarry's
+// plan shape can reach, which Quarry is measured against ("of piped"). Each round measures
+// Quarry and the baselines in a rotating order, so that load from elsewhere on the machine
+// falls on all of them alike; the ratios are the medians of the rounds' ratios.
 //
 //	go run ./bench/cmd/load                      # SQLite, 10 000 articles
 //	go run ./bench/cmd/load -db postgres         # a fresh database on the local PostgreSQL
@@ -25,6 +30,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,9 +61,11 @@ type options struct {
 	names       []string
 	sizes       []int
 	raw         bool
+	piped       bool
 	rounds      int
 	jsonOut     string
 	genOnly     bool
+	cpuProfile  string
 }
 
 func main() {
@@ -77,12 +85,14 @@ func main() {
 	flag.IntVar(&o.requests, "n", 2000, "at most this many requests per measurement")
 	flag.DurationVar(&o.duration, "d", 8*time.Second, "at most this long per measurement")
 	flag.IntVar(&o.warmup, "warmup", 50, "unmeasured requests before each measurement")
-	flag.StringVar(&names, "requests", "", "comma-separated corpus requests (default: all)")
+	flag.StringVar(&names, "requests", "", "comma-separated corpus requests or ad-hoc REST requests such as /api/articles?populate=* (default: the corpus)")
 	flag.StringVar(&sizes, "sizes", "10,100", "comma-separated page sizes")
 	flag.BoolVar(&o.raw, "raw", true, "also run the raw-SQL baseline")
+	flag.BoolVar(&o.piped, "piped", true, "also run the pipelined native baseline (PostgreSQL only)")
 	flag.IntVar(&o.rounds, "rounds", 1, "alternate Quarry and baseline this many times; the median is reported")
 	flag.StringVar(&o.jsonOut, "json", "", "also write the results as JSON to this file")
 	flag.BoolVar(&o.genOnly, "generate-only", false, "generate the data (into -dsn, or a kept fresh database) and exit")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (server, client and baselines) to this file")
 	flag.Parse()
 	for _, n := range strings.Split(names, ",") {
 		if n = strings.TrimSpace(n); n != "" {
@@ -98,6 +108,16 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err := run(ctx, o); err != nil {
 		fatal(err)
 	}
@@ -129,6 +149,11 @@ type row struct {
 	// RawStatements is the number of statements the baseline replays per request.
 	RawStatements int     `json:"raw_statements"`
 	Ratio         float64 `json:"ratio,omitempty"` // median over rounds of target rps / raw rps
+	// Piped is the pipelined native baseline (PostgreSQL): the same statements in
+	// PipedRoundTrips round trips per request.
+	Piped           []result `json:"piped,omitempty"`
+	PipedRoundTrips int      `json:"piped_round_trips,omitempty"`
+	PipedRatio      float64  `json:"piped_ratio,omitempty"` // median over rounds of target rps / piped rps
 }
 
 func run(ctx context.Context, o options) error {
@@ -210,6 +235,11 @@ func run(ctx context.Context, o options) error {
 	if len(o.names) > 0 {
 		reqs = nil
 		for _, n := range o.names {
+			if path, query, ok := strings.Cut(n, "?"); ok && strings.HasPrefix(n, "/api/") {
+				// An ad-hoc REST request, e.g. /api/articles?populate=*
+				reqs = append(reqs, bench.Request{Name: n, Path: path, Query: query})
+				continue
+			}
 			r, err := bench.Lookup(n)
 			if err != nil {
 				return err
@@ -227,6 +257,7 @@ func run(ctx context.Context, o options) error {
 	}
 	fmt.Printf("# %s on %s (%s), %d articles, concurrency %d, ≤%d requests or ≤%s per measurement, %d round(s)\n",
 		who, o.db, bench.Machine(), o.articles, o.concurrency, o.requests, o.duration, o.rounds)
+	piped := o.raw && o.piped && o.db == "postgres"
 	var rows []row
 	for _, r := range reqs {
 		for _, size := range o.sizes {
@@ -235,13 +266,20 @@ func run(ctx context.Context, o options) error {
 			}
 			rw := row{Request: r.Name, PageSize: size}
 			var stmts []sqlgen.Stmt
+			var trips [][]sqlgen.Stmt
 			if o.raw {
-				if stmts, err = env.Capture(ctx, r, size); err != nil {
+				if trips, err = env.CaptureRounds(ctx, r, size); err != nil {
 					return fmt.Errorf("%s: capture statements: %w", r.Name, err)
 				}
+				for _, t := range trips {
+					stmts = append(stmts, t...)
+				}
 				rw.RawStatements = len(stmts)
+				if piped {
+					rw.PipedRoundTrips = len(trips)
+				}
 			}
-			var ratios []float64
+			var ratios, pipedRatios []float64
 			for round := 0; round < o.rounds; round++ {
 				target := func() result {
 					return o.load(ctx, o.warmup, func(ctx context.Context) (string, int64, error) { return send(ctx, client, base, o.token, r, size) })
@@ -252,15 +290,23 @@ func run(ctx context.Context, o options) error {
 						return "", 0, err
 					})
 				}
-				var t, b result
-				if round%2 == 0 || !o.raw {
-					t = target()
-					if o.raw {
-						b = raw()
-					}
-				} else {
-					b = raw()
-					t = target()
+				pipe := func() result {
+					return o.load(ctx, o.warmup, func(ctx context.Context) (string, int64, error) {
+						_, err := bench.ReplayPipelined(ctx, env.App.DB, trips)
+						return "", 0, err
+					})
+				}
+				var t, b, p result
+				// The order rotates from round to round.
+				steps := []func(){func() { t = target() }}
+				if o.raw {
+					steps = append(steps, func() { b = raw() })
+				}
+				if piped {
+					steps = append(steps, func() { p = pipe() })
+				}
+				for i := range steps {
+					steps[(round+i)%len(steps)]()
 				}
 				rw.Target = append(rw.Target, t)
 				if o.raw {
@@ -269,15 +315,24 @@ func run(ctx context.Context, o options) error {
 						ratios = append(ratios, t.RPS/b.RPS)
 					}
 				}
+				if piped {
+					rw.Piped = append(rw.Piped, p)
+					if p.RPS > 0 {
+						pipedRatios = append(pipedRatios, t.RPS/p.RPS)
+					}
+				}
 			}
 			if len(ratios) > 0 {
 				rw.Ratio = median(ratios)
+			}
+			if len(pipedRatios) > 0 {
+				rw.PipedRatio = median(pipedRatios)
 			}
 			rows = append(rows, rw)
 			printRow(os.Stderr, rw)
 		}
 	}
-	printTable(os.Stdout, rows, o.raw)
+	printTable(os.Stdout, rows, o.raw, piped)
 	if o.jsonOut != "" {
 		b, _ := json.MarshalIndent(map[string]any{"machine": bench.Machine(), "target": who, "database": o.db,
 			"articles": o.articles, "concurrency": o.concurrency, "rows": rows}, "", "  ")
@@ -286,7 +341,7 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 	for _, rw := range rows {
-		for _, t := range rw.Target {
+		for _, t := range slices.Concat(rw.Target, rw.Raw, rw.Piped) {
 			if t.Errors > 0 {
 				return fmt.Errorf("%s at page size %d: %d failed requests (first: %s)", rw.Request, rw.PageSize, t.Errors, t.FirstError)
 			}
@@ -450,22 +505,33 @@ func printRow(w io.Writer, rw row) {
 		b := medianOf(rw.Raw)
 		fmt.Fprintf(w, "  | raw %8.0f req/s  p50 %6.2f ms  → %.0f%%", b.RPS, b.P50, 100*rw.Ratio)
 	}
+	if len(rw.Piped) > 0 {
+		p := medianOf(rw.Piped)
+		fmt.Fprintf(w, "  | piped %8.0f req/s  p50 %6.2f ms  → %.0f%%", p.RPS, p.P50, 100*rw.PipedRatio)
+	}
 	fmt.Fprintln(w)
 }
 
-func printTable(w io.Writer, rows []row, raw bool) {
+func printTable(w io.Writer, rows []row, raw, piped bool) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "request\tpage\treq/s\tp50 ms\tp99 ms\tstmts/req\t"
 	if raw {
-		fmt.Fprintln(tw, "request\tpage\treq/s\tp50 ms\tp99 ms\tstmts/req\traw req/s\traw p50 ms\traw p99 ms\traw stmts\tof raw\t")
-	} else {
-		fmt.Fprintln(tw, "request\tpage\treq/s\tp50 ms\tp99 ms\tstmts/req\t")
+		head += "raw req/s\traw p50 ms\traw p99 ms\traw stmts\tof raw\t"
 	}
+	if piped {
+		head += "piped req/s\tpiped p50 ms\tround trips\tof piped\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, rw := range rows {
 		t := medianOf(rw.Target)
 		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.2f\t%.2f\t%s\t", rw.Request, rw.PageSize, t.RPS, t.P50, t.P99, orDash(t.Statements))
 		if raw {
 			b := medianOf(rw.Raw)
 			fmt.Fprintf(tw, "%.0f\t%.2f\t%.2f\t%d\t%.0f%%\t", b.RPS, b.P50, b.P99, rw.RawStatements, 100*rw.Ratio)
+		}
+		if piped {
+			p := medianOf(rw.Piped)
+			fmt.Fprintf(tw, "%.0f\t%.2f\t%d\t%.0f%%\t", p.RPS, p.P50, rw.PipedRoundTrips, 100*rw.PipedRatio)
 		}
 		fmt.Fprintln(tw)
 	}
