@@ -135,10 +135,6 @@ func (o objPath) index(i int) objPath {
 	return objPath{fmt.Sprintf("%s[%d]", o.str, i), append(append([]string(nil), o.segs...), strconv.Itoa(i))}
 }
 
-func (o objPath) err(format string, args ...any) verr {
-	return verr{path: o.str, segs: o.segs, msg: fmt.Sprintf("%s "+format, append([]any{o.str}, args...)...)}
-}
-
 // typeErr is yup's notType message (Strapi's wording, without yup's hint about nullable).
 func (o objPath) typeErr(typ string, final, orig any, cast bool) verr {
 	msg := fmt.Sprintf("%s must be a `%s` type, but the final value was: `%s`", o.str, typ, printValue(final, true))
