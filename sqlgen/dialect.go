@@ -52,6 +52,7 @@ type Dialect interface {
 	AddForeignKey(table string, fk ForeignKey) string
 
 	// Spellings the shared renderers ask for.
+	identQuote() string // the identifier quote Quote uses
 	idColumn() string
 	orderType() string
 	systemTypes() (json, timestamp string)
@@ -90,7 +91,13 @@ func Dialects() []Dialect { return []Dialect{SQLite, Postgres} }
 
 // Col quotes alias.column.
 func Col(d Dialect, alias, col string) string {
-	return alias + "." + d.Quote(col)
+	// Built in one allocation: it runs for every column of every statement rendered, and a
+	// call to Quote through the interface cannot be merged into this concatenation.
+	q := d.identQuote()
+	if strings.Contains(col, q) {
+		return alias + "." + d.Quote(col)
+	}
+	return alias + "." + q + col + q
 }
 
 // quoteDouble is the SQL standard's identifier quoting, which SQLite and PostgreSQL share.

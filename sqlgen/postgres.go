@@ -35,6 +35,7 @@ func (postgres) tableExists() string {
 
 func (postgres) Name() string                      { return "postgres" }
 func (postgres) Placeholder() sq.PlaceholderFormat { return sq.Dollar }
+func (postgres) identQuote() string                { return `"` }
 func (postgres) Quote(ident string) string         { return quoteDouble(ident) }
 
 // InList binds the ids as one bigint array.

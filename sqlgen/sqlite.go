@@ -31,6 +31,7 @@ func (sqlite) tableExists() string {
 
 func (sqlite) Name() string                      { return "sqlite" }
 func (sqlite) Placeholder() sq.PlaceholderFormat { return sq.Question }
+func (sqlite) identQuote() string                { return `"` }
 func (sqlite) Quote(ident string) string         { return quoteDouble(ident) }
 
 // InList reads the ids from one JSON array parameter.
