@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -189,6 +190,9 @@ type DB struct {
 	replicas *replicaSet
 	// url is the PostgreSQL connection URL, for the settings listener (notify.go).
 	url string
+	// readers is SQLite's pool for reads outside transactions (nil elsewhere): under WAL
+	// they see every committed write at once and never wait for a writer.
+	readers *sqlx.DB
 }
 
 // Open connects to the configured database.
@@ -197,7 +201,7 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	var db *sqlx.DB
+	var db, readers *sqlx.DB
 	var gate *dialGate
 	switch d {
 	case sqlgen.SQLite:
@@ -216,13 +220,22 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 		for _, p := range []string{"journal_mode(WAL)", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()), "foreign_keys(1)", "case_sensitive_like(1)", "synchronous(NORMAL)"} {
 			q.Add("_pragma", p)
 		}
+		// Reads outside transactions get a pool of their own (query_only), so that they
+		// never queue behind a write for a connection; the writers' pool holds one write
+		// transaction at a time (writeTurn) plus one connection for statements outside one.
+		rq := url.Values{"_pragma": append(slices.Clone(q["_pragma"]), "query_only(1)")}
 		q.Set("_txlock", "immediate")
 		db, err = sqlx.Open("sqlite", "file:"+c.Filename+"?"+q.Encode())
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite %s: %w", c.Filename, err)
 		}
-		// One writer at a time is SQLite's rule; readers still run in parallel under WAL.
-		db.SetMaxOpenConns(8)
+		db.SetMaxOpenConns(2)
+		if readers, err = sqlx.Open("sqlite", "file:"+c.Filename+"?"+rq.Encode()); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open sqlite %s: %w", c.Filename, err)
+		}
+		readers.SetMaxOpenConns(8)
+		readers.SetMaxIdleConns(8)
 	case sqlgen.Postgres:
 		if c.URL == "" {
 			return nil, errors.New("DATABASE_URL is required for postgres")
@@ -245,7 +258,7 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 			db.SetMaxIdleConns(max(c.PoolMin, min(c.PoolMax, 20)))
 		}
 	}
-	out := &DB{DB: db, Dialect: d, gate: gate, url: c.URL}
+	out := &DB{DB: db, Dialect: d, gate: gate, url: c.URL, readers: readers}
 	if len(c.Replicas) > 0 {
 		if d != sqlgen.Postgres {
 			db.Close()

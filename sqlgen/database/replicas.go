@@ -147,6 +147,9 @@ func (db *DB) HasReplicas() bool { return db.replicas != nil && len(db.replicas.
 
 // reader returns where a read in ctx goes.
 func (db *DB) reader(ctx context.Context) *sqlx.DB {
+	if db.readers != nil {
+		return db.readers
+	}
 	if !db.HasReplicas() {
 		return db.DB
 	}
@@ -189,6 +192,16 @@ func (db *DB) QueryRowxContext(ctx context.Context, query string, args ...any) *
 	return db.reader(ctx).QueryRowxContext(ctx, query, args...)
 }
 
+// SelectContext is QueryxContext scanned into a slice.
+func (db *DB) SelectContext(ctx context.Context, dest any, query string, args ...any) error {
+	return sqlx.SelectContext(ctx, db.reader(ctx), dest, query, args...)
+}
+
+// GetContext is QueryRowxContext scanned into one value.
+func (db *DB) GetContext(ctx context.Context, dest any, query string, args ...any) error {
+	return sqlx.GetContext(ctx, db.reader(ctx), dest, query, args...)
+}
+
 // ReplicaStats are the routing decisions so far: reads sent to a replica, requests whose
 // replica was behind, and replica failures.
 func (db *DB) ReplicaStats() (toReplica, lagging, failed int64) {
@@ -215,10 +228,13 @@ func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 	return db.DB.ExecContext(ctx, query, args...)
 }
 
-// Close closes the primary's pool and the replicas'.
+// Close closes the primary's pool, SQLite's readers and the replicas'.
 func (db *DB) Close() error {
 	if db.replicas != nil {
 		db.replicas.close()
+	}
+	if db.readers != nil {
+		db.readers.Close()
 	}
 	return db.DB.Close()
 }
