@@ -96,7 +96,7 @@ func TestCLIWrongInput(t *testing.T) {
 		{[]string{"tokens", "create", "--app", app, "--name", "x", "--type", "admin"}, nil, []string{`"admin"`, "read-only, full-access, custom"}},
 		{[]string{"tokens", "frob"}, nil, []string{"create, list, revoke"}},
 		{[]string{"tokens", "list", "--app", app}, []string{"DATABASE_CLIENT=postgres", "DATABASE_URL=postgres://nobody@127.0.0.1:" + busy + "/none?connect_timeout=2"}, []string{"Check DATABASE_URL"}},
-		{[]string{"tokens", "list", "--app", app}, []string{"DATABASE_CLIENT=mongo"}, []string{`"mongo"`, "sqlite or postgres"}},
+		{[]string{"tokens", "list", "--app", app}, []string{"DATABASE_CLIENT=mongo"}, []string{`"mongo"`, "sqlite, postgres or mysql"}},
 		{[]string{"locales", "add", "--app", app, "xx-notacode"}, nil, []string{`"xx-notacode"`, "ISO code"}},
 		{[]string{"locales", "add", "en-us", "--app", app}, nil, []string{`did you mean en-US`}},
 	}

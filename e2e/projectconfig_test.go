@@ -82,6 +82,8 @@ func projectDB(t *testing.T, env []string) (*sql.DB, string) {
 	driver, dsn := "sqlite", vars["DATABASE_FILENAME"]
 	if vars["DATABASE_CLIENT"] == "postgres" {
 		driver, dsn = "pgx", vars["DATABASE_URL"]
+	} else if vars["DATABASE_CLIENT"] == "mysql" {
+		driver, dsn = "mysql", mysqlDSN(t, vars["DATABASE_URL"])
 	} else if _, err := os.Stat(dsn); err != nil {
 		t.Fatalf("the SQLite file DATABASE_FILENAME names was not created: %v", err)
 	}
@@ -234,14 +236,14 @@ func TestTSProjectConfig(t *testing.T) {
 	}
 }
 
-// TestConfigErrorsStopStartUp: a wrong-typed key and MySQL stop `quarry serve` with the
+// TestConfigErrorsStopStartUp: a wrong-typed key and an unreachable MySQL stop `quarry serve` with the
 // file, the key, the value and what was expected.
 func TestConfigErrorsStopStartUp(t *testing.T) {
 	cases := []struct{ file, src, want string }{
 		{"config/env/production/api.js", "module.exports = { rest: { maxLimit: 'many' } };",
 			`config/env/production/api.js: rest.maxLimit is "many", expected an integer`},
-		{"config/database.js", "module.exports = { connection: { client: 'mysql', connection: {} } };",
-			"MySQL is not supported yet"},
+		{"config/database.js", "module.exports = { connection: { client: 'mysql', connection: { host: '127.0.0.1', port: 1 } } };",
+			"connect to mysql: database unavailable: dial tcp 127.0.0.1:1"},
 		{"config/server.js", "module.exports = () => { while (true) {} };",
 			"Could not load js config file config/server.js: evaluation took too long"},
 	}

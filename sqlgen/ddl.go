@@ -15,8 +15,9 @@ import (
 // constraint).
 
 // Table is one table of the layout: its columns in Strapi's order, its indexes (unique ones
-// are constraints on PostgreSQL, unique indexes on SQLite, as knex creates them) and its
-// foreign keys (added after every table exists on PostgreSQL, inline on SQLite).
+// are constraints on PostgreSQL, unique indexes on SQLite and MySQL, as knex creates them)
+// and its foreign keys (added after every table exists on PostgreSQL and MySQL, inline on
+// SQLite).
 type Table struct {
 	Name        string
 	Columns     []Column
@@ -64,13 +65,14 @@ func Layout(d Dialect, s *schemas.Schema) []Table {
 			if m.DraftAndPublish {
 				t.Columns = append(t.Columns, Column{"published_at", dt})
 			}
-			t.addAuthors()
+			if m == s.Files {
+				// Before the authors' indexes, in Strapi's order (MySQL lists keys in creation order).
+				t.Indexes = append(t.Indexes, uploadFileIndexes...)
+			}
+			t.addAuthors(d)
 			if m.Localized {
 				t.Columns = append(t.Columns, Column{"locale", "varchar(255)"})
 			}
-		}
-		if m == s.Files {
-			t.Indexes = append(t.Indexes, uploadFileIndexes...)
 		}
 		if m.Table == "upload_folders" {
 			t.Indexes = append(t.Indexes, uploadFolderIndexes...)
@@ -92,7 +94,7 @@ func Layout(d Dialect, s *schemas.Schema) []Table {
 		}
 	}
 	out = append(out, Table{Name: "files_related_morphs",
-		Columns: []Column{{"id", "id"}, {"file_id", "integer"}, {"related_id", "integer"},
+		Columns: []Column{{"id", "id"}, {"file_id", d.refType()}, {"related_id", d.refType()},
 			{"related_type", "varchar(255)"}, {"field", "varchar(255)"}, {"order", d.orderType()}},
 		ForeignKeys: []ForeignKey{{"files_related_morphs_fk", "file_id", "files", "CASCADE"}},
 		Indexes: []Index{
@@ -106,10 +108,10 @@ func Layout(d Dialect, s *schemas.Schema) []Table {
 
 // addAuthors adds created_by_id/updated_by_id, the admin users who wrote an entry: Strapi
 // keeps them as join columns with an index and a foreign key each.
-func (t *Table) addAuthors() {
+func (t *Table) addAuthors(d Dialect) {
 	for _, c := range []string{"created_by_id", "updated_by_id"} {
 		name := t.Name + "_" + c + "_fk"
-		t.Columns = append(t.Columns, Column{c, "integer"})
+		t.Columns = append(t.Columns, Column{c, d.refType()})
 		t.Indexes = append(t.Indexes, Index{Name: name, Columns: []string{c}})
 		t.ForeignKeys = append(t.ForeignKeys, ForeignKey{name, c, adminUsers, "SET NULL"})
 	}
@@ -118,7 +120,7 @@ func (t *Table) addAuthors() {
 // linkTable is the join table of a relation, as Strapi's metadata builds it: the order
 // column of the targets (to-many) and of the sources (bidirectional many-to-*) when kept.
 func linkTable(d Dialect, name, srcCol, srcTable, tgtCol, tgtTable, orderCol, invOrderCol string) Table {
-	t := Table{Name: name, Columns: []Column{{"id", "id"}, {srcCol, "integer"}, {tgtCol, "integer"}},
+	t := Table{Name: name, Columns: []Column{{"id", "id"}, {srcCol, d.refType()}, {tgtCol, d.refType()}},
 		Indexes: []Index{
 			{Name: name + "_fk", Columns: []string{srcCol}},
 			{Name: name + "_inv_fk", Columns: []string{tgtCol}},
@@ -140,7 +142,7 @@ func linkTable(d Dialect, name, srcCol, srcTable, tgtCol, tgtTable, orderCol, in
 // its indexes and constraints after the entry's table, not after the join table.
 func componentsTable(d Dialect, owner, name string) Table {
 	return Table{Name: name,
-		Columns: []Column{{"id", "id"}, {"entity_id", "integer"}, {"component_id", "integer"},
+		Columns: []Column{{"id", "id"}, {"entity_id", d.refType()}, {"component_id", d.refType()},
 			{"component_type", "varchar(255)"}, {"field", "varchar(255)"}, {"order", d.orderType()}},
 		ForeignKeys: []ForeignKey{{owner + "_entity_fk", "entity_id", owner, "CASCADE"}},
 		Indexes: []Index{
@@ -185,11 +187,11 @@ var uploadFolderIndexes = []Index{
 // one Strapi would create, and the created_by_id foreign keys have their target.
 func systemTables(d Dialect) []Table {
 	dt := d.ColumnType(schemas.DateTime)
-	vc, js := "varchar(255)", d.ColumnType(schemas.JSON)
+	vc, js, txt := "varchar(255)", d.ColumnType(schemas.JSON), d.ColumnType(schemas.Text)
 	entity := func(name string, cols ...Column) Table {
 		t := Table{Name: name, Columns: append([]Column{{"id", "id"}}, cols...)}
 		t.Columns = append(t.Columns, Column{"created_at", dt}, Column{"updated_at", dt})
-		t.addAuthors()
+		t.addAuthors(d)
 		return t
 	}
 	plain := func(name string, cols ...Column) Table {
@@ -209,13 +211,13 @@ func systemTables(d Dialect) []Table {
 		entity("strapi_transfer_tokens", Column{"name", vc}, Column{"description", vc}, Column{"access_key", vc},
 			Column{"last_used_at", dt}, Column{"expires_at", dt}, Column{"lifespan", "bigint"}),
 		entity("strapi_transfer_token_permissions", Column{"action", vc}),
-		plain("strapi_core_store_settings", Column{"key", vc}, Column{"value", "text"}, Column{"type", vc},
+		plain("strapi_core_store_settings", Column{"key", vc}, Column{"value", txt}, Column{"type", vc},
 			Column{"environment", vc}, Column{"tag", vc}),
-		plain("strapi_webhooks", Column{"name", vc}, Column{"url", "text"}, Column{"headers", js},
+		plain("strapi_webhooks", Column{"name", vc}, Column{"url", txt}, Column{"headers", js},
 			Column{"events", js}, Column{"enabled", "boolean"}),
 		entity("strapi_releases", Column{"name", vc}, Column{"released_at", dt}, Column{"scheduled_at", dt},
 			Column{"timezone", vc}, Column{"status", vc}),
-		entity("strapi_release_actions", Column{"type", vc}, Column{"target_id", "integer"}, Column{"target_type", vc},
+		entity("strapi_release_actions", Column{"type", vc}, Column{"target_id", d.refType()}, Column{"target_type", vc},
 			Column{"content_type", vc}, Column{"locale", vc}, Column{"is_entry_valid", "boolean"}),
 		linkTable(d, "admin_permissions_role_links", "permission_id", "admin_permissions", "role_id", "admin_roles", "", "permission_order"),
 		linkTable(d, "admin_users_roles_links", "user_id", adminUsers, "role_id", "admin_roles", "role_order", "user_order"),

@@ -15,12 +15,12 @@ import (
 )
 
 // Dialect is how one SQL engine spells what Quarry runs. There is one implementation per
-// engine, each in its own file (sqlite.go, postgres.go); everything else in sqlgen (plan
+// engine, each in its own file (sqlite.go, postgres.go, mysql.go); everything else in sqlgen (plan
 // steps, writes, DDL) is written once against this interface, so a new engine is a new file
 // set here plus its driver in sqlgen/database. The unexported methods keep the interface
 // sealed: only sqlgen implements it.
 type Dialect interface {
-	// Name is the engine: sqlite, postgres.
+	// Name is the engine: sqlite, postgres, mysql.
 	Name() string
 	// Placeholder is how bind parameters are spelled in the rendered text.
 	Placeholder() sq.PlaceholderFormat
@@ -54,12 +54,24 @@ type Dialect interface {
 	// Spellings the shared renderers ask for.
 	identQuote() string // the identifier quote Quote uses
 	idColumn() string
+	// refType is the type of a column holding another row's id (join and link columns), which
+	// a foreign key requires to match idColumn's.
+	refType() string
 	orderType() string
 	systemTypes() (json, timestamp string)
 	filterCol(alias, col string) string
-	nullsOrder(desc bool) string
+	// sortTerm renders one ORDER BY term with PostgreSQL's null placement (last ascending,
+	// first descending), which Strapi's answers show; n is how many times expr occurs in it
+	// (its bind values repeat as often).
+	sortTerm(expr string, desc bool) (term string, n int)
 	offsetOnly() string
 	asText(col string) string
+	// exact makes a text operand compare and sort by its bytes (code points), as PostgreSQL
+	// under the C collation and SQLite do, whatever the column's collation: $eq and $contains
+	// are case-sensitive, and sort orders match Strapi's answers.
+	exact(expr string) string
+	// defaultValues ends an INSERT that takes every column's default.
+	defaultValues() string
 	// returningID is the clause an INSERT ends with to return the new row's id, or "" where
 	// the engine has none and the driver reports the id instead (see Insert.Render).
 	returningID() string
@@ -82,12 +94,14 @@ func ByName(name string) (Dialect, error) {
 		return SQLite, nil
 	case "postgres", "postgresql", "pg":
 		return Postgres, nil
+	case "mysql", "mysql2", "mariadb":
+		return MySQL, nil
 	}
-	return nil, fmt.Errorf("unsupported database client %q (use sqlite or postgres)", name)
+	return nil, fmt.Errorf("unsupported database client %q (use sqlite, postgres or mysql)", name)
 }
 
 // Dialects lists every engine, for what runs on each of them (the case files' SQL sections).
-func Dialects() []Dialect { return []Dialect{SQLite, Postgres} }
+func Dialects() []Dialect { return []Dialect{SQLite, Postgres, MySQL} }
 
 // Col quotes alias.column.
 func Col(d Dialect, alias, col string) string {

@@ -113,8 +113,19 @@ func (postgres) systemTypes() (json, timestamp string) {
 // filterCol is the plain column: PostgreSQL's planner has statistics to choose the index.
 func (d postgres) filterCol(alias, col string) string { return Col(d, alias, col) }
 
-// nullsOrder is empty: PostgreSQL's default placement is the one Strapi's answers show.
-func (postgres) nullsOrder(bool) string { return "" }
+// sortTerm keeps PostgreSQL's default placement, the one Strapi's answers show.
+func (postgres) sortTerm(expr string, desc bool) (string, int) {
+	if desc {
+		return expr + " DESC", 1
+	}
+	return expr + " ASC", 1
+}
+
+// exact needs nothing: comparisons and LIKE are case-sensitive here.
+func (postgres) exact(expr string) string { return expr }
+
+func (postgres) defaultValues() string { return "DEFAULT VALUES" }
+func (postgres) refType() string       { return "integer" }
 
 func (postgres) offsetOnly() string { return "OFFSET ?" }
 

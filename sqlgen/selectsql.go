@@ -118,14 +118,11 @@ func render(d Dialect, s *plan.Select, sh *shape) (string, []any, error) {
 		var explicit []string
 		for _, o := range s.Order {
 			expr, args := r.orderExpr(s.Model, t, o)
-			if o.Desc {
-				expr += " DESC"
-			} else {
-				expr += " ASC"
+			term, n := d.sortTerm(expr, o.Desc)
+			explicit = append(explicit, term)
+			for range n {
+				orderArgs = append(orderArgs, args...)
 			}
-			expr += d.nullsOrder(o.Desc)
-			explicit = append(explicit, expr)
-			orderArgs = append(orderArgs, args...)
 		}
 		if len(explicit) > 0 {
 			orderBy = append(explicit, orderBy...)
@@ -231,11 +228,15 @@ func (r *renderer) hop(from string, a *schemas.Attribute) (joins []string, args 
 func (r *renderer) orderExpr(m *schemas.Model, t string, o plan.Order) (string, []any) {
 	d := r.d
 	col := "id"
+	exact := func(e string) string { return e }
 	if o.Attr != nil {
 		col = o.Attr.Column
+		if isText(o.Attr.Type) {
+			exact = d.exact
+		}
 	}
 	if len(o.Path) == 0 {
-		return Col(d, t, col), nil
+		return exact(Col(d, t, col)), nil
 	}
 	base := r.alias("s")
 	var joins []string
@@ -251,7 +252,7 @@ func (r *renderer) orderExpr(m *schemas.Model, t string, o plan.Order) (string, 
 	if o.Desc {
 		agg = "MAX"
 	}
-	expr := fmt.Sprintf("(SELECT %s(%s) FROM %s %s %s WHERE %s = %s)", agg, Col(d, from, col),
+	expr := fmt.Sprintf("(SELECT %s(%s) FROM %s %s %s WHERE %s = %s)", agg, exact(Col(d, from, col)),
 		d.Quote(m.Table), base, strings.Join(joins, " "), Col(d, base, "id"), Col(d, t, "id"))
 	return expr, args
 }

@@ -102,13 +102,19 @@ func (sqlite) systemTypes() (json, timestamp string) {
 // of a component type per entry.
 func (d sqlite) filterCol(alias, col string) string { return "+" + Col(d, alias, col) }
 
-// nullsOrder asks for PostgreSQL's default null placement, which Strapi's answers show.
-func (sqlite) nullsOrder(desc bool) string {
+// sortTerm asks for PostgreSQL's default null placement, which Strapi's answers show.
+func (sqlite) sortTerm(expr string, desc bool) (string, int) {
 	if desc {
-		return " NULLS FIRST"
+		return expr + " DESC NULLS FIRST", 1
 	}
-	return " NULLS LAST"
+	return expr + " ASC NULLS LAST", 1
 }
+
+// exact needs nothing: comparisons and LIKE are case-sensitive here (the connection sets case_sensitive_like).
+func (sqlite) exact(expr string) string { return expr }
+
+func (sqlite) defaultValues() string { return "DEFAULT VALUES" }
+func (sqlite) refType() string       { return "integer" }
 
 func (sqlite) offsetOnly() string { return "LIMIT -1 OFFSET ?" }
 

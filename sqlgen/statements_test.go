@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 var dialects = []struct {
 	name string
 	d    Dialect
-}{{"sqlite", SQLite}, {"postgres", Postgres}}
+}{{"sqlite", SQLite}, {"postgres", Postgres}, {"mysql", MySQL}}
 
 // statementCase renders one statement for a dialect.
 type statementCase struct {

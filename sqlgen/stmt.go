@@ -80,7 +80,7 @@ func (ins Insert) stmt(d Dialect) Stmt {
 		panic(fmt.Sprintf("sqlgen: insert into %s: %d columns, %d values", ins.Table, len(ins.Columns), len(ins.Values)))
 	}
 	if len(ins.Columns) == 0 {
-		return Stmt{SQL: "INSERT INTO " + d.Quote(ins.Table) + " DEFAULT VALUES"}
+		return Stmt{SQL: "INSERT INTO " + d.Quote(ins.Table) + " " + d.defaultValues()}
 	}
 	return build(d, sq.Insert(d.Quote(ins.Table)).Columns(quoteAll(d, ins.Columns...)...).Values(ins.Values...))
 }

@@ -128,13 +128,17 @@ func (r *renderer) expr(b *strings.Builder, args *[]any, m *schemas.Model, t str
 func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.AttrType, x *plan.Cmp) {
 	base := r.sh.slotOf(x)
 	bind := func(i int) { *args = append(*args, slot(base+i)) }
+	p := "?"
+	if x.Text || isText(typ) {
+		p = r.d.exact("?")
+	}
 	switch x.Op {
 	case ir.CmpNull:
 		b.WriteString(c + " IS NULL")
 	case ir.CmpNotNull:
 		b.WriteString(c + " IS NOT NULL")
 	case ir.CmpEq, ir.CmpNe, ir.CmpLt, ir.CmpLte, ir.CmpGt, ir.CmpGte:
-		b.WriteString(c + " " + sqlComparison[x.Op] + " ?")
+		b.WriteString(c + " " + sqlComparison[x.Op] + " " + p)
 		bind(0)
 	case ir.CmpIn, ir.CmpNotIn:
 		if len(x.Args) == 0 {
@@ -154,19 +158,19 @@ func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.At
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteByte('?')
+			b.WriteString(p)
 			bind(i)
 		}
 		b.WriteByte(')')
 	case ir.CmpBetween:
-		b.WriteString(c + " BETWEEN ? AND ?")
+		b.WriteString(c + " BETWEEN " + p + " AND " + p)
 		bind(0)
 		bind(1)
 	case ir.CmpLike:
-		b.WriteString(c + " LIKE ?")
+		b.WriteString(c + " LIKE " + r.d.exact("?"))
 		bind(0)
 	case ir.CmpNotLike:
-		b.WriteString(c + " NOT LIKE ?")
+		b.WriteString(c + " NOT LIKE " + r.d.exact("?"))
 		bind(0)
 	case ir.CmpILike:
 		b.WriteString("LOWER(" + c + ") LIKE LOWER(?)")
@@ -180,4 +184,14 @@ func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.At
 // sqlComparison spells the ordering and equality comparisons.
 var sqlComparison = map[ir.Comparison]string{
 	ir.CmpEq: "=", ir.CmpNe: "<>", ir.CmpLt: "<", ir.CmpLte: "<=", ir.CmpGt: ">", ir.CmpGte: ">=",
+}
+
+// isText reports whether an attribute type is stored as a string compared by its text.
+func isText(t schemas.AttrType) bool {
+	switch t {
+	case schemas.String, schemas.Text, schemas.RichText, schemas.Enumeration, schemas.Email,
+		schemas.UID, schemas.Password:
+		return true
+	}
+	return false
 }

@@ -99,7 +99,7 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 	fs := flag.NewFlagSet("qplan", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	dir := fs.String("app", ".", "app folder")
-	dialect := fs.String("dialect", "", "sqlite or postgres (default: the app's configured database client)")
+	dialect := fs.String("dialect", "", "sqlite, postgres or mysql (default: the app's configured database client)")
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	doExplain := fs.Bool("explain", false, "run EXPLAIN for each step against the configured database")
 	analyze := fs.Bool("analyze", false, "with --explain on PostgreSQL: EXPLAIN (ANALYZE, BUFFERS)")

@@ -263,8 +263,10 @@ func newLogger(w io.Writer, getenv func(string) string) (*slog.Logger, error) {
 
 const envHelp = `Environment:
   HOST, PORT             listen address (0.0.0.0, 1337)
-  DATABASE_CLIENT        sqlite or postgres (sqlite)
-  DATABASE_URL           PostgreSQL URL
+  DATABASE_CLIENT        sqlite, postgres or mysql (sqlite)
+  DATABASE_URL           PostgreSQL or MySQL URL (postgres://…, mysql://…)
+  DATABASE_HOST, DATABASE_PORT, DATABASE_NAME, DATABASE_USERNAME, DATABASE_PASSWORD, DATABASE_SSL
+                         the server's fields when DATABASE_URL is not set
   DATABASE_FILENAME      SQLite file (DIR/.tmp/data.db)
   API_TOKEN_SALT         salt of stored API token hashes (generated into DIR/.tmp/api-token-salt)
   JWT_SECRET             signs users' JWTs (generated into DIR/.tmp/jwt-secret; required in production)

@@ -3,6 +3,7 @@ package exec_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,19 +14,24 @@ import (
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
-	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
 // openBlog opens a fresh SQLite database with the example app's layout.
 func openBlog(t *testing.T) (*database.DB, *schemas.Schema) {
 	t.Helper()
+	return openBlogOn(t, database.Config{Client: "sqlite", Filename: filepath.Join(t.TempDir(), "t.db")})
+}
+
+// openBlogOn opens c with the example app's layout.
+func openBlogOn(t *testing.T, c database.Config) (*database.DB, *schemas.Schema) {
+	t.Helper()
 	s, err := schemas.Load("../../examples/blog")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	db, err := database.Open(ctx, database.Config{Client: "sqlite", Filename: filepath.Join(t.TempDir(), "t.db")})
+	db, err := database.Open(ctx, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,15 +42,57 @@ func openBlog(t *testing.T) (*database.DB, *schemas.Schema) {
 	return db, s
 }
 
+// engines are the databases the statement counts are checked on: SQLite always,
+// PostgreSQL and MySQL when QUARRY_TEST_POSTGRES_URL and QUARRY_TEST_MYSQL_URL name a
+// server (each test gets a uniquely named database, dropped when it ends).
+func engines(t *testing.T) map[string]func(t *testing.T) database.Config {
+	out := map[string]func(t *testing.T) database.Config{
+		"sqlite": func(t *testing.T) database.Config {
+			return database.Config{Client: "sqlite", Filename: filepath.Join(t.TempDir(), "t.db")}
+		},
+	}
+	for client, env := range map[string]string{"postgres": "QUARRY_TEST_POSTGRES_URL", "mysql": "QUARRY_TEST_MYSQL_URL"} {
+		admin := os.Getenv(env)
+		if admin == "" {
+			continue
+		}
+		out[client] = func(t *testing.T) database.Config {
+			return database.Config{Client: client, URL: freshDatabase(t, client, admin)}
+		}
+	}
+	return out
+}
+
+// freshDatabase creates a uniquely named database on the server of the admin URL and
+// returns its URL; it is dropped when the test ends.
+func freshDatabase(t *testing.T, client, admin string) string {
+	t.Helper()
+	ctx := context.Background()
+	db, err := database.Open(ctx, database.Config{Client: client, URL: admin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("quarry_exec_%d_%d", os.Getpid(), time.Now().UnixNano())
+	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		db.ExecContext(ctx, "DROP DATABASE "+name)
+		db.Close()
+	})
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
 // seed inserts n published articles, each with an author (who has a mentor) and two tags,
 // directly in SQL, so the read path is tested on its own.
 func seed(t *testing.T, db *database.DB, n int) {
 	t.Helper()
-	// SQLite stores Strapi's timestamps as milliseconds, PostgreSQL as timestamps.
-	var now any = time.Now().UnixMilli()
-	if db.Dialect == sqlgen.Postgres {
-		now = time.Now().UTC().Truncate(time.Millisecond)
-	}
+	now := db.Dialect.Bind(time.Now())
 	exec := func(q string, args ...any) {
 		if _, err := db.Exec(db.Rebind(q), args...); err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -86,10 +134,16 @@ func run(t *testing.T, db *database.DB, s *schemas.Schema, query string) *exec.R
 // TestStatementCountIndependentOfRows shows the number of SQL statements of a request
 // depends on its populate shape only: 1, 10 and 100 entries with two populate levels.
 func TestStatementCountIndependentOfRows(t *testing.T) {
+	for name, open := range engines(t) {
+		t.Run(name, func(t *testing.T) { statementCounts(t, open) })
+	}
+}
+
+func statementCounts(t *testing.T, open func(t *testing.T) database.Config) {
 	const query = "populate[author][populate][mentor]=true&populate[tags]=true&pagination[pageSize]=1000"
 	counts := map[int]int{}
 	for _, n := range []int{1, 10, 100} {
-		db, s := openBlog(t)
+		db, s := openBlogOn(t, open(t))
 		seed(t, db, n)
 		res := run(t, db, s, query)
 		if len(res.Entries) != n {

@@ -28,7 +28,7 @@ func ConstraintError(s *schemas.Schema, err error) error {
 // attributeFor names the attribute stored in the violated column, "" when the schema has
 // none (a composite index, a table Quarry does not model).
 func attributeFor(s *schemas.Schema, v sqlerr.Violation) string {
-	if s == nil || v.Column == "" {
+	if s == nil || (v.Column == "" && v.Index == "") {
 		return ""
 	}
 	for _, m := range s.Models {
@@ -36,7 +36,8 @@ func attributeFor(s *schemas.Schema, v sqlerr.Violation) string {
 			continue
 		}
 		for _, a := range m.Attributes {
-			if a.Column == v.Column {
+			// MySQL names only the index, which Strapi names <table>_<column>_unique.
+			if (v.Column != "" && a.Column == v.Column) || (v.Column == "" && v.Index == m.Table+"_"+a.Column+"_unique") {
 				return a.Name
 			}
 		}

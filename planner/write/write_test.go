@@ -46,12 +46,15 @@ func loadSchema(t testing.TB) *schemas.Schema {
 	return s
 }
 
-// forEachDB runs fn on a fresh SQLite database and, when QUARRY_TEST_POSTGRES_URL is set,
-// on a fresh PostgreSQL database.
+// forEachDB runs fn on a fresh SQLite database and, when QUARRY_TEST_POSTGRES_URL or
+// QUARRY_TEST_MYSQL_URL is set, on a fresh PostgreSQL or MySQL database.
 func forEachDB(t *testing.T, fn func(t *testing.T, e *env)) {
 	t.Run("sqlite", func(t *testing.T) { fn(t, newEnv(t, "sqlite")) })
 	if os.Getenv("QUARRY_TEST_POSTGRES_URL") != "" {
 		t.Run("postgres", func(t *testing.T) { fn(t, newEnv(t, "postgres")) })
+	}
+	if os.Getenv("QUARRY_TEST_MYSQL_URL") != "" {
+		t.Run("mysql", func(t *testing.T) { fn(t, newEnv(t, "mysql")) })
 	}
 }
 
@@ -84,6 +87,31 @@ func newEnv(t testing.TB, kind string) *env {
 		cfg = database.Config{Client: "postgres", URL: u.String()}
 		t.Cleanup(func() {
 			if _, err := admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+				t.Errorf("drop database %s: %v", name, err)
+			}
+			admin.Close()
+		})
+	case "mysql":
+		base := os.Getenv("QUARRY_TEST_MYSQL_URL")
+		admin, err := database.Open(ctx, database.Config{Client: "mysql", URL: base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 6)
+		_, _ = rand.Read(buf)
+		name := "quarry_write_" + hex.EncodeToString(buf)
+		if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+			admin.Close()
+			t.Fatalf("create database: %v", err)
+		}
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.Path = "/" + name
+		cfg = database.Config{Client: "mysql", URL: u.String()}
+		t.Cleanup(func() {
+			if _, err := admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name); err != nil {
 				t.Errorf("drop database %s: %v", name, err)
 			}
 			admin.Close()
@@ -181,7 +209,11 @@ func (e *env) delete(t *testing.T, uid string, id int64) error {
 	})
 }
 
+// rebind converts a test's statement (? placeholders, "quoted" identifiers) to the dialect.
 func (e *env) rebind(q string) string {
+	if e.name == "mysql" {
+		q = strings.ReplaceAll(q, `"`, "`")
+	}
 	s, err := e.db.Dialect.Placeholder().ReplacePlaceholders(q)
 	if err != nil {
 		panic(err)
@@ -205,7 +237,7 @@ func (e *env) ids(t *testing.T, q string, args ...any) []int64 {
 func (e *env) count(t *testing.T, table string) int64 {
 	t.Helper()
 	var n int64
-	if err := e.db.Get(&n, `SELECT COUNT(*) FROM "`+table+`"`); err != nil {
+	if err := e.db.Get(&n, e.rebind(`SELECT COUNT(*) FROM "`+table+`"`)); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -425,7 +457,7 @@ func TestReplayRecordedWrites(t *testing.T) {
 					gotID, err = id, e.w.Update(ctx, tx, m, id, data)
 				case st.Method == "DELETE" && single:
 					var ids []int64
-					if err := tx.Select(&ids, fmt.Sprintf(`SELECT id FROM "%s" WHERE published_at IS NOT NULL ORDER BY id`, m.Table)); err != nil {
+					if err := tx.Select(&ids, e.rebind(fmt.Sprintf(`SELECT id FROM "%s" WHERE published_at IS NOT NULL ORDER BY id`, m.Table))); err != nil {
 						return err
 					}
 					if len(ids) == 0 {

@@ -72,8 +72,52 @@ module.exports = ({ env }) => ({ connection: { client: env('DATABASE_CLIENT', 's
 	if err != nil || c.Client != "sqlite" || c.Filename != "DIR/db/x.db" {
 		t.Errorf("better-sqlite3: %+v %v", c, err)
 	}
-	_, err = configOf(t, "database.js", js, map[string]string{"DATABASE_CLIENT": "mysql"})
-	if err == nil || !strings.Contains(err.Error(), "config/database.js") || !strings.Contains(err.Error(), "MySQL is not supported yet") {
-		t.Errorf("mysql: %v", err)
+	// MySQL and MariaDB: the same generated file with client mysql (or mysql2), its fields
+	// or a connection string, and without a file the DATABASE_* variables.
+	c, err = configOf(t, "database.js", js, map[string]string{"DATABASE_CLIENT": "mysql", "DATABASE_PORT": "3307"})
+	if want := "mysql://strapi:p%40ss@localhost:3307/strapi"; err != nil || c.Client != "mysql" || c.URL != want {
+		t.Errorf("mysql fields: %+v %v\nwant %s", c, err, want)
+	}
+	c, err = configOf(t, "database.js", js, map[string]string{"DATABASE_CLIENT": "mysql2", "DATABASE_SSL": "true", "DATABASE_SSL_REJECT_UNAUTHORIZED": "false"})
+	if want := "mysql://strapi:p%40ss@localhost:5432/strapi?tls=skip-verify"; err != nil || c.Client != "mysql" || c.URL != want {
+		t.Errorf("mysql2 ssl: %+v %v\nwant %s", c, err, want)
+	}
+	c, err = configOf(t, "database.js", js, map[string]string{"DATABASE_CLIENT": "mysql", "DATABASE_URL": "mysql://u:p@db:3306/cms"})
+	if err != nil || c.URL != "mysql://u:p@db:3306/cms" {
+		t.Errorf("mysql URL: %+v %v", c, err)
+	}
+	c, err = configOf(t, "", "", map[string]string{"DATABASE_CLIENT": "mysql", "DATABASE_HOST": "db", "DATABASE_NAME": "cms",
+		"DATABASE_USERNAME": "u", "DATABASE_PASSWORD": "p w", "DATABASE_SSL": "true"})
+	if want := "mysql://u:p%20w@db:3306/cms?tls=true"; err != nil || c.URL != want {
+		t.Errorf("mysql env: %+v %v\nwant %s", c, err, want)
+	}
+	c, err = configOf(t, "", "", map[string]string{"DATABASE_CLIENT": "mysql", "DATABASE_URL": "mysql://root@127.0.0.1/x"})
+	if err != nil || c.Client != "mysql" || c.URL != "mysql://root@127.0.0.1/x" {
+		t.Errorf("mysql env URL: %+v %v", c, err)
+	}
+	if _, err = configOf(t, "", "", map[string]string{"DATABASE_CLIENT": "mysql", "DATABASE_HOST": "db", "DATABASE_PORT": "x"}); err == nil {
+		t.Error("DATABASE_PORT=x accepted")
+	}
+}
+
+// TestMySQLConfig: both URL forms give the driver settings Quarry's statements rely on.
+func TestMySQLConfig(t *testing.T) {
+	for _, in := range []string{"mysql://u:p@db:3307/cms?tls=false", "u:p@tcp(db:3307)/cms?multiStatements=true&interpolateParams=true&parseTime=false"} {
+		cfg, err := mysqlConfig(in)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if cfg.User != "u" || cfg.Passwd != "p" || cfg.Addr != "db:3307" || cfg.DBName != "cms" {
+			t.Errorf("%s: %+v", in, cfg)
+		}
+		if !cfg.ParseTime || cfg.MultiStatements || cfg.InterpolateParams || !cfg.ClientFoundRows || cfg.Loc.String() != "UTC" {
+			t.Errorf("%s: driver settings %+v", in, cfg)
+		}
+	}
+	if _, err := mysqlConfig("mysql://db/x?tls=maybe"); err == nil {
+		t.Error("tls=maybe accepted")
+	}
+	if cfg, _ := mysqlConfig("mysql://db/x"); cfg.Addr != "db:3306" {
+		t.Errorf("default port: %s", cfg.Addr)
 	}
 }

@@ -1,5 +1,5 @@
 // Package database opens the app's configured database (embedded SQLite by default,
-// PostgreSQL on request) and brings its tables up to the layout the schema needs.
+// PostgreSQL or MySQL/MariaDB on request) and brings its tables up to the layout the schema needs.
 package database
 
 import (
@@ -35,8 +35,8 @@ func init() {
 
 // Config says which database to use.
 type Config struct {
-	Client   string // sqlite | postgres
-	URL      string // postgres connection URL
+	Client   string // sqlite | postgres | mysql
+	URL      string // postgres or mysql connection URL
 	Filename string // sqlite file
 	// BusyTimeout is how long a SQLite writer waits for another process's write lock
 	// before the request answers 503 (DATABASE_BUSY_TIMEOUT, in milliseconds).
@@ -84,7 +84,12 @@ func ConfigFor(appDir string, proj *projectconfig.Project, typed *projectconfig.
 			}
 			c.URL = u
 		case "mysql", "mysql2":
-			return c, fmt.Errorf("%s: connection.client %q: MySQL is not supported yet; use sqlite or postgres", src, dc.Client)
+			c.Client = "mysql"
+			u, err := mysqlURL(dc.Connection)
+			if err != nil {
+				return c, fmt.Errorf("%s: %w", src, err)
+			}
+			c.URL = u
 		}
 		c.PoolMin = dc.Pool.Min.Int(0)
 		c.PoolMax = dc.Pool.Max.Int(0)
@@ -109,8 +114,11 @@ func ConfigFor(appDir string, proj *projectconfig.Project, typed *projectconfig.
 			c.Filename = v
 		}
 	}
-	if c.Client == "mysql" || c.Client == "mysql2" {
-		return c, fmt.Errorf("DATABASE_CLIENT %q: MySQL is not supported yet; use sqlite or postgres", c.Client)
+	if !fromScript && c.URL == "" && getenv("DATABASE_HOST") != "" {
+		// Strapi's generated config/database.js reads these; without the file they mean the same.
+		if err := c.urlFromEnv(getenv); err != nil {
+			return c, err
+		}
 	}
 	c.BusyTimeout = DefaultBusyTimeout
 	if v := getenv("DATABASE_BUSY_TIMEOUT"); v != "" {
@@ -236,6 +244,11 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 		}
 		readers.SetMaxOpenConns(8)
 		readers.SetMaxIdleConns(8)
+	case sqlgen.MySQL:
+		gate = &dialGate{now: time.Now}
+		if db, err = openMySQL(c, gate); err != nil {
+			return nil, err
+		}
 	case sqlgen.Postgres:
 		if c.URL == "" {
 			return nil, errors.New("DATABASE_URL is required for postgres")
@@ -331,7 +344,7 @@ func (db *DB) Migrate(ctx context.Context, s *schemas.Schema, log *slog.Logger) 
 	}
 	for _, name := range sqlgen.LegacyIndexes(s) {
 		if have.indexes[name] && !have.constraintIndexes[name] {
-			if _, err := db.ExecContext(ctx, db.Dialect.DropIndex("", name)); err != nil {
+			if _, err := db.ExecContext(ctx, db.Dialect.DropIndex(have.indexTables[name], name)); err != nil {
 				return fmt.Errorf("drop index %s: %w", name, err)
 			}
 			log.Info("dropped an index Strapi does not know", "index", name)
@@ -343,7 +356,7 @@ func (db *DB) Migrate(ctx context.Context, s *schemas.Schema, log *slog.Logger) 
 			case have.constraintIndexes[ix.Name]:
 				continue
 			case have.indexes[ix.Name]:
-				if !ix.Unique || db.Dialect != sqlgen.Postgres {
+				if !ix.Unique || db.Dialect != sqlgen.Postgres { // MySQL: a unique key is an index
 					continue
 				}
 				if _, err := db.ExecContext(ctx, sqlgen.PostgresUniqueFromIndex(t.Name, ix.Name)); err != nil {
@@ -356,15 +369,15 @@ func (db *DB) Migrate(ctx context.Context, s *schemas.Schema, log *slog.Logger) 
 			}
 		}
 	}
-	if db.Dialect != sqlgen.Postgres {
-		return nil
+	if db.Dialect == sqlgen.SQLite {
+		return nil // declared in CREATE TABLE
 	}
 	for _, t := range layout {
 		for _, fk := range t.ForeignKeys {
 			if have.constraints[t.Name][fk.Name] {
 				continue
 			}
-			if old := have.foreignKeys[t.Name+"."+fk.Column+">"+fk.RefTable]; old != "" {
+			if old := have.foreignKeys[t.Name+"."+fk.Column+">"+fk.RefTable]; old != "" && db.Dialect == sqlgen.Postgres {
 				if _, err := db.ExecContext(ctx, sqlgen.PostgresRenameConstraint(t.Name, old, fk.Name)); err != nil {
 					return fmt.Errorf("rename foreign key %s: %w", old, err)
 				}
@@ -394,9 +407,12 @@ func (db *DB) StoredType(ctx context.Context) func(table, column string) (schema
 				Type string `db:"type"`
 			}
 			var err error
-			if db.Dialect == sqlgen.Postgres {
+			switch db.Dialect {
+			case sqlgen.Postgres:
 				err = db.SelectContext(ctx, &rows, `SELECT column_name AS name, data_type AS type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`, table)
-			} else {
+			case sqlgen.MySQL:
+				err = db.SelectContext(ctx, &rows, `SELECT column_name AS name, data_type AS type FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ?`, table)
+			default:
 				err = db.SelectContext(ctx, &rows, `SELECT name, type FROM pragma_table_info(?)`, table)
 			}
 			cols = map[string]string{}
@@ -421,18 +437,21 @@ func (db *DB) StoredType(ctx context.Context) func(table, column string) (schema
 type schemaState struct {
 	columns           map[string]map[string]bool
 	indexes           map[string]bool
+	indexTables       map[string]string // index name -> its table
 	constraintIndexes map[string]bool
 	constraints       map[string]map[string]bool
 	foreignKeys       map[string]string
 }
 
+// pair is a row of two names read while inspecting (table and column, table and index).
+type pair struct {
+	A string `db:"a"`
+	B string `db:"b"`
+}
+
 func (db *DB) inspect(ctx context.Context) (*schemaState, error) {
-	st := &schemaState{columns: map[string]map[string]bool{}, indexes: map[string]bool{},
+	st := &schemaState{columns: map[string]map[string]bool{}, indexes: map[string]bool{}, indexTables: map[string]string{},
 		constraintIndexes: map[string]bool{}, constraints: map[string]map[string]bool{}, foreignKeys: map[string]string{}}
-	type pair struct {
-		A string `db:"a"`
-		B string `db:"b"`
-	}
 	var cols, idx []pair
 	if db.Dialect == sqlgen.Postgres {
 		if err := db.SelectContext(ctx, &cols, `SELECT table_name AS a, column_name AS b FROM information_schema.columns WHERE table_schema = current_schema()`); err != nil {
@@ -472,6 +491,10 @@ func (db *DB) inspect(ctx context.Context) (*schemaState, error) {
 				st.foreignKeys[tbl+"."+c.Column.String+">"+c.RefName.String] = c.Name
 			}
 		}
+	} else if db.Dialect == sqlgen.MySQL {
+		if err := db.inspectMySQL(ctx, st, &cols, &idx); err != nil {
+			return nil, err
+		}
 	} else {
 		if err := db.SelectContext(ctx, &cols, `SELECT m.name AS a, p.name AS b FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'`); err != nil {
 			return nil, err
@@ -488,6 +511,7 @@ func (db *DB) inspect(ctx context.Context) (*schemaState, error) {
 	}
 	for _, i := range idx {
 		st.indexes[i.B] = true
+		st.indexTables[i.B] = i.A
 	}
 	return st, nil
 }

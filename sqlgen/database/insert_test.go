@@ -14,8 +14,9 @@ import (
 	"github.com/quarrycms/quarry/sqlgen"
 )
 
-// openTestDB opens a fresh database of a kind: SQLite in a temporary folder, PostgreSQL as
-// a uniquely named database on QUARRY_TEST_POSTGRES_URL's server (dropped afterwards).
+// openTestDB opens a fresh database of a kind: SQLite in a temporary folder, PostgreSQL or
+// MySQL as a uniquely named database on QUARRY_TEST_POSTGRES_URL's or QUARRY_TEST_MYSQL_URL's
+// server (dropped afterwards).
 func openTestDB(t *testing.T, kind string) *DB {
 	t.Helper()
 	ctx := context.Background()
@@ -49,6 +50,35 @@ func openTestDB(t *testing.T, kind string) *DB {
 		u.Path = "/" + name
 		cfg = Config{Client: "postgres", URL: u.String()}
 	}
+	if kind == "mysql" {
+		base := os.Getenv("QUARRY_TEST_MYSQL_URL")
+		if base == "" {
+			t.Skip("QUARRY_TEST_MYSQL_URL is not set")
+		}
+		admin, err := Open(ctx, Config{Client: "mysql", URL: base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 6)
+		_, _ = rand.Read(buf)
+		name := "quarry_database_" + hex.EncodeToString(buf)
+		if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+			admin.Close()
+			t.Fatalf("create database: %v", err)
+		}
+		t.Cleanup(func() {
+			if _, err := admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name); err != nil {
+				t.Errorf("drop database %s: %v", name, err)
+			}
+			admin.Close()
+		})
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.Path = "/" + name
+		cfg = Config{Client: "mysql", URL: u.String()}
+	}
 	db, err := Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +88,7 @@ func openTestDB(t *testing.T, kind string) *DB {
 }
 
 func TestInsertID(t *testing.T) {
-	for _, kind := range []string{"sqlite", "postgres"} {
+	for _, kind := range []string{"sqlite", "postgres", "mysql"} {
 		t.Run(kind, func(t *testing.T) {
 			ctx := context.Background()
 			db := openTestDB(t, kind)

@@ -1,5 +1,5 @@
 // Package sqlerr classifies the errors of the database drivers Quarry uses (pgx for
-// PostgreSQL, modernc for SQLite): a unique constraint refused a value, or the database
+// PostgreSQL, modernc for SQLite, go-sql-driver for MySQL and MariaDB): a unique constraint refused a value, or the database
 // cannot serve the request right now (unreachable, shutting down, locked by another
 // writer). Callers turn the first into Strapi's 400 and the second into a 503.
 package sqlerr
@@ -9,9 +9,11 @@ import (
 	"errors"
 	"net"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
 	"modernc.org/sqlite"
 )
@@ -23,14 +25,35 @@ var ErrUnavailable = errors.New("database unavailable")
 // ErrBusy marks an error as "the database is locked by another writer".
 var ErrBusy = errors.New("database busy")
 
-// Violation is a unique constraint that refused a write.
+// Violation is a unique constraint that refused a write: its table and column where the
+// driver says them, else the name of the unique index (MySQL names only the key).
 type Violation struct {
 	Table, Column string
+	Index         string
 }
 
 var (
 	pgKey       = regexp.MustCompile(`^Key \(("?)([^,)"]+)("?)\)=`)
 	sqliteUniqu = regexp.MustCompile(`UNIQUE constraint failed: ([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)`)
+	// MariaDB says "for key 'name'", MySQL 8 "for key 'table.name'".
+	mysqlKey = regexp.MustCompile(`for key '(?:[A-Za-z0-9_-]+\.)?([A-Za-z0-9_-]+)'`)
+)
+
+// MySQL server error numbers.
+const (
+	myDupEntry          = 1062
+	myTooManyConns      = 1040
+	myServerShutdown    = 1053
+	myAbortingConn      = 1152
+	myNewAbortingConn   = 1184
+	myLockWaitTimeout   = 1205
+	myDeadlock          = 1213
+	myConnKilled        = 1927 // MariaDB
+	myServerGoingAway   = 4031 // MySQL 8: client idle too long, disconnected
+	myUnknownComError   = 1047
+	myQueryInterrupted  = 1317
+	myReadOnlyTrans     = 1792
+	myOptionPreventsRun = 1290 // --read-only: a replica or a failover in progress
 )
 
 // Unique reports whether err is a unique-constraint violation, and on which column when
@@ -44,6 +67,17 @@ func Unique(err error) (Violation, bool) {
 		v := Violation{Table: pe.TableName}
 		if m := pgKey.FindStringSubmatch(pe.Detail); m != nil {
 			v.Column = m[2]
+		}
+		return v, true
+	}
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		if me.Number != myDupEntry {
+			return Violation{}, false
+		}
+		v := Violation{}
+		if m := mysqlKey.FindStringSubmatch(me.Message); m != nil {
+			v.Index = m[1]
 		}
 		return v, true
 	}
@@ -100,6 +134,19 @@ func Unavailable(err error) bool {
 	if errors.As(err, &ce) {
 		return true
 	}
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		switch me.Number {
+		case myTooManyConns, myServerShutdown, myAbortingConn, myNewAbortingConn, myConnKilled,
+			myServerGoingAway, myUnknownComError, myQueryInterrupted, myReadOnlyTrans, myOptionPreventsRun,
+			myLockWaitTimeout, myDeadlock: // retry later, as PostgreSQL's deadlock
+			return true
+		}
+		return false
+	}
+	if errors.Is(err, mysql.ErrInvalidConn) {
+		return true
+	}
 	// pgx's own network failures (a connection that died under a statement) say whether
 	// a retry is safe; any error of that kind is the connection's, not the statement's.
 	// Network errors of other origins (an SMTP server, a client's body) are not matched:
@@ -123,6 +170,10 @@ func Cause(err error) string {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		return "postgres " + pe.Code + ": " + pe.Message
+	}
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		return "mysql " + strconv.Itoa(int(me.Number)) + ": " + me.Message
 	}
 	for _, e := range []error{syscall.ECONNREFUSED, syscall.ECONNRESET, syscall.EPIPE} {
 		if errors.Is(err, e) {

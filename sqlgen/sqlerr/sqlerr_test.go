@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "modernc.org/sqlite"
 )
@@ -47,8 +48,29 @@ func TestUniquePostgres(t *testing.T) {
 	}
 }
 
+// TestUniqueMySQL: MariaDB names the key, MySQL 8 the table and the key; neither names the
+// column, so the violation carries the index name.
+func TestUniqueMySQL(t *testing.T) {
+	for _, msg := range []string{"Duplicate entry 'hello' for key 'articles_slug_unique'",
+		"Duplicate entry 'hello' for key 'articles.articles_slug_unique'"} {
+		v, ok := Unique(fmt.Errorf("insert into articles: %w", &mysql.MySQLError{Number: 1062, Message: msg}))
+		if !ok || v.Index != "articles_slug_unique" {
+			t.Errorf("Unique(%s) = %+v, %v", msg, v, ok)
+		}
+	}
+	if _, ok := Unique(&mysql.MySQLError{Number: 1452, Message: "Cannot add or update a child row"}); ok {
+		t.Error("a foreign-key violation is not a unique one")
+	}
+	if Unavailable(&mysql.MySQLError{Number: 1062}) {
+		t.Error("a duplicate is not an outage")
+	}
+}
+
 func TestUnavailable(t *testing.T) {
 	for _, err := range []error{
+		&mysql.MySQLError{Number: 1053, Message: "Server shutdown in progress"},
+		&mysql.MySQLError{Number: 1040, Message: "Too many connections"},
+		fmt.Errorf("query: %w", mysql.ErrInvalidConn),
 		fmt.Errorf("query: %w", ErrUnavailable),
 		&pgconn.PgError{Code: "57P01"},
 		&pgconn.PgError{Code: "08006"},
@@ -59,6 +81,7 @@ func TestUnavailable(t *testing.T) {
 		}
 	}
 	for _, err := range []error{nil, errors.New("boom"), &pgconn.PgError{Code: "22P02"}, sql.ErrNoRows,
+		&mysql.MySQLError{Number: 1064, Message: "You have an error in your SQL syntax"},
 		// A network failure of something else (an SMTP server) is no database outage.
 		fmt.Errorf("send mail: %w", &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}),
 		errors.New("read body: unexpected EOF")} {
