@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -185,9 +186,12 @@ func openDB(t *testing.T, s *server) *sql.DB {
 	}
 	var db *sql.DB
 	var err error
-	if env["DATABASE_CLIENT"] == "postgres" {
+	switch env["DATABASE_CLIENT"] {
+	case "postgres":
 		db, err = sql.Open("pgx", env["DATABASE_URL"])
-	} else {
+	case "mysql":
+		db, err = sql.Open("mysql", mysqlDSN(t, env["DATABASE_URL"]))
+	default:
 		db, err = sql.Open("sqlite", "file:"+env["DATABASE_FILENAME"]+"?_pragma=busy_timeout(10000)")
 	}
 	if err != nil {
@@ -195,6 +199,10 @@ func openDB(t *testing.T, s *server) *sql.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+func isSQLite(s *server) bool {
+	return !isPostgres(s) && !slices.Contains(s.Env, "DATABASE_CLIENT=mysql")
 }
 
 func isPostgres(s *server) bool {
@@ -206,8 +214,12 @@ func isPostgres(s *server) bool {
 	return false
 }
 
-// rebind turns ? placeholders into $n for PostgreSQL.
+// rebind turns ? placeholders into $n for PostgreSQL, and "quoted" identifiers into MySQL's
+// `quoted` ones.
 func rebind(s *server, q string) string {
+	if slices.Contains(s.Env, "DATABASE_CLIENT=mysql") {
+		return strings.ReplaceAll(q, `"`, "`")
+	}
 	if !isPostgres(s) {
 		return q
 	}
@@ -489,8 +501,8 @@ func TestUsersPermissions(t *testing.T) {
 			if !strings.Contains(out, "custom\tcustom\texpires ") || !strings.Contains(out, "api::article.article.find,api::tag.tag.find") {
 				t.Fatalf("tokens list: %s", out)
 			}
-			var lastUsed sql.NullString
-			if err := db.QueryRow(`SELECT CAST(last_used_at AS TEXT) FROM strapi_api_tokens WHERE name = 'custom'`).Scan(&lastUsed); err != nil || !lastUsed.Valid {
+			var lastUsed sql.NullBool
+			if err := db.QueryRow(`SELECT last_used_at IS NOT NULL FROM strapi_api_tokens WHERE name = 'custom'`).Scan(&lastUsed); err != nil || !lastUsed.Bool {
 				t.Fatalf("last_used_at not recorded: %v %v", lastUsed, err)
 			}
 			// Revoked: refused within the token cache's few seconds.
@@ -501,7 +513,7 @@ func TestUsersPermissions(t *testing.T) {
 			short := strings.TrimSpace(quarry(t, srv.Env, "tokens", "create", "--app", app, "--name", "short", "--type", "full-access", "--lifespan", "7"))
 			expect(t, srv.call(t, short, "GET", "/api/articles", ""), 200)
 			past := any(time.Now().Add(-time.Hour).UnixMilli())
-			if isPostgres(srv) {
+			if !isSQLite(srv) {
 				past = time.Now().Add(-time.Hour).UTC()
 			}
 			if _, err := db.Exec(rebind(srv, `UPDATE strapi_api_tokens SET expires_at = ? WHERE name = 'short'`), past); err != nil {

@@ -161,7 +161,7 @@ func TestEmailFlows(t *testing.T) {
 			// The templates are in the core store as Strapi keeps them.
 			var value string
 			var env, tag any
-			if err := db.QueryRow(`SELECT value, environment, tag FROM strapi_core_store_settings WHERE key = 'plugin_users-permissions_email'`).Scan(&value, &env, &tag); err != nil {
+			if err := db.QueryRow(rebind(srv, `SELECT value, environment, tag FROM strapi_core_store_settings WHERE "key" = 'plugin_users-permissions_email'`)).Scan(&value, &env, &tag); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.HasPrefix(value, `{"reset_password":{"display":"Email.template.reset_password","icon":"sync","options":{"from":{"name":"Administration Panel","email":"no-reply@strapi.io"},"response_email":"","object":"Reset password","message":"<p>We heard`) ||
@@ -169,7 +169,7 @@ func TestEmailFlows(t *testing.T) {
 				t.Fatalf("core store: %s %v %v", value, env, tag)
 			}
 			// So is i18n's default locale (a Strapi beside Quarry finds it only with NULLs).
-			if err := db.QueryRow(`SELECT environment, tag FROM strapi_core_store_settings WHERE key = 'plugin_i18n_default_locale'`).Scan(&env, &tag); err != nil || env != nil || tag != nil {
+			if err := db.QueryRow(rebind(srv, `SELECT environment, tag FROM strapi_core_store_settings WHERE "key" = 'plugin_i18n_default_locale'`)).Scan(&env, &tag); err != nil || env != nil || tag != nil {
 				t.Fatalf("i18n default locale row: %v %v %v", err, env, tag)
 			}
 			if strings.Contains(srv.log.String(), code) || strings.Contains(srv.log.String(), second) {
@@ -195,7 +195,7 @@ func TestEmailTemplates(t *testing.T) {
 		"message":"A <%= URL %> B <%= SERVER_URL %> C <%= ADMIN_URL %> D <%=USER.email%> E <%= USER.confirmed %> F <%= USER.id %> G <%= USER.password %> H <%- USER.email %> I <% print(1) %> J ${USER.email} K <%= CODE %> L <%= TOKEN %>"}},
 		"email_confirmation":{"options":{"from":{"name":"Ann Ö. Example","email":"confirm@front.example"},"response_email":"",
 		"object":"Welcome <%= USER.username %> <%= CODE %>","message":"<%= URL %>?confirmation=<%= CODE %> <%= USER.blocked %> <%= TOKEN %>"}}}`
-	if _, err := db.Exec(`UPDATE strapi_core_store_settings SET value = ? WHERE key = 'plugin_users-permissions_email'`, tpl); err != nil {
+	if _, err := db.Exec(`UPDATE strapi_core_store_settings SET value = ? WHERE "key" = 'plugin_users-permissions_email'`, tpl); err != nil {
 		t.Fatal(err)
 	}
 	expect(t, srv.call(t, "", "POST", "/api/auth/forgot-password", `{"email":"ann@example.com"}`), 200, `{"ok":true}`)
@@ -234,7 +234,7 @@ func TestEmailTemplates(t *testing.T) {
 	// forgot-password answers the template error; confirmation sends nothing.
 	bad := strings.Replace(tpl, "<%= USER.id %>", "<%= USER_id %>", 1)
 	bad = strings.Replace(bad, "<%= USER.blocked %>", "<%= USER_blocked %>", 1)
-	if _, err := db.Exec(`UPDATE strapi_core_store_settings SET value = ? WHERE key = 'plugin_users-permissions_email'`, bad); err != nil {
+	if _, err := db.Exec(`UPDATE strapi_core_store_settings SET value = ? WHERE "key" = 'plugin_users-permissions_email'`, bad); err != nil {
 		t.Fatal(err)
 	}
 	expect(t, srv.call(t, "", "POST", "/api/auth/forgot-password", `{"email":"ann@example.com"}`), 400,

@@ -343,6 +343,8 @@ func snapshot(t *testing.T, s *server, db *sql.DB) map[string]string {
 	var q string
 	if isPostgres(s) {
 		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+	} else if !isSQLite(s) {
+		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE'`
 	} else {
 		q = `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
 	}
@@ -359,7 +361,7 @@ func snapshot(t *testing.T, s *server, db *sql.DB) map[string]string {
 	rows.Close()
 	out := map[string]string{}
 	for _, tb := range tables {
-		rows, err := db.Query(`SELECT * FROM "` + tb + `"`)
+		rows, err := db.Query(rebind(s, `SELECT * FROM "`+tb+`"`))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -163,3 +163,75 @@ func lineDiff(want, got string) string {
 	}
 	return b.String()
 }
+
+// strapiMariaDBSchemaGolden is Strapi 4.26.2's examples/blog schema on MariaDB (mysql2 client).
+const strapiMariaDBSchemaGolden = "testdata/strapi_blog_schema_mariadb.sql"
+
+// TestFreshSchemaIsStrapisOnMariaDB: on MariaDB, the tables Quarry creates on an empty
+// database are Strapi's, statement for statement as SHOW CREATE TABLE prints them (column
+// types, index and constraint names and kinds, key order, engine and collation), and a second
+// start changes nothing. MySQL 8 prints its own spelling (no display widths, native JSON), so
+// the comparison runs on MariaDB, the server Strapi's dump comes from.
+func TestFreshSchemaIsStrapisOnMariaDB(t *testing.T) {
+	admin := os.Getenv("QUARRY_TEST_MYSQL_URL")
+	if admin == "" {
+		t.Skip("QUARRY_TEST_MYSQL_URL not set")
+	}
+	url := freshMySQL(t, admin)
+	db, err := sql.Open("mysql", mysqlDSN(t, url))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var version string
+	if err := db.QueryRow("SELECT VERSION()").Scan(&version); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(version, "MariaDB") {
+		t.Skipf("server %s is not MariaDB", version)
+	}
+	env := []string{"DATABASE_CLIENT=mysql", "DATABASE_URL=" + url}
+	quarry(t, env, "locales", "list", "--app", "../examples/blog")
+	got := showCreateTables(t, db)
+	want, err := os.ReadFile(strapiMariaDBSchemaGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, wantBody, _ := strings.Cut(string(want), "\n") // the header comment
+	if got != wantBody {
+		t.Errorf("Quarry's fresh schema differs from Strapi's (%s):\n%s", strapiMariaDBSchemaGolden, lineDiff(wantBody, got))
+	}
+	quarry(t, env, "locales", "list", "--app", "../examples/blog")
+	if again := showCreateTables(t, db); again != got {
+		t.Errorf("a second start changed the schema:\n%s", lineDiff(got, again))
+	}
+}
+
+// showCreateTables prints every table as SHOW CREATE TABLE does, in name order, without
+// the AUTO_INCREMENT counters.
+func showCreateTables(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	rows, err := db.Query("SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() ORDER BY CAST(table_name AS BINARY)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, n)
+	}
+	rows.Close()
+	counter := regexp.MustCompile(` AUTO_INCREMENT=\d+`)
+	var b strings.Builder
+	for _, tb := range tables {
+		var name, create string
+		if err := db.QueryRow("SHOW CREATE TABLE `"+tb+"`").Scan(&name, &create); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(counter.ReplaceAllString(create, "") + "\n;\n\n")
+	}
+	return b.String()
+}

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
 	_ "github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -62,7 +63,8 @@ type backend struct {
 	Env  func(t *testing.T) []string
 }
 
-// backends lists SQLite always and PostgreSQL when QUARRY_TEST_POSTGRES_URL is set.
+// backends lists SQLite always, PostgreSQL when QUARRY_TEST_POSTGRES_URL is set and MySQL
+// (or MariaDB) when QUARRY_TEST_MYSQL_URL is set.
 func backends() []backend {
 	out := []backend{{Name: "sqlite", Env: func(t *testing.T) []string {
 		return []string{"DATABASE_CLIENT=sqlite", "DATABASE_FILENAME=" + filepath.Join(t.TempDir(), "data.db")}
@@ -72,7 +74,54 @@ func backends() []backend {
 			return []string{"DATABASE_CLIENT=postgres", "DATABASE_URL=" + freshPostgres(t, u)}
 		}})
 	}
+	if u := os.Getenv("QUARRY_TEST_MYSQL_URL"); u != "" {
+		out = append(out, backend{Name: "mysql", Env: func(t *testing.T) []string {
+			return []string{"DATABASE_CLIENT=mysql", "DATABASE_URL=" + freshMySQL(t, u)}
+		}})
+	}
 	return out
+}
+
+// mysqlDSN turns a mysql:// URL into the Go driver's DSN, with times read as UTC.
+func mysqlDSN(t *testing.T, s string) string {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := mysql.NewConfig()
+	cfg.Net, cfg.Addr, cfg.DBName = "tcp", u.Host, strings.TrimPrefix(u.Path, "/")
+	if u.User != nil {
+		cfg.User = u.User.Username()
+		cfg.Passwd, _ = u.User.Password()
+	}
+	cfg.ParseTime, cfg.Loc = true, time.UTC
+	cfg.Params = map[string]string{"time_zone": "'+00:00'"}
+	return cfg.FormatDSN()
+}
+
+// freshMySQL creates a uniquely named database on the server of admin (a mysql:// URL, as
+// DATABASE_URL takes it) and drops it when the test ends; it returns the database's URL.
+func freshMySQL(t *testing.T, admin string) string {
+	t.Helper()
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("mysql", mysqlDSN(t, admin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("quarry_e2e_%d_%d", os.Getpid(), time.Now().UnixNano())
+	if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatalf("create database: %v", err)
+	}
+	t.Cleanup(func() {
+		db.Exec("DROP DATABASE IF EXISTS " + name)
+		db.Close()
+	})
+	u.Path = "/" + name
+	return u.String()
 }
 
 // freshPostgres creates a uniquely named database and drops it when the test ends.
