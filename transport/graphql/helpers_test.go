@@ -40,12 +40,18 @@ func newEnv(t testing.TB, cfg gqlschema.Config) *env { return newEnvWith(t, cfg,
 // newEnvWith is newEnv with options adjusted before the handler is built.
 func newEnvWith(t testing.TB, cfg gqlschema.Config, adjust func(*gql.Options)) *env {
 	t.Helper()
+	return newEnvOn(t, cfg, adjust, database.Config{Client: "sqlite", Filename: filepath.Join(t.TempDir(), "t.db")})
+}
+
+// newEnvOn is newEnvWith on the database dbc names.
+func newEnvOn(t testing.TB, cfg gqlschema.Config, adjust func(*gql.Options), dbc database.Config) *env {
+	t.Helper()
 	s, err := schemas.Load("../../examples/blog")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	db, err := database.Open(ctx, database.Config{Client: "sqlite", Filename: filepath.Join(t.TempDir(), "t.db")})
+	db, err := database.Open(ctx, dbc)
 	if err != nil {
 		t.Fatal(err)
 	}

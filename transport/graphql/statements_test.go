@@ -3,6 +3,9 @@ package graphql_test
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +21,7 @@ import (
 // tags, directly in SQL (as planner/exec's statement-count test does).
 func seedSQL(t *testing.T, db *database.DB, n int) {
 	t.Helper()
-	now := time.Now().UnixMilli()
+	now := db.Dialect.Bind(time.Now())
 	x := func(q string, args ...any) {
 		if _, err := db.Exec(db.Rebind(q), args...); err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -43,10 +46,51 @@ func seedSQL(t *testing.T, db *database.DB, n int) {
 // populated attribute per level), whatever the number of rows; without meta.pagination it
 // skips the count.
 func TestStatementCountEqualsREST(t *testing.T) {
+	engines := map[string]func(t *testing.T) database.Config{"sqlite": func(t *testing.T) database.Config {
+		return database.Config{Client: "sqlite", Filename: filepath.Join(t.TempDir(), "t.db")}
+	}}
+	for client, v := range map[string]string{"postgres": "QUARRY_TEST_POSTGRES_URL", "mysql": "QUARRY_TEST_MYSQL_URL"} {
+		if admin := os.Getenv(v); admin != "" {
+			engines[client] = func(t *testing.T) database.Config {
+				return database.Config{Client: client, URL: freshDatabase(t, client, admin)}
+			}
+		}
+	}
+	for name, open := range engines {
+		t.Run(name, func(t *testing.T) { statementCountEqualsREST(t, open) })
+	}
+}
+
+// freshDatabase creates a uniquely named database on the server of the admin URL and
+// returns its URL; it is dropped when the test ends.
+func freshDatabase(t *testing.T, client, admin string) string {
+	t.Helper()
+	ctx := context.Background()
+	db, err := database.Open(ctx, database.Config{Client: client, URL: admin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("quarry_graphql_%d_%d", os.Getpid(), time.Now().UnixNano())
+	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		db.ExecContext(ctx, "DROP DATABASE "+name)
+		db.Close()
+	})
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+func statementCountEqualsREST(t *testing.T, open func(t *testing.T) database.Config) {
 	const restQuery = "populate[author][populate][mentor]=true&populate[tags]=true&pagination[pageSize]=100"
 	const gqlQuery = `{ articles(pagination: {pageSize: 100}) { data { id attributes { title author { data { attributes { name mentor { data { attributes { name } } } } } } tags { data { attributes { name } } } } } %s } }`
 	for _, n := range []int{1, 10, 100} {
-		e := newEnv(t, gqlschema.DefaultConfig())
+		e := newEnvOn(t, gqlschema.DefaultConfig(), nil, open(t))
 		seedSQL(t, e.db, n)
 
 		q := &ir.Query{Model: "api::article.article", Op: ir.FindMany}
