@@ -173,10 +173,12 @@ func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.At
 		b.WriteString(c + " NOT LIKE " + r.d.exact("?"))
 		bind(0)
 	case ir.CmpILike:
-		b.WriteString("LOWER(" + c + ") LIKE LOWER(?)")
+		// Both sides lowered, then compared by bytes: case-insensitive, but not accent- or
+		// space-insensitive as a MySQL collation would be.
+		b.WriteString("LOWER(" + c + ") LIKE " + r.d.exact("LOWER(?)"))
 		bind(0)
 	case ir.CmpNotILike:
-		b.WriteString("LOWER(" + c + ") NOT LIKE LOWER(?)")
+		b.WriteString("LOWER(" + c + ") NOT LIKE " + r.d.exact("LOWER(?)"))
 		bind(0)
 	}
 }
