@@ -61,8 +61,12 @@ func (mysql) ColumnType(t schemas.AttrType) string {
 		return "int"
 	case schemas.Float:
 		return "double"
-	case schemas.DateTime, schemas.Timestamp:
+	case schemas.DateTime:
 		return "datetime(6)"
+	case schemas.Timestamp:
+		// knex's timestamp: MySQL's TIMESTAMP (1970 to 2038, stored in UTC), nullable
+		// without the automatic default an old server would give the first one.
+		return "timestamp(6) NULL"
 	case schemas.Time:
 		return "time(3)"
 	}
