@@ -36,7 +36,17 @@ func quoteAll(d Dialect, idents ...string) []string {
 
 // eq is the condition "column = value" with the column quoted.
 func eq(d Dialect, col string, v any) sq.Sqlizer {
-	return sq.Expr(d.Quote(col)+" = ?", v)
+	return eqExpr(d, d.Quote(col), v)
+}
+
+// eqExpr is the condition "expr = value"; a string value is compared by its bytes (see
+// Dialect.exact), so that a lookup by name, e-mail or key finds what it finds on PostgreSQL
+// whatever a MySQL column's collation.
+func eqExpr(d Dialect, expr string, v any) sq.Sqlizer {
+	if _, ok := v.(string); ok {
+		return sq.Expr(expr+" = "+d.exact("?"), v)
+	}
+	return sq.Expr(expr+" = ?", v)
 }
 
 // Insert is an INSERT of one row into Table. Columns and Values pair up; with no columns

@@ -120,7 +120,7 @@ func FolderPath(d Dialect, id int64) Stmt {
 
 // rootFolders selects the root folders (no parent) named name.
 func rootFolders(d Dialect, name string, cols ...string) sq.SelectBuilder {
-	return sq.Select(cols...).From(d.Quote(FoldersTable) + " f").Where(sq.Expr(Col(d, "f", "name")+" = ?", name)).
+	return sq.Select(cols...).From(d.Quote(FoldersTable) + " f").Where(eqExpr(d, Col(d, "f", "name"), name)).
 		Where(sq.Expr("NOT EXISTS (SELECT 1 FROM " + d.Quote(folderParentLinksTable) + " l WHERE " +
 			Col(d, "l", "folder_id") + " = " + Col(d, "f", "id") + ")"))
 }

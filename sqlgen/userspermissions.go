@@ -64,7 +64,7 @@ func RoleIDByType(d Dialect, typ string) Stmt {
 
 // RoleByName reads the first role whose name, lower-cased, is lowerName.
 func RoleByName(d Dialect, lowerName string) Stmt {
-	return build(d, sq.Select(roleCols(d)...).From(d.Quote(RolesTable)).Where(sq.Expr("LOWER("+d.Quote("name")+") = ?", lowerName)).
+	return build(d, sq.Select(roleCols(d)...).From(d.Quote(RolesTable)).Where(eqExpr(d, "LOWER("+d.Quote("name")+")", lowerName)).
 		OrderBy(d.Quote("id")).Limit(1))
 }
 
@@ -190,14 +190,14 @@ func userSelect(d Dialect) sq.SelectBuilder {
 // UserBy reads the first user whose column col (id, email, a token) holds v (see
 // userSelect).
 func UserBy(d Dialect, col string, v any) Stmt {
-	return build(d, userSelect(d).Where(sq.Expr(Col(d, "u", col)+" = ?", v)).OrderBy(Col(d, "u", "id")).Limit(1))
+	return build(d, userSelect(d).Where(eqExpr(d, Col(d, "u", col), v)).OrderBy(Col(d, "u", "id")).Limit(1))
 }
 
 // UserByLogin reads the first local user whose e-mail is email or whose username is
 // username, as Strapi's login looks users up.
 func UserByLogin(d Dialect, email, username string) Stmt {
 	return build(d, userSelect(d).Where(sq.Expr(Col(d, "u", "provider")+" = ?", "local")).
-		Where(sq.Or{sq.Expr(Col(d, "u", "email")+" = ?", email), sq.Expr(Col(d, "u", "username")+" = ?", username)}).
+		Where(sq.Or{eqExpr(d, Col(d, "u", "email"), email), eqExpr(d, Col(d, "u", "username"), username)}).
 		OrderBy(Col(d, "u", "id")).Limit(1))
 }
 
