@@ -74,8 +74,8 @@ func logStartup(log *slog.Logger, addr net.Addr, a *app.App, srv *transport.Serv
 // describeDatabase names the database without its password.
 func describeDatabase(a *app.App, getenv func(string) string) string {
 	name := a.DB.Dialect.Name()
-	if u := getenv("DATABASE_URL"); u != "" && name == "postgres" {
-		if pu, err := url.Parse(u); err == nil {
+	if u := getenv("DATABASE_URL"); u != "" && (name == "postgres" || name == "mysql") {
+		if pu, err := url.Parse(u); err == nil && pu.Host != "" { // not a driver DSN, whose password would show
 			pu.RawQuery = ""
 			return name + " " + pu.Redacted()
 		}
