@@ -28,6 +28,7 @@ func (mysql) defaultValues() string { return "() VALUES ()" }
 
 func (mysql) Name() string                      { return "mysql" }
 func (mysql) Placeholder() sq.PlaceholderFormat { return sq.Question }
+func (mysql) identQuote() string                { return "`" }
 
 // Quote uses backticks: without ANSI_QUOTES (which Strapi does not set) a double-quoted
 // word is a string.
