@@ -17,8 +17,8 @@ import (
 // TestScaleOut is the deployment recipe of the README on loopback: three `quarry serve`
 // processes on one PostgreSQL primary with a streaming replica, media in an S3 bucket.
 // Writers and uploaders spread over the instances; every acknowledged write is read back at
-// once through another instance; one instance is killed (SIGKILL) mid-load; the others keep
-// serving, every write and upload any instance acknowledged is there afterwards, and every
+// once through another instance; one instance is killed (SIGKILL) mid-load, then the replica
+// is stopped; the others keep serving without an error, every write and upload any instance acknowledged is there afterwards, and every
 // stored file's objects are in the bucket.
 func TestScaleOut(t *testing.T) {
 	primary := newCluster(t)
@@ -142,6 +142,9 @@ func TestScaleOut(t *testing.T) {
 	time.Sleep(1500 * time.Millisecond)
 	dead.Store(0)
 	instances[0].cmd.Process.Kill()
+	time.Sleep(700 * time.Millisecond)
+	// The replica stops too: its reads go back to the primary, and nothing fails.
+	replica.stop(t)
 	time.Sleep(1500 * time.Millisecond)
 	close(stop)
 	wg.Wait()
