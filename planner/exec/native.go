@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+	"unsafe"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -193,9 +194,11 @@ func (r *Runner) readNative(ctx context.Context, br pgx.BatchResults, s *plan.Se
 	m := rows.Conn().TypeMap()
 	// One decoder per column, holding its scan plan and its scratch value.
 	decs := make([]wireDecoder, len(fds))
+	strs := &stringArena{}
 	pidAt, ordAt, countAt := -1, -1, -1
 	for i := range fds {
 		decs[i].init(m, &fds[i])
+		decs[i].strs = strs
 		switch fds[i].Name {
 		case sqlgen.ParentCol:
 			pidAt = i
@@ -285,6 +288,8 @@ const (
 	wireTimestamptz
 	// wireString is text, varchar or char: the same bytes in the text and binary formats.
 	wireString
+	// wireNumeric is numeric, decoded to a float directly when that is exact (see value).
+	wireNumeric
 )
 
 // wireDecoder decodes one column. Its scratch fields are the scan targets: scanning into
@@ -304,6 +309,57 @@ type wireDecoder struct {
 	date pgtype.Date
 	ts   pgtype.Timestamp
 	tstz pgtype.Timestamptz
+	num  pgtype.Numeric
+	// numPlan scans numerics into num; plan scans them into s, as database/sql's adapter.
+	numPlan pgtype.ScanPlan
+	// strs holds the bytes of short strings, several cells to an allocation.
+	strs *stringArena
+}
+
+// stringArena copies short strings into shared chunks: one allocation for many cells
+// instead of one per cell. A chunk lives as long as any of its strings (one response).
+type stringArena struct{ buf []byte }
+
+const (
+	arenaChunk = 8 << 10
+	arenaMax   = 256 // longer strings get their own allocation
+)
+
+func (a *stringArena) str(src []byte) string {
+	n := len(src)
+	if n == 0 {
+		return ""
+	}
+	if a == nil || n > arenaMax {
+		return string(src)
+	}
+	if cap(a.buf)-len(a.buf) < n {
+		a.buf = make([]byte, 0, arenaChunk)
+	}
+	off := len(a.buf)
+	a.buf = append(a.buf, src...)
+	return unsafe.String(&a.buf[off], n)
+}
+
+// pow10 are the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// exactFloat is the numeric n as the nearest float64 when one multiplication or division
+// of exact operands gives it (an integer of at most 53 bits, a power of ten up to 1e22):
+// then it is the value strconv.ParseFloat gives for n's decimal text, the sequential path's.
+func exactFloat(n *pgtype.Numeric) (float64, bool) {
+	if !n.Valid || n.NaN || n.InfinityModifier != pgtype.Finite || n.Int == nil || !n.Int.IsInt64() {
+		return 0, false
+	}
+	i := n.Int.Int64()
+	if i > 1<<53 || i < -(1<<53) || n.Exp > 22 || n.Exp < -22 {
+		return 0, false
+	}
+	if n.Exp < 0 {
+		return float64(i) / pow10[-n.Exp], true
+	}
+	return float64(i) * pow10[n.Exp], true
 }
 
 func (d *wireDecoder) init(m *pgtype.Map, fd *pgconn.FieldDescription) {
@@ -336,6 +392,9 @@ func (d *wireDecoder) init(m *pgtype.Map, fd *pgconn.FieldDescription) {
 	case pgtype.TextOID, pgtype.VarcharOID, pgtype.BPCharOID:
 		d.kind = wireString
 		return
+	case pgtype.NumericOID:
+		d.kind, target = wireNumeric, &d.s
+		d.numPlan = m.PlanScan(fd.DataTypeOID, fd.Format, &d.num)
 	default:
 		d.kind, target = wireText, &d.s
 	}
@@ -371,7 +430,16 @@ func (d *wireDecoder) value(t schemas.AttrType, src []byte) (any, error) {
 	case wireString:
 		// Normalize keeps a string as it is for every type a text column serves but
 		// booleans, numbers and dates, which it parses from the string.
-		return Normalize(t, string(src))
+		return Normalize(t, d.strs.str(src))
+	case wireNumeric:
+		if t == schemas.Float || t == schemas.Decimal {
+			if err := d.numPlan.Scan(src, &d.num); err != nil {
+				return nil, err
+			}
+			if f, ok := exactFloat(&d.num); ok {
+				return f, nil
+			}
+		}
 	case wireTimestamp:
 		if t == schemas.DateTime || t == schemas.Timestamp {
 			if err := d.plan.Scan(src, &d.ts); err != nil {
