@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -309,9 +310,8 @@ type wireDecoder struct {
 	date pgtype.Date
 	ts   pgtype.Timestamp
 	tstz pgtype.Timestamptz
-	num  pgtype.Numeric
-	// numPlan scans numerics into num; plan scans them into s, as database/sql's adapter.
-	numPlan pgtype.ScanPlan
+	// binary is whether a numeric comes in PostgreSQL's binary format.
+	binary bool
 	// strs holds the bytes of short strings, several cells to an allocation.
 	strs *stringArena
 }
@@ -345,21 +345,47 @@ func (a *stringArena) str(src []byte) string {
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// exactFloat is the numeric n as the nearest float64 when one multiplication or division
-// of exact operands gives it (an integer of at most 53 bits, a power of ten up to 1e22):
-// then it is the value strconv.ParseFloat gives for n's decimal text, the sequential path's.
-func exactFloat(n *pgtype.Numeric) (float64, bool) {
-	if !n.Valid || n.NaN || n.InfinityModifier != pgtype.Finite || n.Int == nil || !n.Int.IsInt64() {
+// exactFloat is i×10^exp as the nearest float64 when one multiplication or division of
+// exact operands gives it (an integer of at most 53 bits, a power of ten up to 1e22): then
+// it is the value strconv.ParseFloat gives for the number's decimal text, the sequential
+// path's.
+func exactFloat(i int64, exp int) (float64, bool) {
+	if i > 1<<53 || i < -(1<<53) || exp > 22 || exp < -22 {
 		return 0, false
 	}
-	i := n.Int.Int64()
-	if i > 1<<53 || i < -(1<<53) || n.Exp > 22 || n.Exp < -22 {
+	if exp < 0 {
+		return float64(i) / pow10[-exp], true
+	}
+	return float64(i) * pow10[exp], true
+}
+
+// numericFloat reads a numeric in PostgreSQL's binary format (digit count, weight, sign,
+// display scale, then base-10000 digits) as a float64 where exactFloat can; false leaves it
+// to the general path (big, NaN, infinite or malformed values).
+func numericFloat(src []byte) (float64, bool) {
+	if len(src) < 8 {
 		return 0, false
 	}
-	if n.Exp < 0 {
-		return float64(i) / pow10[-n.Exp], true
+	ndigits := int(int16(binary.BigEndian.Uint16(src)))
+	weight := int(int16(binary.BigEndian.Uint16(src[2:])))
+	sign := binary.BigEndian.Uint16(src[4:])
+	if ndigits < 0 || len(src) != 8+2*ndigits || (sign != 0 && sign != 0x4000) {
+		return 0, false
 	}
-	return float64(i) * pow10[n.Exp], true
+	var m int64
+	for k := 0; k < ndigits; k++ {
+		if m > (1<<53)/10000 {
+			return 0, false
+		}
+		m = m*10000 + int64(binary.BigEndian.Uint16(src[8+2*k:]))
+	}
+	if sign == 0x4000 {
+		m = -m
+	}
+	if ndigits == 0 {
+		return 0, true
+	}
+	return exactFloat(m, 4*(weight-ndigits+1))
 }
 
 func (d *wireDecoder) init(m *pgtype.Map, fd *pgconn.FieldDescription) {
@@ -394,7 +420,7 @@ func (d *wireDecoder) init(m *pgtype.Map, fd *pgconn.FieldDescription) {
 		return
 	case pgtype.NumericOID:
 		d.kind, target = wireNumeric, &d.s
-		d.numPlan = m.PlanScan(fd.DataTypeOID, fd.Format, &d.num)
+		d.binary = fd.Format == pgtype.BinaryFormatCode
 	default:
 		d.kind, target = wireText, &d.s
 	}
@@ -433,10 +459,7 @@ func (d *wireDecoder) value(t schemas.AttrType, src []byte) (any, error) {
 		return Normalize(t, d.strs.str(src))
 	case wireNumeric:
 		if t == schemas.Float || t == schemas.Decimal {
-			if err := d.numPlan.Scan(src, &d.num); err != nil {
-				return nil, err
-			}
-			if f, ok := exactFloat(&d.num); ok {
+			if f, ok := numericFloat(src); ok && d.binary {
 				return f, nil
 			}
 		}
