@@ -66,6 +66,7 @@ type options struct {
 	jsonOut     string
 	genOnly     bool
 	cpuProfile  string
+	memProfile  string
 }
 
 func main() {
@@ -93,6 +94,7 @@ func main() {
 	flag.StringVar(&o.jsonOut, "json", "", "also write the results as JSON to this file")
 	flag.BoolVar(&o.genOnly, "generate-only", false, "generate the data (into -dsn, or a kept fresh database) and exit")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (server, client and baselines) to this file")
+	flag.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile of the whole run to this file at the end")
 	flag.Parse()
 	for _, n := range strings.Split(names, ",") {
 		if n = strings.TrimSpace(n); n != "" {
@@ -120,6 +122,16 @@ func main() {
 	}
 	if err := run(ctx, o); err != nil {
 		fatal(err)
+	}
+	if o.memProfile != "" {
+		f, err := os.Create(o.memProfile)
+		if err != nil {
+			fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			fatal(err)
+		}
 	}
 }
 
