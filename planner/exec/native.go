@@ -195,11 +195,11 @@ func (r *Runner) readNative(ctx context.Context, br pgx.BatchResults, s *plan.Se
 	m := rows.Conn().TypeMap()
 	// One decoder per column, holding its scan plan and its scratch value.
 	decs := make([]wireDecoder, len(fds))
-	strs := &stringArena{}
+	scratch := &wireScratch{}
 	pidAt, ordAt, countAt := -1, -1, -1
 	for i := range fds {
+		decs[i].wireScratch = scratch
 		decs[i].init(m, &fds[i])
-		decs[i].strs = strs
 		switch fds[i].Name {
 		case sqlgen.ParentCol:
 			pidAt = i
@@ -215,6 +215,9 @@ func (r *Runner) readNative(ctx context.Context, br pgx.BatchResults, s *plan.Se
 	var out []fetched
 	var entrySlab []Entry
 	var valueSlab []any
+	// Slabs start small and double: most child statements return a few rows, and a full
+	// slab for each would allocate (and clear) far more than they use.
+	chunk := 2
 	for rows.Next() {
 		raw := rows.RawValues()
 		var f fetched
@@ -231,13 +234,12 @@ func (r *Runner) readNative(ctx context.Context, br pgx.BatchResults, s *plan.Se
 			continue
 		}
 		if len(entrySlab) == 0 {
-			entrySlab = make([]Entry, slabRows)
+			chunk = min(chunk*2, slabRows)
+			entrySlab = make([]Entry, chunk)
+			valueSlab = make([]any, chunk*len(s.Columns))
 		}
 		e := &entrySlab[0]
 		entrySlab = entrySlab[1:]
-		if len(valueSlab) < len(s.Columns) {
-			valueSlab = make([]any, slabRows*max(len(s.Columns), 1))
-		}
 		e.Values, valueSlab = valueSlab[:len(s.Columns):len(s.Columns)], valueSlab[len(s.Columns):]
 		if e.ID, err = decs[0].int(raw[0]); err != nil {
 			return nil, fmt.Errorf("scan %s: %w", s.Model.Table, err)
@@ -293,11 +295,18 @@ const (
 	wireNumeric
 )
 
-// wireDecoder decodes one column. Its scratch fields are the scan targets: scanning into
-// a field of the per-statement decoder slice allocates nothing per cell.
+// wireDecoder decodes one column.
 type wireDecoder struct {
 	kind wireKind
-	plan pgtype.ScanPlan
+	// binary is whether a numeric comes in PostgreSQL's binary format.
+	binary bool
+	plan   pgtype.ScanPlan
+	*wireScratch
+}
+
+// wireScratch holds the scan targets of one statement's columns, shared by its decoders
+// (one cell is decoded at a time): scanning into them allocates nothing per cell.
+type wireScratch struct {
 	b    bool
 	i16  int16
 	i32  int32
@@ -310,10 +319,8 @@ type wireDecoder struct {
 	date pgtype.Date
 	ts   pgtype.Timestamp
 	tstz pgtype.Timestamptz
-	// binary is whether a numeric comes in PostgreSQL's binary format.
-	binary bool
 	// strs holds the bytes of short strings, several cells to an allocation.
-	strs *stringArena
+	strs stringArena
 }
 
 // stringArena copies short strings into shared chunks: one allocation for many cells
@@ -321,8 +328,9 @@ type wireDecoder struct {
 type stringArena struct{ buf []byte }
 
 const (
-	arenaChunk = 8 << 10
-	arenaMax   = 256 // longer strings get their own allocation
+	arenaFirst = 512     // the first chunk; each next one is twice the last, up to arenaChunk
+	arenaChunk = 8 << 10 // the largest chunk
+	arenaMax   = 256     // longer strings get their own allocation
 )
 
 func (a *stringArena) str(src []byte) string {
@@ -334,7 +342,7 @@ func (a *stringArena) str(src []byte) string {
 		return string(src)
 	}
 	if cap(a.buf)-len(a.buf) < n {
-		a.buf = make([]byte, 0, arenaChunk)
+		a.buf = make([]byte, 0, min(max(2*cap(a.buf), arenaFirst), arenaChunk))
 	}
 	off := len(a.buf)
 	a.buf = append(a.buf, src...)
