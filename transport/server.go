@@ -30,6 +30,7 @@ import (
 	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
+	"github.com/quarrycms/quarry/transport/respcache"
 	"github.com/quarrycms/quarry/transport/webhook"
 )
 
@@ -101,6 +102,9 @@ type Server struct {
 	i18n *i18n.Routes
 	// inline receives the files sent with entries (built by Handler when Upload is set).
 	inline *upload.Inline
+	// Cache, when set, answers content types' GET requests from memory while the database
+	// has not changed (transport/respcache).
+	Cache *respcache.Cache
 }
 
 // Handler returns the HTTP handler.
@@ -311,6 +315,7 @@ func (s *Server) ForgetSettings() {
 		s.I18n.Forget()
 	}
 	s.Webhooks.Forget()
+	s.Cache.Purge() // its entries were computed with the old settings
 }
 
 // UpstreamError answers a request Strapi could not be reached for: 502 in Strapi's envelope.
@@ -468,6 +473,17 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 
 // dispatch runs a content type's core action for an authorized caller.
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, m *schemas.Model, action, id string, who *ir.Caller) {
+	if s.Cache != nil && r.Method == http.MethodGet && (action == "find" || action == "findOne") {
+		key := respcache.Key("rest", r.URL.Path, r.URL.RawQuery, respcache.CallerKey(who))
+		s.Cache.Serve(w, r, key, r.Header.Get("Authorization") != "", func(w http.ResponseWriter, r *http.Request) {
+			s.dispatchNow(w, r, m, action, id, who)
+		})
+		return
+	}
+	s.dispatchNow(w, r, m, action, id, who)
+}
+
+func (s *Server) dispatchNow(w http.ResponseWriter, r *http.Request, m *schemas.Model, action, id string, who *ir.Caller) {
 	var err error
 	ctx := r.Context()
 	switch {

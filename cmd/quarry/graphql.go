@@ -26,7 +26,7 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 		Schema: a.Schema, Config: gcfg,
 		Planner: srv.Planner, Runner: srv.Runner, Writer: srv.Writer, DB: a.DB,
 		Authenticate: srv.Authenticate, Log: log, Env: app.Env(getenv),
-		Upload: srv.Upload, Events: srv,
+		Upload: srv.Upload, Events: srv, Cache: srv.Cache,
 	}
 	if a.I18n != nil { // a nil *i18n.Service must stay a nil interface
 		opts.Locales = a.I18n

@@ -189,6 +189,13 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		})
 		srv.Log = log
 	}
+	cacheState, err := setupCache(ctx, a, srv, getenv)
+	if err != nil {
+		return err
+	}
+	if cacheState != "on" && cacheState != "off" {
+		log.Info("response cache " + cacheState)
+	}
 	if err := mountGraphQL(a, srv, log, getenv); err != nil {
 		return err
 	}

@@ -45,6 +45,9 @@ func logStartup(log *slog.Logger, addr net.Addr, a *app.App, srv *transport.Serv
 	if srv.Webhooks != nil {
 		features = append(features, "webhooks")
 	}
+	if srv.Cache != nil {
+		features = append(features, "response-cache")
+	}
 	if srv.Upstream != nil {
 		features = append(features, "upstream")
 	}

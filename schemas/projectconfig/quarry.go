@@ -32,6 +32,16 @@ type Quarry struct {
 	// CustomFields maps custom-field uids of plugins Quarry does not know to their
 	// underlying type: {"plugin::my-plugin.rating": "integer"}.
 	CustomFields map[string]string `json:"customFields" validate:"omitempty,dive,customfieldtype"`
+	// ResponseCache configures the exact response cache (transport/respcache).
+	ResponseCache ResponseCache `json:"responseCache"`
+}
+
+// ResponseCache is config/quarry's responseCache: {enabled, maxBytes, maxEntryBytes}.
+type ResponseCache struct {
+	// Enabled is nil when not set (the default applies).
+	Enabled       *bool `json:"enabled"`
+	MaxBytes      int64 `json:"maxBytes" validate:"gte=0"`
+	MaxEntryBytes int   `json:"maxEntryBytes" validate:"gte=0"`
 }
 
 // Quarry decodes and checks config/quarry.*; a violation is a *KeyError.

@@ -201,6 +201,8 @@ type DB struct {
 	// readers is SQLite's pool for reads outside transactions (nil elsewhere): under WAL
 	// they see every committed write at once and never wait for a writer.
 	readers *sqlx.DB
+	// position answers SQLite's change position (position.go); nil elsewhere.
+	position *positionConn
 }
 
 // Open connects to the configured database.
@@ -284,6 +286,7 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 	}
 	if d == sqlgen.SQLite {
 		out.writeTurn = make(chan struct{}, 1)
+		out.position = &positionConn{file: c.Filename}
 		out.busyTimeout = c.BusyTimeout
 		if out.busyTimeout == 0 {
 			out.busyTimeout = DefaultBusyTimeout

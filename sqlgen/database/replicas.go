@@ -236,5 +236,15 @@ func (db *DB) Close() error {
 	if db.readers != nil {
 		db.readers.Close()
 	}
+	if p := db.position; p != nil {
+		p.mu.Lock()
+		if p.conn != nil {
+			p.conn.Close()
+		}
+		if p.db != nil {
+			p.db.Close()
+		}
+		p.mu.Unlock()
+	}
 	return db.DB.Close()
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/quarrycms/quarry/transport/graphql/execute"
 	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
+	"github.com/quarrycms/quarry/transport/respcache"
 )
 
 // The executor's interfaces and outcome, under the names the handler's callers use.
@@ -74,6 +75,10 @@ type Options struct {
 	MaxBody int64
 	// Events queues the webhook events of mutations; nil fires none.
 	Events EntryEvents
+	// Cache, when set, answers queries from memory while the database has not changed
+	// (transport/respcache); the executor marks mutations and answers with errors as not
+	// to be kept.
+	Cache *respcache.Cache
 }
 
 // Handler is the GraphQL endpoint: it decodes HTTP requests, identifies the caller, hands the
@@ -86,6 +91,7 @@ type Handler struct {
 	log          *slog.Logger
 	playground   bool
 	maxBody      int64
+	cache        *respcache.Cache
 }
 
 // EnvFrom reads the environment the way Quarry does: QUARRY_ENV, else NODE_ENV (Strapi's),
@@ -119,7 +125,8 @@ func New(o Options) (*Handler, error) {
 		env = "development"
 	}
 	h := &Handler{exec: x, db: o.DB, upload: o.Upload, authenticate: o.Authenticate, log: log,
-		playground: env != "production" || x.Schema().Config.PlaygroundAlways, maxBody: o.MaxBody}
+		playground: env != "production" || x.Schema().Config.PlaygroundAlways, maxBody: o.MaxBody,
+		cache: o.Cache}
 	if h.maxBody <= 0 {
 		h.maxBody = 1 << 20
 	}
@@ -140,6 +147,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	var req pg.Request
+	raw := r.URL.RawQuery // the request's text: the cache's key
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		q := r.URL.Query()
@@ -209,6 +217,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeAPIError(w, &apierror.Error{Status: 400, Name: "SyntaxError", Message: "invalid JSON, only supports object and array", NoDetails: true})
 			return
 		}
+		raw = string(body)
 		if req, err = decodeBody(body); err != nil {
 			if be, ok := err.(*bodyError); ok && be.text {
 				writeText(w, http.StatusBadRequest, be.msg)
@@ -229,8 +238,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.authError(w, err)
 		return
 	}
-	resp := h.exec.Execute(r.Context(), caller, execute.Request{Request: req, QueriesOnly: r.Method == http.MethodGet || r.Method == http.MethodHead})
-	writeResponse(w, resp)
+	run := func(w http.ResponseWriter, r *http.Request) {
+		resp := h.exec.Execute(r.Context(), caller, execute.Request{Request: req, QueriesOnly: r.Method == http.MethodGet || r.Method == http.MethodHead})
+		writeResponse(w, resp)
+	}
+	if h.cache == nil {
+		run(w, r)
+		return
+	}
+	key := respcache.Key("graphql", r.URL.Path, r.Method, raw, respcache.CallerKey(caller))
+	h.cache.Serve(w, r, key, r.Header.Get("Authorization") != "", run)
 }
 
 // writeResponse answers with an execution's outcome; a database that could not serve it

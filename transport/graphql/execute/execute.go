@@ -31,6 +31,7 @@ import (
 	"github.com/quarrycms/quarry/transport/observe"
 	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
+	"github.com/quarrycms/quarry/transport/respcache"
 )
 
 // Writer is the shared write path (planner/write.Writer): the same validation and
@@ -194,6 +195,10 @@ func (h *Executor) Execute(ctx context.Context, caller *ir.Caller, req Request) 
 		return Response{Status: http.StatusBadRequest, Body: RequestErrorsBody(re)}
 	}
 	observe.GraphQLOperation(ctx, string(op.Kind))
+	if op.Kind != ast.Query || tr != nil {
+		// A mutation's answer is never one to repeat; tracing's timings are this run's.
+		respcache.NoStore(ctx)
+	}
 	if req.QueriesOnly && op.Kind == ast.Mutation {
 		return Response{Status: http.StatusMethodNotAllowed, Body: RequestErrorsBody(pg.RequestErrors{{Message: "GET supports only query operation", Code: codeInternal}})}
 	}
@@ -205,6 +210,7 @@ func (h *Executor) Execute(ctx context.Context, caller *ir.Caller, req Request) 
 	var b jw
 	b.WriteByte('{')
 	if len(x.errs) > 0 {
+		respcache.NoStore(ctx) // an error may be a passing one
 		b.WriteString(`"errors":`)
 		writeErrors(&b, x.errs)
 		b.WriteByte(',')

@@ -1,0 +1,357 @@
+// Package respcache is the exact response cache: content-API GET responses and GraphQL query
+// results served from memory while nothing in the database has changed since they were
+// computed.
+//
+// # Exactness
+//
+// Every entry records the database's change position (database.DB.Position) taken before
+// the reads that built it ran. A request first takes the position again; an entry is served
+// only when the database says no write committed between the two (database.DB.Unchanged).
+// A write that committed before a request started — whoever made it: this process, another
+// Quarry instance, the Strapi admin, psql — has therefore moved the position, and the entry
+// built before it is not served. On PostgreSQL the position is the current snapshot: a
+// transaction gets an id when it first writes, and the snapshot lists which ids are still
+// running, so comparing two snapshots tells exactly whether a write transaction finished in
+// between (reads never move it). On SQLite it is PRAGMA data_version on a connection that
+// never writes. MySQL has no cheap position that is exact, and the cache stays off there.
+//
+// The check is coarse: a write to any table (or, on PostgreSQL, any database of the same
+// server) makes every entry older than it miss once. That costs hit rate, never exactness;
+// the next request refills the entry. The check is one small statement per cached request.
+//
+// Settings Quarry keeps in process caches (permissions, locales) are part of the key
+// (permissions) or purge the whole cache when they change (Purge, called where those caches
+// are dropped).
+//
+// # What is cached
+//
+// Only answers the caller computed with status 200 and no NoStore mark: GET /api/<type>[/id]
+// and single types, GraphQL queries without errors. The key is the exact request (path and
+// raw query text, or the GraphQL request's body) plus the caller's effective permissions
+// (CallerKey); a logged-in user's answers are keyed by the user, so nothing personal is
+// shared between callers. Memory is bounded: entries over the per-entry cap are not kept,
+// and the least recently used entries go when the total exceeds the cap.
+//
+// Clients get an ETag and Cache-Control: no-cache (private when the request carried
+// credentials), and If-None-Match answers 304.
+package respcache
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"hash/fnv"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+
+	"github.com/quarrycms/quarry/ir"
+)
+
+// Source is the database's change position (database.DB).
+type Source interface {
+	Position(ctx context.Context) (string, error)
+	Unchanged(then, now string) bool
+}
+
+// Config sizes the cache.
+type Config struct {
+	// MaxBytes bounds the bodies kept, in total (default 64 MiB).
+	MaxBytes int64
+	// MaxEntryBytes is the largest body kept (default 1 MiB).
+	MaxEntryBytes int
+}
+
+// Defaults.
+const (
+	DefaultMaxBytes      = 64 << 20
+	DefaultMaxEntryBytes = 1 << 20
+)
+
+// Cache is the response cache; a nil *Cache serves every request by computing it.
+type Cache struct {
+	src      Source
+	maxBytes int64
+	maxEntry int
+
+	mu    sync.Mutex
+	lru   *simplelru.LRU[string, *entry]
+	bytes int64
+
+	hits, misses, stores atomic.Int64
+}
+
+type entry struct {
+	key      string
+	position string
+	status   int
+	ctype    string
+	etag     string
+	body     []byte
+}
+
+func (e *entry) size() int64 { return int64(len(e.body) + len(e.key) + 128) }
+
+// New builds a cache on a change position source.
+func New(src Source, c Config) *Cache {
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = DefaultMaxBytes
+	}
+	if c.MaxEntryBytes <= 0 {
+		c.MaxEntryBytes = DefaultMaxEntryBytes
+	}
+	if int64(c.MaxEntryBytes) > c.MaxBytes {
+		c.MaxEntryBytes = int(c.MaxBytes)
+	}
+	rc := &Cache{src: src, maxBytes: c.MaxBytes, maxEntry: c.MaxEntryBytes}
+	// The entry count is not the bound (bytes are): the LRU only orders the entries.
+	l, _ := simplelru.NewLRU[string, *entry](1<<30, func(_ string, e *entry) { rc.bytes -= e.size() })
+	rc.lru = l
+	return rc
+}
+
+// Stats are the counters since start.
+type Stats struct {
+	Hits, Misses, Stores, Entries, Bytes int64
+}
+
+// Stats reads the counters.
+func (c *Cache) Stats() Stats {
+	if c == nil {
+		return Stats{}
+	}
+	c.mu.Lock()
+	n, b := int64(c.lru.Len()), c.bytes
+	c.mu.Unlock()
+	return Stats{Hits: c.hits.Load(), Misses: c.misses.Load(), Stores: c.stores.Load(), Entries: n, Bytes: b}
+}
+
+// Purge drops every entry (settings kept in process caches changed).
+func (c *Cache) Purge() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.lru.Purge()
+	c.bytes = 0
+	c.mu.Unlock()
+}
+
+type flagKey struct{}
+
+// NoStore marks the request's answer as not to be kept (a mutation, an answer with errors,
+// anything depending on more than the key). Harmless outside a cached request.
+func NoStore(ctx context.Context) {
+	if f, ok := ctx.Value(flagKey{}).(*atomic.Bool); ok {
+		f.Store(true)
+	}
+}
+
+// Key joins the parts of a request's identity.
+func Key(parts ...string) string {
+	n := 0
+	for _, p := range parts {
+		n += len(p) + 8
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, p := range parts {
+		// Length-prefixed, so that no two part lists give the same key.
+		b.WriteString(strconv.Itoa(len(p)))
+		b.WriteByte(':')
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// CallerKey is what of the caller decides an answer: its kind, the permissions that apply
+// (role or token type, and a digest of the allowed actions, so a permission change is a new
+// key as soon as the permissions cache sees it) and, for a logged-in user, the user.
+func CallerKey(c *ir.Caller) string {
+	if c == nil {
+		return "none"
+	}
+	var b strings.Builder
+	switch c.Kind {
+	case ir.PublicCaller:
+		b.WriteString("public:")
+	case ir.TokenCaller:
+		b.WriteString("token:" + c.TokenType + ":")
+		if c.TokenType != ir.TokenCustom {
+			return b.String() // every token of the type may do the same
+		}
+	case ir.UserCaller:
+		b.WriteString("user:" + strconv.FormatInt(c.UserID, 10) + ":")
+	default:
+		b.WriteString("kind" + strconv.Itoa(int(c.Kind)) + ":")
+	}
+	b.WriteString(strconv.FormatInt(c.RoleID, 10) + ":")
+	actions := make([]string, 0, len(c.Actions))
+	for a, ok := range c.Actions {
+		if ok {
+			actions = append(actions, a)
+		}
+	}
+	sort.Strings(actions)
+	h := sha256.New()
+	for _, a := range actions {
+		h.Write([]byte(a))
+		h.Write([]byte{0})
+	}
+	b.WriteString(base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:16]))
+	return b.String()
+}
+
+// Serve answers a cacheable request: from memory when an entry for key is still exact,
+// else by running compute and keeping its answer. credentials says the request carried
+// some (its answers are then private to the client).
+func (c *Cache) Serve(w http.ResponseWriter, r *http.Request, key string, credentials bool, compute http.HandlerFunc) {
+	if c == nil {
+		compute(w, r)
+		return
+	}
+	ctx := r.Context()
+	pos, err := c.src.Position(ctx)
+	if err != nil {
+		// The database will answer the request itself (503 when it is down).
+		compute(w, r)
+		return
+	}
+	c.mu.Lock()
+	e, ok := c.lru.Get(key)
+	c.mu.Unlock()
+	if ok && c.src.Unchanged(e.position, pos) {
+		c.hits.Add(1)
+		c.write(w, r, e, credentials)
+		return
+	}
+	c.misses.Add(1)
+	flag := new(atomic.Bool)
+	rec := &recorder{w: w, max: c.maxEntry, status: http.StatusOK}
+	compute(rec, r.WithContext(context.WithValue(ctx, flagKey{}, flag)))
+	if rec.passed {
+		return // too large: already written through
+	}
+	if rec.status != http.StatusOK || flag.Load() {
+		rec.flush()
+		return
+	}
+	e = &entry{key: key, position: pos, status: rec.status, ctype: rec.Header().Get("Content-Type"), body: rec.body, etag: etag(rec.body)}
+	c.store(e)
+	c.write(w, r, e, credentials)
+}
+
+func (c *Cache) store(e *entry) {
+	c.stores.Add(1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lru.Remove(e.key) // the eviction callback takes its bytes off
+	c.lru.Add(e.key, e)
+	c.bytes += e.size()
+	for c.bytes > c.maxBytes && c.lru.Len() > 0 {
+		c.lru.RemoveOldest()
+	}
+}
+
+func (c *Cache) write(w http.ResponseWriter, r *http.Request, e *entry, credentials bool) {
+	h := w.Header()
+	h.Set("ETag", e.etag)
+	if credentials {
+		h.Set("Cache-Control", "private, no-cache")
+	} else {
+		h.Set("Cache-Control", "no-cache")
+	}
+	if match(r.Header.Get("If-None-Match"), e.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	if e.ctype != "" {
+		h.Set("Content-Type", e.ctype)
+	}
+	h.Set("Content-Length", strconv.Itoa(len(e.body)))
+	w.WriteHeader(e.status)
+	if r.Method != http.MethodHead {
+		w.Write(e.body)
+	}
+}
+
+// match reports whether an If-None-Match header names the tag (weak comparison, as RFC
+// 9110 asks for If-None-Match).
+func match(header, tag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || strings.TrimPrefix(t, "W/") == tag {
+			return true
+		}
+	}
+	return false
+}
+
+func etag(body []byte) string {
+	h := fnv.New128a()
+	h.Write(body)
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(body)))
+	h.Write(n[:])
+	return `"` + base64.RawURLEncoding.EncodeToString(h.Sum(nil)) + `"`
+}
+
+// recorder holds a computed answer until it is known to be kept; one larger than max is
+// written through at once.
+type recorder struct {
+	w      http.ResponseWriter
+	max    int
+	status int
+	body   []byte
+	passed bool // written through
+	wrote  bool
+}
+
+func (r *recorder) Header() http.Header { return r.w.Header() }
+
+func (r *recorder) WriteHeader(status int) {
+	if r.passed {
+		r.w.WriteHeader(status)
+		return
+	}
+	if !r.wrote {
+		r.status = status
+		r.wrote = true
+	}
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	r.wrote = true
+	if r.passed {
+		return r.w.Write(p)
+	}
+	if len(r.body)+len(p) > r.max {
+		r.flush()
+		return r.w.Write(p)
+	}
+	r.body = append(r.body, p...)
+	return len(p), nil
+}
+
+// flush writes what was held and passes the rest through.
+func (r *recorder) flush() {
+	if r.passed {
+		return
+	}
+	r.passed = true
+	r.w.WriteHeader(r.status)
+	if len(r.body) > 0 {
+		r.w.Write(r.body)
+	}
+}
+
+func (r *recorder) Unwrap() http.ResponseWriter { return r.w }
