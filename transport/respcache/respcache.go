@@ -19,9 +19,11 @@
 // server) makes every entry older than it miss once. That costs hit rate, never exactness;
 // the next request refills the entry. The check is one small statement per cached request.
 //
-// Settings Quarry keeps in process caches (permissions, locales) are part of the key
-// (permissions) or purge the whole cache when they change (Purge, called where those caches
-// are dropped).
+// Settings Quarry keeps in process caches for up to a second (permissions, locales) may
+// lag a write by that second, so an answer computed within Settle of the first sight of its
+// position is kept only until then: once the settings caches have reloaded after the last
+// write, answers are kept for good. Those caches' drops (a NOTIFY from another instance)
+// purge the whole cache too.
 //
 // # What is cached
 //
@@ -48,6 +50,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 
@@ -66,12 +69,18 @@ type Config struct {
 	MaxBytes int64
 	// MaxEntryBytes is the largest body kept (default 1 MiB).
 	MaxEntryBytes int
+	// Settle is how long after a write process caches of settings may still show the old
+	// settings (default 2 s: twice their one-second expiry).
+	Settle time.Duration
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
 }
 
 // Defaults.
 const (
 	DefaultMaxBytes      = 64 << 20
 	DefaultMaxEntryBytes = 1 << 20
+	DefaultSettle        = 2 * time.Second
 )
 
 // Cache is the response cache; a nil *Cache serves every request by computing it.
@@ -79,10 +88,15 @@ type Cache struct {
 	src      Source
 	maxBytes int64
 	maxEntry int
+	settle   time.Duration
+	now      func() time.Time
 
 	mu    sync.Mutex
 	lru   *simplelru.LRU[string, *entry]
 	bytes int64
+	// lastPos is the latest position seen, first seen at seen.
+	lastPos string
+	seen    time.Time
 
 	hits, misses, stores atomic.Int64
 }
@@ -94,6 +108,8 @@ type entry struct {
 	ctype    string
 	etag     string
 	body     []byte
+	// until, when set, is when the entry stops being served (computed before settling).
+	until time.Time
 }
 
 func (e *entry) size() int64 { return int64(len(e.body) + len(e.key) + 128) }
@@ -109,7 +125,13 @@ func New(src Source, c Config) *Cache {
 	if int64(c.MaxEntryBytes) > c.MaxBytes {
 		c.MaxEntryBytes = int(c.MaxBytes)
 	}
-	rc := &Cache{src: src, maxBytes: c.MaxBytes, maxEntry: c.MaxEntryBytes}
+	if c.Settle <= 0 {
+		c.Settle = DefaultSettle
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	rc := &Cache{src: src, maxBytes: c.MaxBytes, maxEntry: c.MaxEntryBytes, settle: c.Settle, now: c.Now}
 	// The entry count is not the bound (bytes are): the LRU only orders the entries.
 	l, _ := simplelru.NewLRU[string, *entry](1<<30, func(_ string, e *entry) { rc.bytes -= e.size() })
 	rc.lru = l
@@ -223,10 +245,15 @@ func (c *Cache) Serve(w http.ResponseWriter, r *http.Request, key string, creden
 		compute(w, r)
 		return
 	}
+	now := c.now()
 	c.mu.Lock()
+	if pos != c.lastPos {
+		c.lastPos, c.seen = pos, now
+	}
+	settled := c.seen.Add(c.settle)
 	e, ok := c.lru.Get(key)
 	c.mu.Unlock()
-	if ok && c.src.Unchanged(e.position, pos) {
+	if ok && (e.until.IsZero() || now.Before(e.until)) && c.src.Unchanged(e.position, pos) {
 		c.hits.Add(1)
 		c.write(w, r, e, credentials)
 		return
@@ -243,6 +270,9 @@ func (c *Cache) Serve(w http.ResponseWriter, r *http.Request, key string, creden
 		return
 	}
 	e = &entry{key: key, position: pos, status: rec.status, ctype: rec.Header().Get("Content-Type"), body: rec.body, etag: etag(rec.body)}
+	if now.Before(settled) {
+		e.until = settled
+	}
 	c.store(e)
 	c.write(w, r, e, credentials)
 }

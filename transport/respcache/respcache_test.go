@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/quarrycms/quarry/ir"
 )
@@ -111,5 +112,29 @@ func TestCallerKey(t *testing.T) {
 	full2 := CallerKey(&ir.Caller{Kind: ir.TokenCaller, TokenType: ir.TokenFullAccess, TokenID: 2})
 	if u1 == u2 || u1 == pub || pub == pub2 || full1 != full2 || full1 == pub {
 		t.Fatalf("keys: %q %q %q %q %q", u1, u2, pub, pub2, full1)
+	}
+}
+
+// TestSettle: an answer computed right after a write (when settings caches may still be
+// reloading) is served only until they have settled; one computed later is kept.
+func TestSettle(t *testing.T) {
+	src := &counter{}
+	src.n.Store(1)
+	clock := time.Unix(1000, 0)
+	c := New(src, Config{Settle: 2 * time.Second, Now: func() time.Time { return clock }})
+	r := httptest.NewRequest("GET", "/x", nil)
+	runs := 0
+	serve(c, "k", r, "a", &runs)
+	clock = clock.Add(time.Second)
+	serve(c, "k", r, "a", &runs)
+	if runs != 1 {
+		t.Fatal("not served within the settle time")
+	}
+	clock = clock.Add(1500 * time.Millisecond)
+	serve(c, "k", r, "a", &runs)
+	clock = clock.Add(time.Hour)
+	serve(c, "k", r, "a", &runs)
+	if runs != 2 {
+		t.Fatalf("ran %d times: want once before settling, once after", runs)
 	}
 }
