@@ -30,6 +30,7 @@ import (
 	"github.com/quarrycms/quarry/transport/app"
 	gql "github.com/quarrycms/quarry/transport/graphql"
 	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
+	"github.com/quarrycms/quarry/transport/respcache"
 )
 
 // The load driver's API token: stored by the generator (hashed with TokenSalt, as Strapi
@@ -54,6 +55,8 @@ type Config struct {
 	// Salt is API_TOKEN_SALT (default TokenSalt).
 	Salt string
 	Log  *slog.Logger
+	// ResponseCache turns the response cache on (transport/respcache).
+	ResponseCache bool
 }
 
 // Env is a Quarry assembled in process the way `quarry serve` assembles it, over a
@@ -68,6 +71,8 @@ type Env struct {
 	Stats *datagen.Stats
 	// Caller is the full-access token's caller, for in-process planning.
 	Caller *ir.Caller
+	// Cache is the response cache when Config.ResponseCache asked for it.
+	Cache *respcache.Cache
 }
 
 // Open opens (and if needed fills) the database and assembles the server.
@@ -90,6 +95,9 @@ func Open(ctx context.Context, c Config) (*Env, error) {
 		return nil, err
 	}
 	e := &Env{App: a, Caller: &ir.Caller{Kind: ir.TokenCaller, TokenType: ir.TokenFullAccess}}
+	if c.ResponseCache {
+		e.Cache = respcache.New(a.DB, respcache.Config{})
+	}
 	if c.Articles > 0 {
 		var n int
 		count := sqlgen.TableCount(a.DB.Dialect, "articles")
@@ -129,6 +137,7 @@ func (e *Env) assemble(db *database.DB, log *slog.Logger) error {
 		Log:       log,
 		TokenSalt: a.TokenSalt,
 		I18n:      a.I18n,
+		Cache:     e.Cache,
 	}
 	cfg := a.Auth
 	cfg.JWTSecret = "quarry-bench-jwt-secret"
@@ -145,7 +154,8 @@ func (e *Env) assemble(db *database.DB, log *slog.Logger) error {
 		return err
 	}
 	opts := gql.Options{Schema: a.Schema, Config: gcfg, Planner: srv.Planner, Runner: srv.Runner,
-		Writer: srv.Writer, DB: db, Authenticate: srv.Authenticate, Log: log, Accounts: srv.Auth}
+		Writer: srv.Writer, DB: db, Authenticate: srv.Authenticate, Log: log, Accounts: srv.Auth,
+		Cache: e.Cache}
 	if a.I18n != nil {
 		opts.Locales = a.I18n
 	}

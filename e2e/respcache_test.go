@@ -211,6 +211,13 @@ func cacheExactness(t *testing.T, be backend) {
 		}
 	}
 	t.Logf("%s: without writers here, %d of %d reads came from the cache", be.Name, quietHits, quiet)
+	if be.Name == "mysql" {
+		// MySQL has no exact change position: the cache stays off.
+		if quietHits > 0 || hits.Load() > 0 {
+			t.Errorf("the cache answered on MySQL")
+		}
+		return
+	}
 	// On PostgreSQL any write transaction of the server (other databases' too, e.g. other
 	// tests') moves the position, so only SQLite's rate is held to nearly all.
 	if (be.Name == "sqlite" && quietHits < quiet-4) || quietHits == 0 {
