@@ -64,6 +64,7 @@ type options struct {
 	piped       bool
 	rounds      int
 	jsonOut     string
+	cache       bool
 	genOnly     bool
 	cpuProfile  string
 	memProfile  string
@@ -93,6 +94,7 @@ func main() {
 	flag.IntVar(&o.rounds, "rounds", 1, "alternate Quarry and baseline this many times; the median is reported")
 	flag.StringVar(&o.jsonOut, "json", "", "also write the results as JSON to this file")
 	flag.BoolVar(&o.genOnly, "generate-only", false, "generate the data (into -dsn, or a kept fresh database) and exit")
+	flag.BoolVar(&o.cache, "cache", false, "serve with the response cache on (transport/respcache): with no writes, measures its hits")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (server, client and baselines) to this file")
 	flag.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile of the whole run to this file at the end")
 	flag.Parse()
@@ -175,7 +177,7 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 	// The in-process server logs nothing: errors show as failed requests in the report.
-	cfg := bench.Config{AppDir: o.app, Client: o.db, Articles: o.articles, Seed: o.seed, Salt: o.salt}
+	cfg := bench.Config{AppDir: o.app, Client: o.db, Articles: o.articles, Seed: o.seed, Salt: o.salt, ResponseCache: o.cache}
 	if o.genOnly && o.dsn == "" {
 		o.keep = true
 	}
@@ -264,6 +266,9 @@ func run(ctx context.Context, o options) error {
 		DisableCompression: true, IdleConnTimeout: time.Minute,
 	}, Timeout: 60 * time.Second}
 	who := "in-process Quarry"
+	if o.cache {
+		who += " with the response cache"
+	}
 	if o.target != "" {
 		who = o.target
 	}
