@@ -29,6 +29,7 @@ import (
 	"github.com/quarrycms/quarry/transport"
 	"github.com/quarrycms/quarry/transport/app"
 	gql "github.com/quarrycms/quarry/transport/graphql"
+	"github.com/quarrycms/quarry/transport/graphql/execute"
 	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
 	"github.com/quarrycms/quarry/transport/respcache"
 )
@@ -153,9 +154,8 @@ func (e *Env) assemble(db *database.DB, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	opts := gql.Options{Schema: a.Schema, Config: gcfg, Planner: srv.Planner, Runner: srv.Runner,
-		Writer: srv.Writer, DB: db, Authenticate: srv.Authenticate, Log: log, Accounts: srv.Auth,
-		Cache: e.Cache}
+	opts := gql.Options{Options: execute.Options{Schema: a.Schema, Config: gcfg, Planner: srv.Planner, Runner: srv.Runner,
+		Writer: srv.Writer, DB: db, Log: log, Accounts: srv.Auth}, Authenticate: srv.Authenticate, Cache: e.Cache}
 	if a.I18n != nil {
 		opts.Locales = a.I18n
 	}

@@ -133,7 +133,26 @@ func (s *Server) body(w http.ResponseWriter, r *http.Request, m *schemas.Model) 
 		// text/plain, another site's page can post one without a CORS preflight).
 		return nil, missing
 	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBody))
+	v, err := readJSON(w, r, s.MaxBody)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := v.(map[string]any) // an empty body (nil) is missing data too
+	if !ok {
+		return nil, missing
+	}
+	data, ok := obj["data"].(map[string]any)
+	if !ok {
+		return nil, missing
+	}
+	return data, nil
+}
+
+// readJSON reads a JSON request body of at most max bytes, numbers kept as json.Number;
+// nil for an empty body. The errors are Strapi's: 413 over the limit, its SyntaxError
+// envelope for malformed JSON.
+func readJSON(w http.ResponseWriter, r *http.Request, max int64) (any, error) {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -142,7 +161,7 @@ func (s *Server) body(w http.ResponseWriter, r *http.Request, m *schemas.Model) 
 		return nil, apierror.Validation("Unreadable request body")
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, missing
+		return nil, nil
 	}
 	if err := syntaxError(raw); err != nil {
 		return nil, err
@@ -153,15 +172,7 @@ func (s *Server) body(w http.ResponseWriter, r *http.Request, m *schemas.Model) 
 	if err := dec.Decode(&v); err != nil {
 		return nil, apierror.Validation("Unreadable request body")
 	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, missing
-	}
-	data, ok := obj["data"].(map[string]any)
-	if !ok {
-		return nil, missing
-	}
-	return data, nil
+	return v, nil
 }
 
 // syntaxError answers a malformed JSON body with Strapi's SyntaxError envelope, worded as

@@ -59,21 +59,9 @@ func (h pluginHost) PlainBody(w http.ResponseWriter, r *http.Request) (map[strin
 }
 
 func (h pluginHost) JSONBody(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.s.MaxBody))
+	v, err := readJSON(w, r, h.s.MaxBody)
 	if err != nil {
-		return nil, &apierror.Error{Status: 413, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
-	}
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, nil
-	}
-	if err := syntaxError(raw); err != nil {
 		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, apierror.Validation("Unreadable request body")
 	}
 	body, _ := v.(map[string]any)
 	return body, nil

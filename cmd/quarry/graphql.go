@@ -10,6 +10,7 @@ import (
 	"github.com/quarrycms/quarry/transport"
 	"github.com/quarrycms/quarry/transport/app"
 	gqltransport "github.com/quarrycms/quarry/transport/graphql"
+	"github.com/quarrycms/quarry/transport/graphql/execute"
 )
 
 // mountGraphQL builds the GraphQL plugin from config/plugins.* (on by default) and
@@ -23,10 +24,10 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 		return nil
 	}
 	opts := gqltransport.Options{
-		Schema: a.Schema, Config: gcfg,
-		Planner: srv.Planner, Runner: srv.Runner, Writer: srv.Writer, DB: a.DB,
-		Authenticate: srv.Authenticate, Log: log, Env: app.Env(getenv),
-		Upload: srv.Upload, Events: srv, Cache: srv.Cache,
+		Options: execute.Options{Schema: a.Schema, Config: gcfg,
+			Planner: srv.Planner, Runner: srv.Runner, Writer: srv.Writer, DB: a.DB,
+			Log: log, Upload: srv.Upload, Events: srv},
+		Authenticate: srv.Authenticate, Env: app.Env(getenv), Cache: srv.Cache,
 	}
 	if a.I18n != nil { // a nil *i18n.Service must stay a nil interface
 		opts.Locales = a.I18n

@@ -11,6 +11,7 @@ import (
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/parser/gqlschema"
 	gql "github.com/quarrycms/quarry/transport/graphql"
+	"github.com/quarrycms/quarry/transport/graphql/execute"
 	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
 )
 
@@ -24,10 +25,10 @@ func TestAccounts(t *testing.T) {
 	cfg := userspermissions.DefaultConfig()
 	cfg.JWTSecret = "test-secret"
 	svc := userspermissions.NewService(e.db, e.schema, cfg, "salt", nil)
-	h, err := gql.New(gql.Options{Schema: e.schema, Config: gqlschema.DefaultConfig(), Planner: e.planner, Runner: e.runner, DB: e.db,
-		Accounts: svc, Authenticate: func(r *http.Request) (*ir.Caller, error) {
-			return svc.Authenticate(r.Context(), r.Header.Get("Authorization"))
-		}})
+	h, err := gql.New(gql.Options{Options: execute.Options{Schema: e.schema, Config: gqlschema.DefaultConfig(), Planner: e.planner, Runner: e.runner, DB: e.db,
+		Accounts: svc}, Authenticate: func(r *http.Request) (*ir.Caller, error) {
+		return svc.Authenticate(r.Context(), r.Header.Get("Authorization"))
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/parser/gqlschema"
 	gql "github.com/quarrycms/quarry/transport/graphql"
+	"github.com/quarrycms/quarry/transport/graphql/execute"
 )
 
 func expect(t *testing.T, what, got, want string) {
@@ -220,7 +221,7 @@ func TestPlaygroundInProduction(t *testing.T) {
 		e := newEnv(t, gqlschema.DefaultConfig())
 		cfg := gqlschema.DefaultConfig()
 		cfg.PlaygroundAlways = c.always
-		h, err := gql.New(gql.Options{Schema: e.schema, Config: cfg, Planner: e.planner, Runner: e.runner, DB: e.db, Env: "production",
+		h, err := gql.New(gql.Options{Options: execute.Options{Schema: e.schema, Config: cfg, Planner: e.planner, Runner: e.runner, DB: e.db}, Env: "production",
 			Authenticate: func(*http.Request) (*ir.Caller, error) { return fullAccess, nil }})
 		if err != nil {
 			t.Fatal(err)
@@ -240,7 +241,7 @@ func TestPlaygroundInProduction(t *testing.T) {
 
 func TestAuthenticationFailure(t *testing.T) {
 	e := newEnv(t, gqlschema.DefaultConfig())
-	h, err := gql.New(gql.Options{Schema: e.schema, Config: gqlschema.DefaultConfig(), Planner: e.planner, Runner: e.runner, DB: e.db,
+	h, err := gql.New(gql.Options{Options: execute.Options{Schema: e.schema, Config: gqlschema.DefaultConfig(), Planner: e.planner, Runner: e.runner, DB: e.db},
 		Authenticate: func(*http.Request) (*ir.Caller, error) {
 			return nil, &apiErr401
 		}})

@@ -21,12 +21,8 @@ import (
 	"github.com/quarrycms/quarry/ir/jsonw"
 	"github.com/quarrycms/quarry/parser/gqlschema"
 	pg "github.com/quarrycms/quarry/parser/graphql"
-	"github.com/quarrycms/quarry/planner"
-	"github.com/quarrycms/quarry/planner/exec"
-	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/graphql/execute"
-	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/respcache"
 )
@@ -40,41 +36,16 @@ type (
 	Response    = execute.Response
 )
 
-// Options assemble a handler.
+// Options assemble a handler: the executor's options, and what the HTTP side needs.
 type Options struct {
-	// Schema is the content model. GraphQL, if set, is the already built GraphQL schema;
-	// otherwise it is built from Schema and Config.
-	Schema  *schemas.Schema
-	GraphQL *gqlschema.Schema
-	Config  gqlschema.Config
-	// Planner and Runner are the shared read path; the planner's REST limits are replaced by
-	// the plugin's pagination rules.
-	Planner *planner.Planner
-	Runner  *exec.Runner
-	// Writer is the shared write path; nil answers mutations with NotImplementedError.
-	Writer Writer
-	DB     *database.DB
-	// Locales serves localized types (a nil *i18n.Service must be left as a nil interface).
-	Locales Locales
-	// Localize applies i18n's rules (create<Type>Localization); built from the fields above
-	// when nil.
-	Localize *localize.Service
-	// Upload serves the upload plugin's mutations, multipart requests and files' related
-	// entries; nil answers them with NotImplementedError.
-	Upload *upload.Service
-	// Accounts serves me, login, register and the other users-permissions resolvers
-	// (userspermissions.Service); nil answers them with NotImplementedError.
-	Accounts Accounts
+	execute.Options
 	// Authenticate identifies the caller of a request; an *apierror.Error refuses the
 	// request with Strapi's REST error envelope, as Strapi's auth middleware does.
 	Authenticate func(*http.Request) (*ir.Caller, error)
-	Log          *slog.Logger
 	// Env is the environment (development, staging, production); see EnvFrom.
 	Env string
 	// MaxBody bounds request bodies (default 1 MB, Strapi's JSON limit).
 	MaxBody int64
-	// Events queues the webhook events of mutations; nil fires none.
-	Events EntryEvents
 	// Cache, when set, answers queries from memory while the database has not changed
 	// (transport/respcache); the executor marks mutations and answers with errors as not
 	// to be kept.
@@ -114,9 +85,9 @@ func New(o Options) (*Handler, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	x, err := execute.New(execute.Options{Schema: o.Schema, GraphQL: o.GraphQL, Config: o.Config,
-		Planner: o.Planner, Runner: o.Runner, Writer: o.Writer, DB: o.DB, Locales: o.Locales,
-		Localize: o.Localize, Upload: o.Upload, Accounts: o.Accounts, Log: log, Events: o.Events})
+	eo := o.Options
+	eo.Log = log
+	x, err := execute.New(eo)
 	if err != nil {
 		return nil, err
 	}
