@@ -672,7 +672,9 @@ func settledDir(t *testing.T, dir string) []string {
 		var names []string
 		busy := false
 		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), ".quarry-upload-") {
+			// Temporary files of a request whose answer has gone: the upload and the image
+			// formats derived from it, removed once the request's handler returns.
+			if strings.HasPrefix(e.Name(), ".quarry-upload-") || strings.HasPrefix(e.Name(), ".quarry-format-") {
 				busy = true
 			}
 			names = append(names, e.Name())
