@@ -48,6 +48,7 @@ func TestCLIHelp(t *testing.T) {
 		"permissions actions": {"-app"},
 		"locales":             {"default"},
 		"locales add":         {"CODE"},
+		"indexes":             {"quarry indexes", "-apply", "schema sync"},
 	}
 	for cmd, wants := range cases {
 		for _, h := range []string{"--help", "-h"} {

@@ -109,6 +109,11 @@ Run 'quarry locales <command> --help' for a command's flags.`,
 	"locales add":     "Usage: quarry locales add [--app DIR] CODE [NAME]\n\nCODE must be one of the ISO codes Strapi's i18n plugin knows (en, fr, pt-BR, …).",
 	"locales remove":  `Usage: quarry locales remove [--app DIR] CODE`,
 	"locales default": `Usage: quarry locales default [--app DIR] CODE`,
+	"indexes": `Usage: quarry indexes [--app DIR] [--apply]
+
+Prints the indexes Quarry's queries use that Strapi's layout lacks, as SQL with the reason
+for each; --apply creates the missing ones. Strapi's schema sync (4.x) drops indexes it does
+not know on its next start: on a database shared with Strapi they last until then.`,
 }
 
 // newFlags starts the flag set of a command named as typed ("tokens create").

@@ -45,6 +45,7 @@ Usage:
   quarry permissions revoke --app DIR --role ROLE ACTION...
   quarry permissions actions --app DIR
   quarry locales list|add|remove|default --app DIR [CODE [NAME]]
+  quarry indexes --app DIR [--apply]      print (--apply: create) the optional indexes Quarry uses
   quarry version                          print the version, commit and build time
   quarry health [--url URL]               exit 0 when a running server's /_health answers
 
@@ -94,6 +95,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return permissions(ctx, args[1:], stdout, log, getenv)
 	case "locales":
 		return locales(ctx, args[1:], stdout, log, getenv)
+	case "indexes":
+		return indexes(ctx, args[1:], stdout, log, getenv)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])

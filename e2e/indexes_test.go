@@ -1,0 +1,71 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// quarry indexes prints the optional indexes as missing, --apply creates them (and they are in
+// the database's catalog afterwards), the listing then shows them present, and a second
+// --apply creates nothing.
+func TestIndexesCommand(t *testing.T) {
+	for _, be := range backends() {
+		t.Run(be.Name, func(t *testing.T) {
+			app := copyBlog(t)
+			env := append(be.Env(t), "API_TOKEN_SALT=indexes-salt")
+			want := []string{"quarry_articles_published_at", "quarry_articles_tags_links_inv"}
+
+			out := quarry(t, env, "indexes", "--app", app)
+			if !strings.Contains(out, "drops indexes it does not know") {
+				t.Errorf("listing lacks the warning about Strapi's schema sync:\n%s", out)
+			}
+			for _, n := range want {
+				if !lineWith(out, n, "missing") {
+					t.Errorf("listing before --apply: %s not shown missing:\n%s", n, out)
+				}
+			}
+
+			out = quarry(t, env, "indexes", "--app", app, "--apply")
+			for _, n := range want {
+				if !strings.Contains(out, "created "+n+" ") {
+					t.Errorf("--apply did not create %s:\n%s", n, out)
+				}
+			}
+			db := openDB(t, &server{Env: env})
+			q := map[string]string{
+				"sqlite":   `SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?`,
+				"postgres": `SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = $1`,
+				"mysql":    `SELECT count(DISTINCT index_name) FROM information_schema.statistics WHERE table_schema = database() AND index_name = ?`,
+			}[be.Name]
+			for _, n := range want {
+				var c int
+				if err := db.QueryRow(q, n).Scan(&c); err != nil || c != 1 {
+					t.Errorf("index %s after --apply: count %d, %v", n, c, err)
+				}
+			}
+
+			out = quarry(t, env, "indexes", "--app", app)
+			if strings.Contains(out, "; -- missing;") {
+				t.Errorf("listing after --apply still shows missing indexes:\n%s", out)
+			}
+			out = quarry(t, env, "indexes", "--app", app, "--apply")
+			if strings.Contains(out, "created ") || !strings.Contains(out, "nothing to create") {
+				t.Errorf("second --apply is not a no-op:\n%s", out)
+			}
+		})
+	}
+}
+
+// lineWith reports whether one line of out holds every part.
+func lineWith(out string, parts ...string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(l, p)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

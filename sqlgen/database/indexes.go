@@ -1,0 +1,53 @@
+package database
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
+)
+
+// ExtraIndexState is one of sqlgen.QuarryIndexes and whether the database holds it.
+type ExtraIndexState struct {
+	sqlgen.ExtraIndex
+	Present bool
+}
+
+// ExtraIndexes lists the optional indexes of the schema (see sqlgen.QuarryIndexes) whose
+// tables exist, each with whether an index of its name exists.
+func (db *DB) ExtraIndexes(ctx context.Context, s *schemas.Schema) ([]ExtraIndexState, error) {
+	have, err := db.inspect(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("inspect database: %w", err)
+	}
+	var out []ExtraIndexState
+	for _, x := range sqlgen.QuarryIndexes(s) {
+		if have.columns[x.Table] == nil {
+			continue
+		}
+		out = append(out, ExtraIndexState{ExtraIndex: x, Present: have.indexes[x.Index.Name]})
+	}
+	return out, nil
+}
+
+// ApplyExtraIndexes creates the optional indexes the database lacks and returns them. Only
+// missing names are created, which is what makes it repeatable on MySQL (no IF NOT EXISTS);
+// on SQLite and PostgreSQL the statements also carry IF NOT EXISTS against a concurrent run.
+func (db *DB) ApplyExtraIndexes(ctx context.Context, s *schemas.Schema) ([]sqlgen.ExtraIndex, error) {
+	list, err := db.ExtraIndexes(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	var created []sqlgen.ExtraIndex
+	for _, x := range list {
+		if x.Present {
+			continue
+		}
+		if _, err := db.ExecContext(ctx, sqlgen.CreateExtraIndex(db.Dialect, x.ExtraIndex)); err != nil {
+			return created, fmt.Errorf("create index %s on %s: %w", x.Index.Name, x.Table, err)
+		}
+		created = append(created, x.ExtraIndex)
+	}
+	return created, nil
+}

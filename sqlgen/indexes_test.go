@@ -1,0 +1,70 @@
+package sqlgen
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarrycms/quarry/schemas"
+)
+
+func TestQuarryIndexes(t *testing.T) {
+	s, err := schemas.Load("../examples/blog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := QuarryIndexes(s)
+	find := func(name string) ExtraIndex {
+		for _, x := range list {
+			if x.Index.Name == name {
+				return x
+			}
+		}
+		t.Fatalf("no index %s in %v", name, list)
+		return ExtraIndex{}
+	}
+	cases := []struct {
+		index string
+		want  map[string]string // dialect → DDL
+	}{
+		{"quarry_articles_published_at", map[string]string{
+			"sqlite":   `CREATE INDEX IF NOT EXISTS "quarry_articles_published_at" ON "articles" ("published_at")`,
+			"postgres": `CREATE INDEX IF NOT EXISTS "quarry_articles_published_at" ON "articles" ("published_at")`,
+			"mysql":    "CREATE INDEX `quarry_articles_published_at` ON `articles` (`published_at`)",
+		}},
+		{"quarry_articles_tags_links_inv", map[string]string{
+			"sqlite":   `CREATE INDEX IF NOT EXISTS "quarry_articles_tags_links_inv" ON "articles_tags_links" ("tag_id", "article_id")`,
+			"postgres": `CREATE INDEX IF NOT EXISTS "quarry_articles_tags_links_inv" ON "articles_tags_links" ("tag_id", "article_id")`,
+			"mysql":    "CREATE INDEX `quarry_articles_tags_links_inv` ON `articles_tags_links` (`tag_id`, `article_id`)",
+		}},
+	}
+	for _, c := range cases {
+		x := find(c.index)
+		for _, d := range []Dialect{SQLite, Postgres, MySQL} {
+			if got := CreateExtraIndex(d, x); got != c.want[d.Name()] {
+				t.Errorf("%s on %s:\n got %s\nwant %s", c.index, d.Name(), got, c.want[d.Name()])
+			}
+		}
+	}
+	names := map[string]bool{}
+	for _, x := range list {
+		n := x.Index.Name
+		if !strings.HasPrefix(n, "quarry_") || len(n) > maxIndexName || names[n] || x.Why == "" {
+			t.Errorf("index %q: name not quarry_*, too long, repeated, or no reason", n)
+		}
+		names[n] = true
+	}
+	// Content types without draft & publish get no published_at index.
+	for _, m := range s.ContentTypes {
+		if !m.DraftAndPublish && names["quarry_"+m.Table+"_published_at"] {
+			t.Errorf("%s has no draft & publish but a published_at index", m.Table)
+		}
+	}
+}
+
+func TestQuarryIndexNameShortened(t *testing.T) {
+	long := strings.Repeat("t", 80)
+	a, b := quarryIndexName(long+"a", "inv"), quarryIndexName(long+"b", "inv")
+	if len(a) != maxIndexName || a == b || a != quarryIndexName(long+"a", "inv") {
+		t.Errorf("shortened names %q, %q: want %d bytes, distinct, stable", a, b, maxIndexName)
+	}
+}
