@@ -134,7 +134,7 @@ func (r *Runner) Run(ctx context.Context, q Queryer, p *plan.Plan) (*Result, err
 	var res *Result
 	var err error
 	native := false
-	if n, ok := q.(NativeDB); ok && r.Dialect == sqlgen.Postgres {
+	if n, ok := q.(NativeDB); ok { // it declines on engines other than PostgreSQL
 		native, err = n.WithNativeConn(ctx, func(c *pgx.Conn) error {
 			var err error
 			res, err = r.runNative(ctx, c, p)
