@@ -17,7 +17,6 @@ import (
 	pg "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/sqlgen"
-	"github.com/quarrycms/quarry/transport/respcache"
 )
 
 // PageSize is the page size of the Go benchmarks: 10, or QUARRY_BENCH_PAGESIZE (the budget
@@ -91,8 +90,7 @@ var (
 // check included).
 func cachedEnv(tb testing.TB, e *Env) *Env {
 	cachedOnce.Do(func() {
-		cached = &Env{App: e.App, Caller: e.Caller, Cache: respcache.New(e.App.DB, respcache.Config{})}
-		cachedErr = cached.assemble(e.App.DB, e.Server.Log)
+		cached, cachedErr = e.WithResponseCache()
 	})
 	if cachedErr != nil {
 		tb.Fatal(cachedErr)

@@ -172,6 +172,17 @@ func (e *Env) assemble(db *database.DB, log *slog.Logger) error {
 // Close closes the database.
 func (e *Env) Close() error { return e.App.DB.Close() }
 
+// WithResponseCache is the same app on the same database pool served by a second server
+// with a response cache of its own (transport/respcache), so that one run can measure the
+// cache off and on side by side. Closing e closes both.
+func (e *Env) WithResponseCache() (*Env, error) {
+	c := &Env{App: e.App, Caller: e.Caller, Cache: respcache.New(e.App.DB, respcache.Config{})}
+	if err := c.assemble(e.App.DB, e.Server.Log); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // Query parses a REST corpus request as the server does (qs and lowering into the IR).
 func (e *Env) Query(r Request, pageSize int) (*ir.Query, error) {
 	m, ok := e.App.Schema.ByPlural(r.Plural())

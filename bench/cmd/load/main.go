@@ -8,11 +8,14 @@
 // stitching). Quarry's throughput is reported as a fraction of the baseline. On PostgreSQL a
 // second baseline replays the same statements pipelined as Quarry's plan sends them (one pgx
 // batch per populate level, on a native connection of the same pool): the limit Quarry's
-// plan shape can reach, which Quarry is measured against ("of piped"). Each round measures
-// Quarry and the baselines in a rotating order, so that load from elsewhere on the machine
-// falls on all of them alike; the ratios are the medians of the rounds' ratios.
+// plan shape can reach, which Quarry is measured against ("of piped"). By default Quarry is
+// measured twice, with the response cache off and on (transport/respcache: two servers on the
+// same pool; with no writes during the load the cached one answers from memory after the
+// warm-up). Each round measures every variant in a rotating order, so that load from
+// elsewhere on the machine falls on all of them alike; the ratios are the medians of the
+// rounds' ratios.
 //
-//	go run ./bench/cmd/load                      # SQLite, 10 000 articles
+//	go run ./bench/cmd/load                      # SQLite, 10 000 articles, cache off and on
 //	go run ./bench/cmd/load -db postgres         # a fresh database on the local PostgreSQL
 //	go run ./bench/cmd/load -url http://127.0.0.1:1338 -dsn postgres://…/strapi_oracle -token KEY
 package main
@@ -41,6 +44,7 @@ import (
 
 	"github.com/quarrycms/quarry/bench"
 	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/transport/respcache"
 )
 
 type options struct {
@@ -64,7 +68,7 @@ type options struct {
 	piped       bool
 	rounds      int
 	jsonOut     string
-	cache       bool
+	cache       cacheMode
 	genOnly     bool
 	cpuProfile  string
 	memProfile  string
@@ -94,10 +98,16 @@ func main() {
 	flag.IntVar(&o.rounds, "rounds", 1, "alternate Quarry and baseline this many times; the median is reported")
 	flag.StringVar(&o.jsonOut, "json", "", "also write the results as JSON to this file")
 	flag.BoolVar(&o.genOnly, "generate-only", false, "generate the data (into -dsn, or a kept fresh database) and exit")
-	flag.BoolVar(&o.cache, "cache", false, "serve with the response cache on (transport/respcache): with no writes, measures its hits")
+	o.cache = cacheBoth
+	flag.Var(&o.cache, "cache", "the response cache (transport/respcache): -cache=both measures Quarry with it off and on side by side, "+
+		"-cache (or -cache=on) only on, -cache=false (or -cache=off) only off; with no writes, on measures its hits")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (server, client and baselines) to this file")
 	flag.StringVar(&o.memProfile, "memprofile", "", "write an allocation profile of the whole run to this file at the end")
-	flag.Parse()
+	flag.CommandLine.Parse(joinCacheValue(os.Args[1:]))
+	if flag.NArg() > 0 {
+		// A bool-like flag takes its value after "=": "-cache both" leaves "both" here.
+		fatal(fmt.Errorf("unexpected argument %q (flags take values as -flag=value, e.g. -cache=both)", flag.Arg(0)))
+	}
 	for _, n := range strings.Split(names, ",") {
 		if n = strings.TrimSpace(n); n != "" {
 			o.names = append(o.names, n)
@@ -137,6 +147,61 @@ func main() {
 	}
 }
 
+// cacheMode is -cache: off, on or both. It is a bool flag to the flag package, so that a
+// bare -cache keeps meaning on (as before both existed).
+type cacheMode string
+
+const (
+	cacheOff  cacheMode = "off"
+	cacheOn   cacheMode = "on"
+	cacheBoth cacheMode = "both"
+)
+
+func (m *cacheMode) String() string {
+	if m == nil || *m == "" {
+		return string(cacheBoth)
+	}
+	return string(*m)
+}
+
+func (m *cacheMode) Set(v string) error {
+	switch strings.ToLower(v) {
+	case "on", "true", "1":
+		*m = cacheOn
+	case "off", "false", "0":
+		*m = cacheOff
+	case "both":
+		*m = cacheBoth
+	default:
+		return fmt.Errorf("want on, off or both, got %q", v)
+	}
+	return nil
+}
+
+func (m *cacheMode) IsBoolFlag() bool { return true }
+
+// joinCacheValue turns "-cache both" into "-cache=both": -cache is a bool-like flag (a bare
+// -cache means on), which the flag package only gives a value written after "=".
+func joinCacheValue(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if (a == "-cache" || a == "--cache") && i+1 < len(args) {
+			switch args[i+1] {
+			case "on", "off", "both":
+				a += "=" + args[i+1]
+				i++
+			}
+		}
+		if a == "--" {
+			out = append(out, args[i:]...)
+			break
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "load:", err)
 	os.Exit(1)
@@ -153,13 +218,20 @@ type result struct {
 	Statements string  `json:"statements,omitempty"` // per request, from X-Quarry-Statements
 	Bytes      int64   `json:"bytes_per_request,omitempty"`
 	FirstError string  `json:"first_error,omitempty"`
+	// CacheHits and CacheMisses are the response cache's counters over the measurement
+	// (warm-up excluded), for Quarry with the cache.
+	CacheHits   int64 `json:"cache_hits,omitempty"`
+	CacheMisses int64 `json:"cache_misses,omitempty"`
 }
 
 type row struct {
-	Request  string   `json:"request"`
-	PageSize int      `json:"page_size"`
-	Target   []result `json:"target"`
-	Raw      []result `json:"raw,omitempty"`
+	Request  string `json:"request"`
+	PageSize int    `json:"page_size"`
+	// Target is Quarry (with the cache only under -cache=on) or the -url server.
+	Target []result `json:"target"`
+	// Cached is Quarry with the response cache, under -cache=both.
+	Cached []result `json:"cached,omitempty"`
+	Raw    []result `json:"raw,omitempty"`
 	// RawStatements is the number of statements the baseline replays per request.
 	RawStatements int     `json:"raw_statements"`
 	Ratio         float64 `json:"ratio,omitempty"` // median over rounds of target rps / raw rps
@@ -168,6 +240,10 @@ type row struct {
 	Piped           []result `json:"piped,omitempty"`
 	PipedRoundTrips int      `json:"piped_round_trips,omitempty"`
 	PipedRatio      float64  `json:"piped_ratio,omitempty"` // median over rounds of target rps / piped rps
+	// With Cached: the medians over rounds of cached rps / raw, / piped and / target rps.
+	CachedRatio      float64 `json:"cached_ratio,omitempty"`
+	CachedPipedRatio float64 `json:"cached_piped_ratio,omitempty"`
+	CacheSpeedup     float64 `json:"cache_speedup,omitempty"`
 }
 
 func run(ctx context.Context, o options) error {
@@ -177,7 +253,10 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 	// The in-process server logs nothing: errors show as failed requests in the report.
-	cfg := bench.Config{AppDir: o.app, Client: o.db, Articles: o.articles, Seed: o.seed, Salt: o.salt, ResponseCache: o.cache}
+	if o.target != "" && o.cache == cacheBoth {
+		o.cache = cacheOff // the other server's own caching is its business
+	}
+	cfg := bench.Config{AppDir: o.app, Client: o.db, Articles: o.articles, Seed: o.seed, Salt: o.salt, ResponseCache: o.cache == cacheOn}
 	if o.genOnly && o.dsn == "" {
 		o.keep = true
 	}
@@ -234,16 +313,35 @@ func run(ctx context.Context, o options) error {
 		}
 		return nil
 	}
-	base := o.target
-	if base == "" {
+	serve := func(h http.Handler) (string, error) {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
+			return "", err
+		}
+		srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+		go srv.Serve(ln)
+		context.AfterFunc(ctx, func() { srv.Close() })
+		return "http://" + ln.Addr().String(), nil
+	}
+	ctx, stopServers := context.WithCancel(ctx)
+	defer stopServers()
+	base := o.target
+	if base == "" {
+		if base, err = serve(env.Handler); err != nil {
 			return err
 		}
-		srv := &http.Server{Handler: env.Handler, ReadHeaderTimeout: 10 * time.Second}
-		go srv.Serve(ln)
-		defer srv.Close()
-		base = "http://" + ln.Addr().String()
+	}
+	// Under -cache=both a second server on the same pool keeps a response cache.
+	var cachedEnv *bench.Env
+	var cachedBase string
+	both := o.cache == cacheBoth
+	if both {
+		if cachedEnv, err = env.WithResponseCache(); err != nil {
+			return err
+		}
+		if cachedBase, err = serve(cachedEnv.Handler); err != nil {
+			return err
+		}
 	}
 	reqs := bench.Corpus
 	if len(o.names) > 0 {
@@ -266,8 +364,11 @@ func run(ctx context.Context, o options) error {
 		DisableCompression: true, IdleConnTimeout: time.Minute,
 	}, Timeout: 60 * time.Second}
 	who := "in-process Quarry"
-	if o.cache {
+	switch o.cache {
+	case cacheOn:
 		who += " with the response cache"
+	case cacheBoth:
+		who += " with the response cache off and on"
 	}
 	if o.target != "" {
 		who = o.target
@@ -296,10 +397,25 @@ func run(ctx context.Context, o options) error {
 					rw.PipedRoundTrips = len(trips)
 				}
 			}
-			var ratios, pipedRatios []float64
+			var ratios, pipedRatios, cachedRatios, cachedPipedRatios, speedups []float64
 			for round := 0; round < o.rounds; round++ {
 				target := func() result {
 					return o.load(ctx, o.warmup, func(ctx context.Context) (string, int64, error) { return send(ctx, client, base, o.token, r, size) })
+				}
+				cachedLoad := func() result {
+					var before respcache.Stats
+					warm := o.warmup
+					// The warm-up fills the cache; the counters are read after it.
+					for i := 0; i < warm; i++ {
+						send(ctx, client, cachedBase, o.token, r, size)
+					}
+					before = cachedEnv.Cache.Stats()
+					res := o.load(ctx, 0, func(ctx context.Context) (string, int64, error) {
+						return send(ctx, client, cachedBase, o.token, r, size)
+					})
+					after := cachedEnv.Cache.Stats()
+					res.CacheHits, res.CacheMisses = after.Hits-before.Hits, after.Misses-before.Misses
+					return res
 				}
 				raw := func() result {
 					return o.load(ctx, o.warmup, func(ctx context.Context) (string, int64, error) {
@@ -313,9 +429,12 @@ func run(ctx context.Context, o options) error {
 						return "", 0, err
 					})
 				}
-				var t, b, p result
+				var t, c, b, p result
 				// The order rotates from round to round.
 				steps := []func(){func() { t = target() }}
+				if both {
+					steps = append(steps, func() { c = cachedLoad() })
+				}
 				if o.raw {
 					steps = append(steps, func() { b = raw() })
 				}
@@ -326,6 +445,18 @@ func run(ctx context.Context, o options) error {
 					steps[(round+i)%len(steps)]()
 				}
 				rw.Target = append(rw.Target, t)
+				if both {
+					rw.Cached = append(rw.Cached, c)
+					if t.RPS > 0 {
+						speedups = append(speedups, c.RPS/t.RPS)
+					}
+					if o.raw && b.RPS > 0 {
+						cachedRatios = append(cachedRatios, c.RPS/b.RPS)
+					}
+					if piped && p.RPS > 0 {
+						cachedPipedRatios = append(cachedPipedRatios, c.RPS/p.RPS)
+					}
+				}
 				if o.raw {
 					rw.Raw = append(rw.Raw, b)
 					if b.RPS > 0 {
@@ -345,20 +476,30 @@ func run(ctx context.Context, o options) error {
 			if len(pipedRatios) > 0 {
 				rw.PipedRatio = median(pipedRatios)
 			}
+			if len(cachedRatios) > 0 {
+				rw.CachedRatio = median(cachedRatios)
+			}
+			if len(cachedPipedRatios) > 0 {
+				rw.CachedPipedRatio = median(cachedPipedRatios)
+			}
+			if len(speedups) > 0 {
+				rw.CacheSpeedup = median(speedups)
+			}
 			rows = append(rows, rw)
 			printRow(os.Stderr, rw)
 		}
 	}
-	printTable(os.Stdout, rows, o.raw, piped)
+	printTable(os.Stdout, rows, o.raw, piped, both)
 	if o.jsonOut != "" {
 		b, _ := json.MarshalIndent(map[string]any{"machine": bench.Machine(), "target": who, "database": o.db,
-			"articles": o.articles, "concurrency": o.concurrency, "rows": rows}, "", "  ")
+			"articles": o.articles, "concurrency": o.concurrency, "rounds": o.rounds, "cache": o.cache.String(),
+			"rows": rows}, "", "  ")
 		if err := os.WriteFile(o.jsonOut, append(b, '\n'), 0o644); err != nil {
 			return err
 		}
 	}
 	for _, rw := range rows {
-		for _, t := range slices.Concat(rw.Target, rw.Raw, rw.Piped) {
+		for _, t := range slices.Concat(rw.Target, rw.Cached, rw.Raw, rw.Piped) {
 			if t.Errors > 0 {
 				return fmt.Errorf("%s at page size %d: %d failed requests (first: %s)", rw.Request, rw.PageSize, t.Errors, t.FirstError)
 			}
@@ -518,6 +659,10 @@ func medianOf(rs []result) result {
 func printRow(w io.Writer, rw row) {
 	t := medianOf(rw.Target)
 	fmt.Fprintf(w, "  %-12s size %-4d %8.0f req/s  p50 %6.2f ms  p99 %6.2f ms  stmts %s", rw.Request, rw.PageSize, t.RPS, t.P50, t.P99, orDash(t.Statements))
+	if len(rw.Cached) > 0 {
+		c := medianOf(rw.Cached)
+		fmt.Fprintf(w, "  | cached %8.0f req/s  p50 %6.2f ms  ×%.1f", c.RPS, c.P50, rw.CacheSpeedup)
+	}
 	if len(rw.Raw) > 0 {
 		b := medianOf(rw.Raw)
 		fmt.Fprintf(w, "  | raw %8.0f req/s  p50 %6.2f ms  → %.0f%%", b.RPS, b.P50, 100*rw.Ratio)
@@ -529,19 +674,35 @@ func printRow(w io.Writer, rw row) {
 	fmt.Fprintln(w)
 }
 
-func printTable(w io.Writer, rows []row, raw, piped bool) {
+func printTable(w io.Writer, rows []row, raw, piped, cached bool) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "request\tpage\treq/s\tp50 ms\tp99 ms\tstmts/req\t"
+	if cached {
+		head += "+cache req/s\t+cache p50 ms\t+cache p99 ms\t"
+	}
 	if raw {
 		head += "raw req/s\traw p50 ms\traw p99 ms\traw stmts\tof raw\t"
 	}
 	if piped {
 		head += "piped req/s\tpiped p50 ms\tround trips\tof piped\t"
 	}
+	if cached {
+		if raw {
+			head += "+cache of raw\t"
+		}
+		if piped {
+			head += "+cache of piped\t"
+		}
+		head += "+cache ÷ off\t"
+	}
 	fmt.Fprintln(tw, head)
 	for _, rw := range rows {
 		t := medianOf(rw.Target)
 		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.2f\t%.2f\t%s\t", rw.Request, rw.PageSize, t.RPS, t.P50, t.P99, orDash(t.Statements))
+		if cached {
+			c := medianOf(rw.Cached)
+			fmt.Fprintf(tw, "%.0f\t%.2f\t%.2f\t", c.RPS, c.P50, c.P99)
+		}
 		if raw {
 			b := medianOf(rw.Raw)
 			fmt.Fprintf(tw, "%.0f\t%.2f\t%.2f\t%d\t%.0f%%\t", b.RPS, b.P50, b.P99, rw.RawStatements, 100*rw.Ratio)
@@ -549,6 +710,15 @@ func printTable(w io.Writer, rows []row, raw, piped bool) {
 		if piped {
 			p := medianOf(rw.Piped)
 			fmt.Fprintf(tw, "%.0f\t%.2f\t%d\t%.0f%%\t", p.RPS, p.P50, rw.PipedRoundTrips, 100*rw.PipedRatio)
+		}
+		if cached {
+			if raw {
+				fmt.Fprintf(tw, "%.0f%%\t", 100*rw.CachedRatio)
+			}
+			if piped {
+				fmt.Fprintf(tw, "%.0f%%\t", 100*rw.CachedPipedRatio)
+			}
+			fmt.Fprintf(tw, "×%.1f\t", rw.CacheSpeedup)
 		}
 		fmt.Fprintln(tw)
 	}
