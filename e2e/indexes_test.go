@@ -13,16 +13,20 @@ func TestIndexesCommand(t *testing.T) {
 		t.Run(be.Name, func(t *testing.T) {
 			app := copyBlog(t)
 			env := append(be.Env(t), "API_TOKEN_SALT=indexes-salt")
-			want := []string{"quarry_articles_published_at", "quarry_articles_tags_links_inv"}
+			want := []string{"quarry_articles_published_at", "quarry_articles_created_at", "quarry_articles_updated_at",
+				"quarry_articles_tags_links_inv"}
 
 			out := quarry(t, env, "indexes", "--app", app)
-			if !strings.Contains(out, "drops indexes it does not know") {
+			if !strings.Contains(out, "drops indexes its layout does not define") {
 				t.Errorf("listing lacks the warning about Strapi's schema sync:\n%s", out)
 			}
 			for _, n := range want {
-				if !lineWith(out, n, "missing") {
-					t.Errorf("listing before --apply: %s not shown missing:\n%s", n, out)
+				if !lineWith(out, n, "missing", "dropped by Strapi's schema sync", "measured") {
+					t.Errorf("listing before --apply: %s not shown missing, dropped by Strapi, with its measured effect:\n%s", n, out)
 				}
+			}
+			if !strings.Contains(out, "strictSyncSchema") {
+				t.Errorf("listing does not say when Strapi's sync drops them:\n%s", out)
 			}
 
 			out = quarry(t, env, "indexes", "--app", app, "--apply")

@@ -9,9 +9,25 @@ import (
 
 // Quarry's plans read some tables through column sets Strapi's layout does not index. These
 // indexes are optional and outside the layout: Migrate never creates them, because Strapi's
-// schema sync (4.x) drops indexes it does not know on its next start, so on a database shared
-// with Strapi they last only until then. `quarry indexes` prints them and creates them on
-// request. Their names start with quarry_ so that they are recognisably Quarry's.
+// schema sync drops every index its layout does not define whenever it compares the layout
+// with the database (StrapiSync), so on a database shared with Strapi they last until then.
+// `quarry indexes` prints them and creates them on request. Their names start with quarry_ so
+// that they are recognisably Quarry's. Each is offered because it was measured to change the
+// plan of a statement Quarry runs; the figures in Why are from one run on PostgreSQL 15 over
+// bench/datagen's 10 000 articles (8 992 published), VACUUM ANALYZEd, EXPLAIN (ANALYZE,
+// BUFFERS) of the statement as Quarry renders it, median of 11, on a busy 2-core machine
+// (bench/README.md has the table). Buffers read are exact; the times are from a shared machine.
+
+// StrapiSync says when Strapi's own schema sync drops the quarry_* indexes: Strapi 4.26.2
+// (@strapi/database, schema.sync) inspects the database and drops the indexes its layout does
+// not define on its first start, when it has migrations to run, and when the content types
+// changed (a schema edit or an upgrade) unless config/database sets
+// settings.strictSyncSchema to false; a start with unchanged content types compares nothing.
+// None of Quarry's indexes is in Strapi's layout, so every one of them goes then.
+const StrapiSync = "Strapi 4.x drops every quarry_* index when its schema sync compares the database " +
+	"with its layout: on its first start, with pending migrations, and after a content-type change or " +
+	"upgrade (unless config/database sets settings.strictSyncSchema to false); a restart with unchanged " +
+	"content types keeps them"
 
 // ExtraIndex is one optional index and why Quarry's plans use it.
 type ExtraIndex struct {
@@ -24,18 +40,60 @@ type ExtraIndex struct {
 // is 64): a longer name would be truncated by PostgreSQL and refused by MySQL.
 const maxIndexName = 63
 
-// QuarryIndexes lists the optional indexes for the schema, in the layout's table order.
+// Measured effects, quoted in the Why of each kind of index.
+const (
+	whyPublished = "draft & publish: the published_at IS NOT NULL filter of every list and the count behind " +
+		"meta.pagination.total become an index-only scan, and sort=publishedAt reads the index in order " +
+		"(measured on articles, 10 000 rows, PostgreSQL: count 908 buffers 13.7 ms -> 27 buffers 0.79 ms; " +
+		"a page of 25 sorted publishedAt:desc 914 buffers 64 ms -> 16 buffers 0.16 ms; bench/README.md)"
+	whySortKey = "sort=%s on a list (with the published filter or without): the page is read from the index " +
+		"in order instead of sorting the whole table (measured on articles, 10 000 rows, PostgreSQL: a page " +
+		"of 25 sorted %s:desc 914 buffers %s -> 16 buffers %s%s; bench/README.md)"
+	whyInverse = "relation %s.%s read from its target (filters on the relation, inverse populate): Strapi " +
+		"indexes (%s) alone, this finds the owners in the index without reading the link table " +
+		"(measured on articles_tags_links, 303 links of one tag, PostgreSQL: filters[tags][id][$eq] page " +
+		"256 buffers 1.31 ms -> 166 buffers 0.96 ms, its count 1 555 -> 1 466 buffers, time within noise; SQLite without statistics plans that filter " +
+		"from the owners' table and leaves it unused; bench/README.md)"
+)
+
+// sortKeys are the system timestamps lists are commonly sorted by (createdAt, updatedAt);
+// publishedAt is served by the published_at index. The measured times per column, and what
+// else was measured.
+var sortKeys = []struct{ attr, column, before, after, note string }{
+	{"createdAt", "created_at", "31 ms", "0.14 ms",
+		"; a composite (published_at, created_at) index does not change that plan (914 buffers) and is not offered"},
+	{"updatedAt", "updated_at", "30 ms", "0.14 ms", ""},
+}
+
+// QuarryIndexes lists the optional indexes for the schema, in the layout's table order: per
+// model the published_at index (draft & publish) and the sort-key indexes (collection types
+// of the project; a single type has one row per locale), then the relation link tables'
+// (target, source) indexes.
 func QuarryIndexes(s *schemas.Schema) []ExtraIndex {
 	var out []ExtraIndex
 	models := append([]*schemas.Model{s.Files}, s.ContentTypes...)
 	models = append(models, s.Plugins...)
 	models = append(models, s.Components...)
+	project := map[*schemas.Model]bool{}
+	for _, m := range s.ContentTypes {
+		project[m] = true
+	}
 	for _, m := range models {
 		if m.Kind != schemas.Component && m.DraftAndPublish {
 			out = append(out, ExtraIndex{Table: m.Table,
 				Index: Index{Name: quarryIndexName(m.Table, "published_at"), Columns: []string{"published_at"}},
-				Why: "draft & publish: the published_at filter of every list and of the count behind meta.pagination.total " +
-					"(measured on articles, 10 000 rows, PostgreSQL: 8.2 ms seq scan, 1.1 ms with this index; bench/README.md)"})
+				Why:   whyPublished})
+		}
+		if !project[m] || m.Kind != schemas.CollectionType {
+			continue
+		}
+		for _, k := range sortKeys {
+			if a, ok := m.Attr(k.attr); !ok || !a.System || a.Column != k.column {
+				continue
+			}
+			out = append(out, ExtraIndex{Table: m.Table,
+				Index: Index{Name: quarryIndexName(m.Table, k.column), Columns: []string{k.column}},
+				Why:   fmt.Sprintf(whySortKey, k.attr, k.attr, k.before, k.after, k.note)})
 		}
 	}
 	seen := map[string]bool{}
@@ -48,8 +106,7 @@ func QuarryIndexes(s *schemas.Schema) []ExtraIndex {
 			j := a.Link
 			out = append(out, ExtraIndex{Table: j.Table,
 				Index: Index{Name: quarryIndexName(j.Table, "inv"), Columns: []string{j.TargetCol, j.SourceCol}},
-				Why: "relation " + m.UID + "." + a.Name + " read from its target (inverse populate, filters on the relation): " +
-					"Strapi indexes (" + j.TargetCol + ") alone, this answers from the index without the table (not measured)"})
+				Why:   fmt.Sprintf(whyInverse, m.UID, a.Name, j.TargetCol)})
 		}
 	}
 	return out

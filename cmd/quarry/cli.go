@@ -111,9 +111,10 @@ Run 'quarry locales <command> --help' for a command's flags.`,
 	"locales default": `Usage: quarry locales default [--app DIR] CODE`,
 	"indexes": `Usage: quarry indexes [--app DIR] [--apply]
 
-Prints the indexes Quarry's queries use that Strapi's layout lacks, as SQL with the reason
-for each; --apply creates the missing ones. Strapi's schema sync (4.x) drops indexes it does
-not know on its next start: on a database shared with Strapi they last until then.`,
+Prints the indexes Quarry's queries use that Strapi's layout lacks, as SQL with what each
+serves and its measured effect; --apply creates the missing ones. Strapi's schema sync (4.x)
+drops all of them when it compares the database with its layout (first start, pending
+migrations, a content-type change or upgrade, unless settings.strictSyncSchema is false).`,
 }
 
 // newFlags starts the flag set of a command named as typed ("tokens create").
