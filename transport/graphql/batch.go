@@ -95,6 +95,7 @@ func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request, body []byte
 			return
 		}
 		b.Write(resp.Body)
+		resp.Release()
 	}
 	b.WriteByte(']')
 	writeBody(w, http.StatusOK, b.Bytes())

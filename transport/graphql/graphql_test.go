@@ -160,6 +160,53 @@ func TestErrors(t *testing.T) {
 		`{"errors":[{"message":"Cannot return null for non-nullable field Article.title.","locations":[{"line":1,"column":43}],"path":["article","data","attributes","title"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"article":{"data":{"id":"6","attributes":null}}}}`)
 }
 
+// TestNullPropagation checks the bytes of answers where a non-null field resolves null
+// inside a list: the response is written as it is walked, so the nearest nullable position
+// must take back what was already written of it and hold null, the rest of the answer
+// going on after it, with the error's path naming the field.
+func TestNullPropagation(t *testing.T) {
+	cfg := gqlschema.DefaultConfig()
+	item := func(name any) map[string]any { return map[string]any{"name": name} }
+	shelf := func(names ...any) map[string]any {
+		items := make([]any, len(names))
+		for i, n := range names {
+			items[i] = item(n)
+		}
+		return map[string]any{"label": "s", "items": items}
+	}
+	cfg.Extension().Use(gqlschema.SchemaExtension{
+		TypeDefs: `type Shelf { label: String items: [ShelfItem!]! }
+type ShelfItem { name: String! }
+extend type Query { shelf: Shelf shelves: [Shelf] }`,
+		Resolvers: map[string]map[string]gqlschema.Resolver{"Query": {
+			"shelf": func(context.Context, gqlschema.ResolveParams) (any, error) { return shelf("a", nil, "c"), nil },
+			"shelves": func(context.Context, gqlschema.ResolveParams) (any, error) {
+				return []any{shelf("a"), shelf("b", nil)}, nil
+			},
+		}},
+		ResolversConfig: map[string]gqlschema.ResolverConfig{"Query.shelf": {AuthDisabled: true}, "Query.shelves": {AuthDisabled: true}},
+	})
+	e := newEnv(t, cfg)
+	seedBlog(t, e)
+	nonNull := func(field string, line, column int, path string) string {
+		return fmt.Sprintf(`{"message":"Cannot return null for non-nullable field %s.","locations":[{"line":%d,"column":%d}],"path":%s,"extensions":{"code":"INTERNAL_SERVER_ERROR"}}`, field, line, column, path)
+	}
+
+	// ShelfItem.name! → [ShelfItem!]! → Shelf.items! → the nullable Query.shelf, after its
+	// label and first item were written; the next root field follows.
+	expect(t, "through a non-null list", e.q(`{ shelf { label items { name } } after: __typename }`),
+		`{"errors":[`+nonNull("ShelfItem.name", 1, 25, `["shelf","items",1,"name"]`)+`],"data":{"shelf":null,"after":"Query"}}`)
+	// In a list of nullable items, only the item holding the failure is null.
+	expect(t, "nullable list items", e.q(`{ shelves { label items { name } } }`),
+		`{"errors":[`+nonNull("ShelfItem.name", 1, 27, `["shelves",1,"items",1,"name"]`)+`],"data":{"shelves":[{"label":"s","items":[{"name":"a"}]},null]}}`)
+
+	// A draft may break a required attribute: in a list of entries read through the plan,
+	// the nullable attributes of that entry are null, after some of them were written.
+	e.q(`mutation { createArticle(data: {title: null, publishedAt: null}) { data { id } } }`)
+	expect(t, "entry list", e.q(`{ articles(publicationState: PREVIEW, filters: {id: {gte: 5}}, sort: "id") { data { id attributes { views title slug } } meta { pagination { total } } } }`),
+		`{"errors":[`+nonNull("Article.title", 1, 107, `["articles","data",1,"attributes","title"]`)+`],"data":{"articles":{"data":[{"id":"5","attributes":{"views":0,"title":"Draft","slug":null}},{"id":"6","attributes":null}],"meta":{"pagination":{"total":2}}}}}`)
+}
+
 func TestIntrospection(t *testing.T) {
 	e := newEnv(t, gqlschema.DefaultConfig())
 	expect(t, "__type", e.q(`{ __type(name: "ArticleEntityResponseCollection") { kind name fields { name args { name } type { kind name ofType { kind name ofType { kind name ofType { name } } } } } } }`),

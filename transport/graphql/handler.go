@@ -229,6 +229,7 @@ func writeResponse(w http.ResponseWriter, resp Response) {
 		return
 	}
 	writeBody(w, resp.Status, resp.Body)
+	resp.Release()
 }
 
 // authError answers a failed authentication with Strapi's REST error envelope.

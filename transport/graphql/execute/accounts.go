@@ -32,7 +32,7 @@ type Accounts interface {
 }
 
 // account runs a users-permissions resolver.
-func (x *execution) account(ctx context.Context, rf *pg.RootField, path []any) (any, error) {
+func (x *execution) account(ctx context.Context, rf *pg.RootField, p *path) (any, error) {
 	a := x.h.accounts
 	if a == nil {
 		return nil, notImplemented()
@@ -129,7 +129,7 @@ func (x *execution) account(ctx context.Context, rf *pg.RootField, path []any) (
 		if err != nil {
 			return nil, err
 		}
-		return x.entityResponse(rf.Object, stepOf(pl), e, path), nil
+		return result(x.entityResponse(rf.Object, stepOf(pl), e, p)), nil
 	case gqlschema.ActionDeleteUser:
 		id := idOf(rf.ID)
 		q := *rf.Query
@@ -146,7 +146,7 @@ func (x *execution) account(ctx context.Context, rf *pg.RootField, path []any) (
 		if err := a.DeleteUser(ctx, id); err != nil {
 			return nil, err
 		}
-		return x.entityResponse(rf.Object, stepOf(pl), e, path), nil
+		return result(x.entityResponse(rf.Object, stepOf(pl), e, p)), nil
 	}
 	return nil, apierror.NotFound()
 }

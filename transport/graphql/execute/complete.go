@@ -23,33 +23,33 @@ type resolvable interface {
 	field(name string, args *pg.Obj) any
 }
 
-// customField runs an extension resolver (nil: the field answers null) and completes its
-// result.
-func (x *execution) customField(typeName string, f *pg.Field, parent map[string]any, path []any) (any, bool) {
+// customField runs an extension resolver (nil: the field answers null) and writes its
+// completed result.
+func (x *execution) customField(typeName string, f *pg.Field, parent map[string]any, p *path) done {
 	t := fieldType(f)
 	if f.Resolver == nil {
 		if parent != nil {
 			if v, ok := parent[f.Name]; ok {
-				return x.complete(t, typeName, f, v, path)
+				return x.complete(t, typeName, f, v, p)
 			}
 		}
-		return nil, true
+		return x.null()
 	}
-	next := func(ctx context.Context, p gqlschema.ResolveParams) (v any, err error) {
+	next := func(ctx context.Context, rp gqlschema.ResolveParams) (v any, err error) {
 		defer func() {
 			// Extension code is not ours: a panic in it fails the field, not the server.
 			if r := recover(); r != nil {
 				err = fmt.Errorf("resolver %s.%s panicked: %v", typeName, f.Name, r)
 			}
 		}()
-		return f.Resolver(ctx, p)
+		return f.Resolver(ctx, rp)
 	}
 	v, err := x.resolve(typeName, f, nil, false, parent, next)
 	if err != nil {
-		x.fieldError(err, f, path)
-		return x.wrap(t, typeName, f, path, nil, false)
+		x.fieldError(err, f, p)
+		return x.settle(t, typeName, f, p, x.w.Len(), failed)
 	}
-	return x.complete(t, typeName, f, v, path)
+	return x.complete(t, typeName, f, v, p)
 }
 
 func isNil(v any) bool {
@@ -64,53 +64,67 @@ func isNil(v any) bool {
 	return false
 }
 
-// complete renders v as a value of type t (ok=false: a non-null position below got null).
-func (x *execution) complete(t *ast.Type, parentType string, f *pg.Field, v any, path []any) (any, bool) {
+// complete writes v as a value of type t. failed: a non-null position inside got null, or
+// v is not a value of t (the error is recorded): the nearest nullable position holding it
+// is null in turn, as graphql-js completes values.
+func (x *execution) complete(t *ast.Type, parentType string, f *pg.Field, v any, p *path) done {
 	if t == nil {
-		return nil, true
+		return x.null()
 	}
 	if t.NonNull {
 		inner := *t
 		inner.NonNull = false
-		r, ok := x.complete(&inner, parentType, f, v, path)
-		if !ok {
-			return nil, false
+		switch x.complete(&inner, parentType, f, v, p) {
+		case failed:
+			return failed
+		case wroteNull:
+			x.nonNullError(parentType, f.Name, f, p)
+			return failed
 		}
-		if r == nil {
-			x.nonNullError(parentType, f.Name, f, path)
-			return nil, false
-		}
-		return r, true
+		return wrote
 	}
 	if isNil(v) {
-		return nil, true
+		return x.null()
 	}
 	if t.Elem != nil {
 		rv := reflect.ValueOf(v)
 		if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
 			x.errs = append(x.errs, &gqlError{Message: fmt.Sprintf("Expected Iterable, but did not find one for field \"%s.%s\".", parentType, f.Name),
-				Locations: f.Locations(), Path: path, Code: codeInternal})
-			return nil, true
+				Locations: f.Locations(), Path: p.list(), Code: codeInternal})
+			return failed
 		}
-		out := make([]any, rv.Len())
-		for i := range out {
-			r, ok := x.complete(t.Elem, parentType, f, rv.Index(i).Interface(), extend(path, i))
-			if !ok {
-				return nil, true
+		x.w.WriteByte('[')
+		var ip path // outside the loop, to stay on the stack (see path)
+		for i := range rv.Len() {
+			if i > 0 {
+				x.w.WriteByte(',')
 			}
-			out[i] = r
+			ip = p.at(i)
+			mark := x.w.Len()
+			if x.complete(t.Elem, parentType, f, rv.Index(i).Interface(), &ip) == failed {
+				if t.Elem.NonNull {
+					return failed
+				}
+				x.nullAt(mark) // a nullable item holds the failure
+			}
 		}
-		return out, true
+		x.w.WriteByte(']')
+		return wrote
 	}
 	def := x.h.gs.AST.Types[t.NamedType]
 	if def == nil {
-		return nil, true
+		return x.null()
 	}
 	switch def.Kind {
 	case ast.Scalar, ast.Enum:
-		return leaf(def.Name, v), true
+		lv := leaf(def.Name, v)
+		if lv == nil {
+			return x.null()
+		}
+		x.w.value(lv)
+		return wrote
 	case ast.Object:
-		return x.object(f.Object, v, path)
+		return x.object(f.Object, v, p)
 	case ast.Union, ast.Interface:
 		name := ""
 		switch o := v.(type) {
@@ -122,46 +136,48 @@ func (x *execution) complete(t *ast.Type, parentType string, f *pg.Field, v any,
 		obj := f.Union[name]
 		if obj == nil {
 			x.errs = append(x.errs, &gqlError{Message: fmt.Sprintf("Abstract type \"%s\" must resolve to an Object type at runtime for field \"%s.%s\".", def.Name, parentType, f.Name),
-				Locations: f.Locations(), Path: path, Code: codeInternal})
-			return nil, true
+				Locations: f.Locations(), Path: p.list(), Code: codeInternal})
+			return failed
 		}
-		return x.object(obj, v, path)
+		return x.object(obj, v, p)
 	}
-	return nil, true
+	return x.null()
 }
 
-// object completes the fields of an object value.
-func (x *execution) object(o *pg.Object, v any, path []any) (any, bool) {
+// object writes the fields of an object value.
+func (x *execution) object(o *pg.Object, v any, p *path) done {
 	if o == nil {
-		return &omap{}, true
+		x.w.WriteString("{}")
+		return wrote
 	}
-	m := &omap{}
-	for _, f := range o.Fields {
-		start := time.Now()
-		fp := extend(path, f.Key)
+	x.w.WriteByte('{')
+	var fp path // outside the loop, to stay on the stack (see path)
+	for i, f := range o.Fields {
+		fp = p.field(f.Key)
+		start, mark := x.now(), x.member(i, f.Key)
 		if f.Name == "__typename" {
-			m.set(f.Key, o.Type.Name)
+			x.w.Str(o.Type.Name)
 			continue
 		}
-		var r any
-		ok := true
+		var d done
 		switch src := v.(type) {
 		case resolvable:
-			r, ok = x.complete(fieldType(f), o.Type.Name, f, src.field(f.Name, f.Args), fp)
+			d = x.complete(fieldType(f), o.Type.Name, f, src.field(f.Name, f.Args), &fp)
 		case map[string]any:
 			if f.Resolver != nil {
-				r, ok = x.customField(o.Type.Name, f, src, fp)
+				d = x.customField(o.Type.Name, f, src, &fp)
 			} else {
-				r, ok = x.complete(fieldType(f), o.Type.Name, f, src[f.Name], fp)
+				d = x.complete(fieldType(f), o.Type.Name, f, src[f.Name], &fp)
 			}
 		default:
-			r, ok = x.complete(fieldType(f), o.Type.Name, f, nil, fp)
+			d = x.complete(fieldType(f), o.Type.Name, f, nil, &fp)
 		}
-		if !x.set(m, o.Type.Name, f, fp, start, r, ok) {
-			return nil, false
+		if x.settled(o.Type.Name, f, &fp, start, mark, d) == failed {
+			return failed
 		}
 	}
-	return m, true
+	x.w.WriteByte('}')
+	return wrote
 }
 
 // leaf serializes a scalar or enum value returned by extension code.

@@ -53,7 +53,7 @@ func appCode(ae *apierror.Error) string {
 // fieldError turns a failure of a field into its GraphQL error. Strapi's errors carry their
 // name, message and details but (as Strapi formats them) no location or path; anything else
 // is an internal error whose text stays in the log.
-func (x *execution) fieldError(err error, f *pg.Field, path []any) {
+func (x *execution) fieldError(err error, f *pg.Field, p *path) {
 	if u := x.h.db.Unavailable(x.log, err); u != nil {
 		if x.unavailable == nil {
 			x.unavailable = u
@@ -62,40 +62,40 @@ func (x *execution) fieldError(err error, f *pg.Field, path []any) {
 	}
 	var re *resolverError
 	if errors.As(err, &re) {
-		x.errs = append(x.errs, &gqlError{Message: re.msg, Locations: f.Locations(), Path: append([]any(nil), path...), Code: codeInternal})
+		x.errs = append(x.errs, &gqlError{Message: re.msg, Locations: f.Locations(), Path: p.list(), Code: codeInternal})
 		return
 	}
 	var ae *apierror.Error
 	if errors.As(err, &ae) {
 		if ae.Status >= 500 {
-			x.log.Error("graphql field failed", "path", pathString(path), "err", err)
+			x.log.Error("graphql field failed", "path", pathString(p), "err", err)
 			x.errs = append(x.errs, &gqlError{Message: "Internal Server Error", Code: codeInternal})
 			return
 		}
 		x.errs = append(x.errs, &gqlError{Message: ae.Message, Code: appCode(ae), App: ae})
 		return
 	}
-	x.log.Error("graphql field failed", "path", pathString(path), "err", err)
+	x.log.Error("graphql field failed", "path", pathString(p), "err", err)
 	x.errs = append(x.errs, &gqlError{Message: "Internal Server Error", Code: codeInternal})
 }
 
 // nonNullError is graphql-js's error for a null in a non-null position.
-func (x *execution) nonNullError(parentType, field string, f *pg.Field, path []any) {
+func (x *execution) nonNullError(parentType, field string, f *pg.Field, p *path) {
 	x.errs = append(x.errs, &gqlError{Message: "Cannot return null for non-nullable field " + parentType + "." + field + ".",
-		Locations: f.Locations(), Path: append([]any(nil), path...), Code: codeInternal})
+		Locations: f.Locations(), Path: p.list(), Code: codeInternal})
 }
 
-func pathString(path []any) string {
+func pathString(p *path) string {
 	var b strings.Builder
-	for i, p := range path {
+	for i, e := range p.list() {
 		if i > 0 {
 			b.WriteByte('.')
 		}
-		switch x := p.(type) {
+		switch k := e.(type) {
 		case string:
-			b.WriteString(x)
+			b.WriteString(k)
 		case int:
-			b.WriteString(itoa(x))
+			b.WriteString(itoa(k))
 		}
 	}
 	return b.String()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -35,8 +34,11 @@ type execution struct {
 	errs   []*gqlError
 	trace  *tracer
 	stmts  int
+	// w is the response: the shaper appends each value to it as it walks the results.
+	w *jw
 	// caches of the shaper, per plan step
 	cols map[*plan.Select]map[string]int
+	kids map[levelStep][]int
 	// emptyPopulate shapes relations, components and dynamic zones as empty (deleted entries).
 	emptyPopulate bool
 	// files are the file parts of a multipart request, by map key; used, those stored.
@@ -51,60 +53,78 @@ type execution struct {
 	unavailable *apierror.Error
 }
 
-// run executes every root field in order (mutations must run serially; queries run
-// serially too, which keeps one connection per request).
-func (x *execution) run() *omap {
-	data := &omap{}
+// run writes the data of every root field in order (mutations must run serially; queries
+// run serially too, which keeps one connection per request).
+func (x *execution) run() {
+	mark := x.w.Len()
 	rootType := x.h.gs.AST.Query
 	if x.op.Kind == ast.Mutation {
 		rootType = x.h.gs.AST.Mutation
 	}
-	for _, rf := range x.op.Fields {
-		start := time.Now()
-		path := []any{rf.Key}
+	x.w.WriteByte('{')
+	for i, rf := range x.op.Fields {
+		start, p := x.now(), path{key: rf.Key}
 		x.cur, x.related = rf, nil
-		v, ok := x.rootField(rootType, rf, path)
-		x.traceField(path, rootType.Name, rf.Field, start)
+		x.member(i, rf.Key)
+		ok := x.rootField(rootType, rf, &p)
+		x.traceField(&p, rootType.Name, rf.Field, start)
 		if !ok {
 			// A non-null root field failed: the whole data is null.
-			return nil
+			x.nullAt(mark)
+			return
 		}
-		data.set(rf.Key, v)
 	}
-	return data
+	x.w.WriteByte('}')
 }
 
-func (x *execution) rootField(rootType *ast.Definition, rf *pg.RootField, path []any) (any, bool) {
+// written is what a generated root field's resolver returns through the resolver
+// configuration's middlewares: its value is already written to the response, from the
+// field's mark. (A middleware may also return a value of its own, written in its place.)
+type written struct{}
+
+// result is what a generated resolver returns for a value it wrote: written, or nil when
+// the value failed (the field then answers null).
+func result(d done) any {
+	if d == failed {
+		return nil
+	}
+	return written{}
+}
+
+// rootField writes one root field's value; false: a non-null root field got null.
+func (x *execution) rootField(rootType *ast.Definition, rf *pg.RootField, p *path) bool {
 	var t *ast.Type
 	if rf.Def != nil {
 		t = rf.Def.Type
 	}
+	mark := x.w.Len()
+	settle := func(d done) bool { return x.settle(t, rootType.Name, rf.Field, p, mark, d) != failed }
 	switch rf.Kind {
 	case pg.KindTypename:
-		return rootType.Name, true
+		x.w.Str(rootType.Name)
+		return true
 	case pg.KindSchema:
-		v, ok := x.complete(t, rootType.Name, rf.Field, &introSchema{s: x.h.gs}, path)
-		return x.wrap(t, rootType.Name, rf.Field, path, v, ok)
+		return settle(x.complete(t, rootType.Name, rf.Field, &introSchema{s: x.h.gs}, p))
 	case pg.KindType:
 		name, _ := rf.Args.Map["name"].(string)
 		var v any
 		if d := x.h.gs.AST.Types[name]; d != nil {
 			v = &introType{s: x.h.gs, def: d}
 		}
-		cv, ok := x.complete(t, rootType.Name, rf.Field, v, path)
-		return x.wrap(t, rootType.Name, rf.Field, path, cv, ok)
+		return settle(x.complete(t, rootType.Name, rf.Field, v, p))
 	}
 	if rf.Err != nil {
-		x.fieldError(rf.Err, rf.Field, path)
-		return x.wrap(t, rootType.Name, rf.Field, path, nil, false)
+		x.fieldError(rf.Err, rf.Field, p)
+		return settle(failed)
 	}
 	if rf.Kind == pg.KindCustom {
-		return x.customField(rootType.Name, rf.Field, nil, path)
+		return settle(x.customField(rootType.Name, rf.Field, nil, p))
 	}
 	scope := []string{rf.Model.UID + "." + rf.Action}
 	open := false
 	next := func(ctx context.Context, _ gqlschema.ResolveParams) (any, error) {
-		return x.shadowCRUD(ctx, rf, path)
+		x.w.Truncate(mark) // a middleware may run it more than once
+		return x.shadowCRUD(ctx, rf, p)
 	}
 	if rf.Kind == pg.KindAccount {
 		scope, open = nil, true
@@ -112,33 +132,43 @@ func (x *execution) rootField(rootType *ast.Definition, rf *pg.RootField, path [
 			scope, open = []string{s}, false
 		}
 		next = func(ctx context.Context, _ gqlschema.ResolveParams) (any, error) {
-			v, err := x.account(ctx, rf, path)
+			x.w.Truncate(mark)
+			v, err := x.account(ctx, rf, p)
 			if err != nil {
 				return nil, err
 			}
-			if _, shaped := v.(*omap); shaped {
+			if _, ok := v.(written); ok {
 				return v, nil
 			}
 			// The plugin's payloads are plain maps, completed against their types.
-			cv, ok := x.complete(fieldType(rf.Field), rootType.Name, rf.Field, v, path)
-			if !ok {
+			x.w.Truncate(mark)
+			switch x.complete(fieldType(rf.Field), rootType.Name, rf.Field, v, p) {
+			case failed:
 				return nil, errBubble
+			case wroteNull:
+				return nil, nil
 			}
-			return cv, nil
+			return written{}, nil
 		}
 	}
 	v, err := x.resolve(rootType.Name, rf.Field, scope, open, nil, next)
 	if errors.Is(err, errBubble) {
-		return nil, false
+		return settle(failed)
 	}
 	if err != nil {
-		x.fieldError(err, rf.Field, path)
-		return x.wrap(t, rootType.Name, rf.Field, path, nil, false)
+		x.w.Truncate(mark)
+		x.fieldError(err, rf.Field, p)
+		return settle(failed)
 	}
-	if v == nil {
-		return x.wrap(t, rootType.Name, rf.Field, path, nil, true)
+	switch v.(type) {
+	case written:
+		return true
+	case nil:
+		return settle(x.nullAt(mark))
 	}
-	return v, true
+	x.w.Truncate(mark)
+	x.w.value(v)
+	return true
 }
 
 // errBubble reports that a completed value nulled a non-null position: the error is
@@ -217,8 +247,8 @@ func plainArg(v any) any {
 	return v
 }
 
-// shadowCRUD runs a generated query or mutation and shapes its result.
-func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, path []any) (any, error) {
+// shadowCRUD runs a generated query or mutation and writes its result (see result).
+func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, p *path) (any, error) {
 	switch rf.Kind {
 	case pg.KindFind:
 		if err := x.h.localize.ReadLocale(ctx, rf.Model, rf.Query); err != nil {
@@ -236,12 +266,12 @@ func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, path []any
 		if err := x.loadRelated(ctx, x.h.db, pl.Root, res.Entries); err != nil {
 			return nil, err
 		}
-		return x.collection(rf, pl, res, path), nil
+		return result(x.collection(rf, pl, res, p)), nil
 	case pg.KindFindOne, pg.KindSingle:
 		if rf.Kind == pg.KindFindOne {
 			if _, err := planner.ParseID(rf.ID); err != nil {
 				// Strapi answers {data: null} for a missing or unknown id.
-				return x.entityResponse(rf.Object, nil, nil, path), nil
+				return result(x.entityResponse(rf.Object, nil, nil, p)), nil
 			}
 		}
 		if rf.Kind == pg.KindSingle {
@@ -253,17 +283,17 @@ func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, path []any
 		if err != nil {
 			return nil, err
 		}
-		return x.entityResponse(rf.Object, stepOf(pl), e, path), nil
+		return result(x.entityResponse(rf.Object, stepOf(pl), e, p)), nil
 	case pg.KindCreate, pg.KindUpdate, pg.KindDelete, pg.KindLocalization:
 		if x.h.writer == nil {
 			return nil, notImplemented()
 		}
 		if rf.Kind == pg.KindLocalization {
-			return x.createLocalization(ctx, rf, path)
+			return x.createLocalization(ctx, rf, p)
 		}
-		return x.mutation(ctx, rf, path)
+		return x.mutation(ctx, rf, p)
 	case pg.KindUpload:
-		return x.uploadMutation(ctx, rf, path)
+		return x.uploadMutation(ctx, rf, p)
 	}
 	return nil, fmt.Errorf("unknown root field kind %d", rf.Kind)
 }
@@ -323,7 +353,7 @@ func createData(m *schemas.Model, data map[string]any, locale string) map[string
 
 // mutation runs create, update or delete in one transaction with the read of the entry it
 // returns, as the REST handlers do.
-func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) (any, error) {
+func (x *execution) mutation(ctx context.Context, rf *pg.RootField, p *path) (any, error) {
 	m := rf.Model
 	q := *rf.Query
 	q.Locale = nil // the entry is read back by id
@@ -441,7 +471,7 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, path []any) 
 	if fire != nil {
 		fire()
 	}
-	return x.entityResponse(rf.Object, stepOf(pl), e, path), nil
+	return result(x.entityResponse(rf.Object, stepOf(pl), e, p)), nil
 }
 
 // tx runs fn in one transaction.
@@ -474,7 +504,7 @@ func (h *Executor) exists(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id
 // argument is the new localization of entry id (of a single type: its first entry),
 // created, linked to the group and synced in one transaction (package localize), then read
 // back — after the sync, as Strapi resolves the answer's relations after it.
-func (x *execution) createLocalization(ctx context.Context, rf *pg.RootField, path []any) (any, error) {
+func (x *execution) createLocalization(ctx context.Context, rf *pg.RootField, p *path) (any, error) {
 	m, loc := rf.Model, x.h.localize
 	body := make(map[string]any, len(rf.Data)+1)
 	for k, v := range rf.Data {
@@ -520,5 +550,5 @@ func (x *execution) createLocalization(ctx context.Context, rf *pg.RootField, pa
 	if err != nil {
 		return nil, err
 	}
-	return x.entityResponse(rf.Object, stepOf(pl), e, path), nil
+	return result(x.entityResponse(rf.Object, stepOf(pl), e, p)), nil
 }

@@ -172,6 +172,16 @@ type Response struct {
 	// Unavailable is set when the database could not serve the request: it is answered
 	// with this 503 instead of Body.
 	Unavailable *apierror.Error
+	// buf holds Body, until Release.
+	buf *jw
+}
+
+// Release lends Body's memory to later responses once it has been written; Body must not
+// be used after. A response never released is left to the garbage collector.
+func (r Response) Release() {
+	if r.buf != nil {
+		putBuf(r.buf)
+	}
 }
 
 // Execute runs a request for a caller.
@@ -202,33 +212,34 @@ func (h *Executor) Execute(ctx context.Context, caller *ir.Caller, req Request) 
 	if req.QueriesOnly && op.Kind == ast.Mutation {
 		return Response{Status: http.StatusMethodNotAllowed, Body: RequestErrorsBody(pg.RequestErrors{{Message: "GET supports only query operation", Code: codeInternal}})}
 	}
-	x := &execution{h: h, ctx: ctx, caller: caller, op: op, log: h.log, trace: tr, files: req.Files}
-	data := x.run()
+	// The data is written first, where it ends up when there are no errors; errors go
+	// before it (as Apollo Server orders them), so then it is moved once.
+	w := getBuf()
+	w.WriteString(`{"data":`)
+	x := &execution{h: h, ctx: ctx, caller: caller, op: op, log: h.log, trace: tr, files: req.Files, w: w}
+	x.run()
 	if x.unavailable != nil {
+		putBuf(w)
 		return Response{Status: x.unavailable.Status, Unavailable: x.unavailable, Statements: x.stmts}
 	}
-	var b jw
-	b.WriteByte('{')
 	if len(x.errs) > 0 {
 		respcache.NoStore(ctx) // an error may be a passing one
-		b.WriteString(`"errors":`)
-		writeErrors(&b, x.errs)
-		b.WriteByte(',')
-	}
-	b.WriteString(`"data":`)
-	if data == nil {
-		b.WriteString("null")
-	} else {
-		b.value(data)
+		data := w
+		w = getBuf()
+		w.WriteString(`{"errors":`)
+		writeErrors(w, x.errs)
+		w.WriteByte(',')
+		w.Write(data.Bytes()[1:])
+		putBuf(data)
 	}
 	if tr != nil {
 		tr.endTime = time.Now()
-		b.WriteString(`,"extensions":{"tracing":`)
-		tr.write(&b)
-		b.WriteByte('}')
+		w.WriteString(`,"extensions":{"tracing":`)
+		tr.write(w)
+		w.WriteByte('}')
 	}
-	b.WriteByte('}')
-	return Response{Status: http.StatusOK, Body: b.Bytes(), Statements: x.stmts}
+	w.WriteByte('}')
+	return Response{Status: http.StatusOK, Body: w.Bytes(), Statements: x.stmts, buf: w}
 }
 
 // RequestErrorsBody is the answer to a request refused before it ran, in the errors format

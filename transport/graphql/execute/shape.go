@@ -16,25 +16,68 @@ import (
 )
 
 // Shaping walks the merged selection tree next to the result tree of the plan (entries
-// whose Values follow the step's Columns and whose Kids follow its Children) and builds
-// the response. Nulls in non-null positions propagate as GraphQL requires: a function
-// returning ok=false asks its caller to become null in turn.
+// whose Values follow the step's Columns and whose Kids follow its Children) and appends
+// the response to x.w as it goes, as the REST envelope writes from the stitched rows: no
+// tree of the response is built. Nulls in non-null positions propagate as GraphQL
+// requires: every value starts at a mark (its offset in the buffer), a writer returning
+// failed asks its caller to become null in turn, and the nearest nullable position cuts
+// the buffer back to its own mark and writes null there (settle). The errors are collected
+// on the side in the order they are met and written before the data (Execute).
 
-// wrap settles a field's value against its type: a failed (ok=false) inner value or a null
-// in a non-null position propagates; a nullable position absorbs the failure.
-func (x *execution) wrap(t *ast.Type, parentType string, f *pg.Field, path []any, v any, ok bool) (any, bool) {
+// done is how writing a value ended.
+type done uint8
+
+const (
+	wrote     done = iota // a value
+	wroteNull             // null
+	failed                // a non-null position inside got null or an error: the value is null in turn
+)
+
+// null writes null.
+func (x *execution) null() done {
+	x.w.WriteString("null")
+	return wroteNull
+}
+
+// nullAt replaces whatever was written from mark with null.
+func (x *execution) nullAt(mark int) done {
+	x.w.Truncate(mark)
+	return x.null()
+}
+
+// str writes a string value.
+func (x *execution) str(s string) done {
+	x.w.Str(s)
+	return wrote
+}
+
+// id writes an entry id as the ID scalar prints it (a string of digits, which need no
+// escaping).
+func (x *execution) id(n int64) done {
+	x.w.WriteByte('"')
+	x.w.Int(n)
+	x.w.WriteByte('"')
+	return wrote
+}
+
+// settle settles a value written from mark against its type t: a failed inner value or a
+// null in a non-null position propagates (failed); a nullable position absorbs the failure
+// and holds null.
+func (x *execution) settle(t *ast.Type, parentType string, f *pg.Field, p *path, mark int, d done) done {
 	nonNull := t != nil && t.NonNull
-	if !ok {
+	switch d {
+	case failed:
 		if nonNull {
-			return nil, false
+			return failed
 		}
-		return nil, true
+		return x.nullAt(mark)
+	case wroteNull:
+		if nonNull {
+			x.nonNullError(parentType, f.Name, f, p)
+			return failed
+		}
 	}
-	if v == nil && nonNull {
-		x.nonNullError(parentType, f.Name, f, path)
-		return nil, false
-	}
-	return v, true
+	return d
 }
 
 func fieldType(f *pg.Field) *ast.Type {
@@ -44,112 +87,142 @@ func fieldType(f *pg.Field) *ast.Type {
 	return f.Def.Type
 }
 
-// set completes one field of an object; false means the object must become null.
-func (x *execution) set(m *omap, parentType string, f *pg.Field, path []any, start time.Time, v any, ok bool) bool {
-	v, ok = x.wrap(fieldType(f), parentType, f, path, v, ok)
-	x.traceField(path, parentType, f, start)
-	if !ok {
-		return false
+// now is a field's start time for Apollo tracing; the clock is not read without it.
+func (x *execution) now() time.Time {
+	if x.trace == nil {
+		return time.Time{}
 	}
-	m.set(f.Key, v)
-	return true
+	return time.Now()
 }
 
-func extend(path []any, k any) []any {
-	out := make([]any, len(path)+1)
-	copy(out, path)
-	out[len(path)] = k
-	return out
-}
-
-// fields shapes the fields of o in order: __typename here, the others by value. ok=false
-// means a non-null field got null, so the object is null in turn.
-func (x *execution) fields(o *pg.Object, path []any, value func(f *pg.Field, fp []any) (any, bool)) (*omap, bool) {
-	m := &omap{}
-	for _, f := range o.Fields {
-		start := time.Now()
-		fp := extend(path, f.Key)
-		v, ok := any(o.Type.Name), true
-		if f.Name != "__typename" {
-			v, ok = value(f, fp)
-		}
-		if !x.set(m, o.Type.Name, f, fp, start, v, ok) {
-			return nil, false
-		}
+// member writes the key of an object's i-th member and returns the mark where its value
+// starts.
+func (x *execution) member(i int, key string) int {
+	if i > 0 {
+		x.w.WriteByte(',')
 	}
-	return m, true
+	x.w.Key(key)
+	return x.w.Len()
 }
 
-// nilIfFailed turns a failed object into the untyped nil the callers return.
-func nilIfFailed(m *omap, ok bool) any {
-	if !ok {
-		return nil
-	}
-	return m
+// settled ends field f of an object of type parentType: it settles the value written from
+// mark against the field's type and traces the field. failed: the object is null in turn.
+func (x *execution) settled(parentType string, f *pg.Field, p *path, start time.Time, mark int, d done) done {
+	d = x.settle(fieldType(f), parentType, f, p, mark, d)
+	x.traceField(p, parentType, f, start)
+	return d
 }
 
-// collection shapes <Type>EntityResponseCollection.
-func (x *execution) collection(rf *pg.RootField, pl *plan.Plan, res *exec.Result, path []any) any {
-	return nilIfFailed(x.fields(rf.Object, path, func(f *pg.Field, fp []any) (any, bool) {
+// collection writes <Type>EntityResponseCollection.
+func (x *execution) collection(rf *pg.RootField, pl *plan.Plan, res *exec.Result, p *path) done {
+	o := rf.Object
+	x.w.WriteByte('{')
+	var fp path // outside the loop, to stay on the stack (see path)
+	for i, f := range o.Fields {
+		fp = p.field(f.Key)
+		start, mark := x.now(), x.member(i, f.Key)
+		var d done
 		switch f.Name {
+		case "__typename":
+			d = x.str(o.Type.Name)
 		case "data":
-			return x.entities(f, res.Entries, func(int) *plan.Select { return pl.Root }, fp)
+			d = x.entities(f, res.Entries, pl.Root, nil, &fp)
 		case "meta":
-			return x.meta(f.Object, rf, res.Total), true
+			d = x.meta(f.Object, rf, res.Total)
+		default:
+			d = x.null()
 		}
-		return nil, true
-	}))
+		if x.settled(o.Type.Name, f, &fp, start, mark, d) == failed {
+			return failed
+		}
+	}
+	x.w.WriteByte('}')
+	return wrote
 }
 
-// entities shapes data: [<Type>Entity!]! of a collection or a to-many relation; step gives
-// each entry's plan step.
-func (x *execution) entities(f *pg.Field, entries []*exec.Entry, step func(i int) *plan.Select, path []any) (any, bool) {
-	out := make([]any, len(entries))
+// entities writes data: [<Type>Entity!]! of a collection or a to-many relation: the
+// entries of root (steps nil) or each of steps[i].
+func (x *execution) entities(f *pg.Field, entries []*exec.Entry, root *plan.Select, steps []*plan.Select, p *path) done {
 	elem := fieldType(f)
 	if elem != nil && elem.Elem != nil {
 		elem = elem.Elem
 	}
+	x.w.WriteByte('[')
+	var ip path // outside the loop, to stay on the stack (see path)
 	for i, e := range entries {
-		ip := extend(path, i)
-		v, ok := x.entity(f.Object, step(i), e, ip)
-		if v, ok = x.wrap(elem, f.Object.Type.Name, f, ip, v, ok); !ok {
-			return nil, false
+		if i > 0 {
+			x.w.WriteByte(',')
 		}
-		out[i] = v
+		ip = p.at(i)
+		mark, step := x.w.Len(), root
+		if steps != nil {
+			step = steps[i]
+		}
+		d := x.entity(f.Object, step, e, &ip)
+		if x.settle(elem, f.Object.Type.Name, f, &ip, mark, d) == failed {
+			return failed
+		}
 	}
-	return out, true
+	x.w.WriteByte(']')
+	return wrote
 }
 
-// entityResponse shapes <Type>EntityResponse {data}; e is nil when there is no entry.
-func (x *execution) entityResponse(o *pg.Object, step *plan.Select, e *exec.Entry, path []any) any {
+// entityResponse writes <Type>EntityResponse {data}; e is nil when there is no entry.
+func (x *execution) entityResponse(o *pg.Object, step *plan.Select, e *exec.Entry, p *path) done {
 	if o == nil {
-		return &omap{}
+		x.w.WriteString("{}")
+		return wrote
 	}
-	return nilIfFailed(x.fields(o, path, func(f *pg.Field, fp []any) (any, bool) {
-		if f.Name == "data" && e != nil && step != nil && f.Object != nil {
-			return x.entity(f.Object, step, e, fp)
+	x.w.WriteByte('{')
+	var fp path // outside the loop, to stay on the stack (see path)
+	for i, f := range o.Fields {
+		fp = p.field(f.Key)
+		start, mark := x.now(), x.member(i, f.Key)
+		var d done
+		switch {
+		case f.Name == "__typename":
+			d = x.str(o.Type.Name)
+		case f.Name == "data" && e != nil && step != nil && f.Object != nil:
+			d = x.entity(f.Object, step, e, &fp)
+		default:
+			d = x.null()
 		}
-		return nil, true
-	}))
+		if x.settled(o.Type.Name, f, &fp, start, mark, d) == failed {
+			return failed
+		}
+	}
+	x.w.WriteByte('}')
+	return wrote
 }
 
-// entity shapes <Type>Entity {id, attributes}.
-func (x *execution) entity(o *pg.Object, step *plan.Select, e *exec.Entry, path []any) (any, bool) {
+// entity writes <Type>Entity {id, attributes}.
+func (x *execution) entity(o *pg.Object, step *plan.Select, e *exec.Entry, p *path) done {
 	if o == nil {
-		return &omap{}, true
+		x.w.WriteString("{}")
+		return wrote
 	}
-	m, ok := x.fields(o, path, func(f *pg.Field, fp []any) (any, bool) {
-		switch f.Name {
-		case "id":
-			return strconv.FormatInt(e.ID, 10), true
-		case "attributes":
-			if f.Object != nil {
-				return x.attributes(f.Object, step, e, fp)
-			}
+	x.w.WriteByte('{')
+	var fp path // outside the loop, to stay on the stack (see path)
+	for i, f := range o.Fields {
+		fp = p.field(f.Key)
+		start, mark := x.now(), x.member(i, f.Key)
+		var d done
+		switch {
+		case f.Name == "__typename":
+			d = x.str(o.Type.Name)
+		case f.Name == "id":
+			d = x.id(e.ID)
+		case f.Name == "attributes" && f.Object != nil:
+			d = x.attributes(f.Object, step, e, &fp)
+		default:
+			d = x.null()
 		}
-		return nil, true
-	})
-	return nilIfFailed(m, ok), ok
+		if x.settled(o.Type.Name, f, &fp, start, mark, d) == failed {
+			return failed
+		}
+	}
+	x.w.WriteByte('}')
+	return wrote
 }
 
 // columns maps attribute names to their index in a step's Columns.
@@ -168,12 +241,22 @@ func (x *execution) columns(step *plan.Select) map[string]int {
 	return c
 }
 
-// children maps a level's populate indexes to the step's Children. The planner keeps the
-// populate order and only leaves out relations the caller may not read, so a greedy match
-// by attribute finds each kept entry; -1 marks the left-out ones.
-func children(lv *pg.Level, step *plan.Select) []int {
+// levelStep is a populate level read from the entries of one plan step.
+type levelStep struct {
+	lv   *pg.Level
+	step *plan.Select
+}
+
+// children maps a level's populate indexes to the step's Children, once per level and
+// step. The planner keeps the populate order and only leaves out relations the caller may
+// not read, so a greedy match by attribute finds each kept entry; -1 marks the left-out
+// ones.
+func (x *execution) children(lv *pg.Level, step *plan.Select) []int {
 	if lv == nil {
 		return nil
+	}
+	if out, ok := x.kids[levelStep{lv, step}]; ok {
+		return out
 	}
 	out := make([]int, len(lv.Attrs))
 	j := 0
@@ -185,48 +268,71 @@ func children(lv *pg.Level, step *plan.Select) []int {
 			out[i] = -1
 		}
 	}
+	if x.kids == nil {
+		x.kids = map[levelStep][]int{}
+	}
+	x.kids[levelStep{lv, step}] = out
 	return out
 }
 
-// attributes shapes the attributes of a content type or component entry.
-func (x *execution) attributes(o *pg.Object, step *plan.Select, e *exec.Entry, path []any) (any, bool) {
+// attributes writes the attributes of a content type or component entry.
+func (x *execution) attributes(o *pg.Object, step *plan.Select, e *exec.Entry, p *path) done {
 	cols := x.columns(step)
-	kids := children(o.Level, step)
-	m, ok := x.fields(o, path, func(f *pg.Field, fp []any) (any, bool) {
+	kids := x.children(o.Level, step)
+	x.w.WriteByte('{')
+	var fp path // outside the loop, to stay on the stack (see path)
+	for i, f := range o.Fields {
+		fp = p.field(f.Key)
+		start, mark := x.now(), x.member(i, f.Key)
+		var d done
 		switch {
+		case f.Name == "__typename":
+			d = x.str(o.Type.Name)
 		case f.Name == "id" && f.Attr == nil:
-			return strconv.FormatInt(e.ID, 10), true
+			d = x.id(e.ID)
 		case f.Err != nil:
-			x.fieldError(f.Err, f, fp)
-			return nil, false
+			x.fieldError(f.Err, f, &fp)
+			d = failed
 		case f.Morph:
-			return x.morphs(f, e.ID, fp), true
+			d = x.morphs(f, e.ID, &fp)
 		case f.Attr == nil:
-			return x.customField(o.Type.Name, f, parentValues(step, e), fp)
+			d = x.customField(o.Type.Name, f, parentValues(step, e), &fp)
 		case f.Attr.IsScalar():
-			if i, found := cols[f.Attr.Name]; found && i < len(e.Values) {
-				return x.scalar(f.Attr, e.Values[i]), true
+			if c, found := cols[f.Attr.Name]; found && c < len(e.Values) {
+				d = x.scalar(f.Attr, e.Values[c])
+			} else {
+				d = x.null()
 			}
-			return nil, true
 		case x.emptyPopulate, f.Attr.Unlinked:
 			// An unlinked mappedBy relation holds nothing (Strapi fails to resolve it).
-			return x.populated(f, exec.Kid{}, fp)
+			d = x.populated(f, exec.Kid{}, &fp)
+		default:
+			d = x.relation(f, e, kids, &fp)
 		}
-		ci := -1
-		if f.Pop >= 0 && f.Pop < len(kids) {
-			ci = kids[f.Pop]
+		if x.settled(o.Type.Name, f, &fp, start, mark, d) == failed {
+			return failed
 		}
-		if ci < 0 {
-			// The planner left the relation out: the caller may not read its target.
-			x.fieldError(forbidden(), f, fp)
-			return nil, false
-		}
-		if ci >= len(e.Kids) {
-			return nil, true
-		}
-		return x.populated(f, e.Kids[ci], fp)
-	})
-	return nilIfFailed(m, ok), ok
+	}
+	x.w.WriteByte('}')
+	return wrote
+}
+
+// relation writes a populated field of an entry from the entry's kid the planner made for
+// it.
+func (x *execution) relation(f *pg.Field, e *exec.Entry, kids []int, p *path) done {
+	ci := -1
+	if f.Pop >= 0 && f.Pop < len(kids) {
+		ci = kids[f.Pop]
+	}
+	if ci < 0 {
+		// The planner left the relation out: the caller may not read its target.
+		x.fieldError(forbidden(), f, p)
+		return failed
+	}
+	if ci >= len(e.Kids) {
+		return x.null()
+	}
+	return x.populated(f, e.Kids[ci], p)
 }
 
 // parentValues is the entry as extension resolvers see it: id and scalar attributes.
@@ -241,13 +347,14 @@ func parentValues(step *plan.Select, e *exec.Entry) map[string]any {
 	return out
 }
 
-// populated shapes a relation, media, component or dynamic-zone field.
-func (x *execution) populated(f *pg.Field, k exec.Kid, path []any) (any, bool) {
+// populated writes a relation, media, component or dynamic-zone field.
+func (x *execution) populated(f *pg.Field, k exec.Kid, p *path) done {
 	a := f.Attr
 	switch a.Type {
 	case schemas.Relation, schemas.Media:
 		if f.Object == nil {
-			return &omap{}, true
+			x.w.WriteString("{}")
+			return wrote
 		}
 		if !a.IsToMany() {
 			var step *plan.Select
@@ -255,137 +362,211 @@ func (x *execution) populated(f *pg.Field, k exec.Kid, path []any) (any, bool) {
 			if len(k.Entries) > 0 {
 				step, e = k.Steps[0], k.Entries[0]
 			}
-			return x.entityResponse(f.Object, step, e, path), true
-		}
-		m, ok := x.fields(f.Object, path, func(df *pg.Field, fp []any) (any, bool) {
-			if df.Name != "data" {
-				return nil, true
+			mark := x.w.Len()
+			if x.entityResponse(f.Object, step, e, p) == failed {
+				return x.nullAt(mark)
 			}
-			return x.entities(df, k.Entries, func(i int) *plan.Select { return k.Steps[i] }, fp)
-		})
-		return nilIfFailed(m, ok), ok
+			return wrote
+		}
+		o := f.Object
+		x.w.WriteByte('{')
+		var fp path // outside the loop, to stay on the stack (see path)
+		for i, df := range o.Fields {
+			fp = p.field(df.Key)
+			start, mark := x.now(), x.member(i, df.Key)
+			var d done
+			switch df.Name {
+			case "__typename":
+				d = x.str(o.Type.Name)
+			case "data":
+				d = x.entities(df, k.Entries, nil, k.Steps, &fp)
+			default:
+				d = x.null()
+			}
+			if x.settled(o.Type.Name, df, &fp, start, mark, d) == failed {
+				return failed
+			}
+		}
+		x.w.WriteByte('}')
+		return wrote
 	case schemas.ComponentT:
 		if f.Object == nil {
-			return nil, true
+			return x.null()
 		}
 		if !a.Repeatable {
 			if len(k.Entries) == 0 {
-				return nil, true
+				return x.null()
 			}
-			return x.attributes(f.Object, k.Steps[0], k.Entries[0], path)
+			return x.attributes(f.Object, k.Steps[0], k.Entries[0], p)
 		}
-		out := make([]any, len(k.Entries))
+		x.w.WriteByte('[')
+		var ip path // outside the loop, to stay on the stack (see path)
 		for i, e := range k.Entries {
-			ip := extend(path, i)
-			v, ok := x.attributes(f.Object, k.Steps[i], e, ip)
-			if !ok {
-				v = nil // [Component] items are nullable
+			if i > 0 {
+				x.w.WriteByte(',')
 			}
-			out[i] = v
+			ip = p.at(i)
+			mark := x.w.Len()
+			if x.attributes(f.Object, k.Steps[i], e, &ip) == failed {
+				x.nullAt(mark) // [Component] items are nullable
+			}
 		}
-		return out, true
+		x.w.WriteByte(']')
+		return wrote
 	case schemas.DynamicZone:
-		out := make([]any, len(k.Entries))
+		x.w.WriteByte('[')
+		var ip path // outside the loop, to stay on the stack (see path)
 		for i, e := range k.Entries {
-			ip := extend(path, i)
+			if i > 0 {
+				x.w.WriteByte(',')
+			}
 			step := k.Steps[i]
 			o := f.Union[x.h.gs.TypeName(step.Model)]
 			if o == nil {
-				out[i] = &omap{}
+				x.w.WriteString("{}")
 				continue
 			}
-			v, ok := x.attributes(o, step, e, ip)
-			if !ok {
-				v = nil
+			ip = p.at(i)
+			mark := x.w.Len()
+			if x.attributes(o, step, e, &ip) == failed {
+				x.nullAt(mark)
 			}
-			out[i] = v
 		}
-		return out, true
+		x.w.WriteByte(']')
+		return wrote
 	}
-	return nil, true
+	return x.null()
 }
 
-// meta shapes ResponseCollectionMeta {pagination}, from the effective start and limit as
+// meta writes ResponseCollectionMeta {pagination}, from the effective start and limit as
 // Strapi computes it (limit -1: one page holding everything after start).
-func (x *execution) meta(o *pg.Object, rf *pg.RootField, total int64) any {
+func (x *execution) meta(o *pg.Object, rf *pg.RootField, total int64) done {
 	if o == nil {
-		return &omap{}
+		x.w.WriteString("{}")
+		return wrote
 	}
-	m := &omap{}
+	x.w.WriteByte('{')
+	n := 0
 	for _, f := range o.Fields {
 		switch f.Name {
 		case "__typename":
-			m.set(f.Key, o.Type.Name)
+			x.member(n, f.Key)
+			x.w.Str(o.Type.Name)
+			n++
 		case "pagination":
-			p := &omap{}
-			if f.Object != nil {
-				safe := int64(max(rf.Limit, 1))
-				start, limit := int64(rf.Start), int64(rf.Limit)
-				for _, pf := range f.Object.Fields {
-					var v any
-					switch pf.Name {
-					case "__typename":
-						v = f.Object.Type.Name
-					case "total":
-						v = total
-					case "page":
-						if limit == -1 {
-							v = int64(1)
-						} else {
-							v = start/safe + 1
-						}
-					case "pageSize":
-						if limit == -1 {
-							v = max(total-start, 0)
-						} else {
-							v = safe
-						}
-					case "pageCount":
-						if limit == -1 {
-							v = int64(1)
-						} else {
-							v = (total + safe - 1) / safe
-						}
+			x.member(n, f.Key)
+			n++
+			if f.Object == nil {
+				x.w.WriteString("{}")
+				continue
+			}
+			x.w.WriteByte('{')
+			safe := int64(max(rf.Limit, 1))
+			start, limit := int64(rf.Start), int64(rf.Limit)
+			for i, pf := range f.Object.Fields {
+				x.member(i, pf.Key)
+				switch pf.Name {
+				case "__typename":
+					x.w.Str(f.Object.Type.Name)
+				case "total":
+					x.w.Int(total)
+				case "page":
+					if limit == -1 {
+						x.w.Int(1)
+					} else {
+						x.w.Int(start/safe + 1)
 					}
-					p.set(pf.Key, v)
+				case "pageSize":
+					if limit == -1 {
+						x.w.Int(max(total-start, 0))
+					} else {
+						x.w.Int(safe)
+					}
+				case "pageCount":
+					if limit == -1 {
+						x.w.Int(1)
+					} else {
+						x.w.Int((total + safe - 1) / safe)
+					}
+				default:
+					x.null()
 				}
 			}
-			m.set(f.Key, p)
+			x.w.WriteByte('}')
 		}
 	}
-	return m
+	x.w.WriteByte('}')
+	return wrote
 }
 
-// scalar formats one attribute value (see exec.Normalize for the Go types) as Strapi's
+// scalar writes one attribute value (see exec.Normalize for the Go types) as Strapi's
 // GraphQL scalars serialize it.
-func (x *execution) scalar(a *schemas.Attribute, v any) any {
+func (x *execution) scalar(a *schemas.Attribute, v any) done {
 	if v == nil {
-		return nil
+		return x.null()
 	}
 	switch a.Type {
 	case schemas.BigInteger:
 		if n, ok := v.(int64); ok {
-			return longValue(n)
+			x.long(n)
+			return wrote
 		}
 	case schemas.Decimal:
 		if f, ok := v.(float64); ok {
 			// decimal(10,2): PostgreSQL rounds on write; round here so SQLite answers alike.
-			return math.Round(f*100) / 100
+			x.w.Num(math.Round(f*100) / 100)
+			return wrote
 		}
 	case schemas.Time:
 		if s, ok := v.(string); ok {
-			return timeOfDay(s)
+			x.timeOfDay(s)
+			return wrote
 		}
 	case schemas.JSON, schemas.Blocks:
 		if raw, ok := v.(json.RawMessage); ok {
-			return jsonValue(raw)
+			x.w.JSONB(raw)
+			return wrote
 		}
 	case schemas.Enumeration:
 		if s, ok := v.(string); ok {
-			return x.h.gs.EnumOut(a, s)
+			return x.str(x.h.gs.EnumOut(a, s))
 		}
 	}
-	return v
+	x.w.value(v)
+	return wrote
+}
+
+// timeOfDay writes a stored time as the Time scalar does: HH:mm:ss.SSS. A stored time is
+// digits, colons and a dot, which Str would copy unchanged, so it is written as it is.
+func (x *execution) timeOfDay(s string) {
+	if !plainASCII(s) {
+		x.w.Str(timeOfDay(s)) // not a stored time: escaped as any string
+		return
+	}
+	hms, frac, _ := strings.Cut(s, ".")
+	x.w.WriteByte('"')
+	x.w.WriteString(hms)
+	if len(hms) == 5 {
+		x.w.WriteString(":00")
+	}
+	x.w.WriteByte('.')
+	if len(frac) > 3 {
+		frac = frac[:3]
+	}
+	x.w.WriteString(frac)
+	x.w.WriteString("000"[len(frac):])
+	x.w.WriteByte('"')
+}
+
+// plainASCII reports whether s is printable ASCII without a quote or backslash: text a
+// JSON string holds unescaped.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // timeOfDay formats a stored time as the Time scalar does: HH:mm:ss.SSS.
@@ -401,11 +582,20 @@ func timeOfDay(s string) string {
 // maxSafe is JavaScript's Number.MAX_SAFE_INTEGER.
 const maxSafe = 1<<53 - 1
 
-// longValue serializes a Long as graphql-scalars does: a number while JavaScript can hold it
-// exactly, a string beyond.
+// longValue is a Long as graphql-scalars serializes it: a number while JavaScript can hold
+// it exactly, a string beyond.
 func longValue(n int64) any {
 	if n >= -maxSafe && n <= maxSafe {
 		return n
 	}
 	return strconv.FormatInt(n, 10)
+}
+
+// long writes a Long as longValue serializes it.
+func (x *execution) long(n int64) {
+	if n >= -maxSafe && n <= maxSafe {
+		x.w.Int(n)
+		return
+	}
+	x.w.Str(strconv.FormatInt(n, 10))
 }

@@ -28,7 +28,7 @@ type traceEntry struct {
 	dur        time.Duration
 }
 
-func (x *execution) traceField(path []any, parentType string, f *pg.Field, start time.Time) {
+func (x *execution) traceField(p *path, parentType string, f *pg.Field, start time.Time) {
 	if x.trace == nil || f == nil {
 		return
 	}
@@ -38,7 +38,7 @@ func (x *execution) traceField(path []any, parentType string, f *pg.Field, start
 	} else if f.Name == "__typename" {
 		rt = "String!"
 	}
-	x.trace.resolvers = append(x.trace.resolvers, traceEntry{path: append([]any(nil), path...), parentType: parentType,
+	x.trace.resolvers = append(x.trace.resolvers, traceEntry{path: p.list(), parentType: parentType,
 		fieldName: f.Name, returnType: rt, start: start.Sub(x.trace.start), dur: time.Since(start)})
 }
 

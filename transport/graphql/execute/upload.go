@@ -26,7 +26,7 @@ func notImplemented() error {
 
 // uploadMutation runs upload, multipleUpload, updateFileInfo and removeFile, and answers
 // with the file(s) read back through the planner.
-func (x *execution) uploadMutation(ctx context.Context, rf *pg.RootField, path []any) (any, error) {
+func (x *execution) uploadMutation(ctx context.Context, rf *pg.RootField, p *path) (any, error) {
 	svc := x.h.upload
 	if svc == nil {
 		return nil, notImplemented()
@@ -45,8 +45,8 @@ func (x *execution) uploadMutation(ctx context.Context, rf *pg.RootField, path [
 		}
 		req := upload.UploadRequest{Infos: infos, Target: &upload.Target{
 			Ref: pg.ArgString(args.Map["ref"]), RefID: pg.ArgString(args.Map["refId"]), Field: pg.ArgString(args.Map["field"])}}
-		for _, p := range parts {
-			in, err := x.file(p)
+		for _, part := range parts {
+			in, err := x.file(part)
 			if err != nil {
 				return nil, err
 			}
@@ -56,18 +56,30 @@ func (x *execution) uploadMutation(ctx context.Context, rf *pg.RootField, path [
 		if err != nil {
 			return nil, err
 		}
-		out := make([]any, len(ids))
-		for i, id := range ids {
-			v, err := x.readFile(ctx, rf, id, extend(path, i))
+		if rf.Action == gqlschema.ActionUpload {
+			ip := p.at(0)
+			d, err := x.readFile(ctx, rf, ids[0], &ip)
 			if err != nil {
 				return nil, err
 			}
-			out[i] = v
+			return result(d), nil
 		}
-		if rf.Action == gqlschema.ActionUpload {
-			return out[0], nil
+		x.w.WriteByte('[')
+		for i, id := range ids {
+			if i > 0 {
+				x.w.WriteByte(',')
+			}
+			ip, mark := p.at(i), x.w.Len()
+			d, err := x.readFile(ctx, rf, id, &ip)
+			if err != nil {
+				return nil, err
+			}
+			if d == failed {
+				x.nullAt(mark)
+			}
 		}
-		return out, nil
+		x.w.WriteByte(']')
+		return written{}, nil
 	case gqlschema.ActionUpdateFileInfo:
 		info, _ := args.Map["info"].(*pg.Obj)
 		id, err := planner.ParseID(rf.ID)
@@ -77,7 +89,11 @@ func (x *execution) uploadMutation(ctx context.Context, rf *pg.RootField, path [
 		if err := svc.UpdateInfo(ctx, id, fileInfo(info)); err != nil {
 			return nil, err
 		}
-		return x.readFile(ctx, rf, id, path)
+		d, err := x.readFile(ctx, rf, id, p)
+		if err != nil {
+			return nil, err
+		}
+		return result(d), nil
 	case gqlschema.ActionRemoveFile:
 		id, err := planner.ParseID(rf.ID)
 		if err != nil {
@@ -96,7 +112,7 @@ func (x *execution) uploadMutation(ctx context.Context, rf *pg.RootField, path [
 		if err != nil || !found {
 			return nil, err
 		}
-		return x.entityResponse(rf.Object, stepOf(pl), e, path), nil
+		return result(x.entityResponse(rf.Object, stepOf(pl), e, p)), nil
 	}
 	return nil, fmt.Errorf("unknown upload mutation %s", rf.Name)
 }
@@ -118,18 +134,18 @@ func (x *execution) file(v any) (*upload.Incoming, error) {
 	return x.files[u.Part], nil
 }
 
-// readFile reads back one file and shapes it as the mutation's EntityResponse.
-func (x *execution) readFile(ctx context.Context, rf *pg.RootField, id int64, path []any) (any, error) {
+// readFile reads back one file and writes it as the mutation's EntityResponse.
+func (x *execution) readFile(ctx context.Context, rf *pg.RootField, id int64, p *path) (done, error) {
 	q := *rf.Query
 	q.ID = strconv.FormatInt(id, 10)
 	pl, e, err := x.readOne(ctx, x.h.db, &q)
 	if err != nil {
-		return nil, err
+		return failed, err
 	}
 	if e == nil {
-		return nil, fmt.Errorf("upload: file %d vanished", id)
+		return failed, fmt.Errorf("upload: file %d vanished", id)
 	}
-	return x.entityResponse(rf.Object, stepOf(pl), e, path), nil
+	return x.entityResponse(rf.Object, stepOf(pl), e, p), nil
 }
 
 // fileInfo is a FileInfoInput as the upload service takes it.
@@ -198,28 +214,60 @@ func relatedTypes(rel map[int64][]*upload.Related) map[*schemas.Model]bool {
 	return out
 }
 
-// morphs shapes UploadFile.related of file id: each entry as its GenericMorph member, with
+// morphs writes UploadFile.related of file id: each entry as its GenericMorph member, with
 // the scalar attributes read (others answer null).
-func (x *execution) morphs(f *pg.Field, id int64, path []any) []any {
-	out := []any{}
-	if x.emptyPopulate {
-		return out
-	}
-	for i, r := range x.related[id] {
-		o := f.Union[x.h.gs.TypeName(r.Model)]
-		if o == nil {
-			out = append(out, &omap{})
-			continue
-		}
-		m, ok := x.fields(o, extend(path, i), func(mf *pg.Field, _ []any) (any, bool) {
-			for j, a := range r.Columns {
-				if a == mf.Attr {
-					return x.scalar(a, r.Values[j]), true
-				}
+func (x *execution) morphs(f *pg.Field, id int64, p *path) done {
+	x.w.WriteByte('[')
+	if !x.emptyPopulate {
+		var ip path // outside the loop, to stay on the stack (see path)
+		for i, r := range x.related[id] {
+			if i > 0 {
+				x.w.WriteByte(',')
 			}
-			return nil, true
-		})
-		out = append(out, nilIfFailed(m, ok)) // [GenericMorph] items are nullable
+			o := f.Union[x.h.gs.TypeName(r.Model)]
+			if o == nil {
+				x.w.WriteString("{}")
+				continue
+			}
+			ip = p.at(i)
+			mark := x.w.Len()
+			if x.morph(o, r, &ip) == failed {
+				x.nullAt(mark) // [GenericMorph] items are nullable
+			}
+		}
 	}
-	return out
+	x.w.WriteByte(']')
+	return wrote
+}
+
+// morph writes one related entry of a file as its GenericMorph member o.
+func (x *execution) morph(o *pg.Object, r *upload.Related, p *path) done {
+	x.w.WriteByte('{')
+	var fp path // outside the loop, to stay on the stack (see path)
+	for i, f := range o.Fields {
+		fp = p.field(f.Key)
+		start, mark := x.now(), x.member(i, f.Key)
+		var d done
+		if f.Name == "__typename" {
+			d = x.str(o.Type.Name)
+		} else {
+			d = x.relatedValue(f, r)
+		}
+		if x.settled(o.Type.Name, f, &fp, start, mark, d) == failed {
+			return failed
+		}
+	}
+	x.w.WriteByte('}')
+	return wrote
+}
+
+// relatedValue writes the value of field f of a related entry: its scalar attribute's, or
+// null.
+func (x *execution) relatedValue(f *pg.Field, r *upload.Related) done {
+	for j, a := range r.Columns {
+		if a == f.Attr {
+			return x.scalar(a, r.Values[j])
+		}
+	}
+	return x.null()
 }
