@@ -97,6 +97,7 @@ func Open(ctx context.Context, c Config) (*Env, error) {
 	}
 	e := &Env{App: a, Caller: &ir.Caller{Kind: ir.TokenCaller, TokenType: ir.TokenFullAccess}}
 	if c.ResponseCache {
+		a.DB.TrackWrites()
 		e.Cache = respcache.New(a.DB, respcache.Config{})
 	}
 	if c.Articles > 0 {

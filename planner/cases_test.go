@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,8 +99,34 @@ func TestCases(t *testing.T) {
 		for _, d := range sqlgen.Dialects() {
 			out = append(out, casefile.Section{Name: "sql", Args: []string{d.Name()}, Body: stepSQL(t, pl, d)})
 		}
-		return out
+		return append(out, casefile.Section{Name: "tables", Body: planTables(t, pl)})
 	})
+}
+
+// tableRef finds the tables a PostgreSQL statement reads (every table follows FROM or JOIN).
+var tableRef = regexp.MustCompile(`(?:FROM|JOIN) "([^"]+)"`)
+
+// planTables is the plan's tables as sqlgen.PlanTables lists them (what the response cache
+// invalidates the answer on), checked against the tables its PostgreSQL statements name.
+func planTables(t *testing.T, pl *plan.Plan) string {
+	tables, ok := sqlgen.PlanTables(pl)
+	if !ok {
+		t.Fatal("PlanTables does not know the plan's tables")
+	}
+	steps, err := explain.Steps(pl, sqlgen.Postgres)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named []string
+	for _, st := range steps {
+		for _, m := range tableRef.FindAllStringSubmatch(st.SQL, -1) {
+			named = append(named, m[1])
+		}
+	}
+	if want := sqlgen.TablesOf(named...); !slices.Equal(tables.Names, want.Names) {
+		t.Errorf("PlanTables lists %v; the statements read %v", tables.Names, want.Names)
+	}
+	return strings.Join(tables.Names, "\n")
 }
 
 // planTree is the plan's steps without their SQL: what runs, on which table, batched on what.

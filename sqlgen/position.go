@@ -1,5 +1,7 @@
 package sqlgen
 
+import "strconv"
+
 // ChangePosition is the statement whose one-row, one-column answer tells whether any write
 // has committed since an earlier answer (the response cache's exactness rests on it), or ""
 // when the engine has none that is both cheap and provably exact.
@@ -21,4 +23,39 @@ func ChangePosition(d Dialect) string {
 		return "PRAGMA data_version"
 	}
 	return ""
+}
+
+// WritesChannel is the PostgreSQL NOTIFY channel on which Quarry instances tell each other
+// which tables each of their write transactions wrote (see WriteRecord).
+const WritesChannel = "quarry_writes"
+
+// MaxWritePayload bounds the tables part of a WritesChannel payload: NOTIFY refuses payloads
+// of 8000 bytes or more, so a longer list is sent as "*" (all tables).
+const MaxWritePayload = 7900
+
+// WriteRecord is the statement a PostgreSQL write transaction runs just before COMMIT, or ""
+// on other engines. Its one row is the transaction's top-level id (NULL when it wrote
+// nothing) and the tables it wrote, comma-separated ("*": not known); when the transaction
+// has an id it also queues, on WritesChannel ($1), the payload "<id>:<tables>", which
+// PostgreSQL delivers to the other instances when (and only if) the transaction commits.
+//
+// The tables come from the database, not from the statements Quarry rendered:
+// pg_stat_xact_user_tables counts, for the running transaction (subtransactions included),
+// the rows each table had inserted, updated or deleted — foreign keys' cascading deletes
+// (link, morph and components tables) included, which no statement names. The counts may
+// also hold an earlier transaction's of the same connection not yet flushed to the
+// statistics: a superset, which only invalidates more. Counting off (track_counts) gives
+// "*". TRUNCATE zeroes a table's counts, so a transaction that truncates must not be
+// recorded with this; Quarry's do not truncate.
+func WriteRecord(d Dialect) string {
+	if d != Postgres {
+		return ""
+	}
+	return `WITH x AS (SELECT pg_current_xact_id_if_assigned()::text AS xid,
+  CASE WHEN current_setting('track_counts')::boolean
+    THEN (SELECT coalesce(string_agg(relname::text, ',' ORDER BY relname), '') FROM pg_stat_xact_user_tables
+          WHERE n_tup_ins + n_tup_upd + n_tup_del > 0)
+    ELSE '*' END AS tables),
+n AS (SELECT pg_notify($1, xid || ':' || CASE WHEN octet_length(tables) > ` + strconv.Itoa(MaxWritePayload) + ` THEN '*' ELSE tables END) FROM x WHERE xid IS NOT NULL)
+SELECT x.xid, x.tables, (SELECT count(*) FROM n) FROM x`
 }

@@ -197,7 +197,7 @@ func (s *Server) tx(ctx context.Context, fn func(tx exec.Queryer, txw txWriter) 
 		s.inline.AfterTx(ctx, t, false)
 		return err
 	}
-	if err := t.Commit(); err != nil {
+	if err := s.DB.Commit(ctx, t); err != nil {
 		s.inline.AfterTx(ctx, t, false)
 		return fmt.Errorf("commit: %w", err)
 	}

@@ -64,6 +64,9 @@ func setupCache(ctx context.Context, a *app.App, srv *transport.Server, getenv f
 		}
 		return "", fmt.Errorf("response cache: %w", err)
 	}
+	// Write transactions record the tables they wrote, so that an answer is dropped only
+	// when one of its tables changed (on PostgreSQL; see respcache's package doc).
+	a.DB.TrackWrites()
 	srv.Cache = respcache.New(a.DB, cfg)
 	return "on", nil
 }

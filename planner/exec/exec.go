@@ -130,7 +130,11 @@ func traceOf(ctx context.Context) TraceFunc {
 // parents of that level. On a database that lends a native PostgreSQL connection
 // (NativeDB) the statements run there, one round trip per level; elsewhere (SQLite, MySQL,
 // a transaction) they run one by one through q.
+//
+// A response cache collecting the request's reads (sqlgen.ReadSet) learns the plan's tables.
 func (r *Runner) Run(ctx context.Context, q Queryer, p *plan.Plan) (*Result, error) {
+	outer := ctx // Finish's reads are not the plan's
+	ctx = sqlgen.NotePlan(ctx, p)
 	var res *Result
 	var err error
 	native := false
@@ -148,7 +152,7 @@ func (r *Runner) Run(ctx context.Context, q Queryer, p *plan.Plan) (*Result, err
 		return nil, err
 	}
 	if r.Finish != nil {
-		if err := r.Finish(ctx, p, res); err != nil {
+		if err := r.Finish(outer, p, res); err != nil {
 			return nil, err
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -203,6 +204,10 @@ type DB struct {
 	readers *sqlx.DB
 	// position answers SQLite's change position (position.go); nil elsewhere.
 	position *positionConn
+	// writes are the tables recent write transactions wrote (writes.go), recorded by
+	// Commit when tracking is on.
+	writes   writeLog
+	tracking atomic.Bool
 }
 
 // Open connects to the configured database.
@@ -537,5 +542,5 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 	if err := fn(tx); err != nil {
 		return err
 	}
-	return tx.Commit()
+	return db.Commit(ctx, tx)
 }

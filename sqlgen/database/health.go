@@ -198,6 +198,7 @@ func (db *DB) Unavailable(log *slog.Logger, err error) *apierror.Error {
 // sqlerr.ErrBusy (503). PostgreSQL transactions start directly.
 func (db *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*sqlx.Tx, error) {
 	wroteIn(ctx)
+	sqlgen.NoteRead(ctx) // what a transaction reads is not known
 	if db.writeTurn == nil {
 		return db.DB.BeginTxx(ctx, opts)
 	}

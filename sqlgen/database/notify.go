@@ -27,8 +27,10 @@ func (db *DB) SettingsChanged(ctx context.Context) {
 }
 
 // WatchSettings calls changed whenever another instance reports a settings change, and
-// after every reconnection of its listener (what was sent meanwhile is lost). It returns at
-// once; the listener stops with ctx. No-op except on PostgreSQL.
+// after every reconnection of its listener (what was sent meanwhile is lost). The same
+// listener takes the other instances' announcements of the tables their write transactions
+// wrote (sqlgen.WritesChannel, see Commit); one lost or late only leaves its transaction
+// unknown. It returns at once; the listener stops with ctx. No-op except on PostgreSQL.
 func (db *DB) WatchSettings(ctx context.Context, changed func(), log *slog.Logger) {
 	if db.Dialect != sqlgen.Postgres || db.url == "" {
 		return
@@ -69,13 +71,20 @@ func (db *DB) listen(ctx context.Context, changed func()) error {
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+settingsChannel); err != nil {
-		return err
+	for _, ch := range []string{settingsChannel, sqlgen.WritesChannel} {
+		if _, err := conn.Exec(ctx, "LISTEN "+ch); err != nil {
+			return err
+		}
 	}
 	changed() // anything sent while no listener was connected
 	for {
-		if _, err := conn.WaitForNotification(ctx); err != nil {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
 			return err
+		}
+		if n.Channel == sqlgen.WritesChannel {
+			db.noteWrites(n.Payload)
+			continue
 		}
 		changed()
 	}

@@ -74,32 +74,57 @@ func (db *DB) Position(ctx context.Context) (string, error) {
 	return strconv.Itoa(p.epoch) + ":" + strconv.FormatInt(n, 10), nil
 }
 
-// Unchanged reports whether no write committed between two positions Position returned,
-// then taken before now.
-func (db *DB) Unchanged(then, now string) bool {
+// Unchanged reports whether no write that touched any of tables committed between two
+// positions Position returned, then taken before now.
+//
+// On PostgreSQL the transactions that finished between the two snapshots are computed
+// (finishedBetween); the positions agree for tables when every one of them is one whose
+// written tables this process knows (a write transaction of this process, recorded before
+// its COMMIT, or of another instance, received by NOTIFY: see Commit) and none wrote one of
+// tables. Any other finished transaction — another database's, the Strapi admin's, psql's,
+// a subtransaction's, one whose notification has not arrived yet — or more than
+// maxFinished of them, and the positions differ, as with no tables known at all. Elsewhere
+// any difference is a change.
+func (db *DB) Unchanged(then, now string, tables sqlgen.Tables) bool {
 	if then == now {
 		return true
 	}
 	if db.Dialect != sqlgen.Postgres {
 		return false
 	}
-	return snapshotsAgree(then, now)
-}
-
-// snapshotsAgree compares two PostgreSQL snapshots (xmin:xmax:xip,...), the earlier first:
-// they agree when every transaction that had finished by the later one had also finished by
-// the earlier one, i.e. each id the earlier one saw running (its list) or not yet started
-// (from its xmax up to the later xmax) is still running in the later one. A transaction
-// that only read never gets an id, so readers never disagree them; one that wrote and
-// aborted does (conservatively). Ids are 64-bit (epoch included), so they never wrap.
-func snapshotsAgree(then, now string) bool {
-	_, xmax0, xip0, ok := parseSnapshot(then)
+	done, ok := finishedBetween(then, now, maxFinished)
 	if !ok {
 		return false
 	}
+	for _, x := range done {
+		w, ok := db.writes.get(x)
+		if !ok || w.Meets(tables) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxFinished bounds the transactions Unchanged looks up between two snapshots; more, and
+// it answers changed without looking.
+const maxFinished = 256
+
+// finishedBetween lists the transactions that finished between two PostgreSQL snapshots
+// (xmin:xmax:xip,...), the earlier first: those the earlier one saw running (its list) or
+// not yet started (from its xmax up to the later xmax) that the later one does not list as
+// running. A transaction that only read never gets an id, so readers never appear; one
+// that wrote and aborted does (Unchanged then assumes the worst of it). Subtransactions'
+// ids are never listed as running, so they appear as finished as soon as they start. Ids
+// are 64-bit (epoch included), so they never wrap. ok is false when the snapshots cannot be
+// compared (unreadable, the later one older) or more than limit ids would be looked at.
+func finishedBetween(then, now string, limit uint64) (done []uint64, ok bool) {
+	_, xmax0, xip0, ok := parseSnapshot(then)
+	if !ok {
+		return nil, false
+	}
 	_, xmax1, xip1, ok := parseSnapshot(now)
-	if !ok || xmax1 < xmax0 || xmax1-xmax0 > 1024 {
-		return false
+	if !ok || xmax1 < xmax0 || xmax1-xmax0 > limit || uint64(len(xip0)) > limit {
+		return nil, false
 	}
 	running := make(map[uint64]bool, len(xip1))
 	for _, x := range xip1 {
@@ -107,15 +132,15 @@ func snapshotsAgree(then, now string) bool {
 	}
 	for _, x := range xip0 {
 		if !running[x] {
-			return false
+			done = append(done, x)
 		}
 	}
 	for x := xmax0; x < xmax1; x++ {
 		if !running[x] {
-			return false
+			done = append(done, x)
 		}
 	}
-	return true
+	return done, true
 }
 
 func parseSnapshot(s string) (xmin, xmax uint64, xip []uint64, ok bool) {

@@ -13,6 +13,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/jmoiron/sqlx"
+
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // Reads of a request go to a PostgreSQL read replica only when that replica has replayed
@@ -145,8 +147,10 @@ func WithReadRoute(ctx context.Context) context.Context {
 // HasReplicas reports whether reads may go to replicas.
 func (db *DB) HasReplicas() bool { return db.replicas != nil && len(db.replicas.list) > 0 }
 
-// reader returns where a read in ctx goes.
+// reader returns where a read in ctx goes. Every read outside a transaction passes here,
+// so here a response cache's read set learns of reads outside plans (sqlgen.NoteRead).
 func (db *DB) reader(ctx context.Context) *sqlx.DB {
+	sqlgen.NoteRead(ctx)
 	if db.readers != nil {
 		return db.readers
 	}
@@ -219,6 +223,18 @@ func redactURL(u string) string {
 		}
 	}
 	return u
+}
+
+// QueryContext runs a statement on the primary (it may write: RETURNING).
+func (db *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	sqlgen.NoteRead(ctx)
+	return db.DB.QueryContext(ctx, query, args...)
+}
+
+// QueryRowContext is QueryContext for one row.
+func (db *DB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	sqlgen.NoteRead(ctx)
+	return db.DB.QueryRowContext(ctx, query, args...)
 }
 
 // ExecContext runs a statement outside a transaction on the primary; the rest of ctx's

@@ -55,13 +55,21 @@ import (
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // Source is the database's change position (database.DB).
 type Source interface {
 	Position(ctx context.Context) (string, error)
-	Unchanged(then, now string) bool
+	// Unchanged reports whether no write touching tables committed between then and now.
+	Unchanged(then, now string, tables sqlgen.Tables) bool
 }
+
+// always are the tables every answer depends on besides its reads: the settings Quarry
+// keeps in process caches and consults while answering (the locales, and the default
+// locale kept in the core store), whose changes Settle alone does not cover for entries
+// computed long before them.
+var always = []string{sqlgen.LocalesTable, sqlgen.CoreStoreTable}
 
 // Config sizes the cache.
 type Config struct {
@@ -104,10 +112,12 @@ type Cache struct {
 type entry struct {
 	key      string
 	position string
-	status   int
-	ctype    string
-	etag     string
-	body     []byte
+	// tables are those the answer was computed from.
+	tables sqlgen.Tables
+	status int
+	ctype  string
+	etag   string
+	body   []byte
 	// until, when set, is when the entry stops being served (computed before settling).
 	until time.Time
 }
@@ -253,7 +263,7 @@ func (c *Cache) Serve(w http.ResponseWriter, r *http.Request, key string, creden
 	settled := c.seen.Add(c.settle)
 	e, ok := c.lru.Get(key)
 	c.mu.Unlock()
-	if ok && (e.until.IsZero() || now.Before(e.until)) && c.src.Unchanged(e.position, pos) {
+	if ok && (e.until.IsZero() || now.Before(e.until)) && c.src.Unchanged(e.position, pos, e.tables) {
 		c.hits.Add(1)
 		c.write(w, r, e, credentials)
 		return
@@ -261,7 +271,8 @@ func (c *Cache) Serve(w http.ResponseWriter, r *http.Request, key string, creden
 	c.misses.Add(1)
 	flag := new(atomic.Bool)
 	rec := &recorder{w: w, max: c.maxEntry, status: http.StatusOK}
-	compute(rec, r.WithContext(context.WithValue(ctx, flagKey{}, flag)))
+	cctx, reads := sqlgen.WithReadSet(context.WithValue(ctx, flagKey{}, flag))
+	compute(rec, r.WithContext(cctx))
 	if rec.passed {
 		return // too large: already written through
 	}
@@ -269,7 +280,11 @@ func (c *Cache) Serve(w http.ResponseWriter, r *http.Request, key string, creden
 		rec.flush()
 		return
 	}
-	e = &entry{key: key, position: pos, status: rec.status, ctype: rec.Header().Get("Content-Type"), body: rec.body, etag: etag(rec.body)}
+	tables := reads.Tables()
+	if !tables.All {
+		tables = sqlgen.TablesOf(append(tables.Names, always...)...)
+	}
+	e = &entry{key: key, position: pos, tables: tables, status: rec.status, ctype: rec.Header().Get("Content-Type"), body: rec.body, etag: etag(rec.body)}
 	if now.Before(settled) {
 		e.until = settled
 	}

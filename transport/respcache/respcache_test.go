@@ -2,14 +2,19 @@ package respcache
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 // counter is a change position moved by hand.
@@ -18,7 +23,100 @@ type counter struct{ n atomic.Int64 }
 func (c *counter) Position(context.Context) (string, error) {
 	return strings.Repeat("x", int(c.n.Load())), nil
 }
-func (c *counter) Unchanged(then, now string) bool { return then == now }
+func (c *counter) Unchanged(then, now string, _ sqlgen.Tables) bool { return then == now }
+
+// tableLog is a change position whose writes each name the tables they wrote.
+type tableLog struct {
+	mu     sync.Mutex
+	writes []sqlgen.Tables
+}
+
+func (l *tableLog) write(t sqlgen.Tables) {
+	l.mu.Lock()
+	l.writes = append(l.writes, t)
+	l.mu.Unlock()
+}
+
+func (l *tableLog) Position(context.Context) (string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strconv.Itoa(len(l.writes)), nil
+}
+
+func (l *tableLog) Unchanged(then, now string, t sqlgen.Tables) bool {
+	a, _ := strconv.Atoi(then)
+	b, _ := strconv.Atoi(now)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, w := range l.writes[a:b] {
+		if w.Meets(t) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestServeInvalidatesByTable(t *testing.T) {
+	src := &tableLog{}
+	now := time.Unix(0, 0)
+	c := New(src, Config{Now: func() time.Time { return now }})
+	runs := map[string]int{}
+	// Each key's answer reads what reads says: a plan's tables, or a read outside plans.
+	get := func(key string, reads func(ctx context.Context)) string {
+		w := httptest.NewRecorder()
+		c.Serve(w, httptest.NewRequest("GET", "/"+key, nil), key, false, func(w http.ResponseWriter, r *http.Request) {
+			runs[key]++
+			reads(r.Context())
+			w.Write([]byte(key + strconv.Itoa(runs[key])))
+		})
+		return w.Body.String()
+	}
+	plan := func(names ...string) func(context.Context) {
+		return func(ctx context.Context) { sqlgen.ReadSetOf(ctx).Add(sqlgen.TablesOf(names...)) }
+	}
+	untracked := func(ctx context.Context) { sqlgen.NoteRead(ctx) }
+	warm := func() {
+		get("tags", plan("tags"))
+		get("articles", plan("articles", "articles_tags_links", "tags"))
+		get("writers", plan("writers"))
+		get("other", untracked)
+	}
+	// Answers computed within Settle of a new position expire then: a second round past it
+	// leaves every key with an answer kept for good.
+	settle := func() {
+		now = now.Add(time.Minute)
+		warm()
+	}
+	warm()
+	settle()
+	for _, step := range []struct {
+		write sqlgen.Tables
+		// missed lists the keys that must compute again after the write.
+		missed []string
+	}{
+		{sqlgen.TablesOf("tags"), []string{"tags", "articles", "other"}},
+		{sqlgen.TablesOf("writers"), []string{"writers", "other"}},
+		{sqlgen.TablesOf("articles_tags_links", "comments"), []string{"articles", "other"}},
+		{sqlgen.Tables{}, nil}, // wrote no table (a row lock)
+		{sqlgen.TablesOf(sqlgen.LocalesTable), []string{"tags", "articles", "writers", "other"}},
+		{sqlgen.AllTables, []string{"tags", "articles", "writers", "other"}},
+	} {
+		before := maps.Clone(runs)
+		src.write(step.write)
+		now = now.Add(time.Minute)
+		warm()
+		for key, n := range runs {
+			want := before[key]
+			if slices.Contains(step.missed, key) {
+				want++
+			}
+			if n != want {
+				t.Errorf("after a write to %v: %s computed %d times, want %d", step.write, key, n-before[key], want-before[key])
+			}
+		}
+		settle()
+	}
+}
 
 func serve(c *Cache, key string, r *http.Request, body string, runs *int) *httptest.ResponseRecorder {
 	w := httptest.NewRecorder()

@@ -484,7 +484,7 @@ func (h *Executor) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
 		t.Rollback()
 		return err
 	}
-	if err := t.Commit(); err != nil {
+	if err := h.db.Commit(ctx, t); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil

@@ -229,7 +229,7 @@ func (s *Service) Upload(ctx context.Context, req UploadRequest) ([]int64, error
 		t.tx.Rollback()
 		return nil, err
 	}
-	if err := t.tx.Commit(); err != nil {
+	if err := t.commit(); err != nil {
 		return nil, fmt.Errorf("commit: %w", err)
 	}
 	if err := b.Commit(ctx); err != nil {
@@ -291,7 +291,7 @@ func (s *Service) Prepare(ctx context.Context, req UploadRequest) (*Batch, error
 // Record writes the batch's rows (files, folder links, and the links to the target entry)
 // in tx and returns the new ids, in order.
 func (b *Batch) Record(ctx context.Context, tx *sqlx.Tx) ([]int64, error) {
-	t := dbtx{ctx: ctx, tx: tx, d: b.s.DB.Dialect}
+	t := dbtx{ctx: ctx, tx: tx, d: b.s.DB.Dialect, db: b.s.DB}
 	ids, err := b.s.record(t, b.ps, b.tg, b.s.now())
 	if err != nil {
 		return nil, err
@@ -503,7 +503,7 @@ func (s *Service) Replace(ctx context.Context, id int64, in *Incoming, info File
 		t.tx.Rollback()
 		return fail(err)
 	}
-	if err := t.tx.Commit(); err != nil {
+	if err := t.commit(); err != nil {
 		return fail(fmt.Errorf("commit: %w", err))
 	}
 	if sameProvider {
@@ -556,7 +556,7 @@ func (s *Service) UpdateInfo(ctx context.Context, id int64, info FileInfo) error
 	if err != nil {
 		return err
 	}
-	return t.tx.Commit()
+	return t.commit()
 }
 
 // Remove deletes file id: its row, its links to entries and folders, and (for files of the
@@ -580,7 +580,7 @@ func (s *Service) Remove(ctx context.Context, id int64) (found bool, err error) 
 	if err := t.exec(sqlgen.FileDelete(t.d, id)); err != nil {
 		return false, err
 	}
-	if err := t.tx.Commit(); err != nil {
+	if err := t.commit(); err != nil {
 		return false, fmt.Errorf("commit: %w", err)
 	}
 	if deref(old.Provider) == s.Config.Provider {

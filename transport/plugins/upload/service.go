@@ -418,7 +418,11 @@ type dbtx struct {
 	ctx context.Context
 	tx  *sqlx.Tx
 	d   sqlgen.Dialect
+	db  *database.DB
 }
+
+// commit commits through the database, which records the tables written (DB.Commit).
+func (t dbtx) commit() error { return t.db.Commit(t.ctx, t.tx) }
 
 // bind converts a statement's values for the driver, in place: each rendered statement
 // owns its values.
@@ -454,7 +458,7 @@ func (s *Service) begin(ctx context.Context) (dbtx, error) {
 	if err != nil {
 		return dbtx{}, fmt.Errorf("begin: %w", err)
 	}
-	return dbtx{ctx: ctx, tx: tx, d: s.DB.Dialect}, nil
+	return dbtx{ctx: ctx, tx: tx, d: s.DB.Dialect, db: s.DB}, nil
 }
 
 func jsonValue(v any) (any, error) {

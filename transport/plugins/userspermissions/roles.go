@@ -131,7 +131,7 @@ func EnsureRoles(ctx context.Context, db *database.DB, now time.Time) error {
 			}
 		}
 	}
-	return tx.Commit()
+	return db.Commit(ctx, tx)
 }
 
 // scanRole reads a role's columns (sqlgen's role statements).

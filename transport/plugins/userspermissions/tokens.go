@@ -131,7 +131,7 @@ func CreateToken(ctx context.Context, db *database.DB, salt string, spec TokenSp
 			return "", fmt.Errorf("store token permission: %w", err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if err := db.Commit(ctx, tx); err != nil {
 		return "", err
 	}
 	return key, nil
@@ -272,5 +272,5 @@ func RevokeToken(ctx context.Context, db *database.DB, idOrName string) (*Token,
 	if err := run(ctx, tx, sqlgen.TokenDelete(d, t.ID)); err != nil {
 		return nil, err
 	}
-	return t, tx.Commit()
+	return t, db.Commit(ctx, tx)
 }

@@ -1,0 +1,107 @@
+package database
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/quarrycms/quarry/sqlgen"
+)
+
+// writeLogSize bounds the write transactions remembered with their tables; a transaction
+// forgotten is unknown, which only costs the response cache a miss.
+const writeLogSize = 4096
+
+// writeLog remembers which tables recent write transactions wrote, by top-level transaction
+// id: those of this process (recorded before their COMMIT) and those other instances
+// announced on sqlgen.WritesChannel. The response cache's per-table check reads it
+// (Unchanged). Oldest first out.
+type writeLog struct {
+	mu   sync.Mutex
+	m    map[uint64]sqlgen.Tables
+	ring [writeLogSize]uint64
+	next int
+}
+
+func (l *writeLog) add(xid uint64, t sqlgen.Tables) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.m == nil {
+		l.m = make(map[uint64]sqlgen.Tables, writeLogSize)
+	}
+	if _, ok := l.m[xid]; ok {
+		l.m[xid] = t
+		return
+	}
+	if old := l.ring[l.next]; old != 0 {
+		delete(l.m, old)
+	}
+	l.ring[l.next] = xid
+	l.next = (l.next + 1) % writeLogSize
+	l.m[xid] = t
+}
+
+func (l *writeLog) get(xid uint64) (sqlgen.Tables, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	t, ok := l.m[xid]
+	return t, ok
+}
+
+// TrackWrites makes Commit record, on PostgreSQL, the tables each write transaction
+// wrote, for this process's and the other instances' response caches (see Commit). The
+// response cache turns it on; without it Commit only commits.
+func (db *DB) TrackWrites() { db.tracking.Store(true) }
+
+// Commit commits a transaction begun with BeginTxx. On PostgreSQL, when TrackWrites is on,
+// it first runs sqlgen.WriteRecord in the transaction: the transaction's id and the tables
+// it wrote are remembered here before the COMMIT is sent (so no read of this process that
+// can see the commit finds the id unknown), and the same goes to the other instances by a
+// NOTIFY that PostgreSQL delivers when the transaction commits. Transactions committed
+// otherwise stay unknown: the response cache treats them as having written every table.
+func (db *DB) Commit(ctx context.Context, tx *sqlx.Tx) error {
+	if db.Dialect == sqlgen.Postgres && db.tracking.Load() {
+		var xid sql.NullString
+		var tables string
+		var sent int
+		if err := tx.QueryRowxContext(ctx, sqlgen.WriteRecord(db.Dialect), sqlgen.WritesChannel).Scan(&xid, &tables, &sent); err != nil {
+			return fmt.Errorf("record the transaction's writes: %w", err)
+		}
+		if xid.Valid {
+			if x, err := strconv.ParseUint(xid.String, 10, 64); err == nil {
+				db.writes.add(x, parseTables(tables))
+			}
+		}
+	}
+	return tx.Commit()
+}
+
+// parseTables reads WriteRecord's list of tables ("*": all).
+func parseTables(s string) sqlgen.Tables {
+	if s == "*" {
+		return sqlgen.AllTables
+	}
+	if s == "" {
+		return sqlgen.Tables{}
+	}
+	return sqlgen.TablesOf(strings.Split(s, ",")...)
+}
+
+// noteWrites takes a WritesChannel payload ("<xid>:<tables>") from another instance (or
+// this one: harmless). A payload it cannot read is dropped: its transaction stays unknown.
+func (db *DB) noteWrites(payload string) {
+	id, tables, ok := strings.Cut(payload, ":")
+	if !ok {
+		return
+	}
+	x, err := strconv.ParseUint(id, 10, 64)
+	if err != nil {
+		return
+	}
+	db.writes.add(x, parseTables(tables))
+}
