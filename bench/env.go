@@ -97,7 +97,9 @@ func Open(ctx context.Context, c Config) (*Env, error) {
 	}
 	e := &Env{App: a, Caller: &ir.Caller{Kind: ir.TokenCaller, TokenType: ir.TokenFullAccess}}
 	if c.ResponseCache {
-		a.DB.TrackWrites()
+		if err := a.DB.TrackWrites(ctx); err != nil {
+			return nil, err
+		}
 		e.Cache = respcache.New(a.DB, respcache.Config{})
 	}
 	if c.Articles > 0 {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,8 +17,9 @@ import (
 // readers keep the cache of both hot, and writers change entries through the first
 // instance, through the second and through plain SQL from this process (another process on
 // the SQLite file). After every acknowledged write, reads through both instances (REST list,
-// REST findOne, GraphQL) must show it: stale reads are counted, and the bar is zero. The
-// readers' hit rate shows the cache is really used.
+// REST findOne, GraphQL, and for the first tag its owner's entry with the tag populated,
+// which reads tags through a link table) must show it: stale reads are counted, and the bar
+// is zero. The readers' hit rate shows the cache is really used.
 func TestResponseCacheExact(t *testing.T) {
 	for _, be := range backends() {
 		t.Run(be.Name, func(t *testing.T) { cacheExactness(t, be) })
@@ -47,6 +49,19 @@ func cacheExactness(t *testing.T, be backend) {
 		}
 		ids[i] = created.Data.ID
 	}
+	// A writer owns the first tag: its answer with the tag populated reads the tags through
+	// a link table, and must follow the tag's writes as the tag's own answers do.
+	r := a.sendAsync("POST", "/api/writers", fmt.Sprintf(`{"data":{"name":"owner","ownedTag":%d}}`, ids[0]))
+	if r.Status != 200 {
+		t.Fatalf("create writer: %s", r)
+	}
+	var writer struct {
+		Data struct{ ID int } `json:"data"`
+	}
+	if err := json.Unmarshal(r.Body, &writer); err != nil {
+		t.Fatal(err)
+	}
+	owner := "/api/writers/" + strconv.Itoa(writer.Data.ID) + "?populate[ownedTag]=true"
 	const list = "/api/tags?pagination[pageSize]=100&sort=id"
 	gql := func(id int) string {
 		return fmt.Sprintf(`{"query":"{ tag(id: %d) { data { attributes { name } } } }"}`, id)
@@ -73,6 +88,19 @@ func cacheExactness(t *testing.T, be backend) {
 				}
 			}
 			return "absent"
+		}
+		var w struct {
+			Attributes struct {
+				OwnedTag struct {
+					Data *entry `json:"data"`
+				} `json:"ownedTag"`
+			} `json:"attributes"`
+		}
+		if json.Unmarshal(l.Data, &w) == nil && w.Attributes.OwnedTag.Data != nil {
+			if w.Attributes.OwnedTag.Data.ID != id {
+				return "absent"
+			}
+			return w.Attributes.OwnedTag.Data.Attributes.Name
 		}
 		var one entry
 		if json.Unmarshal(l.Data, &one) == nil && one.Attributes.Name != "" {
@@ -110,11 +138,13 @@ func cacheExactness(t *testing.T, be backend) {
 				}
 				s := []*server{a, b}[(r+n)%2]
 				var ans answer
-				switch n % 3 {
+				switch n % 4 {
 				case 0:
 					ans = s.sendAsync("GET", list, "")
 				case 1:
 					ans = s.sendAsync("GET", "/api/tags/"+strconv.Itoa(ids[n%owners]), "")
+				case 2:
+					ans = s.sendAsync("GET", owner, "")
 				default:
 					ans = s.sendAsync("POST", "/graphql", gql(ids[n%owners]))
 				}
@@ -159,12 +189,16 @@ func cacheExactness(t *testing.T, be backend) {
 				}
 				writes[via].Add(1)
 				// The write is acknowledged: every read that starts now must see it.
+				reads := []struct{ method, path, body string }{
+					{"GET", list, ""},
+					{"GET", "/api/tags/" + strconv.Itoa(id), ""},
+					{"POST", "/graphql", gql(id)},
+				}
+				if w == 0 {
+					reads = append(reads, struct{ method, path, body string }{"GET", owner, ""})
+				}
 				for _, s := range []*server{a, b} {
-					for _, rd := range []struct{ method, path, body string }{
-						{"GET", list, ""},
-						{"GET", "/api/tags/" + strconv.Itoa(id), ""},
-						{"POST", "/graphql", gql(id)},
-					} {
+					for _, rd := range reads {
 						ans := s.sendAsync(rd.method, rd.path, rd.body)
 						checks.Add(1)
 						if ans.Status != 200 {
@@ -222,5 +256,113 @@ func cacheExactness(t *testing.T, be backend) {
 	// tests') moves the position, so only SQLite's rate is held to nearly all.
 	if (be.Name == "sqlite" && quietHits < quiet-4) || quietHits == 0 {
 		t.Errorf("without writes, %d of %d reads came from the cache", quietHits, quiet)
+	}
+}
+
+// TestResponseCacheByTable checks the per-table rule on PostgreSQL, with two instances on one
+// database: a write through Quarry to tags leaves a cached answer about writers (which reads
+// no tag) a hit on the writing instance and, once the write's NOTIFY has arrived, on the
+// other one, while the tags' answer misses and shows the write on both; a write in plain
+// SQL, to a table no answer reads, makes every answer miss (who wrote what is not known).
+// Another database's write transaction on the same server (or autovacuum's) also makes the
+// writers' answer miss, so the hits are asked of some rounds, not all; the misses of every
+// round.
+func TestResponseCacheByTable(t *testing.T) {
+	admin := os.Getenv("QUARRY_TEST_POSTGRES_URL")
+	if admin == "" {
+		t.Skip("QUARRY_TEST_POSTGRES_URL is not set")
+	}
+	// A server of its own, when the test can start one, has no other database's writes to
+	// make the writers' answer miss.
+	url := ""
+	if os.Getenv("QUARRY_TEST_PG_BIN") != "" {
+		url = newCluster(t).url()
+	} else {
+		url = freshPostgres(t, admin)
+	}
+	env := []string{"DATABASE_CLIENT=postgres", "DATABASE_URL=" + url, "API_TOKEN_SALT=cache-salt",
+		"LOG_LEVEL=warn", "QUARRY_DEBUG_STATEMENTS=1", "QUARRY_RESPONSE_CACHE=on"}
+	const app = "../examples/blog"
+	token := strings.TrimSpace(quarry(t, env, "tokens", "create", "--app", app, "--name", "e2e", "--type", "full-access"))
+	a := serve(t, env, app, token)
+	b := serve(t, env, app, token)
+	db := openDB(t, a)
+	if _, err := db.Exec("CREATE TABLE e2e_scratch (n integer)"); err != nil {
+		t.Fatal(err)
+	}
+	r := a.sendAsync("POST", "/api/tags", `{"data":{"name":"t-0"}}`)
+	if r.Status != 200 {
+		t.Fatalf("create tag: %s", r)
+	}
+	var tag struct {
+		Data struct{ ID int } `json:"data"`
+	}
+	if err := json.Unmarshal(r.Body, &tag); err != nil {
+		t.Fatal(err)
+	}
+	if r := a.sendAsync("POST", "/api/writers", `{"data":{"name":"w"}}`); r.Status != 200 {
+		t.Fatalf("create writer: %s", r)
+	}
+	const tags, writers = "/api/tags", "/api/writers"
+	// get reads path and reports whether the answer came from the cache.
+	get := func(s *server, path string) (answer, bool) {
+		t.Helper()
+		ans := s.sendAsync("GET", path, "")
+		if ans.Status != 200 {
+			t.Fatalf("GET %s: %s", path, ans)
+		}
+		return ans, ans.Header.Get("X-Quarry-Statements") == "0"
+	}
+	warm := func() {
+		for _, s := range []*server{a, b} {
+			for _, p := range []string{tags, writers} {
+				get(s, p)
+				get(s, p)
+			}
+		}
+	}
+	var hitsA, hitsB, rounds int
+	for n := 1; n <= 40; n++ {
+		rounds++
+		warm()
+		name := fmt.Sprintf("t-%d", n)
+		if r := a.sendAsync("PUT", "/api/tags/"+strconv.Itoa(tag.Data.ID), `{"data":{"name":"`+name+`"}}`); r.Status != 200 {
+			t.Fatalf("update tag: %s", r)
+		}
+		// The writing instance knows its write before it commits.
+		if _, hit := get(a, writers); hit {
+			hitsA++
+		}
+		if ans, hit := get(a, tags); hit || !strings.Contains(string(ans.Body), `"`+name+`"`) {
+			t.Fatalf("round %d: instance A answers %s from the cache (%v) after a write to tags", n, ans, hit)
+		}
+		// The other learns it by NOTIFY; until it arrives its answers miss.
+		time.Sleep(100 * time.Millisecond)
+		if _, hit := get(b, writers); hit {
+			hitsB++
+		}
+		if ans, hit := get(b, tags); hit || !strings.Contains(string(ans.Body), `"`+name+`"`) {
+			t.Fatalf("round %d: instance B answers %s from the cache (%v) after a write to tags", n, ans, hit)
+		}
+
+		// A write nobody announced: every answer misses.
+		warm()
+		if _, err := db.Exec("INSERT INTO e2e_scratch VALUES ($1)", n); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []*server{a, b} {
+			for _, p := range []string{tags, writers} {
+				if ans, hit := get(s, p); hit {
+					t.Fatalf("round %d: %s answers %s from the cache after a write in plain SQL", n, p, ans)
+				}
+			}
+		}
+		if hitsA >= 3 && hitsB >= 3 {
+			break
+		}
+	}
+	t.Logf("in %d rounds, the writers' answer stayed cached after a write to tags %d times on the writing instance, %d on the other", rounds, hitsA, hitsB)
+	if hitsA == 0 || hitsB == 0 {
+		t.Errorf("a write to tags never left the writers' answer cached (instance A %d, B %d of %d rounds)", hitsA, hitsB, rounds)
 	}
 }

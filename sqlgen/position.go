@@ -35,21 +35,29 @@ const MaxWritePayload = 7900
 
 // WriteRecord is the statement a PostgreSQL write transaction runs just before COMMIT, or ""
 // on other engines. Its one row is the transaction's top-level id (NULL when it wrote
-// nothing) and the tables it wrote, comma-separated ("*": not known); when the transaction
-// has an id it also queues, on WritesChannel ($1), the payload "<id>:<tables>", which
-// PostgreSQL delivers to the other instances when (and only if) the transaction commits.
+// nothing), the tables it wrote, comma-separated ("*": not known), and a count of no
+// interest; when the transaction has an id it also queues, on WritesChannel ($1), the
+// payload "<id>:<tables>", which PostgreSQL delivers to the other instances when (and only
+// if) the transaction commits.
 //
 // The tables come from the database, not from the statements Quarry rendered:
 // pg_stat_xact_user_tables counts, for the running transaction (subtransactions included),
 // the rows each table had inserted, updated or deleted — foreign keys' cascading deletes
-// (link, morph and components tables) included, which no statement names. The counts may
-// also hold an earlier transaction's of the same connection not yet flushed to the
-// statistics: a superset, which only invalidates more. Counting off (track_counts) gives
-// "*". TRUNCATE zeroes a table's counts, so a transaction that truncates must not be
-// recorded with this; Quarry's do not truncate.
-func WriteRecord(d Dialect) string {
+// (link, morph and components tables) included, which no statement names. The counts also
+// hold those of the connection's earlier transactions not yet flushed to the statistics
+// (PostgreSQL flushes a connection's at most once a second): a superset, which only
+// invalidates more. With flush (PostgreSQL 15 and later) the statement also asks for the
+// counts to be flushed as soon as the transaction ends (pg_stat_force_next_flush), so that
+// the next transaction recorded on the connection starts from none. Counting off
+// (track_counts) gives "*". TRUNCATE zeroes a table's counts, so a transaction that
+// truncates must not be recorded with this; Quarry's do not truncate.
+func WriteRecord(d Dialect, flush bool) string {
 	if d != Postgres {
 		return ""
+	}
+	n := "(SELECT count(*) FROM n)"
+	if flush {
+		n = "(SELECT count(*) FROM n, pg_stat_force_next_flush() f)"
 	}
 	return `WITH x AS (SELECT pg_current_xact_id_if_assigned()::text AS xid,
   CASE WHEN current_setting('track_counts')::boolean
@@ -57,5 +65,5 @@ func WriteRecord(d Dialect) string {
           WHERE n_tup_ins + n_tup_upd + n_tup_del > 0)
     ELSE '*' END AS tables),
 n AS (SELECT pg_notify($1, xid || ':' || CASE WHEN octet_length(tables) > ` + strconv.Itoa(MaxWritePayload) + ` THEN '*' ELSE tables END) FROM x WHERE xid IS NOT NULL)
-SELECT x.xid, x.tables, (SELECT count(*) FROM n) FROM x`
+SELECT x.xid, x.tables, ` + n + ` FROM x`
 }

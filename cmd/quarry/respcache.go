@@ -66,7 +66,9 @@ func setupCache(ctx context.Context, a *app.App, srv *transport.Server, getenv f
 	}
 	// Write transactions record the tables they wrote, so that an answer is dropped only
 	// when one of its tables changed (on PostgreSQL; see respcache's package doc).
-	a.DB.TrackWrites()
+	if err := a.DB.TrackWrites(ctx); err != nil {
+		return "", fmt.Errorf("response cache: %w", err)
+	}
 	srv.Cache = respcache.New(a.DB, cfg)
 	return "on", nil
 }

@@ -208,6 +208,8 @@ type DB struct {
 	// Commit when tracking is on.
 	writes   writeLog
 	tracking atomic.Bool
+	// writeRecord is sqlgen.WriteRecord for the server's version (set before tracking).
+	writeRecord string
 }
 
 // Open connects to the configured database.

@@ -56,7 +56,18 @@ func (l *writeLog) get(xid uint64) (sqlgen.Tables, bool) {
 // TrackWrites makes Commit record, on PostgreSQL, the tables each write transaction
 // wrote, for this process's and the other instances' response caches (see Commit). The
 // response cache turns it on; without it Commit only commits.
-func (db *DB) TrackWrites() { db.tracking.Store(true) }
+func (db *DB) TrackWrites(ctx context.Context) error {
+	if db.Dialect != sqlgen.Postgres {
+		return nil
+	}
+	var version int
+	if err := db.DB.QueryRowContext(ctx, "SELECT current_setting('server_version_num')::int").Scan(&version); err != nil {
+		return fmt.Errorf("track writes: %w", err)
+	}
+	db.writeRecord = sqlgen.WriteRecord(db.Dialect, version >= 150000)
+	db.tracking.Store(true)
+	return nil
+}
 
 // Commit commits a transaction begun with BeginTxx. On PostgreSQL, when TrackWrites is on,
 // it first runs sqlgen.WriteRecord in the transaction: the transaction's id and the tables
@@ -69,7 +80,7 @@ func (db *DB) Commit(ctx context.Context, tx *sqlx.Tx) error {
 		var xid sql.NullString
 		var tables string
 		var sent int
-		if err := tx.QueryRowxContext(ctx, sqlgen.WriteRecord(db.Dialect), sqlgen.WritesChannel).Scan(&xid, &tables, &sent); err != nil {
+		if err := tx.QueryRowxContext(ctx, db.writeRecord, sqlgen.WritesChannel).Scan(&xid, &tables, &sent); err != nil {
 			return fmt.Errorf("record the transaction's writes: %w", err)
 		}
 		if xid.Valid {

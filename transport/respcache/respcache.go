@@ -5,19 +5,46 @@
 // # Exactness
 //
 // Every entry records the database's change position (database.DB.Position) taken before
-// the reads that built it ran. A request first takes the position again; an entry is served
-// only when the database says no write committed between the two (database.DB.Unchanged).
-// A write that committed before a request started — whoever made it: this process, another
-// Quarry instance, the Strapi admin, psql — has therefore moved the position, and the entry
-// built before it is not served. On PostgreSQL the position is the current snapshot: a
-// transaction gets an id when it first writes, and the snapshot lists which ids are still
-// running, so comparing two snapshots tells exactly whether a write transaction finished in
-// between (reads never move it). On SQLite it is PRAGMA data_version on a connection that
-// never writes. MySQL has no cheap position that is exact, and the cache stays off there.
+// the reads that built it ran, and the tables those reads touched. A request first takes the
+// position again; an entry is served only when the database says no write that touched one
+// of its tables committed between the two (database.DB.Unchanged). A write that committed
+// before a request started — whoever made it: this process, another Quarry instance, the
+// Strapi admin, psql — has therefore moved the position, and an entry built before it from
+// a table it wrote, or from tables not known, is not served.
 //
-// The check is coarse: a write to any table (or, on PostgreSQL, any database of the same
-// server) makes every entry older than it miss once. That costs hit rate, never exactness;
-// the next request refills the entry. The check is one small statement per cached request.
+// The tables: the compute function runs with a sqlgen.ReadSet in its context. Every plan it
+// runs adds the plan's tables (sqlgen.PlanTables: each step's table, the link, morph and
+// components tables it joins, the tables its filter and sort paths reach; a GraphQL answer
+// gets the union over its root fields); any other read through the database while the set
+// is there (outside transactions: every such read passes database.DB.reader) makes it "all
+// tables". The locales and the core store are added to every set: the default locale is a
+// setting answers depend on without reading it.
+//
+// PostgreSQL: the position is the current snapshot. A transaction gets an id when it first
+// writes and the snapshot lists the ids still running, so two snapshots give exactly the
+// write transactions that finished in between (reads never appear). Quarry's own write
+// transactions (database.DB.Commit: REST and GraphQL writes, users-permissions, upload,
+// i18n, tokens) record, just before their COMMIT, their id and the tables they wrote
+// (which PostgreSQL counts itself, foreign keys' cascades included: sqlgen.WriteRecord);
+// the process remembers them before the COMMIT is sent, and a NOTIFY queued in the same
+// transaction tells the other instances when it commits. An entry is served when every
+// transaction that finished since its snapshot is one of these and none wrote one of its
+// tables. Any other — another database's, the Strapi admin's, psql's, a subtransaction's,
+// an aborted one's, one whose notification has not arrived yet, one forgotten (the last
+// 4096 are kept) — or more than 256 of them, and the entry misses, as any write would.
+// Hence: a read that starts after a write committed never gets an answer built before it
+// from a table the write touched, and an answer is kept across a write only when the write
+// is known, by its own transaction's record, not to have touched the answer's tables.
+//
+// SQLite: the position is PRAGMA data_version on a connection that never writes. It says
+// that some connection committed, not which transaction or what it wrote, so there is no
+// transaction to attribute tables to, and the check stays coarse: any commit to the file
+// makes every entry older than it miss once. MySQL has no cheap position that is exact,
+// and the cache stays off there.
+//
+// A miss costs hit rate, never exactness: the next request refills the entry. The check is
+// one small statement per cached request; a recorded write costs one more statement
+// before its COMMIT.
 //
 // Settings Quarry keeps in process caches for up to a second (permissions, locales) may
 // lag a write by that second, so an answer computed within Settle of the first sight of its
