@@ -81,6 +81,7 @@ func (db *DB) Commit(ctx context.Context, tx *sqlx.Tx) error {
 		var tables string
 		var sent int
 		if err := tx.QueryRowxContext(ctx, db.writeRecord, sqlgen.WritesChannel).Scan(&xid, &tables, &sent); err != nil {
+			tx.Rollback() // the failed statement aborted it
 			return fmt.Errorf("record the transaction's writes: %w", err)
 		}
 		if xid.Valid {

@@ -92,12 +92,6 @@ type Source interface {
 	Unchanged(then, now string, tables sqlgen.Tables) bool
 }
 
-// always are the tables every answer depends on besides its reads: the settings Quarry
-// keeps in process caches and consults while answering (the locales, and the default
-// locale kept in the core store), whose changes Settle alone does not cover for entries
-// computed long before them.
-var always = []string{sqlgen.LocalesTable, sqlgen.CoreStoreTable}
-
 // Config sizes the cache.
 type Config struct {
 	// MaxBytes bounds the bodies kept, in total (default 64 MiB).
@@ -309,7 +303,10 @@ func (c *Cache) Serve(w http.ResponseWriter, r *http.Request, key string, creden
 	}
 	tables := reads.Tables()
 	if !tables.All {
-		tables = sqlgen.TablesOf(append(tables.Names, always...)...)
+		// Every answer also depends on settings Quarry keeps in process caches and consults
+		// without reading them here (the locales, and the default locale kept in the core
+		// store), whose changes Settle alone does not cover for entries computed long before.
+		tables = sqlgen.TablesOf(append(tables.Names, sqlgen.LocalesTable, sqlgen.CoreStoreTable)...)
 	}
 	e = &entry{key: key, position: pos, tables: tables, status: rec.status, ctype: rec.Header().Get("Content-Type"), body: rec.body, etag: etag(rec.body)}
 	if now.Before(settled) {
