@@ -44,10 +44,11 @@ func (r *Runner) runNative(ctx context.Context, c *pgx.Conn, p *plan.Plan) (*Res
 		}
 		b.Queue(cs.SQL, cs.Args...)
 	}
+	mem := &runMem{}
 	start := time.Now()
 	roundTrip(ctx, b.Len())
 	br := c.SendBatch(ctx, &b)
-	rows, err := r.readNative(ctx, br, p.Root, stmt, res, start)
+	rows, err := r.readNative(ctx, br, p.Root, stmt, res, mem, start)
 	if err == nil && p.Count != nil {
 		if err = br.QueryRow().Scan(&res.Total); err != nil {
 			err = fmt.Errorf("count: %w", err)
@@ -68,7 +69,7 @@ func (r *Runner) runNative(ctx context.Context, c *pgx.Conn, p *plan.Plan) (*Res
 	for i, f := range rows {
 		res.Entries[i] = f.entry
 	}
-	if err := r.nativeLevel(ctx, c, []levelNode{{step: p.Root, parents: res.Entries}}, res); err != nil {
+	if err := r.nativeLevel(ctx, c, []levelNode{{step: p.Root, parents: res.Entries}}, res, mem); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -88,7 +89,7 @@ type levelNode struct {
 
 // nativeLevel fetches the children of every node of a level in one batch, hands them to
 // their parents, and goes on with the level they form.
-func (r *Runner) nativeLevel(ctx context.Context, c *pgx.Conn, nodes []levelNode, res *Result) error {
+func (r *Runner) nativeLevel(ctx context.Context, c *pgx.Conn, nodes []levelNode, res *Result, mem *runMem) error {
 	var b pgx.Batch
 	var stmts []sqlgen.Stmt
 	var steps []*plan.Select
@@ -134,7 +135,7 @@ func (r *Runner) nativeLevel(ctx context.Context, c *pgx.Conn, nodes []levelNode
 	br := c.SendBatch(ctx, &b)
 	all := make([][]fetched, len(stmts))
 	for i, stmt := range stmts {
-		rows, err := r.readNative(ctx, br, steps[i], stmt, res, start)
+		rows, err := r.readNative(ctx, br, steps[i], stmt, res, mem, start)
 		if err != nil {
 			br.Close()
 			return err
@@ -180,11 +181,12 @@ func (r *Runner) nativeLevel(ctx context.Context, c *pgx.Conn, nodes []levelNode
 	if len(next) == 0 {
 		return nil
 	}
-	return r.nativeLevel(ctx, c, next, res)
+	return r.nativeLevel(ctx, c, next, res, mem)
 }
 
-// readNative reads the next result of a batch as the rows of step s.
-func (r *Runner) readNative(ctx context.Context, br pgx.BatchResults, s *plan.Select, stmt sqlgen.Stmt, res *Result, start time.Time) ([]fetched, error) {
+// readNative reads the next result of a batch as the rows of step s, its entries and
+// cells in mem.
+func (r *Runner) readNative(ctx context.Context, br pgx.BatchResults, s *plan.Select, stmt sqlgen.Stmt, res *Result, mem *runMem, start time.Time) ([]fetched, error) {
 	rows, err := br.Query()
 	if err != nil {
 		return nil, fmt.Errorf("query %s: %w", s.Model.Table, err)
@@ -195,7 +197,7 @@ func (r *Runner) readNative(ctx context.Context, br pgx.BatchResults, s *plan.Se
 	m := rows.Conn().TypeMap()
 	// One decoder per column, holding its scan plan and its scratch value.
 	decs := make([]wireDecoder, len(fds))
-	scratch := &wireScratch{}
+	scratch := &wireScratch{mem: mem}
 	pidAt, ordAt, countAt := -1, -1, -1
 	for i := range fds {
 		decs[i].wireScratch = scratch
@@ -213,11 +215,6 @@ func (r *Runner) readNative(ctx context.Context, br pgx.BatchResults, s *plan.Se
 		return nil, fmt.Errorf("read %s: %d columns for %d attributes", s.Model.Table, len(fds), len(s.Columns))
 	}
 	var out []fetched
-	var entrySlab []Entry
-	var valueSlab []any
-	// Slabs start small and double: most child statements return a few rows, and a full
-	// slab for each would allocate (and clear) far more than they use.
-	chunk := 2
 	for rows.Next() {
 		raw := rows.RawValues()
 		var f fetched
@@ -233,14 +230,8 @@ func (r *Runner) readNative(ctx context.Context, br pgx.BatchResults, s *plan.Se
 			out = append(out, f)
 			continue
 		}
-		if len(entrySlab) == 0 {
-			chunk = min(chunk*2, slabRows)
-			entrySlab = make([]Entry, chunk)
-			valueSlab = make([]any, chunk*len(s.Columns))
-		}
-		e := &entrySlab[0]
-		entrySlab = entrySlab[1:]
-		e.Values, valueSlab = valueSlab[:len(s.Columns):len(s.Columns)], valueSlab[len(s.Columns):]
+		e := &mem.entries.take(1)[0]
+		e.Values = mem.values.take(len(s.Columns))
 		if e.ID, err = decs[0].int(raw[0]); err != nil {
 			return nil, fmt.Errorf("scan %s: %w", s.Model.Table, err)
 		}
@@ -252,11 +243,9 @@ func (r *Runner) readNative(ctx context.Context, br pgx.BatchResults, s *plan.Se
 			e.Values[i] = v
 		}
 		if ordAt >= 0 && raw[ordAt] != nil {
-			v, err := decs[ordAt].driver(raw[ordAt])
-			if err != nil {
+			if e.order, err = decs[ordAt].float(raw[ordAt]); err != nil {
 				return nil, fmt.Errorf("scan %s: %w", s.Model.Table, err)
 			}
-			e.order, _ = toFloat(v)
 		}
 		f.entry = e
 		out = append(out, f)
@@ -293,14 +282,19 @@ const (
 	wireString
 	// wireNumeric is numeric, decoded to a float directly when that is exact (see value).
 	wireNumeric
+	// wireTime is time (of day): text like wireText, formatted directly from the binary
+	// form for time attributes (see value).
+	wireTime
 )
 
 // wireDecoder decodes one column.
 type wireDecoder struct {
 	kind wireKind
-	// binary is whether a numeric comes in PostgreSQL's binary format.
+	// binary is whether the column comes in PostgreSQL's binary format.
 	binary bool
-	plan   pgtype.ScanPlan
+	// jsonb is whether a wireJSON column is jsonb (whose binary form has a version byte).
+	jsonb bool
+	plan  pgtype.ScanPlan
 	*wireScratch
 }
 
@@ -319,34 +313,8 @@ type wireScratch struct {
 	date pgtype.Date
 	ts   pgtype.Timestamp
 	tstz pgtype.Timestamptz
-	// strs holds the bytes of short strings, several cells to an allocation.
-	strs stringArena
-}
-
-// stringArena copies short strings into shared chunks: one allocation for many cells
-// instead of one per cell. A chunk lives as long as any of its strings (one response).
-type stringArena struct{ buf []byte }
-
-const (
-	arenaFirst = 512     // the first chunk; each next one is twice the last, up to arenaChunk
-	arenaChunk = 8 << 10 // the largest chunk
-	arenaMax   = 256     // longer strings get their own allocation
-)
-
-func (a *stringArena) str(src []byte) string {
-	n := len(src)
-	if n == 0 {
-		return ""
-	}
-	if a == nil || n > arenaMax {
-		return string(src)
-	}
-	if cap(a.buf)-len(a.buf) < n {
-		a.buf = make([]byte, 0, min(max(2*cap(a.buf), arenaFirst), arenaChunk))
-	}
-	off := len(a.buf)
-	a.buf = append(a.buf, src...)
-	return unsafe.String(&a.buf[off], n)
+	// mem holds the run's cells.
+	mem *runMem
 }
 
 // pow10 are the powers of ten a float64 holds exactly.
@@ -398,6 +366,7 @@ func numericFloat(src []byte) (float64, bool) {
 
 func (d *wireDecoder) init(m *pgtype.Map, fd *pgconn.FieldDescription) {
 	var target any
+	d.binary = fd.Format == pgtype.BinaryFormatCode
 	switch fd.DataTypeOID {
 	case pgtype.BoolOID:
 		d.kind, target = wireBool, &d.b
@@ -419,6 +388,7 @@ func (d *wireDecoder) init(m *pgtype.Map, fd *pgconn.FieldDescription) {
 		d.kind, target = wireInt8, &d.i64
 	case pgtype.JSONOID, pgtype.JSONBOID:
 		d.kind, target = wireJSON, &d.bs
+		d.jsonb = fd.DataTypeOID == pgtype.JSONBOID
 	case pgtype.TimestampOID:
 		d.kind, target = wireTimestamp, &d.ts
 	case pgtype.TimestamptzOID:
@@ -428,7 +398,8 @@ func (d *wireDecoder) init(m *pgtype.Map, fd *pgconn.FieldDescription) {
 		return
 	case pgtype.NumericOID:
 		d.kind, target = wireNumeric, &d.s
-		d.binary = fd.Format == pgtype.BinaryFormatCode
+	case pgtype.TimeOID:
+		d.kind, target = wireTime, &d.s
 	default:
 		d.kind, target = wireText, &d.s
 	}
@@ -455,20 +426,58 @@ func (d *wireDecoder) int(src []byte) (int64, error) {
 	return toInt(v)
 }
 
-// value decodes a non-key column into the canonical value of attribute type t.
+// float decodes an order column (a link table's double precision) as toFloat reads the
+// driver's value; an unreadable one orders as 0.
+func (d *wireDecoder) float(src []byte) (float64, error) {
+	if d.kind == wireFloat8 {
+		err := d.plan.Scan(src, &d.f64)
+		return d.f64, err
+	}
+	v, err := d.driver(src)
+	if err != nil {
+		return 0, err
+	}
+	f, _ := toFloat(v)
+	return f, nil
+}
+
+// value decodes a non-key column into the canonical value of attribute type t (Normalize's,
+// as the sequential path gives it). The common cases are decoded here with their bytes in
+// the run's arena and boxed in its slabs (see box); the rest go through driver and Normalize.
 func (d *wireDecoder) value(t schemas.AttrType, src []byte) (any, error) {
 	if src == nil {
 		return nil, nil
 	}
+	mem := d.mem
 	switch d.kind {
 	case wireString:
-		// Normalize keeps a string as it is for every type a text column serves but
-		// booleans, numbers and dates, which it parses from the string.
-		return Normalize(t, d.strs.str(src))
+		switch t {
+		case schemas.String, schemas.Text, schemas.RichText, schemas.Enumeration, schemas.Email,
+			schemas.UID, schemas.Password, schemas.Time:
+			// The types Normalize keeps a string for as it is.
+			return mem.str(mem.bytes.str(src)), nil
+		}
+		// Booleans, numbers and dates kept in text: Normalize parses them.
+		return Normalize(t, mem.bytes.str(src))
+	case wireInt2, wireInt4, wireInt8:
+		if t == schemas.Integer || t == schemas.BigInteger {
+			i, err := d.int(src)
+			if err != nil {
+				return nil, err
+			}
+			return mem.int(i), nil
+		}
+	case wireFloat8:
+		if t == schemas.Float || t == schemas.Decimal {
+			if err := d.plan.Scan(src, &d.f64); err != nil {
+				return nil, err
+			}
+			return mem.num(d.f64), nil
+		}
 	case wireNumeric:
 		if t == schemas.Float || t == schemas.Decimal {
 			if f, ok := numericFloat(src); ok && d.binary {
-				return f, nil
+				return mem.num(f), nil
 			}
 		}
 	case wireTimestamp:
@@ -477,16 +486,8 @@ func (d *wireDecoder) value(t schemas.AttrType, src []byte) (any, error) {
 				return nil, err
 			}
 			if d.ts.Valid && d.ts.InfinityModifier == pgtype.Finite {
-				return d.ts.Time.UTC(), nil
+				return mem.time(d.ts.Time.UTC()), nil
 			}
-		}
-	case wireJSON:
-		if t == schemas.JSON || t == schemas.Blocks {
-			// The scan copied the bytes out of the connection's buffer already.
-			if err := d.plan.Scan(src, &d.bs); err != nil {
-				return nil, err
-			}
-			return json.RawMessage(d.bs), nil
 		}
 	case wireTimestamptz:
 		if t == schemas.DateTime || t == schemas.Timestamp {
@@ -494,8 +495,65 @@ func (d *wireDecoder) value(t schemas.AttrType, src []byte) (any, error) {
 				return nil, err
 			}
 			if d.tstz.Valid && d.tstz.InfinityModifier == pgtype.Finite {
-				return d.tstz.Time.UTC(), nil
+				return mem.time(d.tstz.Time.UTC()), nil
 			}
+		}
+	case wireDate:
+		if t == schemas.Date {
+			if err := d.plan.Scan(src, &d.date); err != nil {
+				return nil, err
+			}
+			if d.date.Valid && d.date.InfinityModifier == pgtype.Finite {
+				if y, m, day := d.date.Time.Date(); y >= 0 && y <= 9999 {
+					// Normalize's time.Format("2006-01-02") of the same date.
+					b := mem.bytes.room(10)
+					put4(b, y)
+					b[4] = '-'
+					put2(b[5:], int(m))
+					b[7] = '-'
+					put2(b[8:], day)
+					return mem.str(unsafe.String(&b[0], len(b))), nil
+				}
+			}
+		}
+	case wireTime:
+		if t == schemas.Time && d.binary && len(src) == 8 {
+			// PostgreSQL's text form of the time (HH:MM:SS, then the fraction of a second
+			// without its trailing zeros), which the sequential path reads.
+			usec := int64(binary.BigEndian.Uint64(src))
+			if usec >= 0 && usec <= 24*3600*1e6 {
+				var b [15]byte
+				sec := usec / 1e6
+				put2(b[:], int(sec/3600))
+				b[2] = ':'
+				put2(b[3:], int(sec/60%60))
+				b[5] = ':'
+				put2(b[6:], int(sec%60))
+				n := 8
+				if frac := int(usec % 1e6); frac != 0 {
+					b[8] = '.'
+					put2(b[9:], frac/1e4)
+					put2(b[11:], frac/100%100)
+					put2(b[13:], frac%100)
+					n = 15
+					for b[n-1] == '0' {
+						n--
+					}
+				}
+				return mem.str(mem.bytes.str(b[:n])), nil
+			}
+		}
+	case wireJSON:
+		if t == schemas.JSON || t == schemas.Blocks {
+			body := src
+			if d.jsonb && d.binary {
+				// jsonb's binary form is a version byte, 1, then the text.
+				if len(src) == 0 || src[0] != 1 {
+					break
+				}
+				body = src[1:]
+			}
+			return mem.raw(json.RawMessage(mem.bytes.bytes(body))), nil
 		}
 	}
 	v, err := d.driver(src)
@@ -503,6 +561,17 @@ func (d *wireDecoder) value(t schemas.AttrType, src []byte) (any, error) {
 		return nil, err
 	}
 	return Normalize(t, v)
+}
+
+// put2 writes n (0 to 99) as two digits.
+func put2(b []byte, n int) {
+	b[0], b[1] = byte('0'+n/10), byte('0'+n%10)
+}
+
+// put4 writes n (0 to 9999) as four digits.
+func put4(b []byte, n int) {
+	put2(b, n/100)
+	put2(b[2:], n%100)
 }
 
 // driver decodes src into the value database/sql's pgx adapter gives for the column's type.
