@@ -20,16 +20,34 @@ import (
 // JavaScript server); see package jsonw. Its own methods shape the envelope.
 type Buf struct{ jsonw.Buffer }
 
-// bufs keeps response buffers between requests: a list page of 100 entries is ~90 KB, and
-// growing a fresh buffer to that size by doubling cost more CPU than writing the response.
-var bufs = sync.Pool{New: func() any { return new(Buf) }}
+// kept and bufs keep response buffers between requests: a list page of 100 entries is
+// ~90 KB (with populate=*, ~430 KB), and growing a fresh buffer to that size by doubling
+// cost more CPU than writing the response. A sync.Pool alone is emptied by every other
+// garbage collection, which under load comes every few requests, so most requests grew a
+// fresh buffer anyway: kept holds a few buffers across collections (at most
+// keptBufs×maxPooledBuf bytes), the pool takes the rest.
+var (
+	kept = make(chan *Buf, keptBufs)
+	bufs = sync.Pool{New: func() any { return new(Buf) }}
+)
+
+// keptBufs is how many buffers outlive garbage collections: about as many as requests
+// are written at once.
+const keptBufs = 16
 
 // maxPooledBuf is the largest buffer kept: an occasional huge response should not stay
 // allocated for the life of the process.
 const maxPooledBuf = 1 << 20
 
-// Get takes a buffer from the pool.
-func Get() *Buf { return bufs.Get().(*Buf) }
+// Get takes a kept buffer, else one from the pool.
+func Get() *Buf {
+	select {
+	case b := <-kept:
+		return b
+	default:
+		return bufs.Get().(*Buf)
+	}
+}
 
 // Put returns b to the pool once nothing refers to its bytes any more (the response
 // has been written: ResponseWriter.Write does not keep them).
@@ -38,7 +56,11 @@ func Put(b *Buf) {
 		return
 	}
 	b.Reset()
-	bufs.Put(b)
+	select {
+	case kept <- b:
+	default:
+		bufs.Put(b)
+	}
 }
 
 // timeOfDay trims a zero fraction as PostgreSQL's time output does, so every database
