@@ -51,6 +51,9 @@ func (s *Server) find(ctx context.Context, w http.ResponseWriter, r *http.Reques
 		return err
 	}
 	writeList(w, pl, res, true)
+	// The response is written (from the envelope's own buffer) and nothing else holds
+	// the entries.
+	res.Release()
 	return nil
 }
 

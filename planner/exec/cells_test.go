@@ -54,3 +54,54 @@ func TestBox(t *testing.T) {
 		t.Errorf("%.2f allocations per four boxed cells", allocs)
 	}
 }
+
+// TestRunMemReuse: a released runMem hands out zero elements again from the chunks it
+// already has, so a run of the same shape allocates nothing for them.
+func TestRunMemReuse(t *testing.T) {
+	for len(mems) > 0 {
+		<-mems
+	}
+	m := &runMem{}
+	fill := func() {
+		for i := range 300 {
+			e := &m.entries.take(1)[0]
+			e.Values = m.values.take(7)
+			for j := range e.Values {
+				e.Values[j] = m.str(m.bytes.str([]byte("value " + strconv.Itoa(i))))
+			}
+			e.Kids = make([]Kid, 1)
+		}
+	}
+	fill()
+	m.release()
+	if got := newRunMem(); got != m {
+		t.Fatal("a released runMem was not kept")
+	}
+	for range 300 {
+		e := &m.entries.take(1)[0]
+		if e.Kids != nil || e.ID != 0 {
+			t.Fatalf("reused entry not zero: %+v", e)
+		}
+		for _, v := range m.values.take(7) {
+			if v != nil {
+				t.Fatalf("reused value not zero: %v", v)
+			}
+		}
+	}
+	m.release()
+	newRunMem()
+	allocs := testing.AllocsPerRun(5, func() {
+		for range 300 {
+			m.entries.take(1)
+			m.values.take(7)
+			m.str(m.bytes.str([]byte("value 1")))
+		}
+		m.entries.reset()
+		m.values.reset()
+		m.strs.reset()
+		m.bytes.reset()
+	})
+	if allocs > 0 {
+		t.Errorf("%.0f allocations reusing a runMem", allocs)
+	}
+}

@@ -47,6 +47,21 @@ type Result struct {
 	Total   int64
 	// Statements counts the SQL statements run, which depends only on the plan's shape.
 	Statements int
+	// mem holds the entries and values of a native run, for Release.
+	mem *runMem
+}
+
+// Release hands the memory of the result's entries and their values to later runs (on
+// PostgreSQL's native path; elsewhere it does nothing). Call it only once nothing refers
+// to the result, its entries or their values any more, as the REST list handler does
+// once the response is written: afterwards they hold another request's data.
+func (r *Result) Release() {
+	if r == nil || r.mem == nil {
+		return
+	}
+	m := r.mem
+	r.mem, r.Entries = nil, nil
+	m.release()
 }
 
 // First is the result's first entry, nil when it has none.

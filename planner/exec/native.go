@@ -44,7 +44,7 @@ func (r *Runner) runNative(ctx context.Context, c *pgx.Conn, p *plan.Plan) (*Res
 		}
 		b.Queue(cs.SQL, cs.Args...)
 	}
-	mem := &runMem{}
+	mem := newRunMem()
 	start := time.Now()
 	roundTrip(ctx, b.Len())
 	br := c.SendBatch(ctx, &b)
@@ -72,6 +72,7 @@ func (r *Runner) runNative(ctx context.Context, c *pgx.Conn, p *plan.Plan) (*Res
 	if err := r.nativeLevel(ctx, c, []levelNode{{step: p.Root, parents: res.Entries}}, res, mem); err != nil {
 		return nil, err
 	}
+	res.mem = mem
 	return res, nil
 }
 

@@ -131,6 +131,15 @@ func TestNativeMatchesSequential(t *testing.T) {
 		if !reflect.DeepEqual(native.Entries, seq.Entries) {
 			t.Errorf("%q: native and sequential results differ: %s", query, firstDiff(pl.Root, native.Entries, seq.Entries))
 		}
+		// A released result's memory is reused by the next run, which reads the same.
+		native.Release()
+		again, err := r.Run(context.Background(), db, pl)
+		if err != nil {
+			t.Fatalf("%q native again: %v", query, err)
+		}
+		if !reflect.DeepEqual(again.Entries, seq.Entries) {
+			t.Errorf("%q: native after a release and sequential results differ: %s", query, firstDiff(pl.Root, again.Entries, seq.Entries))
+		}
 		sort.Strings(nst)
 		sort.Strings(sst)
 		if !reflect.DeepEqual(nst, sst) {
