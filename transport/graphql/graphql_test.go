@@ -372,6 +372,21 @@ extend type Article { wordCount: Int }`,
 					return next(ctx, p)
 				}
 			}}},
+			// The generated resolver writes its result as it runs: a middleware failing
+			// after it, or answering a value of its own, replaces what it wrote.
+			"Query.writers": {Middlewares: []gqlschema.Middleware{func(next gqlschema.Resolver) gqlschema.Resolver {
+				return func(ctx context.Context, p gqlschema.ResolveParams) (any, error) {
+					v, err := next(ctx, p)
+					sort, _ := p.Args["sort"].([]any)
+					switch {
+					case err != nil || len(sort) == 0:
+						return v, err
+					case sort[0] == "name":
+						return nil, errors.New("after")
+					}
+					return map[string]any{"data": []any{}, "note": "own"}, nil
+				}
+			}}},
 		},
 	})
 	e := newEnv(t, cfg)
@@ -390,6 +405,9 @@ extend type Article { wordCount: Int }`,
 	expect(t, "middleware", e.q(`{ tags(sort: "name") { data { id } } }`),
 		`{"errors":[{"message":"Internal Server Error","extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"tags":null}}`)
 	expect(t, "middleware passes", e.q(`{ tags { data { id } } }`), `{"data":{"tags":{"data":[]}}}`)
+	e.q(`mutation { createWriter(data: {name: "Ann"}) { data { id } } }`)
+	expect(t, "middleware around a written result", e.q(`{ writers { data { id } } n: writers(sort: "name") { data { id } } o: writers(sort: "id") { data { id } } }`),
+		`{"errors":[{"message":"Internal Server Error","extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"writers":{"data":[{"id":"1"}]},"n":null,"o":{"data":[],"note":"own"}}}`)
 }
 
 // TestExecuteNeverPanics runs hostile documents through the whole path.
