@@ -14,7 +14,7 @@ func TestIndexesCommand(t *testing.T) {
 			app := copyBlog(t)
 			env := append(be.Env(t), "API_TOKEN_SALT=indexes-salt")
 			want := []string{"quarry_articles_published_at", "quarry_articles_created_at", "quarry_articles_updated_at",
-				"quarry_articles_tags_links_inv"}
+				"quarry_pages_locale_published_at", "quarry_articles_tags_links_inv"}
 
 			out := quarry(t, env, "indexes", "--app", app)
 			if !strings.Contains(out, "drops indexes its layout does not define") {

@@ -46,6 +46,15 @@ const (
 		"meta.pagination.total become an index-only scan, and sort=publishedAt reads the index in order " +
 		"(measured on articles, 10 000 rows, PostgreSQL: count 908 buffers 13.7 ms -> 27 buffers 0.79 ms; " +
 		"a page of 25 sorted publishedAt:desc 914 buffers 64 ms -> 16 buffers 0.16 ms; bench/README.md)"
+	whyLocalePublished = "i18n with draft & publish: every list filters locale = ? AND published_at IS NOT NULL " +
+		"(the default locale when none is asked for); the list's count becomes an index-only scan and " +
+		"sort=publishedAt reads the index in order, where an index on published_at alone is not used (measured " +
+		"on a pages table of 10 000 rows in 3 locales, PostgreSQL: count of one locale 1 037 buffers 5.7 ms -> " +
+		"15 buffers 0.36 ms; a page of 25 sorted publishedAt:desc 1 043 buffers 6.4 ms -> 20 buffers 0.13 ms; " +
+		"with (published_at) alone the count still reads 1 037 buffers; bench/README.md)"
+	whyLocale = "i18n: every list filters locale = ? (the default locale when none is asked for); the list's " +
+		"count becomes an index-only scan (measured on a pages table of 10 000 rows in 3 locales, PostgreSQL: " +
+		"1 037 buffers 4.5 ms -> 5 buffers 0.29 ms; bench/README.md)"
 	whySortKey = "sort=%s on a list (with the published filter or without): the page is read from the index " +
 		"in order instead of sorting the whole table (measured on articles, 10 000 rows, PostgreSQL: a page " +
 		"of 25 sorted %s:desc 914 buffers %s -> 16 buffers %s%s; bench/README.md)"
@@ -67,9 +76,10 @@ var sortKeys = []struct{ attr, column, before, after, note string }{
 }
 
 // QuarryIndexes lists the optional indexes for the schema, in the layout's table order: per
-// model the published_at index (draft & publish) and the sort-key indexes (collection types
-// of the project; a single type has one row per locale), then the relation link tables'
-// (target, source) indexes.
+// model the index of the list filter every read carries (published_at for draft & publish,
+// locale for i18n, both for both) and the sort-key indexes (collection types of the project;
+// a single type has one row per locale), then the relation link tables' (target, source)
+// indexes.
 func QuarryIndexes(s *schemas.Schema) []ExtraIndex {
 	var out []ExtraIndex
 	models := append([]*schemas.Model{s.Files}, s.ContentTypes...)
@@ -80,10 +90,22 @@ func QuarryIndexes(s *schemas.Schema) []ExtraIndex {
 		project[m] = true
 	}
 	for _, m := range models {
-		if m.Kind != schemas.Component && m.DraftAndPublish {
-			out = append(out, ExtraIndex{Table: m.Table,
-				Index: Index{Name: quarryIndexName(m.Table, "published_at"), Columns: []string{"published_at"}},
-				Why:   whyPublished})
+		if m.Kind != schemas.Component {
+			// The list filter's columns: locale first (an equality) on localized types.
+			switch {
+			case m.Localized && m.DraftAndPublish:
+				out = append(out, ExtraIndex{Table: m.Table,
+					Index: Index{Name: quarryIndexName(m.Table, "locale_published_at"), Columns: []string{"locale", "published_at"}},
+					Why:   whyLocalePublished})
+			case m.Localized:
+				out = append(out, ExtraIndex{Table: m.Table,
+					Index: Index{Name: quarryIndexName(m.Table, "locale"), Columns: []string{"locale"}},
+					Why:   whyLocale})
+			case m.DraftAndPublish:
+				out = append(out, ExtraIndex{Table: m.Table,
+					Index: Index{Name: quarryIndexName(m.Table, "published_at"), Columns: []string{"published_at"}},
+					Why:   whyPublished})
+			}
 		}
 		if !project[m] || m.Kind != schemas.CollectionType {
 			continue

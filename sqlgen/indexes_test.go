@@ -41,6 +41,16 @@ func TestQuarryIndexes(t *testing.T) {
 			"postgres": `CREATE INDEX IF NOT EXISTS "quarry_tags_updated_at" ON "tags" ("updated_at")`,
 			"mysql":    "CREATE INDEX `quarry_tags_updated_at` ON `tags` (`updated_at`)",
 		}},
+		{"quarry_pages_locale_published_at", map[string]string{
+			"sqlite":   `CREATE INDEX IF NOT EXISTS "quarry_pages_locale_published_at" ON "pages" ("locale", "published_at")`,
+			"postgres": `CREATE INDEX IF NOT EXISTS "quarry_pages_locale_published_at" ON "pages" ("locale", "published_at")`,
+			"mysql":    "CREATE INDEX `quarry_pages_locale_published_at` ON `pages` (`locale`, `published_at`)",
+		}},
+		{"quarry_footers_locale", map[string]string{
+			"sqlite":   `CREATE INDEX IF NOT EXISTS "quarry_footers_locale" ON "footers" ("locale")`,
+			"postgres": `CREATE INDEX IF NOT EXISTS "quarry_footers_locale" ON "footers" ("locale")`,
+			"mysql":    "CREATE INDEX `quarry_footers_locale` ON `footers` (`locale`)",
+		}},
 		{"quarry_articles_tags_links_inv", map[string]string{
 			"sqlite":   `CREATE INDEX IF NOT EXISTS "quarry_articles_tags_links_inv" ON "articles_tags_links" ("tag_id", "article_id")`,
 			"postgres": `CREATE INDEX IF NOT EXISTS "quarry_articles_tags_links_inv" ON "articles_tags_links" ("tag_id", "article_id")`,
@@ -63,11 +73,16 @@ func TestQuarryIndexes(t *testing.T) {
 		}
 		names[n] = true
 	}
-	// Content types without draft & publish get no published_at index; the project's
-	// collection types (and only they) get the two sort-key indexes.
+	// Each content type gets the index of its list filter: published_at (draft & publish),
+	// locale (i18n) or both, locale first; the project's collection types (and only they) get
+	// the two sort-key indexes.
 	for _, m := range s.ContentTypes {
-		if !m.DraftAndPublish && names["quarry_"+m.Table+"_published_at"] {
-			t.Errorf("%s has no draft & publish but a published_at index", m.Table)
+		pub, loc, both := names["quarry_"+m.Table+"_published_at"], names["quarry_"+m.Table+"_locale"],
+			names["quarry_"+m.Table+"_locale_published_at"]
+		if pub != (m.DraftAndPublish && !m.Localized) || loc != (m.Localized && !m.DraftAndPublish) ||
+			both != (m.DraftAndPublish && m.Localized) {
+			t.Errorf("%s (draft & publish %v, localized %v): published_at %v, locale %v, (locale, published_at) %v",
+				m.Table, m.DraftAndPublish, m.Localized, pub, loc, both)
 		}
 		for _, c := range []string{"created_at", "updated_at"} {
 			if got, want := names["quarry_"+m.Table+"_"+c], m.Kind == schemas.CollectionType; got != want {
