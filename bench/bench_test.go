@@ -38,6 +38,7 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	closePostgresEnv()
 	if sqlite != nil {
 		sqlite.Close()
 	}

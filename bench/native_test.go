@@ -4,28 +4,25 @@ import (
 	"context"
 	"net/http"
 	"os"
+	"sync"
 	"testing"
 )
 
 // BenchmarkHandlerPostgres is BenchmarkHandler on PostgreSQL's native path (pgx's
 // connection, planner/exec/native.go): the whole request, the database's own time included,
-// so its time is noisy but its allocations are Quarry's. It runs on the database
-// QUARRY_BENCH_POSTGRES_URL names (generated into when it holds no articles, as the load
-// driver's -dsn), and is skipped without one:
+// so its time is noisy but its allocations are Quarry's (the CI guard holds them to the
+// budget). It runs on the database QUARRY_BENCH_POSTGRES_URL names (generated into when
+// it holds no articles, as the load driver's -dsn), else on a fresh one generated next to
+// QUARRY_TEST_POSTGRES_URL, and is skipped without either:
 //
 //	go run ./bench/cmd/load -db postgres -generate-only   # prints a kept database's URL
 //	QUARRY_BENCH_POSTGRES_URL=<URL> QUARRY_BENCH_PAGESIZE=100 \
 //	  go test ./bench -run '^$' -bench HandlerPostgres -benchmem -cpuprofile /tmp/cpu.out
+//
+// QUARRY_BENCH_DUMP=<dir> also writes each response there, to compare two builds' byte
+// for byte.
 func BenchmarkHandlerPostgres(b *testing.B) {
-	u := os.Getenv("QUARRY_BENCH_POSTGRES_URL")
-	if u == "" {
-		b.Skip("QUARRY_BENCH_POSTGRES_URL is not set")
-	}
-	e, err := Open(context.Background(), Config{AppDir: "../examples/blog", Client: "postgres", URL: u, Articles: articles(), Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
+	e := postgresEnv(b)
 	reqs := restCorpus()
 	reqs = append(reqs, Request{Name: "populate-star", Path: "/api/articles", Query: "populate=*"})
 	for _, r := range reqs {
@@ -55,5 +52,45 @@ func BenchmarkHandlerPostgres(b *testing.B) {
 			}
 			b.ReportMetric(float64(size), "resp-bytes/op")
 		})
+	}
+}
+
+var (
+	pgOnce sync.Once
+	pgEnv  *Env
+	pgDrop func() error
+	pgErr  error
+)
+
+// postgresEnv opens BenchmarkHandlerPostgres's database once per test binary (-count runs
+// the benchmark again); TestMain closes it and drops a fresh one.
+func postgresEnv(b *testing.B) *Env {
+	u := os.Getenv("QUARRY_BENCH_POSTGRES_URL")
+	admin := os.Getenv("QUARRY_TEST_POSTGRES_URL")
+	if u == "" && admin == "" {
+		b.Skip("neither QUARRY_BENCH_POSTGRES_URL nor QUARRY_TEST_POSTGRES_URL is set")
+	}
+	pgOnce.Do(func() {
+		ctx := context.Background()
+		if u == "" {
+			if u, pgDrop, pgErr = PostgresDatabase(ctx, admin, "quarry_bench_native"); pgErr != nil {
+				return
+			}
+		}
+		pgEnv, pgErr = Open(ctx, Config{AppDir: "../examples/blog", Client: "postgres", URL: u, Articles: articles(), Seed: 1})
+	})
+	if pgErr != nil {
+		b.Fatal(pgErr)
+	}
+	return pgEnv
+}
+
+// closePostgresEnv closes and drops what postgresEnv opened.
+func closePostgresEnv() {
+	if pgEnv != nil {
+		pgEnv.Close()
+	}
+	if pgDrop != nil {
+		pgDrop()
 	}
 }

@@ -26,7 +26,7 @@ import (
 
 // budgeted selects the benchmarks the budget holds: Quarry's own work. The sqlite variants
 // and the raw-SQL baseline also count the allocations of the (pure Go) SQLite engine.
-var budgeted = regexp.MustCompile(`^Benchmark(Parse|GraphQLParse|Plan|SQL|Front|Exec/[^/]+/replay|Handler/[^/]+/replay)(/|$)`)
+var budgeted = regexp.MustCompile(`^Benchmark(Parse|GraphQLParse|Plan|SQL|Front|Exec/[^/]+/replay|Handler/[^/]+/replay|HandlerPostgres/[^/]+)(/|$)`)
 
 func main() {
 	budgetPath := flag.String("budget", "bench/testdata/budget.json", "budget file")
