@@ -308,6 +308,11 @@ func build(todo []*pending) (*Schema, error) {
 	if err := s.checkComponentCycles(); err != nil {
 		return nil, err
 	}
+	for _, m := range s.Models {
+		for _, a := range m.Attributes {
+			a.JSONKey = JSONKey(a.Name)
+		}
+	}
 	sort.Slice(s.ContentTypes, func(i, j int) bool { return s.ContentTypes[i].UID < s.ContentTypes[j].UID })
 	return s, nil
 }

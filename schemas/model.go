@@ -58,9 +58,13 @@ const (
 
 // Attribute is one typed attribute of a model.
 type Attribute struct {
-	Name   string
-	Type   AttrType
-	Column string // scalar column; empty for relations, media, components, dynamic zones
+	Name string
+	// JSONKey is Name quoted as a JSON object key with its colon ("name":), made once at
+	// Load for the response writers, which write it for every entry of a page; empty when
+	// Name would need escapes or the attribute was made elsewhere (writers quote Name then).
+	JSONKey string
+	Type    AttrType
+	Column  string // scalar column; empty for relations, media, components, dynamic zones
 
 	Required  bool
 	Unique    bool
@@ -245,4 +249,15 @@ func (s *Schema) ByPlural(name string) (*Model, bool) {
 func (s *Schema) BySingular(name string) (*Model, bool) {
 	m, ok := s.bySingular[name]
 	return m, ok
+}
+
+// JSONKey is name quoted as a JSON object key with its colon when it needs no escapes
+// (printable ASCII without " and \), else "".
+func JSONKey(name string) string {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return ""
+		}
+	}
+	return `"` + name + `":`
 }

@@ -29,7 +29,7 @@ func (b *Buf) FieldsWith(s *plan.Select, e *exec.Entry, comma bool, child func(*
 			b.WriteByte(',')
 		}
 		comma = true
-		b.Key(a.Name)
+		b.attrKey(a)
 		b.Value(a.Type, e.Values[i])
 	}
 	for i, c := range s.Children {
@@ -37,7 +37,7 @@ func (b *Buf) FieldsWith(s *plan.Select, e *exec.Entry, comma bool, child func(*
 			b.WriteByte(',')
 		}
 		comma = true
-		b.Key(c.Attr.Name)
+		b.attrKey(c.Attr)
 		var k exec.Kid
 		if i < len(e.Kids) {
 			k = e.Kids[i]
@@ -152,4 +152,13 @@ func (b *Buf) Pagination(p plan.PageMeta, total int64) {
 		}
 	}
 	b.WriteString("}}")
+}
+
+// attrKey writes an attribute's name as an object key, quoted at Load where it could be.
+func (b *Buf) attrKey(a *schemas.Attribute) {
+	if a.JSONKey != "" {
+		b.WriteString(a.JSONKey)
+		return
+	}
+	b.Key(a.Name)
 }

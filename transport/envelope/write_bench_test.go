@@ -43,6 +43,9 @@ func page(n int) (*plan.Select, []*exec.Entry) {
 		{Name: "createdAt", Type: schemas.DateTime}, {Name: "updatedAt", Type: schemas.DateTime},
 		{Name: "publishedAt", Type: schemas.DateTime},
 	}
+	for _, a := range cols {
+		a.JSONKey = schemas.JSONKey(a.Name) // as Load sets it
+	}
 	s := &plan.Select{Model: &schemas.Model{UID: "api::article.article"}, Columns: cols}
 	at := time.Date(2024, 2, 29, 10, 20, 30, 123e6, time.UTC)
 	var entries []*exec.Entry
