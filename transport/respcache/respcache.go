@@ -44,7 +44,9 @@
 //
 // A miss costs hit rate, never exactness: the next request refills the entry. The check is
 // one small statement per cached request; a recorded write costs one more statement
-// before its COMMIT.
+// before its COMMIT, and its NOTIFY passes through PostgreSQL's notification queue lock at
+// commit. Quarry's few writes outside a transaction (locales, the settings-change notice, a
+// token's hourly last-used stamp) are not recorded: unknown, they make every entry miss.
 //
 // Settings Quarry keeps in process caches for up to a second (permissions, locales) may
 // lag a write by that second, so an answer computed within Settle of the first sight of its
