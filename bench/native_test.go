@@ -23,18 +23,31 @@ import (
 // for byte.
 func BenchmarkHandlerPostgres(b *testing.B) {
 	e := postgresEnv(b)
-	reqs := restCorpus()
+	reqs := append([]Request(nil), Corpus...) // REST and GraphQL
 	reqs = append(reqs, Request{Name: "populate-star", Path: "/api/articles", Query: "populate=*"})
 	for _, r := range reqs {
 		b.Run(r.Name, func(b *testing.B) {
 			h := e.Server.Handler()
-			req, err := http.NewRequest(http.MethodGet, "http://127.0.0.1"+r.Target(PageSize), nil)
+			method, body := http.MethodGet, r.Body(PageSize)
+			if body != nil {
+				method = http.MethodPost
+			}
+			req, err := http.NewRequest(method, "http://127.0.0.1"+r.Target(PageSize), nil)
 			if err != nil {
 				b.Fatal(err)
 			}
 			req.Header.Set("Authorization", "Bearer "+TokenKey)
+			if body != nil {
+				req.Header.Set("Content-Type", "application/json")
+			}
+			serve := func(w *discard) {
+				if body != nil {
+					req.Body = &reader{b: body}
+				}
+				h.ServeHTTP(w, req)
+			}
 			w := &discard{keep: os.Getenv("QUARRY_BENCH_DUMP") != ""}
-			h.ServeHTTP(w, req)
+			serve(w)
 			if w.status != http.StatusOK {
 				b.Fatalf("status %d: %s", w.status, w.body)
 			}
@@ -48,7 +61,7 @@ func BenchmarkHandlerPostgres(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				w.reset()
-				h.ServeHTTP(w, req)
+				serve(w)
 			}
 			b.ReportMetric(float64(size), "resp-bytes/op")
 		})
