@@ -131,3 +131,38 @@ func statementCountEqualsREST(t *testing.T, open func(t *testing.T) database.Con
 		}
 	}
 }
+
+// TestReleasedPagesOnPostgres: on PostgreSQL's native path a list's entries go back to later
+// runs once its page is written (exec.Result.Release). Later answers must be whole, and a
+// page whose values an extension resolver saw is never released: the strings it kept
+// must not turn into another request's data.
+func TestReleasedPagesOnPostgres(t *testing.T) {
+	admin := os.Getenv("QUARRY_TEST_POSTGRES_URL")
+	if admin == "" {
+		t.Skip("QUARRY_TEST_POSTGRES_URL is not set")
+	}
+	cfg := gqlschema.DefaultConfig()
+	var kept []string
+	cfg.Extension().Use(gqlschema.SchemaExtension{
+		TypeDefs: `extend type Article { kept: String }`,
+		Resolvers: map[string]map[string]gqlschema.Resolver{"Article": {"kept": func(_ context.Context, p gqlschema.ResolveParams) (any, error) {
+			title, _ := p.Parent["title"].(string)
+			kept = append(kept, title)
+			return title, nil
+		}}},
+	})
+	e := newEnvOn(t, cfg, nil, database.Config{Client: "postgres", URL: freshDatabase(t, "postgres", admin)})
+	seedSQL(t, e.db, 3)
+	expect(t, "extension", e.q(`{ articles(sort: "id") { data { attributes { kept } } } }`),
+		`{"data":{"articles":{"data":[{"attributes":{"kept":"article 1"}},{"attributes":{"kept":"article 2"}},{"attributes":{"kept":"article 3"}}]}}}`)
+	for i := 0; i < 3; i++ {
+		expect(t, "released pages", e.q(`{ a: articles(sort: "id:desc") { data { id attributes { title } } } b: articles(sort: "views") { data { attributes { title views } } } }`),
+			`{"data":{"a":{"data":[{"id":"3","attributes":{"title":"article 3"}},{"id":"2","attributes":{"title":"article 2"}},{"id":"1","attributes":{"title":"article 1"}}]},"b":{"data":[{"attributes":{"title":"article 1","views":1}},{"attributes":{"title":"article 2","views":2}},{"attributes":{"title":"article 3","views":3}}]}}}`)
+	}
+	// The last run writes other titles where the first page's were.
+	expect(t, "last", e.q(`{ articles(sort: "id:desc") { data { attributes { title } } } }`),
+		`{"data":{"articles":{"data":[{"attributes":{"title":"article 3"}},{"attributes":{"title":"article 2"}},{"attributes":{"title":"article 1"}}]}}}`)
+	if got := strings.Join(kept, ","); got != "article 1,article 2,article 3" {
+		t.Errorf("values kept by the resolver became %q", got)
+	}
+}

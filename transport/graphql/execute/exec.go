@@ -39,6 +39,9 @@ type execution struct {
 	// caches of the shaper, per plan step
 	cols map[*plan.Select]map[string]int
 	kids map[levelStep][]int
+	// lent is set once entry values were handed to extension resolvers, which may keep
+	// them: the results read since are not released (exec.Result.Release).
+	lent bool
 	// emptyPopulate shapes relations, components and dynamic zones as empty (deleted entries).
 	emptyPopulate bool
 	// files are the file parts of a multipart request, by map key; used, those stored.
@@ -266,7 +269,13 @@ func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, p *path) (
 		if err := x.loadRelated(ctx, x.h.db, pl.Root, res.Entries); err != nil {
 			return nil, err
 		}
-		return result(x.collection(rf, pl, res, p)), nil
+		d := x.collection(rf, pl, res, p)
+		if !x.lent {
+			// The page is written (copied into the response), and nothing else holds its
+			// entries: their memory goes to later runs, as the REST list handler's does.
+			res.Release()
+		}
+		return result(d), nil
 	case pg.KindFindOne, pg.KindSingle:
 		if rf.Kind == pg.KindFindOne {
 			if _, err := planner.ParseID(rf.ID); err != nil {

@@ -296,6 +296,7 @@ func (x *execution) attributes(o *pg.Object, step *plan.Select, e *exec.Entry, p
 		case f.Morph:
 			d = x.morphs(f, e.ID, &fp)
 		case f.Attr == nil:
+			x.lent = true
 			d = x.customField(o.Type.Name, f, parentValues(step, e), &fp)
 		case f.Attr.IsScalar():
 			if c, found := cols[f.Attr.Name]; found && c < len(e.Values) {
