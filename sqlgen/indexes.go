@@ -15,8 +15,9 @@ import (
 // that they are recognisably Quarry's. Each is offered because it was measured to change the
 // plan of a statement Quarry runs; the figures in Why are from one run on PostgreSQL 15 over
 // bench/datagen's 10 000 articles (8 992 published), VACUUM ANALYZEd, EXPLAIN (ANALYZE,
-// BUFFERS) of the statement as Quarry renders it, median of 11, on a busy 2-core machine
-// (bench/README.md has the table). Buffers read are exact; the times are from a shared machine.
+// BUFFERS) of the statement as Quarry renders it, median of 11 in each of 2 cycles (the
+// range), on the shared 2-core machine (bench/README.md has the table and the i18n case's
+// table). Buffers read are exact; the times move with the machine's load.
 
 // StrapiSync says when Strapi's own schema sync drops the quarry_* indexes: Strapi 4.26.2
 // (@strapi/database, schema.sync) inspects the database and drops the indexes its layout does
@@ -44,8 +45,8 @@ const maxIndexName = 63
 const (
 	whyPublished = "draft & publish: the published_at IS NOT NULL filter of every list and the count behind " +
 		"meta.pagination.total become an index-only scan, and sort=publishedAt reads the index in order " +
-		"(measured on articles, 10 000 rows, PostgreSQL: count 908 buffers 13.7 ms -> 27 buffers 0.79 ms; " +
-		"a page of 25 sorted publishedAt:desc 914 buffers 64 ms -> 16 buffers 0.16 ms; bench/README.md)"
+		"(measured on articles, 10 000 rows, PostgreSQL: count 908 buffers 6.0-6.2 ms -> 27 buffers 0.80-0.83 ms; " +
+		"a page of 25 sorted publishedAt:desc 914 buffers 9.3-9.5 ms -> 16 buffers 0.14-0.16 ms; bench/README.md)"
 	whyLocalePublished = "i18n with draft & publish: every list filters locale = ? AND published_at IS NOT NULL " +
 		"(the default locale when none is asked for); the list's count becomes an index-only scan and " +
 		"sort=publishedAt reads the index in order, where an index on published_at alone is not used (measured " +
@@ -61,7 +62,7 @@ const (
 	whyInverse = "relation %s.%s filtered on (the link table read from its target): Strapi indexes (%s) " +
 		"alone, this finds the owners in the index without reading the link table (measured on " +
 		"articles_tags_links, 303 links of one tag, PostgreSQL: a filters[tags][id][$eq] page 256 buffers " +
-		"1.31 ms -> 166 buffers 0.96 ms, its count 1 555 -> 1 466 buffers, time within noise; the inverse " +
+		"1.14-1.18 ms -> 166 buffers 0.80-0.87 ms, its count 1 555 -> 1 466 buffers 6.7-7.4 -> 6.4-7.0 ms; the inverse " +
 		"populate's plan does not change; SQLite without statistics plans that filter from the owners' " +
 		"table and leaves it unused; bench/README.md)"
 )
@@ -70,9 +71,9 @@ const (
 // publishedAt is served by the published_at index. The measured times per column, and what
 // else was measured.
 var sortKeys = []struct{ attr, column, before, after, note string }{
-	{"createdAt", "created_at", "31 ms", "0.14 ms",
+	{"createdAt", "created_at", "9.2-9.4 ms", "0.14 ms",
 		"; a composite (published_at, created_at) index does not change that plan (914 buffers) and is not offered"},
-	{"updatedAt", "updated_at", "30 ms", "0.14 ms", ""},
+	{"updatedAt", "updated_at", "9.1-9.6 ms", "0.14-0.15 ms", ""},
 }
 
 // QuarryIndexes lists the optional indexes for the schema, in the layout's table order: per
