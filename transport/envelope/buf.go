@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"math"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/quarrycms/quarry/ir/jsonw"
@@ -20,48 +19,15 @@ import (
 // JavaScript server); see package jsonw. Its own methods shape the envelope.
 type Buf struct{ jsonw.Buffer }
 
-// kept and bufs keep response buffers between requests: a list page of 100 entries is
-// ~90 KB (with populate=*, ~430 KB), and growing a fresh buffer to that size by doubling
-// cost more CPU than writing the response. A sync.Pool alone is emptied by every other
-// garbage collection, which under load comes every few requests, so most requests grew a
-// fresh buffer anyway: kept holds a few buffers across collections (at most
-// keptBufs×maxPooledBuf bytes), the pool takes the rest.
-var (
-	kept = make(chan *Buf, keptBufs)
-	bufs = sync.Pool{New: func() any { return new(Buf) }}
-)
+// bufs keeps response buffers between requests (see jsonw.Keeper).
+var bufs = jsonw.NewKeeper(func() *Buf { return new(Buf) })
 
-// keptBufs is how many buffers outlive garbage collections: about as many as requests
-// are written at once.
-const keptBufs = 16
+// Get takes a kept buffer.
+func Get() *Buf { return bufs.Get() }
 
-// maxPooledBuf is the largest buffer kept: an occasional huge response should not stay
-// allocated for the life of the process.
-const maxPooledBuf = 1 << 20
-
-// Get takes a kept buffer, else one from the pool.
-func Get() *Buf {
-	select {
-	case b := <-kept:
-		return b
-	default:
-		return bufs.Get().(*Buf)
-	}
-}
-
-// Put returns b to the pool once nothing refers to its bytes any more (the response
-// has been written: ResponseWriter.Write does not keep them).
-func Put(b *Buf) {
-	if b.Cap() > maxPooledBuf {
-		return
-	}
-	b.Reset()
-	select {
-	case kept <- b:
-	default:
-		bufs.Put(b)
-	}
-}
+// Put returns b once nothing refers to its bytes any more (the response has been written:
+// ResponseWriter.Write does not keep them).
+func Put(b *Buf) { bufs.Put(b) }
 
 // timeOfDay trims a zero fraction as PostgreSQL's time output does, so every database
 // answers the same: 10:20:30.000 → 10:20:30, 10:20:30.120 → 10:20:30.12.

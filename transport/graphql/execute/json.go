@@ -3,7 +3,6 @@ package execute
 import (
 	"encoding/json"
 	"strings"
-	"sync"
 
 	"github.com/quarrycms/quarry/ir/jsonw"
 )
@@ -12,23 +11,13 @@ import (
 // GraphQL print values identically.
 type jw struct{ jsonw.Buffer }
 
-// bufs keeps response buffers between requests (as the REST envelope does): a page of 100
-// entries with relations is ~60 KB, grown by doubling from nothing in a fresh buffer.
-var bufs = sync.Pool{New: func() any { return new(jw) }}
+// bufs keeps response buffers between requests, as the REST envelope does (see
+// jsonw.Keeper).
+var bufs = jsonw.NewKeeper(func() *jw { return new(jw) })
 
-// maxPooledBuf is the largest buffer kept: an occasional huge response should not stay
-// allocated for the life of the process.
-const maxPooledBuf = 1 << 20
+func getBuf() *jw { return bufs.Get() }
 
-func getBuf() *jw { return bufs.Get().(*jw) }
-
-func putBuf(b *jw) {
-	if b.Cap() > maxPooledBuf {
-		return
-	}
-	b.Reset()
-	bufs.Put(b)
-}
+func putBuf(b *jw) { bufs.Put(b) }
 
 // jsonValue is a stored JSON value (of a JSON scalar returned by extension code), printed
 // in PostgreSQL jsonb's key order as the REST transport prints it, so every database and
