@@ -175,3 +175,26 @@ func TestOpenAPIServed(t *testing.T) {
 		t.Errorf("not the blog's OpenAPI document:\n%.300s", printed)
 	}
 }
+
+// LOG_LEVEL and LOG_FORMAT are read from the project's .env as every other setting is (the
+// process environment winning), for each command that opens a project, wherever --app stands.
+func TestLogSettingsFromDotenv(t *testing.T) {
+	app := copyBlog(t)
+	if err := os.WriteFile(filepath.Join(app, ".env"), []byte("LOG_LEVEL=loud\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"tokens", "list", "--app", app},
+		{"tokens", "list", "--app=" + app},
+		{"indexes", "-app", app},
+	} {
+		code, _, errs := runQuarry(t, nil, args...)
+		if code == 0 || !strings.Contains(errs, `LOG_LEVEL="loud" is not allowed`) {
+			t.Errorf("quarry %v with LOG_LEVEL=loud in .env: exit %d, stderr %q", args, code, errs)
+		}
+	}
+	code, _, errs := runQuarry(t, []string{"LOG_LEVEL=warn"}, "tokens", "list", "--app", app)
+	if code != 0 {
+		t.Errorf("the process's LOG_LEVEL must win over .env's: exit %d, stderr %q", code, errs)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/quarrycms/quarry/schemas/projectconfig"
 )
 
 // errHelp reports that a command printed its usage because it was asked to: the process
@@ -244,6 +245,45 @@ func enumEnv(getenv func(string) string, key, def string, allowed ...string) (st
 		}
 	}
 	return "", fmt.Errorf("%s=%q is not allowed; use one of %s", key, v, strings.Join(allowed, ", "))
+}
+
+// logEnv is the environment newLogger reads: for the commands that open a project, the
+// process's, else the project's .env (as for every other setting), so LOG_LEVEL=warn in .env
+// is honoured from the first line logged. The project folder is taken from --app wherever it
+// stands among the arguments, as parseFlags would; an unreadable .env is left for the project
+// loader to report.
+func logEnv(args []string, getenv func(string) string) func(string) string {
+	switch args[0] {
+	case "serve", "tokens", "permissions", "locales", "indexes":
+	default:
+		return getenv
+	}
+	dir := "."
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "app" {
+			continue
+		}
+		if hasValue {
+			dir = value
+		} else if i+1 < len(args) {
+			dir = args[i+1]
+		}
+	}
+	d, err := projectconfig.ReadDotenv(dir, func(k string) (string, bool) { v := getenv(k); return v, v != "" })
+	if err != nil || len(d.Vars) == 0 {
+		return getenv
+	}
+	return func(k string) string {
+		if v := getenv(k); v != "" {
+			return v
+		}
+		return d.Vars[k]
+	}
 }
 
 // newLogger builds the process logger from LOG_LEVEL and LOG_FORMAT, refusing unknown values.

@@ -78,7 +78,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	case "health":
 		return health(ctx, args[1:], stdout, getenv)
 	}
-	log, err := newLogger(stderr, getenv)
+	log, err := newLogger(stderr, logEnv(args, getenv))
 	if err != nil {
 		return err
 	}

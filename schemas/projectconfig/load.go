@@ -99,24 +99,42 @@ func Load(ctx context.Context, opts Options) (*Project, error) {
 }
 
 func (p *Project) readDotenv() error {
+	d, err := ReadDotenv(p.Dir, p.opts.LookupEnv)
+	if err != nil {
+		return err
+	}
+	p.dotenv, p.dotKeys, p.DotenvFile = d.Vars, d.Keys, d.File
+	return nil
+}
+
+// Dotenv is a project's .env file as read by ReadDotenv.
+type Dotenv struct {
+	File string            // the path read, relative to the project folder unless ENV_PATH is absolute; "" when there is none
+	Vars map[string]string // its variables
+	Keys []string          // their names, in file order
+}
+
+// ReadDotenv reads the project's .env file (or the one ENV_PATH names, as Strapi does); a
+// missing file is no error. Load reads it through here; so does the command line, which
+// needs LOG_LEVEL and LOG_FORMAT before it loads the rest of the project.
+func ReadDotenv(dir string, lookupEnv func(string) (string, bool)) (Dotenv, error) {
 	path := ".env"
-	if v, ok := p.opts.LookupEnv("ENV_PATH"); ok && v != "" {
+	if v, ok := lookupEnv("ENV_PATH"); ok && v != "" {
 		path = v
 	}
 	full := path
 	if !filepath.IsAbs(full) {
-		full = filepath.Join(p.Dir, path)
+		full = filepath.Join(dir, path)
 	}
 	data, err := os.ReadFile(full)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return Dotenv{}, nil
 	}
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return Dotenv{}, fmt.Errorf("read %s: %w", path, err)
 	}
-	p.dotenv, p.dotKeys = ParseDotenv(data)
-	p.DotenvFile = path
-	return nil
+	vars, keys := ParseDotenv(data)
+	return Dotenv{File: path, Vars: vars, Keys: keys}, nil
 }
 
 // Lookup reads an environment variable as Strapi's process.env has it after dotenv: the
