@@ -90,6 +90,8 @@ func Open(ctx context.Context, c Config) (*Env, error) {
 		"DATABASE_FILENAME": c.Filename,
 		"DATABASE_URL":      c.URL,
 		"API_TOKEN_SALT":    c.Salt,
+		// Passed through so that SQLite's memory map can be measured off and on.
+		"QUARRY_SQLITE_MMAP_SIZE": os.Getenv("QUARRY_SQLITE_MMAP_SIZE"),
 	}
 	a, err := app.Open(ctx, c.AppDir, func(k string) string { return env[k] }, log)
 	if err != nil {

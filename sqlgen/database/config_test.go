@@ -2,6 +2,7 @@ package database
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,5 +120,36 @@ func TestMySQLConfig(t *testing.T) {
 	}
 	if cfg, _ := mysqlConfig("mysql://db/x"); cfg.Addr != "db:3306" {
 		t.Errorf("default port: %s", cfg.Addr)
+	}
+}
+
+// SQLite reads through a memory map of DefaultMmapSize unless QUARRY_SQLITE_MMAP_SIZE says
+// otherwise (0: off), on both the writers' and the readers' connections.
+func TestSQLiteMmapSize(t *testing.T) {
+	for _, tc := range []struct {
+		env  string
+		want int64
+	}{{"", DefaultMmapSize}, {"0", 0}, {"1048576", 1 << 20}} {
+		c, err := configOf(t, "", "", map[string]string{"QUARRY_SQLITE_MMAP_SIZE": tc.env})
+		if err != nil {
+			t.Fatalf("%q: %v", tc.env, err)
+		}
+		c.Filename = filepath.Join(t.TempDir(), "x.db")
+		db, err := Open(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, pool := range map[string]interface {
+			QueryRowContext(context.Context, string, ...any) *sql.Row
+		}{"writers": db.DB, "readers": db.readers} {
+			var got int64
+			if err := pool.QueryRowContext(context.Background(), "PRAGMA mmap_size").Scan(&got); err != nil || got != tc.want {
+				t.Errorf("QUARRY_SQLITE_MMAP_SIZE=%q: %s' mmap_size %d (%v), want %d", tc.env, name, got, err, tc.want)
+			}
+		}
+		db.Close()
+	}
+	if _, err := configOf(t, "", "", map[string]string{"QUARRY_SQLITE_MMAP_SIZE": "lots"}); err == nil {
+		t.Error("QUARRY_SQLITE_MMAP_SIZE=lots accepted")
 	}
 }
