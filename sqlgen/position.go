@@ -40,10 +40,15 @@ const MaxWritePayload = 7900
 // payload "<id>:<tables>", which PostgreSQL delivers to the other instances when (and only
 // if) the transaction commits.
 //
-// The tables come from the database, not from the statements Quarry rendered:
-// pg_stat_xact_user_tables counts, for the running transaction (subtransactions included),
-// the rows each table had inserted, updated or deleted — foreign keys' cascading deletes
-// (link, morph and components tables) included, which no statement names. The counts also
+// The tables come from the database, not from the statements Quarry rendered: the
+// transaction statistics functions (pg_stat_get_xact_tuples_*) count, for the running
+// transaction (subtransactions included), the rows each table had inserted, updated or
+// deleted — foreign keys' cascading deletes (link, morph and components tables) included,
+// which no statement names. They are asked for the tables of the search path's schemas
+// (where Quarry's unqualified names resolve) directly from pg_class: the
+// pg_stat_xact_user_tables view also joins pg_index and aggregates every table's index
+// counters, which cost about 1 ms of the server's CPU per write transaction, three times
+// this query (bench/README.md, "Recording a write's tables"). The counts also
 // hold those of the connection's earlier transactions not yet flushed to the statistics
 // (PostgreSQL flushes a connection's at most once a second): a superset, which only
 // invalidates more. With flush (PostgreSQL 15 and later) the statement also asks for the
@@ -61,8 +66,10 @@ func WriteRecord(d Dialect, flush bool) string {
 	}
 	return `WITH x AS (SELECT pg_current_xact_id_if_assigned()::text AS xid,
   CASE WHEN current_setting('track_counts')::boolean
-    THEN (SELECT coalesce(string_agg(relname::text, ',' ORDER BY relname), '') FROM pg_stat_xact_user_tables
-          WHERE n_tup_ins + n_tup_upd + n_tup_del > 0)
+    THEN (SELECT coalesce(string_agg(c.relname::text, ',' ORDER BY c.relname), '') FROM pg_class c
+          WHERE c.relkind IN ('r', 'p')
+            AND c.relnamespace IN (SELECT oid FROM pg_namespace WHERE nspname = ANY (current_schemas(false)))
+            AND pg_stat_get_xact_tuples_inserted(c.oid) + pg_stat_get_xact_tuples_updated(c.oid) + pg_stat_get_xact_tuples_deleted(c.oid) > 0)
     ELSE '*' END AS tables),
 n AS (SELECT pg_notify($1, xid || ':' || CASE WHEN octet_length(tables) > ` + strconv.Itoa(MaxWritePayload) + ` THEN '*' ELSE tables END) FROM x WHERE xid IS NOT NULL)
 SELECT x.xid, x.tables, ` + n + ` FROM x`
