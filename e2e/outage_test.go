@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -61,11 +63,17 @@ func newCluster(t *testing.T) *pgCluster {
 	if bin == "" {
 		t.Skip("QUARRY_TEST_PG_BIN (the PostgreSQL server programs, e.g. /usr/lib/postgresql/15/bin) is not set")
 	}
+	reapClusters(bin)
 	dir, err := os.MkdirTemp("", "quarry-pg-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
+	// The owner's pid lets a later run stop this cluster if this test binary dies without
+	// its clean-ups (a timeout's panic, a kill): pg_ctl's server outlives it otherwise.
+	if err := os.WriteFile(filepath.Join(dir, "owner.pid"), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
@@ -88,6 +96,36 @@ func newCluster(t *testing.T) *pgCluster {
 		cmd.Run()
 	})
 	return c
+}
+
+// reapClusters stops and removes the clusters of earlier test binaries that died with them
+// running (their owner.pid names a process that is gone).
+func reapClusters(bin string) {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "quarry-pg-*"))
+	for _, dir := range dirs {
+		b, err := os.ReadFile(filepath.Join(dir, "owner.pid"))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid <= 0 {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			continue // alive (or not ours to signal)
+		}
+		// The cluster's data folder and its replicas' (replica_test.go) each hold a
+		// postmaster.pid while their server runs.
+		pids, _ := filepath.Glob(filepath.Join(dir, "*", "postmaster.pid"))
+		for _, p := range pids {
+			args := []string{filepath.Join(bin, "pg_ctl"), "-D", filepath.Dir(p), "-m", "immediate", "-w", "stop"}
+			if os.Geteuid() == 0 {
+				args = append([]string{"runuser", "-u", "postgres", "--"}, args...)
+			}
+			exec.Command(args[0], args[1:]...).Run()
+		}
+		os.RemoveAll(dir)
+	}
 }
 
 // TestPostgresOutage stops the database under a running server: every request fails fast
