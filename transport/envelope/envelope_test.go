@@ -1,7 +1,10 @@
 package envelope
 
 import (
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,5 +43,29 @@ func TestValue(t *testing.T) {
 		if got := string(b.Bytes()); got != c.want {
 			t.Errorf("%s %v: %s, want %s", c.t, c.v, got, c.want)
 		}
+	}
+}
+
+// A JSON answer declares its length, as Strapi's does: a large page is not sent chunked.
+func TestWriteJSONContentLength(t *testing.T) {
+	body := `{"data":[` + strings.Repeat(`{"id":1},`, 20000) + `{"id":2}]}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b Buf
+		b.WriteString(body)
+		WriteJSON(w, http.StatusOK, &b)
+	}))
+	defer srv.Close()
+	res, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	got, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ContentLength != int64(len(body)) || len(res.TransferEncoding) != 0 || string(got) != body {
+		t.Errorf("Content-Length %d, Transfer-Encoding %v, %d bytes; want %d bytes, not chunked",
+			res.ContentLength, res.TransferEncoding, len(got), len(body))
 	}
 }

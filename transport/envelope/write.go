@@ -18,10 +18,13 @@ func WriteAPIError(w http.ResponseWriter, ae *apierror.Error) {
 	WriteJSON(w, ae.Status, &b)
 }
 
-// WriteJSON answers with the JSON in b.
+// WriteJSON answers with the JSON in b, all of the body: its length is known, so it is
+// sent, as Strapi (Koa) sends it for a JSON body. Without it net/http sends a body past its
+// 4 KB buffer chunked.
 func WriteJSON(w http.ResponseWriter, status int, b *Buf) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(b.Len()))
 	w.WriteHeader(status)
 	if _, err := w.Write(b.Bytes()); err != nil {
 		slog.Debug("write response", "err", err)
