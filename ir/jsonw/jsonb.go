@@ -18,6 +18,10 @@ import (
 // falls back to the decode, which stays the definition of the output.
 func (b *Buffer) JSONB(raw []byte) {
 	start := b.Len()
+	if b.pgCopy(raw) {
+		return
+	}
+	b.Truncate(start)
 	c := compactor{b: b, s: raw}
 	if c.document() {
 		return
@@ -291,13 +295,28 @@ func canonicalControl(h []byte) bool {
 	return true
 }
 
-// number copies a JSON number as Any writes the json.Number decoding gives: integers of up
-// to 15 digits as they are (every such integer is a float64 that prints back the same),
-// anything else through float64 and JavaScript's formatting.
+// number copies a JSON number as Any writes the json.Number decoding gives.
 func (c *compactor) number() bool {
-	s := c.s
-	start := c.i
-	i := c.i
+	end, asIs, ok := numberEnd(c.s, c.i)
+	if !ok {
+		return false
+	}
+	tok := c.s[c.i:end]
+	c.i = end
+	if asIs {
+		c.b.Write(tok)
+	} else {
+		c.b.numberText(tok)
+	}
+	return true
+}
+
+// numberEnd scans the JSON number at s[i]: its end, and asIs when Any writes the
+// json.Number decoding gives exactly as it is: integers of up to 15 digits (every such
+// integer is a float64 that prints back the same) other than -0. ok is false when the
+// text there is not a JSON number.
+func numberEnd(s []byte, i int) (end int, asIs, ok bool) {
+	start := i
 	if s[i] == '-' {
 		i++
 	}
@@ -310,7 +329,7 @@ func (c *compactor) number() bool {
 			i++
 		}
 	default:
-		return false
+		return 0, false, false
 	}
 	intDigits := i - digits
 	plain := true
@@ -318,7 +337,7 @@ func (c *compactor) number() bool {
 		plain = false
 		i++
 		if i >= len(s) || s[i] < '0' || s[i] > '9' {
-			return false
+			return 0, false, false
 		}
 		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 			i++
@@ -331,24 +350,24 @@ func (c *compactor) number() bool {
 			i++
 		}
 		if i >= len(s) || s[i] < '0' || s[i] > '9' {
-			return false
+			return 0, false, false
 		}
 		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 			i++
 		}
 	}
-	tok := s[start:i]
-	c.i = i
 	// -0 prints as 0.
-	if plain && intDigits <= 15 && !(s[start] == '-' && s[digits] == '0') {
-		c.b.Write(tok)
-		return true
-	}
+	asIs = plain && intDigits <= 15 && !(s[start] == '-' && s[digits] == '0')
+	return i, asIs, true
+}
+
+// numberText writes a number token numberEnd did not leave as it is: through float64
+// and JavaScript's formatting.
+func (b *Buffer) numberText(tok []byte) {
 	f, err := strconv.ParseFloat(string(tok), 64)
 	if err != nil {
-		c.b.Write(tok) // as Any writes a json.Number that does not fit a float64
-		return true
+		b.Write(tok) // as Any writes a json.Number that does not fit a float64
+		return
 	}
-	c.b.Num(f)
-	return true
+	b.Num(f)
 }

@@ -322,6 +322,15 @@ func TestAppendISOTime(t *testing.T) {
 	for n := 0; n < 10000; n++ {
 		times = append(times, time.Unix(rnd.Int64N(400e9)-200e9, rnd.Int64N(1e9)).In(zone))
 	}
+	// Every day the civil-date shortcut sees in the years data holds, the end of each
+	// of its days, and leap days of the 100- and 400-year rules.
+	for d := time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC); d.Year() < 2500; d = d.AddDate(0, 0, 1) {
+		times = append(times, d, d.Add(24*time.Hour-time.Millisecond))
+	}
+	for _, y := range []int{2100, 2400, 4000, 9996, 9999} {
+		times = append(times, time.Date(y, 2, 28, 12, 0, 0, 0, time.UTC), time.Date(y, 3, 1, 0, 0, 0, 0, time.UTC),
+			time.Date(y, 12, 31, 23, 59, 59, 0, time.UTC))
+	}
 	for _, at := range times {
 		want := at.UTC().Format("2006-01-02T15:04:05.000Z")
 		if got := ISOTime(at); got != want {
@@ -390,4 +399,99 @@ func FuzzStr(f *testing.F) {
 			t.Errorf("Quote(%q) = %s, want %s", s, got, want)
 		}
 	})
+}
+
+// pgCopyAgrees reports a difference between pgCopy and the compactor on in: whenever the
+// fast path copies a text, the compactor must copy it too, to the same bytes.
+func pgCopyAgrees(t *testing.T, in []byte) (copied bool) {
+	t.Helper()
+	var fast, general Buffer
+	fast.WriteString("x") // pgCopy appends after what is there
+	general.WriteString("x")
+	if !fast.pgCopy(in) {
+		return false
+	}
+	if c := (compactor{b: &general, s: in}); !c.document() {
+		t.Errorf("pgCopy(%q) = %s, the compactor does not copy it", in, fast.String())
+	} else if fast.String() != general.String() {
+		t.Errorf("pgCopy(%q) = %s, the compactor writes %s", in, fast.String(), general.String())
+	}
+	return true
+}
+
+func TestPGCopy(t *testing.T) {
+	for _, in := range jsonbCases {
+		pgCopyAgrees(t, []byte(in))
+	}
+	// PostgreSQL's output and the same compact always take the fast path.
+	for _, in := range []string{
+		`{"n": 1, "tags": ["a", "b"], "nested": {"ok": true}}`,
+		`{"thumbnail": {"ext": ".jpg", "url": "/uploads/t.jpg", "width": 156, "height": 156}}`,
+		`{"a": "line\nbreak \"quoted\" back\\slash tab\t \u0001 \u001f \b \f \r", "é": "€ 😀  "}`,
+		`[1.0, 1.50, 100, -0, 0, 0.000001, 12345678901234567890, -999999999999999]`,
+		`{"": 0, "a": null, "b": false, "aa": [], "bb": {}, "ccc": [[[]], {}]}`,
+		`{"n":1,"tags":["a","b"],"nested":{"ok":true}}`,
+		`"just a string"`, `42`, `true`, `null`, `[]`, `{}`,
+	} {
+		if !pgCopyAgrees(t, []byte(in)) {
+			t.Errorf("%s: not copied", in)
+		}
+	}
+	// Whitespace PostgreSQL does not print, unsorted or escaped keys and depth past
+	// pgMaxDepth are the compactor's.
+	for _, in := range []string{
+		` {}`, `{} `, `{"a" : 1}`, `{"a":  1}`, `[1 ,2]`, "[1,\n2]", `{"b": 1, "a": 2}`, `{"a": 1, "a": 2}`,
+		`{"k\u0065y": 1}`, `{"\n": 1}`, `"\/"`, `"\u00e9"`, `"\u000a"`, "\"\xff\"",
+		strings.Repeat("[", pgMaxDepth+2) + strings.Repeat("]", pgMaxDepth+2), // the innermost is empty
+	} {
+		if pgCopyAgrees(t, []byte(in)) {
+			t.Errorf("%q: copied by the fast path", in)
+		}
+	}
+	deep := strings.Repeat("[", pgMaxDepth+1) + strings.Repeat("]", pgMaxDepth+1)
+	if !pgCopyAgrees(t, []byte(deep)) {
+		t.Errorf("%d nested arrays: not copied", pgMaxDepth)
+	}
+}
+
+// TestPGCopyRandom: random values printed as PostgreSQL prints jsonb all take the fast
+// path (unless a key needs an escape), and every text it takes is copied as the compactor copies it.
+func TestPGCopyRandom(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n < 20000; n++ {
+		v := randomJSON(rnd, 0)
+		for _, style := range []int{pgStyle, compactStyle, shuffledStyle} {
+			var in strings.Builder
+			writeJSONText(&in, rnd, v, style)
+			if !pgCopyAgrees(t, []byte(in.String())) && style == pgStyle && plainKeys(v) {
+				t.Fatalf("%s: PostgreSQL's text not copied", in.String())
+			}
+		}
+	}
+}
+
+func FuzzPGCopy(f *testing.F) {
+	for _, in := range jsonbCases {
+		f.Add([]byte(in))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) { pgCopyAgrees(t, in) })
+}
+
+// plainKeys reports that no object key in v needs an escape.
+func plainKeys(v any) bool {
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			if !plainKeys(e) {
+				return false
+			}
+		}
+	case []jsonMember:
+		for _, m := range x {
+			if strings.ContainsFunc(m.key, func(r rune) bool { return r < 0x20 || r == '"' || r == '\\' }) || !plainKeys(m.val) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -3,6 +3,8 @@ package jsonw
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
+	"strconv"
 	"testing"
 	"time"
 
@@ -88,4 +90,49 @@ func TestEnvelope(t *testing.T) {
 	if want := `{"data":null,"error":{"status":413,"name":"PayloadTooLargeError","message":"too large"}}`; b.String() != want {
 		t.Errorf("Envelope without details: %s", b.String())
 	}
+}
+
+// refNumber is FormatNumber through strconv alone, for finite non-zero f within plain
+// decimal range.
+func refNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// The shortcuts for integers and two-decimal values write what strconv's shortest
+// formatting writes.
+func TestFormatNumberShortcuts(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 10))
+	fs := []float64{0.01, -0.01, 0.07, 0.1, 0.29, 1.005, 6.19, 157.85, 333.25, 999999999.99, 999999999.5, 1e9 - 0.01,
+		123456.78, 0.015, 1.1, -2.5, 4.35, 8.675, 1e-6, 3e8, -999999999, 0.3}
+	for n := 0; n < 200000; n++ {
+		switch rnd.IntN(4) {
+		case 0:
+			fs = append(fs, float64(rnd.Int64N(2e11)-1e11)/100)
+		case 1:
+			fs = append(fs, float64(rnd.Int64N(2e4)-1e4)/100)
+		case 2:
+			fs = append(fs, (rnd.Float64()-0.5)*math.Pow(10, float64(rnd.IntN(12)-3)))
+		default:
+			fs = append(fs, math.Round(rnd.Float64()*1e6)/1000)
+		}
+	}
+	for _, f := range fs {
+		if f == 0 || math.Abs(f) < 1e-6 {
+			continue
+		}
+		if got, want := FormatNumber(f), refNumber(f); got != want {
+			t.Fatalf("FormatNumber(%v) = %s, want %s", f, got, want)
+		}
+	}
+}
+
+func FuzzFormatNumber(f *testing.F) {
+	f.Add(6.19)
+	f.Add(-0.07)
+	f.Fuzz(func(t *testing.T, x float64) {
+		if a := math.Abs(x); a < 1e-6 || a >= 1e21 || math.IsNaN(x) {
+			return
+		}
+		if got, want := FormatNumber(x), refNumber(x); got != want {
+			t.Errorf("FormatNumber(%v) = %s, want %s", x, got, want)
+		}
+	})
 }
