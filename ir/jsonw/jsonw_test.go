@@ -136,3 +136,18 @@ func FuzzFormatNumber(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkStr writes strings of a list page's lengths: keys, slugs, titles, a body.
+func BenchmarkStr(b *testing.B) {
+	strs := []string{"image_58", ".jpg", "image/jpeg", "local", "relations-errors-and-migrations--1-1",
+		"relations errors and migrations #1", "under load, under load. under load, without N+1 queries.",
+		"## body 1\n\nat a fixed concurrency, and the same JSON. under load, without N+1 queries. Quarry serves the content API, under load.",
+		"A short summary, with ünïcödé.", "a-b"}
+	var buf Buffer
+	for b.Loop() {
+		buf.Reset()
+		for _, s := range strs {
+			buf.Str(s)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package jsonw
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -172,7 +173,11 @@ func strEnd(s []byte, i int) (end int, ok bool) {
 	start := i
 	ascii := true
 	for {
-		for len(s)-i >= 8 && plain8(binary.LittleEndian.Uint64(s[i:])) {
+		for len(s)-i >= 8 {
+			if m := special8(binary.LittleEndian.Uint64(s[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
 		if i >= len(s) {
