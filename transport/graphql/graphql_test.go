@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -231,6 +232,9 @@ func TestHTTP(t *testing.T) {
 	}
 	rec = e.http("POST", "/graphql", "x", []byte(`{"query":"query($n: ID!) { tag(id: $n) { data { id } } }","variables":{"n":1},"operationName":null}`), nil)
 	expect(t, "POST", fmt.Sprint(rec.Code, " ", rec.Body.String()), `200 {"data":{"tag":{"data":null}}}`+"\n")
+	if cl := rec.Header().Get("Content-Length"); cl != strconv.Itoa(rec.Body.Len()) {
+		t.Errorf("Content-Length %q for %d bytes", cl, rec.Body.Len())
+	}
 	rec = e.http("POST", "/graphql", "x", []byte(`{"query":`), nil)
 	if rec.Code != 400 || !json.Valid(rec.Body.Bytes()) {
 		t.Errorf("bad JSON: %d %s", rec.Code, rec.Body)

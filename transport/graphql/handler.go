@@ -344,8 +344,11 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 	writeJSON(w, status, append(body, '\n'))
 }
 
+// writeJSON answers with all of body, so with its length, as Apollo Server under Koa does
+// (net/http would send a body past its 4 KB buffer chunked).
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	w.Write(body)
 }
