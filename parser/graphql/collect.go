@@ -47,6 +47,8 @@ type Field struct {
 	// Err is a failure of this field alone (bad arguments of a relation): it answers null
 	// with this error while the rest of the response is served.
 	Err error
+	// late marks, in a template, a field whose arguments use variables (see lowerer.tmpl).
+	late bool
 }
 
 // Position is the first occurrence's position.
@@ -167,27 +169,38 @@ func (l *lowerer) object(fields []*ast.Field, typ *ast.Definition) *Object {
 		if l.nodes++; l.nodes > maxSelectionNodes {
 			return obj
 		}
-		first := g.fields[0]
-		f := &Field{Key: g.key, Name: first.Name, AST: g.fields, Def: first.Definition, Pop: -1}
-		if f.Name == "__typename" {
-			obj.Fields = append(obj.Fields, f)
-			continue
-		}
-		if f.Def == nil {
-			f.Def = typ.Fields.ForName(f.Name)
-		}
+		obj.Fields = append(obj.Fields, l.field(g, typ))
+	}
+	return obj
+}
+
+// field builds one response key of typ: its coerced arguments and its sub-selection. A
+// template's lowering leaves arguments that use variables uncoerced (Args nil, late set):
+// they are coerced per request.
+func (l *lowerer) field(g *group, typ *ast.Definition) *Field {
+	first := g.fields[0]
+	f := &Field{Key: g.key, Name: first.Name, AST: g.fields, Def: first.Definition, Pop: -1}
+	if f.Name == "__typename" {
+		return f
+	}
+	if f.Def == nil {
+		f.Def = typ.Fields.ForName(f.Name)
+	}
+	if l.tmpl && usesVariables(first.Arguments) {
+		f.late = true
+		l.lateArgs++
+	} else {
 		args, err := l.c.args(first)
 		if err != nil {
 			f.Err = userInput(err)
 			args = newObj()
 		}
 		f.Args = args
-		if f.Def != nil {
-			l.sub(f, f.Def.Type)
-		}
-		obj.Fields = append(obj.Fields, f)
 	}
-	return obj
+	if f.Def != nil {
+		l.sub(f, f.Def.Type)
+	}
+	return f
 }
 
 // sub fills the sub-selection of a field of type t.

@@ -74,55 +74,212 @@ type lowerer struct {
 	doc   *ast.QueryDocument
 	opt   Options
 	nodes int
-	cur   *RootField // the root field being lowered
+	sel   *selection // the selection of the root field being lowered
+	// tmpl marks the lowering of a template (template.go): arguments that use variables are
+	// left uncoerced and counted in lateArgs, so that nothing of a request's variables ends
+	// up in what later requests share.
+	tmpl     bool
+	lateArgs int
 }
 
-// rootFields collects and lowers the operation's root fields.
-func (l *lowerer) rootFields(def *ast.OperationDefinition, root *ast.Definition) []*RootField {
-	// The root selection is collected as the sub-selection of a synthetic field.
-	obj := l.object([]*ast.Field{{SelectionSet: def.SelectionSet}}, root)
-	out := make([]*RootField, 0, len(obj.Fields))
-	for _, f := range obj.Fields {
-		rf := &RootField{Field: f}
-		out = append(out, rf)
-		if f.Err != nil {
-			rf.Kind = KindCustom
-			rf.Err = f.Err
-			continue
-		}
-		switch f.Name {
-		case "__typename":
-			rf.Kind = KindTypename
-			continue
-		case "__schema":
-			rf.Kind = KindSchema
-			continue
-		case "__type":
-			rf.Kind = KindType
-			continue
-		}
-		r, ok := l.s.Root(def.Operation, f.Name)
-		if !ok {
-			rf.Kind = KindCustom
-			rf.Resolver = l.s.Resolver(root.Name, f.Name)
-			l.annotate(f.Object)
-			for _, o := range f.Union {
-				l.annotate(o)
-			}
-			continue
-		}
-		rf.Model, rf.Action = r.Model, r.Action
-		l.cur = rf
-		rf.Err = l.lowerRoot(rf)
-		l.cur = nil
-	}
-	if l.nodes > maxSelectionNodes {
-		for _, rf := range out {
-			rf.Err = apierror.Validation("The query selects too many fields")
-		}
-	}
-	return out
+// selection is what a root field's selection decides, whatever its arguments: the read's
+// fields and populate levels (nested arguments included) and what meta.pagination asks for.
+type selection struct {
+	// q holds Model, Op, GraphQL, Fields and Populate of the root field's read (nil for
+	// fields without one); each request completes a copy.
+	q *ir.Query
+	// total: meta.pagination.total or pageCount is selected; size: pageSize is.
+	total, size bool
+	// related is RootField.Related.
+	related []string
 }
+
+// lowerRoot lowers a root field completely, its arguments included.
+func (l *lowerer) lowerRoot(f *Field, op ast.Operation, root *ast.Definition) *RootField {
+	rf := &RootField{Field: f}
+	if f.Err != nil {
+		rf.Kind = KindCustom
+		rf.Err = f.Err
+		return rf
+	}
+	if sel := l.classify(rf, op, root); sel != nil {
+		rf.Err = l.rootArgs(rf, sel, nil)
+	}
+	return rf
+}
+
+// classify sets a root field's kind, model and action and lowers its selection; it reads
+// none of the field's own arguments. The selection is nil for fields whose arguments
+// lower to nothing (__typename, introspection, extension fields).
+func (l *lowerer) classify(rf *RootField, op ast.Operation, root *ast.Definition) *selection {
+	f := rf.Field
+	switch f.Name {
+	case "__typename":
+		rf.Kind = KindTypename
+		return nil
+	case "__schema":
+		rf.Kind = KindSchema
+		return nil
+	case "__type":
+		rf.Kind = KindType
+		return nil
+	}
+	r, ok := l.s.Root(op, f.Name)
+	if !ok {
+		rf.Kind = KindCustom
+		f.Resolver = l.s.Resolver(root.Name, f.Name)
+		l.annotate(f.Object)
+		for _, o := range f.Union {
+			l.annotate(o)
+		}
+		return nil
+	}
+	m := r.Model
+	rf.Model, rf.Action = m, r.Action
+	kind, shadow := rootKinds[rf.Action]
+	var q *ir.Query
+	switch {
+	case m.Kind == schemas.SingleType && rf.Action == gqlschema.ActionFind:
+		rf.Kind = KindSingle
+		q = &ir.Query{Model: m.UID, Op: ir.FindMany}
+	case shadow:
+		rf.Kind = kind
+		q = &ir.Query{Model: m.UID, Op: ir.FindOne}
+		if kind == KindFind {
+			q.Op = ir.FindMany
+		}
+	case uploadActions[rf.Action]:
+		rf.Kind = KindUpload
+		q = &ir.Query{Model: m.UID, Op: ir.FindOne}
+	default:
+		rf.Kind = KindAccount
+		if accountReadBack[rf.Action] {
+			q = &ir.Query{Model: m.UID, Op: ir.FindOne}
+		}
+	}
+	sel := &selection{q: q}
+	if q == nil {
+		return sel
+	}
+	lv := newLevel(m)
+	if rf.Object != nil {
+		l.sel = sel
+		l.response(sel, rf.Object, lv)
+		l.sel = nil
+	}
+	lv.apply(q)
+	return sel
+}
+
+// rootArgs lowers what a root field's arguments decide on a copy of its selection's read:
+// filters, sort, pagination, locale, publication state and id, and the payload of writes.
+// pre, when not nil, holds filters and sort lowered once for every request.
+func (l *lowerer) rootArgs(rf *RootField, sel *selection, pre *lowered) error {
+	args := rf.Args
+	rf.Related = sel.related
+	var q *ir.Query
+	if sel.q != nil {
+		c := *sel.q
+		q = &c
+		rf.Query = q
+	}
+	if v, ok := args.Get("id"); ok && v != nil {
+		rf.ID = ArgString(v)
+	}
+	switch rf.Kind {
+	case KindUpload:
+		q.ID = rf.ID
+		return nil
+	case KindAccount:
+		switch rf.Action {
+		case gqlschema.ActionCreateUser, gqlschema.ActionUpdateUser, gqlschema.ActionCreateRole, gqlschema.ActionUpdateRole:
+			data, err := l.inputData(rf.Model, args.Map["data"])
+			if err != nil {
+				return err
+			}
+			rf.Data = data
+		}
+		if q != nil {
+			q.ID = rf.ID
+		}
+		return nil
+	}
+	m := rf.Model
+	if v, ok := args.Get("locale"); ok && v != nil {
+		q.Locale = []string{ArgString(v)}
+	}
+	q.ID = rf.ID
+	switch rf.Kind {
+	case KindFind, KindSingle:
+		if v, ok := args.Get("publicationState"); ok {
+			q.PublicationState = publicationState(v)
+		}
+		if rf.Kind == KindFind {
+			if pre == nil {
+				pre = &lowered{}
+			}
+			var err error
+			if q.Filters = pre.Filters; !pre.filters {
+				if q.Filters, err = l.filters(m, args); err != nil {
+					return err
+				}
+			}
+			if q.Sort = pre.Sort; !pre.sort {
+				if q.Sort, err = parseSort(args.Map["sort"]); err != nil {
+					return err
+				}
+			}
+			if rf.Start, rf.Limit, err = l.paginate(args.Map["pagination"]); err != nil {
+				return err
+			}
+			// One allocation for what the pagination points to.
+			pv := &pageValues{start: rf.Start, limit: rf.Limit}
+			q.Pagination = ir.Pagination{Start: &pv.start, Limit: &pv.limit, WithCount: &pv.count}
+		}
+	case KindCreate, KindUpdate:
+		data, err := l.inputData(m, args.Map["data"])
+		if err != nil {
+			return err
+		}
+		rf.Data = data
+	case KindLocalization:
+		// Strapi spreads the optional data with the locale argument.
+		rf.Data = map[string]any{}
+		if v := args.Map["data"]; v != nil {
+			data, err := l.inputData(m, v)
+			if err != nil {
+				return err
+			}
+			rf.Data = data
+		}
+	}
+	// With no limit the page size is what is left after start.
+	rf.Count = sel.total || sel.size && rf.Limit == -1
+	if rf.Kind == KindFind {
+		*q.Pagination.WithCount = rf.Count
+	}
+	return nil
+}
+
+// pageValues are what a find's ir.Pagination points to.
+type pageValues struct {
+	start, limit int
+	count        bool
+}
+
+// rootKinds are the kinds of the Shadow CRUD actions and create<Type>Localization.
+var rootKinds = map[string]RootKind{gqlschema.ActionFind: KindFind, gqlschema.ActionFindOne: KindFindOne,
+	gqlschema.ActionCreate: KindCreate, gqlschema.ActionUpdate: KindUpdate, gqlschema.ActionDelete: KindDelete,
+	gqlschema.ActionCreateLocalization: KindLocalization}
+
+// uploadActions are the upload plugin's mutations.
+var uploadActions = map[string]bool{gqlschema.ActionUpload: true, gqlschema.ActionMultipleUpload: true,
+	gqlschema.ActionUpdateFileInfo: true, gqlschema.ActionRemoveFile: true}
+
+// accountReadBack are the users-permissions mutations that answer with the user entity
+// they wrote, read back through the planner.
+var accountReadBack = map[string]bool{gqlschema.ActionCreateUser: true, gqlschema.ActionUpdateUser: true,
+	gqlschema.ActionDeleteUser: true}
 
 // annotate marks attribute fields below a custom field's result, so generated types
 // returned by extension resolvers are shaped like Shadow CRUD ones where possible.
@@ -145,128 +302,6 @@ func (l *lowerer) annotate(o *Object) {
 			l.annotate(u)
 		}
 	}
-}
-
-func (l *lowerer) lowerRoot(rf *RootField) error {
-	m := rf.Model
-	args := rf.Args
-	kind, shadow := rootKinds[rf.Action]
-	switch {
-	case m.Kind == schemas.SingleType && rf.Action == gqlschema.ActionFind:
-		rf.Kind = KindSingle
-	case shadow:
-		rf.Kind = kind
-	case uploadActions[rf.Action]:
-		rf.Kind = KindUpload
-		l.readBack(rf)
-		return nil
-	default:
-		rf.Kind = KindAccount
-		return l.lowerAccount(rf)
-	}
-	q := &ir.Query{Model: m.UID, Op: ir.FindOne}
-	rf.Query = q
-	if v, ok := args.Get("locale"); ok && v != nil {
-		q.Locale = []string{ArgString(v)}
-	}
-	if v, ok := args.Get("id"); ok && v != nil {
-		rf.ID = ArgString(v)
-		q.ID = rf.ID
-	}
-	lv := newLevel(m)
-	switch rf.Kind {
-	case KindFind, KindSingle:
-		q.Op = ir.FindMany
-		if v, ok := args.Get("publicationState"); ok {
-			q.PublicationState = publicationState(v)
-		}
-		if rf.Kind == KindFind {
-			f, err := l.filters(m, args)
-			if err != nil {
-				return err
-			}
-			q.Filters = f
-			if q.Sort, err = parseSort(args.Map["sort"]); err != nil {
-				return err
-			}
-			if rf.Start, rf.Limit, err = l.paginate(args.Map["pagination"]); err != nil {
-				return err
-			}
-			start, limit := rf.Start, rf.Limit
-			q.Pagination = ir.Pagination{Start: &start, Limit: &limit}
-		}
-	case KindCreate, KindUpdate:
-		data, err := l.inputData(m, args.Map["data"])
-		if err != nil {
-			return err
-		}
-		rf.Data = data
-	case KindLocalization:
-		// Strapi spreads the optional data with the locale argument.
-		rf.Data = map[string]any{}
-		if v := args.Map["data"]; v != nil {
-			data, err := l.inputData(m, v)
-			if err != nil {
-				return err
-			}
-			rf.Data = data
-		}
-	}
-	if rf.Object != nil {
-		l.response(rf, rf.Object, lv)
-	}
-	lv.apply(q)
-	if rf.Kind == KindFind {
-		count := rf.Count
-		q.Pagination.WithCount = &count
-	}
-	return nil
-}
-
-// lowerAccount prepares a users-permissions resolver: the payload of user and role writes and
-// the read-back of the user entity the user mutations return.
-func (l *lowerer) lowerAccount(rf *RootField) error {
-	args := rf.Args
-	if v, ok := args.Get("id"); ok && v != nil {
-		rf.ID = ArgString(v)
-	}
-	switch rf.Action {
-	case gqlschema.ActionCreateUser, gqlschema.ActionUpdateUser, gqlschema.ActionCreateRole, gqlschema.ActionUpdateRole:
-		data, err := l.inputData(rf.Model, args.Map["data"])
-		if err != nil {
-			return err
-		}
-		rf.Data = data
-	}
-	switch rf.Action {
-	case gqlschema.ActionCreateUser, gqlschema.ActionUpdateUser, gqlschema.ActionDeleteUser:
-		l.readBack(rf)
-	}
-	return nil
-}
-
-// rootKinds are the kinds of the Shadow CRUD actions and create<Type>Localization.
-var rootKinds = map[string]RootKind{gqlschema.ActionFind: KindFind, gqlschema.ActionFindOne: KindFindOne,
-	gqlschema.ActionCreate: KindCreate, gqlschema.ActionUpdate: KindUpdate, gqlschema.ActionDelete: KindDelete,
-	gqlschema.ActionCreateLocalization: KindLocalization}
-
-// uploadActions are the upload plugin's mutations.
-var uploadActions = map[string]bool{gqlschema.ActionUpload: true, gqlschema.ActionMultipleUpload: true,
-	gqlschema.ActionUpdateFileInfo: true, gqlschema.ActionRemoveFile: true}
-
-// readBack prepares the read of the entry a plugin mutation answers with (a user, a file):
-// its id argument, if any, and the selection of the EntityResponse it returns.
-func (l *lowerer) readBack(rf *RootField) {
-	if v, ok := rf.Args.Get("id"); ok && v != nil {
-		rf.ID = ArgString(v)
-	}
-	q := &ir.Query{Model: rf.Model.UID, Op: ir.FindOne, ID: rf.ID}
-	lv := newLevel(rf.Model)
-	if rf.Object != nil {
-		l.response(rf, rf.Object, lv)
-	}
-	lv.apply(q)
-	rf.Query = q
 }
 
 // level accumulates what one populate level selects: scalar fields and populated attributes.
@@ -316,7 +351,7 @@ func (lv *level) apply(q *ir.Query) {
 }
 
 // response lowers the selection of an EntityResponse or EntityResponseCollection.
-func (l *lowerer) response(rf *RootField, o *Object, lv *level) {
+func (l *lowerer) response(sel *selection, o *Object, lv *level) {
 	for _, f := range o.Fields {
 		switch f.Name {
 		case "data":
@@ -334,12 +369,9 @@ func (l *lowerer) response(rf *RootField, o *Object, lv *level) {
 				for _, pf := range mf.Object.Fields {
 					switch pf.Name {
 					case "total", "pageCount":
-						rf.Count = true
+						sel.total = true
 					case "pageSize":
-						// With no limit the page size is what is left after start.
-						if rf.Limit == -1 {
-							rf.Count = true
-						}
+						sel.size = true
 					}
 				}
 			}
@@ -815,15 +847,15 @@ func (l *lowerer) morph(f *Field) {
 			}
 		}
 	}
-	if l.cur == nil {
+	if l.sel == nil {
 		return
 	}
-	for _, name := range l.cur.Related {
+	for _, name := range l.sel.related {
 		if !seen[name] {
 			seen[name] = true
 			fields = append(fields, name)
 		}
 	}
 	sort.Strings(fields)
-	l.cur.Related = fields
+	l.sel.related = fields
 }

@@ -85,12 +85,13 @@ const DefaultDocuments = 256
 const maxCachedQuery = 64 << 10
 
 // Documents is a bounded LRU of parsed documents that passed validation, the literal checks
-// and the depth limit, keyed by their text and the limits that decide validation. A cached
-// tree is only read afterwards (coercion and lowering never change it), so concurrent
-// requests share it. Documents that fail are not kept: their errors are recomputed, so they
-// stay exactly those of a fresh parse.
+// and the depth limit, keyed by their text and the limits that decide validation, each with
+// the lowered templates of its operations (template.go). A cached tree is only read
+// afterwards (coercion and lowering never change it), so concurrent requests share it.
+// Documents that fail are not kept: their errors are recomputed, so they stay exactly those
+// of a fresh parse.
 type Documents struct {
-	c *lru.Cache[docKey, *ast.QueryDocument]
+	c *lru.Cache[docKey, *cachedDoc]
 }
 
 type docKey struct {
@@ -104,7 +105,7 @@ func NewDocuments(size int) *Documents {
 	if size <= 0 {
 		size = DefaultDocuments
 	}
-	c, err := lru.New[docKey, *ast.QueryDocument](size)
+	c, err := lru.New[docKey, *cachedDoc](size)
 	if err != nil {
 		panic(fmt.Sprintf("graphql: document cache: %v", err)) // only for size <= 0, excluded above
 	}
@@ -145,10 +146,11 @@ func Parse(s *gqlschema.Schema, req Request, opt Options) (op *Operation, err er
 	if limit <= 0 {
 		limit = DefaultTokenLimit
 	}
-	doc, rerrs := document(s, req, opt, limit)
+	entry, rerrs := document(s, req, opt, limit)
 	if rerrs != nil {
 		return nil, rerrs
 	}
+	doc := entry.doc
 	def, rerr := selectOperation(doc, req.OperationName)
 	if rerr != nil {
 		return nil, RequestErrors{rerr}
@@ -169,21 +171,21 @@ func Parse(s *gqlschema.Schema, req Request, opt Options) (op *Operation, err er
 	if root == nil {
 		return nil, RequestErrors{{Message: fmt.Sprintf("Schema is not configured for %ss.", def.Operation), Locations: locations(def.Position), Code: CodeValidationFailed}}
 	}
-	op.Fields = l.rootFields(def, root)
+	op.Fields = l.bind(entry.template(l, def, root), def, root)
 	return op, nil
 }
 
 // document parses and validates the request's document, or takes it from opt.Docs.
-func document(s *gqlschema.Schema, req Request, opt Options, limit int) (*ast.QueryDocument, RequestErrors) {
+func document(s *gqlschema.Schema, req Request, opt Options, limit int) (*cachedDoc, RequestErrors) {
 	key := docKey{query: req.Query, tokens: limit, depth: opt.DepthLimit}
 	if opt.Docs != nil {
-		if doc, ok := opt.Docs.c.Get(key); ok {
+		if entry, ok := opt.Docs.c.Get(key); ok {
 			// Validation passed, so of the checks below only this one, which depends on the
 			// operation name, can still fail, and it comes first as on a fresh parse.
-			if rerr := subscriptionError(s, doc, req.OperationName); rerr != nil {
+			if rerr := subscriptionError(s, entry.doc, req.OperationName); rerr != nil {
 				return nil, RequestErrors{rerr}
 			}
-			return doc, nil
+			return entry, nil
 		}
 	}
 	doc, perr := parser.ParseQueryWithTokenLimit(&ast.Source{Name: "request", Input: req.Query}, limit)
@@ -208,10 +210,12 @@ func document(s *gqlschema.Schema, req Request, opt Options, limit int) (*ast.Qu
 			return nil, derrs
 		}
 	}
-	if opt.Docs != nil && len(req.Query) <= maxCachedQuery {
-		opt.Docs.c.Add(key, doc)
+	keep := opt.Docs != nil && len(req.Query) <= maxCachedQuery
+	entry := newCachedDoc(doc, keep)
+	if keep {
+		opt.Docs.c.Add(key, entry)
 	}
-	return doc, nil
+	return entry, nil
 }
 
 // subscriptionError answers a subscription as Strapi does: graphql-js validates it against a
