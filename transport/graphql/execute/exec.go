@@ -224,7 +224,9 @@ func (x *execution) resolve(typeName string, f *pg.Field, defaultScope []string,
 	return r(x.ctx, rp)
 }
 
-// argMap gives extension code plain argument values.
+// argMap gives extension code plain argument values, copies all the way down: the coerced
+// values of constant arguments are shared by every request of a cached document
+// (parser/graphql's templates), and extension code may change what it is given.
 func argMap(o *pg.Obj) map[string]any {
 	if o == nil {
 		return map[string]any{}
@@ -244,6 +246,12 @@ func plainArg(v any) any {
 		out := make([]any, len(x))
 		for i, e := range x {
 			out[i] = plainArg(e)
+		}
+		return out
+	case map[string]any: // a JSON scalar's object
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = plainArg(e)
 		}
 		return out
 	}
