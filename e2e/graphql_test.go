@@ -173,3 +173,54 @@ func (s *server) doGet(t *testing.T, path string, header map[string]string) (int
 	}
 	return resp.StatusCode, b.String()
 }
+
+// TestGraphQLSharedDocument sends one document, which the server keeps lowered, with other
+// variables, as other callers, reading other locales, interleaved and repeated: every
+// request gets its own answer, never part of another's (its filter value, its @include
+// choice, its locale, its caller's permissions).
+func TestGraphQLSharedDocument(t *testing.T) {
+	for _, be := range backends() {
+		t.Run(be.Name, func(t *testing.T) {
+			s := start(t, be, copyApp(t, "../examples/blog", `{}`))
+			s.gql(t, `mutation { createWriter(data: {name: "Ann"}) { data { id } } }`, nil)
+			s.gql(t, `mutation { a: createArticle(data: {title: "Alpha", views: 1, author: 1, publishedAt: "2024-01-01T00:00:00.000Z"}) { data { id } }
+				b: createArticle(data: {title: "Beta", views: 5, author: 1, publishedAt: "2024-01-02T00:00:00.000Z"}) { data { id } } }`, nil)
+			s.gql(t, `mutation { en: createPage(data: {title: "About", publishedAt: "2024-01-03T00:00:00.000Z"}) { data { id } }
+				fr: createPage(locale: "fr", data: {title: "Autre", publishedAt: "2024-01-03T00:00:00.000Z"}) { data { id } } }`, nil)
+			// Reads articles and pages, not writers: the author relation is refused to it.
+			custom := strings.TrimSpace(quarry(t, s.Env, "tokens", "create", "--app", s.App, "--name", "articles-pages", "--type", "custom",
+				"--actions", "api::article.article.find,api::page.page.find"))
+			const doc = `query Shared($min: Int, $loc: I18NLocaleCode, $views: Boolean!) {
+  articles(filters: {views: {gte: $min}}, sort: "id") { data { id attributes { title views @include(if: $views) author { data { attributes { name } } } } } }
+  pages(locale: $loc) { data { attributes { title locale } } }
+}`
+			// Strapi's plugin reports application errors without path or locations.
+			const forbidden = `{"message":"Forbidden access","extensions":{"error":{"name":"ForbiddenError","message":"Forbidden access","details":{}},"code":"FORBIDDEN"}}`
+			cases := []struct {
+				name, token string
+				vars        map[string]any
+				want        string
+			}{
+				{"full access, every article, French, with views", s.Token, map[string]any{"min": 0, "loc": "fr", "views": true},
+					`{"data":{"articles":{"data":[{"id":"1","attributes":{"title":"Alpha","views":1,"author":{"data":{"attributes":{"name":"Ann"}}}}},{"id":"2","attributes":{"title":"Beta","views":5,"author":{"data":{"attributes":{"name":"Ann"}}}}}]},"pages":{"data":[{"attributes":{"title":"Autre","locale":"fr"}}]}}}`},
+				{"custom token, views from 3, default locale, without views", custom, map[string]any{"min": 3, "views": false},
+					`{"errors":[` + forbidden + `],"data":{"articles":{"data":[{"id":"2","attributes":{"title":"Beta","author":null}}]},"pages":{"data":[{"attributes":{"title":"About","locale":"en"}}]}}}`},
+				{"full access, views from 3, default locale", s.Token, map[string]any{"min": 3, "views": true},
+					`{"data":{"articles":{"data":[{"id":"2","attributes":{"title":"Beta","views":5,"author":{"data":{"attributes":{"name":"Ann"}}}}}]},"pages":{"data":[{"attributes":{"title":"About","locale":"en"}}]}}}`},
+				{"custom token, every article, French", custom, map[string]any{"min": 0, "loc": "fr", "views": true},
+					`{"errors":[` + forbidden + `,` + forbidden + `],"data":{"articles":{"data":[{"id":"1","attributes":{"title":"Alpha","views":1,"author":null}},{"id":"2","attributes":{"title":"Beta","views":5,"author":null}}]},"pages":{"data":[{"attributes":{"title":"Autre","locale":"fr"}}]}}}`},
+				{"public", "", map[string]any{"min": 0, "views": true},
+					`{"errors":[` + forbidden + `,` + forbidden + `],"data":{"articles":null,"pages":null}}`},
+			}
+			for round := 0; round < 2; round++ {
+				for _, c := range cases {
+					status, body := s.gqlCall(t, c.token, doc, c.vars)
+					if status != 200 {
+						t.Fatalf("%s: %d %s", c.name, status, body)
+					}
+					wantJSON(t, fmt.Sprintf("round %d: %s", round, c.name), body, c.want)
+				}
+			}
+		})
+	}
+}
