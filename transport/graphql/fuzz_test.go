@@ -40,6 +40,8 @@ func FuzzRequest(f *testing.F) {
 		`[{"query":"{ __typename }"},{"query":"mutation { createTag(data: {name: \"b\"}) { data { id } } }"},1,{}]`,
 		`"x"`,
 		`{"query":"{ articles(filters: {views: {eq: 99999999999999}}) { data { id } } }"}`,
+		`{"query":"query($w: Boolean!, $n: Int) { articles(sort: \"id\") { data { attributes { title @include(if: $w) tags(pagination: {limit: $n}) { data { id } } } } } }","variables":{"w":true,"n":1}}`,
+		`{"query":"query($t: String!, $id: ID) { __type(name: $t) { name } article(id: $id) { data { id } } }","variables":{"t":"Tag","id":"1"}}`,
 	} {
 		f.Add([]byte(seed))
 	}
