@@ -346,7 +346,7 @@ func TestExtensions(t *testing.T) {
 	ext := cfg.Extension()
 	ext.Use(gqlschema.SchemaExtension{
 		TypeDefs: `type Greeting { text: String! upper: String }
-extend type Query { hello(name: String = "you"): Greeting secret: String }
+extend type Query { hello(name: String = "you"): Greeting secret: String keys(v: JSON): JSON }
 extend type Article { wordCount: Int }`,
 		Resolvers: map[string]map[string]gqlschema.Resolver{
 			"Query": {
@@ -354,6 +354,12 @@ extend type Article { wordCount: Int }`,
 					return map[string]any{"text": "hello " + p.Args["name"].(string)}, nil
 				},
 				"secret": func(context.Context, gqlschema.ResolveParams) (any, error) { return "s3cret", nil },
+				// Changes the object it is given, as extension code may.
+				"keys": func(_ context.Context, p gqlschema.ResolveParams) (any, error) {
+					m, _ := p.Args["v"].(map[string]any)
+					m["keys"] = len(m)
+					return m, nil
+				},
 			},
 			"Greeting": {"upper": func(_ context.Context, p gqlschema.ResolveParams) (any, error) {
 				return strings.ToUpper(p.Parent["text"].(string)), nil
@@ -404,6 +410,11 @@ extend type Article { wordCount: Int }`,
 	expect(t, "policy", string(e.exec(readOnly, `{ secret }`, nil).Body),
 		`{"errors":[{"message":"Policy Failed","extensions":{"error":{"name":"PolicyError","message":"Policy Failed","details":{}},"code":"FORBIDDEN"}}],"data":{"secret":null}}`)
 	expect(t, "policy passes", e.q(`{ secret }`), `{"data":{"secret":"s3cret"}}`)
+	// The document's lowering is kept, its constant arguments with it: each request's
+	// resolver gets its own copy.
+	for i := 0; i < 2; i++ {
+		expect(t, "arguments are the request's own", e.q(`{ keys(v: {a: 1}) }`), `{"data":{"keys":{"a":1,"keys":1}}}`)
+	}
 	expect(t, "field on a generated type", e.q(`{ articles { data { attributes { wordCount } } } }`),
 		`{"data":{"articles":{"data":[{"attributes":{"wordCount":3}}]}}}`)
 	expect(t, "middleware", e.q(`{ tags(sort: "name") { data { id } } }`),

@@ -204,7 +204,12 @@ func (x *execution) resolve(typeName string, f *pg.Field, defaultScope []string,
 			}
 		}
 	}
-	rp := gqlschema.ResolveParams{Parent: parent, Args: argMap(f.Args), Caller: x.caller, TypeName: typeName, FieldName: f.Name}
+	rp := gqlschema.ResolveParams{Parent: parent, Caller: x.caller, TypeName: typeName, FieldName: f.Name}
+	if f.Resolver != nil || len(cfg.Policies) > 0 || len(cfg.Middlewares) > 0 {
+		// Only extension code reads the arguments as plain values; a generated resolver
+		// alone has them lowered already.
+		rp.Args = argMap(f.Args)
+	}
 	if len(f.AST) > 0 {
 		rp.Field = f.AST[0]
 	}
