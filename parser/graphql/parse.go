@@ -120,7 +120,10 @@ func OptionsFrom(c gqlschema.Config) Options {
 	return Options{DepthLimit: c.DepthLimit, DefaultLimit: c.DefaultLimit, MaxLimit: c.MaxLimit, AmountLimit: c.AmountLimit}
 }
 
-// Operation is a parsed, validated and lowered request.
+// Operation is a parsed, validated and lowered request. Its RootFields and their Query
+// structs are its own, to complete (the executor sets the default locale); everything they
+// point to (the Field and Object tree, populate lists, filters, sort, argument values) may
+// be shared with other requests of the same document and must only be read.
 type Operation struct {
 	Kind   ast.Operation
 	Name   string
