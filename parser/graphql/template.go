@@ -94,7 +94,9 @@ func (d *cachedDoc) template(l *lowerer, def *ast.OperationDefinition, root *ast
 		if d.tmpls == nil {
 			d.tmpls = map[templateKey]*template{}
 		}
-		if len(d.tmpls) < maxTemplates {
+		if kept := d.tmpls[key]; kept != nil {
+			t = kept // another request built it meanwhile
+		} else if len(d.tmpls) < maxTemplates {
 			d.tmpls[key] = t
 		}
 		d.mu.Unlock()

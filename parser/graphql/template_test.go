@@ -214,3 +214,50 @@ func TestTemplatesNotForOtherOptions(t *testing.T) {
 		t.Errorf("limits %d, %d; want 5, 7", a, b)
 	}
 }
+
+// TestTemplatesConcurrently lowers one document with different variables from several
+// goroutines at once (run with -race): each gets what a parse without the cache gives it.
+func TestTemplatesConcurrently(t *testing.T) {
+	s := blog(t, gqlschema.DefaultConfig())
+	const doc = `query($p: PaginationArg, $w: Boolean!, $n: Int) { articles(pagination: $p, sort: "id", filters: {views: {gt: 1}}) {
+		data { id attributes { title @include(if: $w) tags(pagination: {limit: $n}) { data { id } } } } meta { pagination { total } } }
+		tags { data { id } } }`
+	cached := gql.OptionsFrom(s.Config)
+	cached.Docs = gql.NewDocuments(4)
+	reqs := make([]gql.Request, 8)
+	wants := make([]string, len(reqs))
+	for i := range reqs {
+		reqs[i] = gql.Request{Query: doc, Variables: vars(t, fmt.Sprintf(`{"p": {"page": %d, "pageSize": %d}, "w": %v, "n": %d}`, i+1, i+2, i%2 == 0, i))}
+		want, err := gql.Parse(s, reqs[i], gql.OptionsFrom(s.Config))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wants[i] = describe(want)
+	}
+	errs := make(chan string, 64)
+	done := make(chan struct{})
+	for g := 0; g < 4; g++ {
+		go func(g int) {
+			defer func() { done <- struct{}{} }()
+			for k := 0; k < 20; k++ {
+				i := (g + k) % len(reqs)
+				op, err := gql.Parse(s, reqs[i], cached)
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				if got := describe(op); got != wants[i] {
+					errs <- fmt.Sprintf("request %d:\n got:\n%s\nwant:\n%s", i, got, wants[i])
+					return
+				}
+			}
+		}(g)
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
