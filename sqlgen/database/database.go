@@ -223,6 +223,13 @@ type DB struct {
 	// readers is SQLite's pool for reads outside transactions (nil elsewhere): under WAL
 	// they see every committed write at once and never wait for a writer.
 	readers *sqlx.DB
+	// txPool is SQLite's one connection for write transactions (BeginTxx; nil elsewhere):
+	// one connection, so that a commit can find it again afterwards (sqlitewrites.go).
+	txPool *sqlx.DB
+	// sqliteTx is SQLite's write transaction in progress when tracking is on.
+	sqliteTx atomic.Pointer[sqliteTx]
+	// steps are the position changes of SQLite commits whose tables are known.
+	steps stepLog
 	// position answers SQLite's change position (position.go); nil elsewhere.
 	position *positionConn
 	// writes are the tables recent write transactions wrote (writes.go), recorded by
@@ -239,7 +246,7 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	var db, readers *sqlx.DB
+	var db, readers, txPool *sqlx.DB
 	var gate *dialGate
 	switch d {
 	case sqlgen.SQLite:
@@ -266,8 +273,9 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 			q.Add("_pragma", fmt.Sprintf("mmap_size(%d)", mmap))
 		}
 		// Reads outside transactions get a pool of their own (query_only), so that they
-		// never queue behind a write for a connection; the writers' pool holds one write
-		// transaction at a time (writeTurn) plus one connection for statements outside one.
+		// never queue behind a write for a connection; write transactions run one at a time
+		// (writeTurn) on a connection of their own (txPool), and the writers' pool takes the
+		// statements outside one.
 		rq := url.Values{"_pragma": append(slices.Clone(q["_pragma"]), "query_only(1)")}
 		q.Set("_txlock", "immediate")
 		db, err = sqlx.Open("sqlite", "file:"+c.Filename+"?"+q.Encode())
@@ -281,6 +289,13 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 		}
 		readers.SetMaxOpenConns(8)
 		readers.SetMaxIdleConns(8)
+		if txPool, err = sqlx.Open("sqlite", "file:"+c.Filename+"?"+q.Encode()); err != nil {
+			db.Close()
+			readers.Close()
+			return nil, fmt.Errorf("open sqlite %s: %w", c.Filename, err)
+		}
+		txPool.SetMaxOpenConns(1)
+		txPool.SetMaxIdleConns(1)
 	case sqlgen.MySQL:
 		gate = &dialGate{now: time.Now}
 		if db, err = openMySQL(c, gate); err != nil {
@@ -308,7 +323,7 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 			db.SetMaxIdleConns(max(c.PoolMin, min(c.PoolMax, 20)))
 		}
 	}
-	out := &DB{DB: db, Dialect: d, gate: gate, url: c.URL, readers: readers}
+	out := &DB{DB: db, Dialect: d, gate: gate, url: c.URL, readers: readers, txPool: txPool}
 	if len(c.Replicas) > 0 {
 		if d != sqlgen.Postgres {
 			db.Close()

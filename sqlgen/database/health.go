@@ -211,21 +211,33 @@ func (db *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*sqlx.Tx, erro
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	conn, err := db.DB.Connx(ctx)
+	conn, err := db.txPool.Connx(ctx)
 	if err != nil {
 		<-db.writeTurn
 		return nil, err
 	}
+	st := db.trackSQLiteTx(conn)
 	tx, err := conn.BeginTxx(ctx, opts)
 	if err != nil {
 		conn.Close()
 		<-db.writeTurn
 		return nil, err
 	}
+	if st != nil {
+		st.tx = tx
+		db.sqliteTx.Store(st)
+	}
 	// Conn.Close blocks until the transaction on it ends (commit, rollback, or its context
-	// canceled), then returns the connection to the pool: the turn passes on then.
+	// canceled), then returns the connection to the pool: the turn passes on then, or,
+	// after a tracked commit, once Commit has attributed it (sqlitewrites.go).
 	go func() {
 		conn.Close()
+		if st != nil {
+			close(st.returned)
+			if st.committing.Load() {
+				<-st.finished
+			}
+		}
 		<-db.writeTurn
 	}()
 	return tx, nil

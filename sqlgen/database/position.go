@@ -89,6 +89,9 @@ func (db *DB) Unchanged(then, now string, tables sqlgen.Tables) bool {
 	if then == now {
 		return true
 	}
+	if db.Dialect == sqlgen.SQLite {
+		return db.steps.unchanged(then, now, tables, maxFinished)
+	}
 	if db.Dialect != sqlgen.Postgres {
 		return false
 	}

@@ -238,10 +238,21 @@ func (db *DB) QueryRowContext(ctx context.Context, query string, args ...any) *s
 }
 
 // ExecContext runs a statement outside a transaction on the primary; the rest of ctx's
-// request reads from the primary too.
+// request reads from the primary too. When writes are tracked (TrackWrites) the statement
+// runs in a transaction of its own committed through Commit, so that the response cache
+// learns which tables it wrote rather than taking it for a write of every table.
 func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	wroteIn(ctx)
-	return db.DB.ExecContext(ctx, query, args...)
+	if !db.tracking.Load() {
+		return db.DB.ExecContext(ctx, query, args...)
+	}
+	var res sql.Result
+	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		res, err = tx.ExecContext(ctx, query, args...)
+		return err
+	})
+	return res, err
 }
 
 // Close closes the primary's pool, SQLite's readers and the replicas'.
@@ -251,6 +262,9 @@ func (db *DB) Close() error {
 	}
 	if db.readers != nil {
 		db.readers.Close()
+	}
+	if db.txPool != nil {
+		db.txPool.Close()
 	}
 	if p := db.position; p != nil {
 		p.mu.Lock()

@@ -53,10 +53,16 @@ func (l *writeLog) get(xid uint64) (sqlgen.Tables, bool) {
 	return t, ok
 }
 
-// TrackWrites makes Commit record, on PostgreSQL, the tables each write transaction
-// wrote, for this process's and the other instances' response caches (see Commit). The
-// response cache turns it on; without it Commit only commits.
+// TrackWrites makes Commit record the tables each write transaction wrote, for the
+// response cache (see Commit): on PostgreSQL for this process's and the other instances',
+// on SQLite for this process's (sqlitewrites.go). Statements outside a transaction then
+// run in one of their own (ExecContext). The response cache turns it on; without it Commit
+// only commits. MySQL: nothing to record.
 func (db *DB) TrackWrites(ctx context.Context) error {
+	if db.Dialect == sqlgen.SQLite {
+		db.tracking.Store(true)
+		return nil
+	}
 	if db.Dialect != sqlgen.Postgres {
 		return nil
 	}
@@ -73,9 +79,14 @@ func (db *DB) TrackWrites(ctx context.Context) error {
 // it first runs sqlgen.WriteRecord in the transaction: the transaction's id and the tables
 // it wrote are remembered here before the COMMIT is sent (so no read of this process that
 // can see the commit finds the id unknown), and the same goes to the other instances by a
-// NOTIFY that PostgreSQL delivers when the transaction commits. Transactions committed
-// otherwise stay unknown: the response cache treats them as having written every table.
+// NOTIFY that PostgreSQL delivers when the transaction commits. On SQLite it remembers the
+// step of the change position its commit made, with the tables SQLite's pre-update hook
+// saw it write (commitSQLite). Transactions committed otherwise stay unknown: the response
+// cache treats them as having written every table.
 func (db *DB) Commit(ctx context.Context, tx *sqlx.Tx) error {
+	if st := db.sqliteTx.Load(); st != nil && st.tx == tx {
+		return db.commitSQLite(ctx, st)
+	}
 	if db.Dialect == sqlgen.Postgres && db.tracking.Load() {
 		var xid sql.NullString
 		var tables string

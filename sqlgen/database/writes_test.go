@@ -3,6 +3,7 @@ package database
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -93,5 +94,21 @@ func TestCommitRecordsWrites(t *testing.T) {
 	}
 	if x := run("SELECT 1"); x != 0 {
 		t.Errorf("a transaction that only read got id %d", x)
+	}
+	// A statement outside a transaction runs in a recorded one of its own: its notification
+	// names its tables.
+	if _, err := db.ExecContext(ctx, "UPDATE others SET n = 3"); err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	n, err := listener.WaitForNotification(wctx)
+	if err != nil {
+		t.Fatalf("statement outside a transaction: no notification: %v", err)
+	}
+	id, tables, _ := strings.Cut(n.Payload, ":")
+	x, _ := strconv.ParseUint(id, 10, 64)
+	if got, ok := db.writes.get(x); tables != "others" || !ok || !slices.Equal(got.Names, []string{"others"}) {
+		t.Errorf("statement outside a transaction: notified %q, remembered %v (%v)", n.Payload, got, ok)
 	}
 }

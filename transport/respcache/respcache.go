@@ -37,16 +37,23 @@
 // is known, by its own transaction's record, not to have touched the answer's tables.
 //
 // SQLite: the position is PRAGMA data_version on a connection that never writes. It says
-// that some connection committed, not which transaction or what it wrote, so there is no
-// transaction to attribute tables to, and the check stays coarse: any commit to the file
-// makes every entry older than it miss once. MySQL has no cheap position that is exact,
-// and the cache stays off there.
+// that some connection committed, not which or what it wrote. Quarry's write transactions
+// run one at a time on one connection holding the write lock from BEGIN to COMMIT, so each
+// of its commits can be attributed: the position just before COMMIT and just after differ
+// by that commit alone when the writing connection saw no other commit in between (its own
+// data_version, read in the transaction and again after the second position, unchanged),
+// and SQLite's pre-update hook lists the tables it wrote. Those steps are remembered; an
+// entry is served when remembered steps lead from its position to the current one and none
+// wrote one of its tables. Any other commit to the file (another process: Strapi, sqlite3,
+// a second Quarry instance) leaves a step no one vouches for, and every older entry misses
+// once. MySQL has no cheap position that is exact, and the cache stays off there.
 //
 // A miss costs hit rate, never exactness: the next request refills the entry. The check is
 // one small statement per cached request; a recorded write costs one more statement
 // before its COMMIT, and its NOTIFY passes through PostgreSQL's notification queue lock at
-// commit. Quarry's few writes outside a transaction (locales, the settings-change notice, a
-// token's hourly last-used stamp) are not recorded: unknown, they make every entry miss.
+// commit. Quarry's statements outside a transaction (locales, a token's hourly last-used
+// stamp, role updates) run in a recorded transaction of their own while the cache is on;
+// the settings-change notice is not recorded, and its drop purges the cache anyway.
 //
 // Settings Quarry keeps in process caches for up to a second (permissions, locales) may
 // lag a write by that second, so an answer computed within Settle of the first sight of its
