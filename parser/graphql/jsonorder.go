@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -65,6 +66,49 @@ func DecodeOrdered(dec *json.Decoder, order KeyOrder) (any, error) {
 		return nil, errors.New("unexpected delimiter")
 	}
 	return tok, nil
+}
+
+// OrderOf finds the key order of the objects in v, the value src was decoded into plainly
+// (json.Decoder with UseNumber), by decoding src again in order and walking both together.
+// Decoding in order boxes every token, so requests decode plainly and pay for the order
+// only when an error message quotes a variable's value. nil when src does not decode.
+func OrderOf(src []byte, v any) KeyOrder {
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.UseNumber()
+	ordered := KeyOrder{}
+	ov, err := DecodeOrdered(dec, ordered)
+	if err != nil {
+		return nil
+	}
+	out := KeyOrder{}
+	matchOrder(ov, v, ordered, out)
+	return out
+}
+
+// matchOrder records in out, for each object of v, the order ordered knows for the object
+// at the same place in ov (the same JSON decoded in order).
+func matchOrder(ov, v any, ordered, out KeyOrder) {
+	switch o := ov.(type) {
+	case map[string]any:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		if keys, ok := ordered.keysOf(o); ok && len(keys) == len(m) {
+			out[reflect.ValueOf(m).Pointer()] = keys
+		}
+		for k, x := range o {
+			matchOrder(x, m[k], ordered, out)
+		}
+	case []any:
+		a, ok := v.([]any)
+		if !ok || len(a) != len(o) {
+			return
+		}
+		for i := range o {
+			matchOrder(o[i], a[i], ordered, out)
+		}
+	}
 }
 
 // keysOf returns an object's keys in request order when known.

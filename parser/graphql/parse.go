@@ -38,8 +38,9 @@ type Request struct {
 	Query         string
 	OperationName string
 	Variables     map[string]any
-	// KeyOrder, when set, holds the key order of the variables' objects (DecodeOrdered).
-	KeyOrder KeyOrder
+	// KeyOrder, when set, gives the key order of the variables' objects (OrderOf); it is
+	// called only when an error message quotes a variable's value.
+	KeyOrder func() KeyOrder
 }
 
 // Location is a position in the document.
@@ -161,7 +162,7 @@ func Parse(s *gqlschema.Schema, req Request, opt Options) (op *Operation, err er
 	if def.Operation == ast.Subscription {
 		return nil, RequestErrors{{Message: "Schema is not configured for subscriptions.", Locations: locations(def.Position), Code: CodeInternal}}
 	}
-	c := &coercer{schema: s.AST, gs: s, order: req.KeyOrder}
+	c := &coercer{schema: s.AST, gs: s, orderOf: req.KeyOrder}
 	if verrs := c.coerceVariables(def, req.Variables); len(verrs) > 0 {
 		return nil, RequestErrors(verrs)
 	}

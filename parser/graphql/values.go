@@ -64,7 +64,17 @@ type coercer struct {
 	gs     *gqlschema.Schema
 	vars   map[string]any // coerced variable values
 	faults []*pathError   // coercion failures of the variable being coerced
-	order  KeyOrder       // key order of the request's variable objects, when known
+	// orderOf gives the key order of the request's variable objects, when known; keyOrder
+	// calls it once.
+	orderOf func() KeyOrder
+	order   KeyOrder
+}
+
+func (c *coercer) keyOrder() KeyOrder {
+	if c.orderOf != nil {
+		c.order, c.orderOf = c.orderOf(), nil
+	}
+	return c.order
 }
 
 // coerceVariables coerces the raw JSON variables of an operation, reporting every failure
@@ -101,9 +111,9 @@ func (c *coercer) coerceVariables(op *ast.OperationDefinition, raw map[string]an
 			continue
 		}
 		for _, pe := range c.faults {
-			msg := fmt.Sprintf("Variable \"$%s\" got invalid value %s", vd.Variable, c.order.inspect(v))
+			msg := fmt.Sprintf("Variable \"$%s\" got invalid value %s", vd.Variable, c.keyOrder().inspect(v))
 			if len(pe.path) > 0 {
-				msg = fmt.Sprintf("Variable \"$%s\" got invalid value %s at \"%s\"", vd.Variable, c.order.inspect(pe.value), vd.Variable+pe.pathString())
+				msg = fmt.Sprintf("Variable \"$%s\" got invalid value %s at \"%s\"", vd.Variable, c.keyOrder().inspect(pe.value), vd.Variable+pe.pathString())
 			}
 			errs = append(errs, &RequestError{Message: msg + "; " + pe.msg, Locations: loc, Code: CodeBadUserInput})
 		}

@@ -21,20 +21,7 @@ import (
 func TestSQLiteCommitSteps(t *testing.T) {
 	db := openTestDB(t, "sqlite")
 	ctx := context.Background()
-	for _, s := range []string{
-		"CREATE TABLE parents (id integer PRIMARY KEY)",
-		"CREATE TABLE kids (parent_id integer REFERENCES parents (id) ON DELETE CASCADE)",
-		"CREATE TABLE others (n integer)",
-		"INSERT INTO parents VALUES (1), (2)",
-		"INSERT INTO kids VALUES (1), (2)",
-	} {
-		if _, err := db.ExecContext(ctx, s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := db.TrackWrites(ctx); err != nil {
-		t.Fatal(err)
-	}
+	trackedFamily(ctx, t, db)
 	pos := func() string {
 		t.Helper()
 		p, err := db.Position(ctx)

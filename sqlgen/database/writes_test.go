@@ -21,20 +21,7 @@ import (
 func TestCommitRecordsWrites(t *testing.T) {
 	db := openTestDB(t, "postgres")
 	ctx := context.Background()
-	for _, s := range []string{
-		"CREATE TABLE parents (id integer PRIMARY KEY)",
-		"CREATE TABLE kids (parent_id integer REFERENCES parents (id) ON DELETE CASCADE)",
-		"CREATE TABLE others (n integer)",
-		"INSERT INTO parents VALUES (1), (2)",
-		"INSERT INTO kids VALUES (1), (2)",
-	} {
-		if _, err := db.ExecContext(ctx, s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := db.TrackWrites(ctx); err != nil {
-		t.Fatal(err)
-	}
+	trackedFamily(ctx, t, db)
 	listener, err := pgx.Connect(ctx, db.url)
 	if err != nil {
 		t.Fatal(err)
@@ -110,5 +97,25 @@ func TestCommitRecordsWrites(t *testing.T) {
 	x, _ := strconv.ParseUint(id, 10, 64)
 	if got, ok := db.writes.get(x); tables != "others" || !ok || !slices.Equal(got.Names, []string{"others"}) {
 		t.Errorf("statement outside a transaction: notified %q, remembered %v (%v)", n.Payload, got, ok)
+	}
+}
+
+// trackedFamily creates parents, their kids (deleted with them) and unrelated others, then
+// turns write tracking on.
+func trackedFamily(ctx context.Context, t *testing.T, db *DB) {
+	t.Helper()
+	for _, s := range []string{
+		"CREATE TABLE parents (id integer PRIMARY KEY)",
+		"CREATE TABLE kids (parent_id integer REFERENCES parents (id) ON DELETE CASCADE)",
+		"CREATE TABLE others (n integer)",
+		"INSERT INTO parents VALUES (1), (2)",
+		"INSERT INTO kids VALUES (1), (2)",
+	} {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.TrackWrites(ctx); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -34,6 +34,7 @@ func FuzzRequest(f *testing.F) {
 		`{"query":"{ tags { data { ...F } } } fragment F on TagEntity { id attributes { name owner { data { id } } } }"}`,
 		`{"query":"{ articles(pagination: {page: 1, limit: 1}) { data { id } } }"}`,
 		`{"query":"{ homepage { data { id } } }","variables":"{}"}`,
+		`{"query":"mutation($d: TagInput!) { createTag(data: $d) { data { id } } }","variables":{"d":{"zz":[{"b":1,"a":2}],"name":"x","zz":3}}}`,
 		`[{"query":"{ __typename }"}]`,
 		`{"query":1}`,
 		``,

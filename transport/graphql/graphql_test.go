@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -234,6 +235,20 @@ func TestHTTP(t *testing.T) {
 	expect(t, "POST", fmt.Sprint(rec.Code, " ", rec.Body.String()), `200 {"data":{"tag":{"data":null}}}`+"\n")
 	if cl := rec.Header().Get("Content-Length"); cl != strconv.Itoa(rec.Body.Len()) {
 		t.Errorf("Content-Length %q for %d bytes", cl, rec.Body.Len())
+	}
+	// A variable's invalid value is quoted with its keys in request order, whether the
+	// variables came as an object, as a JSON string or in the query string.
+	const mut = `mutation($d: TagInput!) { createTag(data: $d) { data { id } } }`
+	const quoted = `got invalid value { zz: 1, name: \"x\" }`
+	for name, rec := range map[string]*httptest.ResponseRecorder{
+		"variables object": e.http("POST", "/graphql", "x", []byte(`{"query":"`+mut+`","variables":{"d":{"zz":1,"name":"x"}}}`), nil),
+		"variables string": e.http("POST", "/graphql", "x", []byte(`{"query":"`+mut+`","variables":"{\"d\":{\"zz\":1,\"name\":\"x\"}}"}`), nil),
+		"query string": e.http("GET", "/graphql?query="+url.QueryEscape(`query($d: TagFiltersInput) { tags(filters: $d) { data { id } } }`)+
+			"&variables="+url.QueryEscape(`{"d":{"zz":1,"name":"x"}}`), "x", nil, nil),
+	} {
+		if rec.Code != 400 || !strings.Contains(rec.Body.String(), quoted) {
+			t.Errorf("%s: %d %s, want %s", name, rec.Code, rec.Body, quoted)
+		}
 	}
 	rec = e.http("POST", "/graphql", "x", []byte(`{"query":`), nil)
 	if rec.Code != 400 || !json.Valid(rec.Body.Bytes()) {

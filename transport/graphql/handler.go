@@ -139,13 +139,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		req.Query = q.Get("query")
 		req.OperationName = q.Get("operationName")
 		if v := q.Get("variables"); v != "" {
-			req.KeyOrder = pg.KeyOrder{}
-			vars, err := decodeVariables([]byte(v), req.KeyOrder)
+			vars, err := decodeVariables([]byte(v))
 			if err != nil {
 				writeRequestErrors(w, http.StatusBadRequest, pg.RequestErrors{{Message: "Variables are invalid JSON.", Code: pg.CodeBadUserInput}})
 				return
 			}
 			req.Variables = vars
+			req.KeyOrder = func() pg.KeyOrder { return pg.OrderOf([]byte(v), vars) }
 		}
 	case http.MethodPost:
 		if isMultipart(r) {
@@ -262,15 +262,15 @@ func (e *bodyError) Error() string { return e.msg }
 func decodeBody(body []byte) (pg.Request, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	order := pg.KeyOrder{}
-	v, err := pg.DecodeOrdered(dec, order)
+	var v any
+	err := dec.Decode(&v)
 	raw, isObject := v.(map[string]any)
 	if err != nil || !isObject || dec.More() {
 		return pg.Request{}, &bodyError{msg: "POST body sent invalid JSON."}
 	}
 	req, err := requestFrom(raw)
 	if req.KeyOrder == nil {
-		req.KeyOrder = order
+		req.KeyOrder = func() pg.KeyOrder { return pg.OrderOf(body, raw) }
 	}
 	return req, err
 }
@@ -301,12 +301,12 @@ func requestFrom(raw map[string]any) (pg.Request, error) {
 		req.Variables = v
 	case string:
 		// Some clients send variables as a JSON string.
-		req.KeyOrder = pg.KeyOrder{}
-		vars, err := decodeVariables([]byte(v), req.KeyOrder)
+		vars, err := decodeVariables([]byte(v))
 		if err != nil {
 			return req, &bodyError{msg: "Variables are invalid JSON.", text: true}
 		}
 		req.Variables = vars
+		req.KeyOrder = func() pg.KeyOrder { return pg.OrderOf([]byte(v), vars) }
 	case nil:
 	default:
 		return req, &bodyError{msg: "Variables must be provided as an Object where each property is a variable value. Perhaps look to see if an unparsed JSON string was provided."}
@@ -314,15 +314,18 @@ func requestFrom(raw map[string]any) (pg.Request, error) {
 	return req, nil
 }
 
-func decodeVariables(b []byte, order pg.KeyOrder) (map[string]any, error) {
+func decodeVariables(b []byte) (map[string]any, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	v, err := pg.DecodeOrdered(dec, order)
-	if err != nil {
+	var v any
+	if err := dec.Decode(&v); err != nil {
 		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("data after the variables")
 	}
 	if v == nil {
 		return nil, nil
