@@ -306,39 +306,76 @@ func ReplayPipelined(ctx context.Context, db *database.DB, rounds [][]sqlgen.Stm
 // Replay runs captured statements one after the other on db and reads every row: the
 // database's own cost of a request, without HTTP, parsing, planning or stitching.
 func Replay(ctx context.Context, db *sql.DB, stmts []sqlgen.Stmt) (rows int, err error) {
-	var dest []any
-	var raw []sql.RawBytes
+	var d drain
 	for _, st := range stmts {
-		rs, err := db.QueryContext(ctx, st.SQL, st.Args...)
+		n, err := d.rows(db.QueryContext(ctx, st.SQL, st.Args...))
+		rows += n
 		if err != nil {
 			return rows, err
 		}
-		cols, err := rs.Columns()
-		if err != nil {
-			rs.Close()
-			return rows, err
-		}
-		if len(raw) < len(cols) {
-			raw = make([]sql.RawBytes, len(cols))
-			dest = make([]any, len(cols))
-			for i := range raw {
-				dest[i] = &raw[i]
-			}
-		}
-		for rs.Next() {
-			if err := rs.Scan(dest[:len(cols)]...); err != nil {
-				rs.Close()
-				return rows, err
-			}
-			rows++
-		}
-		if err := rs.Err(); err != nil {
-			rs.Close()
-			return rows, err
-		}
-		rs.Close()
 	}
 	return rows, nil
+}
+
+// Prepare prepares stmts on db for ReplayPrepared: the raw baseline on SQLite, whose driver
+// parses a statement sent as text on every run, where Quarry runs its reads prepared.
+func Prepare(ctx context.Context, db *sql.DB, stmts []sqlgen.Stmt) ([]*sql.Stmt, error) {
+	out := make([]*sql.Stmt, len(stmts))
+	for i, st := range stmts {
+		p, err := db.PrepareContext(ctx, st.SQL)
+		if err != nil {
+			for _, q := range out[:i] {
+				q.Close()
+			}
+			return nil, fmt.Errorf("prepare %q: %w", st.SQL, err)
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
+// ReplayPrepared is Replay with the statements prepared by Prepare.
+func ReplayPrepared(ctx context.Context, prepared []*sql.Stmt, stmts []sqlgen.Stmt) (rows int, err error) {
+	var d drain
+	for i, st := range stmts {
+		n, err := d.rows(prepared[i].QueryContext(ctx, st.Args...))
+		rows += n
+		if err != nil {
+			return rows, err
+		}
+	}
+	return rows, nil
+}
+
+// drain reads rows as raw bytes and closes them.
+type drain struct {
+	dest []any
+	raw  []sql.RawBytes
+}
+
+func (d *drain) rows(rs *sql.Rows, err error) (n int, _ error) {
+	if err != nil {
+		return 0, err
+	}
+	defer rs.Close()
+	cols, err := rs.Columns()
+	if err != nil {
+		return 0, err
+	}
+	if len(d.raw) < len(cols) {
+		d.raw = make([]sql.RawBytes, len(cols))
+		d.dest = make([]any, len(cols))
+		for i := range d.raw {
+			d.dest[i] = &d.raw[i]
+		}
+	}
+	for rs.Next() {
+		if err := rs.Scan(d.dest[:len(cols)]...); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, rs.Err()
 }
 
 // StatementHeaderName carries the number of SQL statements a request ran.

@@ -223,6 +223,8 @@ type DB struct {
 	// readers is SQLite's pool for reads outside transactions (nil elsewhere): under WAL
 	// they see every committed write at once and never wait for a writer.
 	readers *sqlx.DB
+	// stmts keeps the readers' statements prepared (stmtcache.go; nil elsewhere).
+	stmts *stmtCache
 	// txPool is SQLite's one connection for write transactions (BeginTxx; nil elsewhere):
 	// one connection, so that a commit can find it again afterwards (sqlitewrites.go).
 	txPool *sqlx.DB
@@ -335,6 +337,7 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 		}
 	}
 	if d == sqlgen.SQLite {
+		out.stmts = newStmtCache(readers, stmtCacheSize)
 		out.writeTurn = make(chan struct{}, 1)
 		out.position = &positionConn{file: c.Filename}
 		out.busyTimeout = c.BusyTimeout

@@ -187,13 +187,22 @@ func wroteIn(ctx context.Context) {
 
 // QueryxContext runs a read outside any transaction: on a caught-up replica when ctx allows
 // it (see WithReadRoute), else on the primary. Plans run through it.
-func (db *DB) QueryxContext(ctx context.Context, query string, args ...any) (*sqlx.Rows, error) {
-	return db.reader(ctx).QueryxContext(ctx, query, args...)
+// On SQLite the statement runs prepared (stmtCache).
+func (db *DB) QueryxContext(ctx context.Context, query string, args ...any) (rows *sqlx.Rows, err error) {
+	r := db.reader(ctx)
+	if db.stmts != nil && db.stmts.start(ctx, query, func(s *sqlx.Stmt) { rows, err = s.QueryxContext(ctx, args...) }) {
+		return rows, err
+	}
+	return r.QueryxContext(ctx, query, args...)
 }
 
 // QueryRowxContext is QueryxContext for one row.
-func (db *DB) QueryRowxContext(ctx context.Context, query string, args ...any) *sqlx.Row {
-	return db.reader(ctx).QueryRowxContext(ctx, query, args...)
+func (db *DB) QueryRowxContext(ctx context.Context, query string, args ...any) (row *sqlx.Row) {
+	r := db.reader(ctx)
+	if db.stmts != nil && db.stmts.start(ctx, query, func(s *sqlx.Stmt) { row = s.QueryRowxContext(ctx, args...) }) {
+		return row
+	}
+	return r.QueryRowxContext(ctx, query, args...)
 }
 
 // SelectContext is QueryxContext scanned into a slice.
@@ -259,6 +268,9 @@ func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 func (db *DB) Close() error {
 	if db.replicas != nil {
 		db.replicas.close()
+	}
+	if db.stmts != nil {
+		db.stmts.close()
 	}
 	if db.readers != nil {
 		db.readers.Close()

@@ -418,6 +418,22 @@ func run(ctx context.Context, o options) error {
 					return res
 				}
 				raw := func() result {
+					if env.App.DB.Dialect == sqlgen.SQLite {
+						// Quarry runs SQLite's reads prepared; so does the baseline.
+						prepared, err := bench.Prepare(ctx, env.App.DB.DB.DB, stmts)
+						if err != nil {
+							return result{Errors: 1, FirstError: err.Error()}
+						}
+						defer func() {
+							for _, p := range prepared {
+								p.Close()
+							}
+						}()
+						return o.load(ctx, o.warmup, func(ctx context.Context) (string, int64, error) {
+							_, err := bench.ReplayPrepared(ctx, prepared, stmts)
+							return "", 0, err
+						})
+					}
 					return o.load(ctx, o.warmup, func(ctx context.Context) (string, int64, error) {
 						_, err := bench.Replay(ctx, env.App.DB.DB.DB, stmts)
 						return "", 0, err
