@@ -65,7 +65,7 @@ func setupCache(ctx context.Context, a *app.App, srv *transport.Server, getenv f
 		return "", fmt.Errorf("response cache: %w", err)
 	}
 	// Write transactions record the tables they wrote, so that an answer is dropped only
-	// when one of its tables changed (on PostgreSQL; see respcache's package doc).
+	// when one of its tables changed (PostgreSQL and SQLite; see respcache's package doc).
 	if err := a.DB.TrackWrites(ctx); err != nil {
 		return "", fmt.Errorf("response cache: %w", err)
 	}
