@@ -90,7 +90,7 @@ func (db *DB) Unchanged(then, now string, tables sqlgen.Tables) bool {
 		return true
 	}
 	if db.Dialect == sqlgen.SQLite {
-		return db.steps.unchanged(then, now, tables, maxFinished)
+		return unchangedAlong(&db.steps, then, now, tables, maxFinished)
 	}
 	if db.Dialect != sqlgen.Postgres {
 		return false

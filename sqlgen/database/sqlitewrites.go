@@ -65,7 +65,7 @@ func (t *sqliteTx) note(d sqlite.SQLitePreUpdateData) {
 		return
 	}
 	t.mu.Lock()
-	if !t.frozen && !t.tables[d.TableName] {
+	if !t.frozen {
 		t.tables[d.TableName] = true
 	}
 	t.mu.Unlock()
@@ -142,51 +142,24 @@ func (db *DB) commitSQLite(ctx context.Context, st *sqliteTx) error {
 	if !same || c.QueryRowContext(ctx, "PRAGMA data_version").Scan(&w2) != nil || w2 != w1 {
 		return nil
 	}
-	db.steps.add(a, b, tables)
+	db.steps.add(a, step{to: b, tables: tables})
 	return nil
 }
 
-// stepLogSize bounds the SQLite commits remembered; one forgotten is unknown, which only
-// costs the response cache a miss.
-const stepLogSize = 4096
-
 // stepLog remembers SQLite position steps: from a position, the next one and the tables
-// the one commit in between wrote. Oldest first out.
-type stepLog struct {
-	mu   sync.Mutex
-	m    map[string]step
-	ring [stepLogSize]string
-	next int
-}
+// the one commit in between wrote.
+type stepLog = recentLog[string, step]
 
 type step struct {
 	to     string
 	tables sqlgen.Tables
 }
 
-func (l *stepLog) add(from, to string, t sqlgen.Tables) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.m == nil {
-		l.m = make(map[string]step, stepLogSize)
-	}
-	if _, ok := l.m[from]; !ok {
-		if old := l.ring[l.next]; old != "" {
-			delete(l.m, old)
-		}
-		l.ring[l.next] = from
-		l.next = (l.next + 1) % stepLogSize
-	}
-	l.m[from] = step{to: to, tables: t}
-}
-
-// unchanged reports whether remembered steps lead from then to now, none of them writing
-// one of tables; at most limit steps are followed.
-func (l *stepLog) unchanged(then, now string, tables sqlgen.Tables, limit int) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+// unchangedAlong reports whether remembered steps lead from then to now, none of them
+// writing one of tables; at most limit steps are followed.
+func unchangedAlong(l *stepLog, then, now string, tables sqlgen.Tables, limit int) bool {
 	for at := then; limit > 0; limit-- {
-		s, ok := l.m[at]
+		s, ok := l.get(at)
 		if !ok || meetsFold(s.tables, tables) {
 			return false
 		}

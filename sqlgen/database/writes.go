@@ -13,44 +13,49 @@ import (
 	"github.com/quarrycms/quarry/sqlgen"
 )
 
-// writeLogSize bounds the write transactions remembered with their tables; a transaction
-// forgotten is unknown, which only costs the response cache a miss.
+// writeLogSize bounds the write transactions (PostgreSQL) and commit steps (SQLite)
+// remembered with their tables; one forgotten is unknown, which only costs the response
+// cache a miss.
 const writeLogSize = 4096
 
 // writeLog remembers which tables recent write transactions wrote, by top-level transaction
 // id: those of this process (recorded before their COMMIT) and those other instances
 // announced on sqlgen.WritesChannel. The response cache's per-table check reads it
-// (Unchanged). Oldest first out.
-type writeLog struct {
+// (Unchanged).
+type writeLog = recentLog[uint64, sqlgen.Tables]
+
+// recentLog is a map that keeps the writeLogSize most recently added keys, oldest first
+// out.
+type recentLog[K comparable, V any] struct {
 	mu   sync.Mutex
-	m    map[uint64]sqlgen.Tables
-	ring [writeLogSize]uint64
+	m    map[K]V
+	ring [writeLogSize]K
 	next int
 }
 
-func (l *writeLog) add(xid uint64, t sqlgen.Tables) {
+func (l *recentLog[K, V]) add(k K, v V) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.m == nil {
-		l.m = make(map[uint64]sqlgen.Tables, writeLogSize)
+		l.m = make(map[K]V, writeLogSize)
 	}
-	if _, ok := l.m[xid]; ok {
-		l.m[xid] = t
+	if _, ok := l.m[k]; ok {
+		l.m[k] = v
 		return
 	}
-	if old := l.ring[l.next]; old != 0 {
-		delete(l.m, old)
+	if len(l.m) == writeLogSize {
+		delete(l.m, l.ring[l.next])
 	}
-	l.ring[l.next] = xid
+	l.ring[l.next] = k
 	l.next = (l.next + 1) % writeLogSize
-	l.m[xid] = t
+	l.m[k] = v
 }
 
-func (l *writeLog) get(xid uint64) (sqlgen.Tables, bool) {
+func (l *recentLog[K, V]) get(k K) (V, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	t, ok := l.m[xid]
-	return t, ok
+	v, ok := l.m[k]
+	return v, ok
 }
 
 // TrackWrites makes Commit record the tables each write transaction wrote, for the
