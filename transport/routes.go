@@ -2,19 +2,23 @@ package transport
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/routes"
 	"github.com/quarrycms/quarry/transport/envelope"
 )
 
-// RouteTable is what the project's route files (src/api/*/routes) say about the content API:
-// which core actions each content type's router exposes and under which prefix, which are
-// public (config.auth: false), and which custom routes the project declares. Quarry runs the
-// core actions only; Resolve is the one place that decides whether Quarry serves a request
-// or leaves it to NotServed.
+// RouteTable is what the project's route files (src/api/*/routes) and code say about the
+// content API: which core actions each content type's router exposes and under which prefix,
+// which are public (config.auth: false), which custom routes the project declares, and which
+// routes run code of the project's that Quarry does not run. Resolve (content types' routes)
+// and Refused (every other route) are the places that decide whether Quarry serves a request,
+// forwards it to Strapi or refuses it: a route is never answered by a core action without
+// the code the project declares for it.
 type RouteTable struct {
 	// Files is false when the project has no route file: every content type's core routes
 	// are served at /api/<name>, as when Quarry did not read route files.
@@ -23,6 +27,32 @@ type RouteTable struct {
 	Core map[string]*CoreRoutes
 	// Custom are the custom routes in Strapi's registration order.
 	Custom []CustomRoute
+	// Plugin are the plugins' routes (Quarry's own and the project's local plugins') with
+	// the code each runs that Quarry does not; Prefixes are paths under which every request
+	// runs such code (a local plugin whose routes could not be read).
+	Plugin   []PluginRoute
+	Prefixes []PrefixRoute
+	// Global is code that runs on every request (an app-level middleware of the project's):
+	// while it is set, nothing is served but health checks.
+	Global []routes.Code
+	// GraphQL is code that changes the GraphQL endpoint as a whole (the extension service's
+	// use() in register()).
+	GraphQL []routes.Code
+}
+
+// PluginRoute is one plugin route, with the code it runs that Quarry does not.
+type PluginRoute struct {
+	Method string // upper case
+	Path   string // the full path as served, /api/users/:id
+	Name   string // plugin and handler, for listings: users-permissions user.find
+	Code   []routes.Code
+	listed bool // a content type's route, which List shows with the type's
+}
+
+// PrefixRoute refuses every request under a path.
+type PrefixRoute struct {
+	Path string
+	Code routes.Code
 }
 
 // CoreRoutes is one createCoreRouter call.
@@ -34,6 +64,9 @@ type CoreRoutes struct {
 	// Query are the route middlewares Quarry runs itself, by action: they rewrite the
 	// query before the core action reads it (see schemas/routes.QueryOnly).
 	Query map[string]QueryRewriter
+	// Code is the project's code each action runs that Quarry does not (its own controller
+	// or service, policies, middlewares, lifecycle hooks): such an action is refused.
+	Code map[string][]routes.Code
 }
 
 // QueryRewriter is a core route's middleware chain that only rewrites ctx.query: given the
@@ -48,6 +81,10 @@ type CustomRoute struct {
 	Method  string // upper case
 	Path    string // under /api, with the file's prefix: /articles/featured, /articles/:id/like
 	Handler string // api::article.article.featured
+	// Outside is set when the route's config.prefix puts it outside /api; Path is then the
+	// full path.
+	Outside bool
+	Code    []routes.Code
 }
 
 // RouteKind is how a request is answered.
@@ -62,6 +99,8 @@ const (
 	RouteMethod
 	// RouteCustom: a custom route Quarry does not run (NotServed answers it).
 	RouteCustom
+	// RouteRefused: a core route that runs code of the project's that Quarry does not.
+	RouteRefused
 )
 
 // Resolved is what Resolve decided.
@@ -73,6 +112,8 @@ type Resolved struct {
 	Public bool // config.auth: false: no authentication and no permission
 	Custom *CustomRoute
 	Query  QueryRewriter // the route's query-rewriting middlewares, when it has some
+	// Code is what a refused route (RouteRefused, RouteCustom) runs that Quarry does not.
+	Code []routes.Code
 }
 
 // Resolve decides how method and path (below /api, e.g. /articles/1) are answered, in
@@ -86,10 +127,13 @@ func (t *RouteTable) Resolve(s *schemas.Schema, method, path string) Resolved {
 		if c.Method != method || !matchPattern(c.Path, segs) {
 			continue
 		}
-		if core.Kind == RouteCore && coreOrder < c.Order {
+		if (core.Kind == RouteCore || core.Kind == RouteRefused) && coreOrder < c.Order {
 			break
 		}
-		return Resolved{Kind: RouteCustom, Custom: c}
+		if c.Outside {
+			continue
+		}
+		return Resolved{Kind: RouteCustom, Custom: c, Code: c.Code}
 	}
 	return core
 }
@@ -107,8 +151,11 @@ func (t *RouteTable) core(s *schemas.Schema, method string, segs []string) (Reso
 			name = m.SingularName
 		}
 		var r *CoreRoutes
+		if t != nil {
+			r = t.Core[m.UID]
+		}
 		if t != nil && t.Files {
-			if r = t.Core[m.UID]; r == nil {
+			if r == nil {
 				continue // no router: Strapi routes nothing of this type
 			}
 			prefix = r.Prefix
@@ -122,7 +169,7 @@ func (t *RouteTable) core(s *schemas.Schema, method string, segs []string) (Reso
 			id = rest[0]
 		}
 		action := coreAction(m, method, id != "")
-		enabled := func(a string) bool { return r == nil || r.Action[a] }
+		enabled := func(a string) bool { return r == nil || r.Action == nil || r.Action[a] }
 		if action == "" || !enabled(action) {
 			// Another method of this path may still be routed: 405 then, as koa-router.
 			for _, other := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
@@ -137,6 +184,9 @@ func (t *RouteTable) core(s *schemas.Schema, method string, segs []string) (Reso
 			res.Public = r.Public[action]
 			res.Query = r.Query[action]
 			order = r.Order
+			if code := r.Code[action]; len(code) > 0 {
+				res.Kind, res.Code = RouteRefused, code
+			}
 		}
 		return res, order
 	}
@@ -216,12 +266,64 @@ func matchPattern(pattern string, segs []string) bool {
 	return len(pat) == len(segs)
 }
 
-// notServed answers a route the project declares but Quarry does not run: 404 in Strapi's
-// envelope, or s.NotServed (an upstream Strapi, for example) when set.
-func (s *Server) notServed(w http.ResponseWriter, r *http.Request) {
+// CoreCode is the code a content type's core action runs that Quarry does not.
+func (t *RouteTable) CoreCode(uid, action string) []routes.Code {
+	if t == nil {
+		return nil
+	}
+	if r := t.Core[uid]; r != nil {
+		return r.Code[action]
+	}
+	return t.Global
+}
+
+// Refused says whether a request (its full path) reaches code of the project's that Quarry
+// does not run outside the content types' routes: code that runs on every request, a
+// plugin route the project changed, a local plugin's route, a custom route outside /api.
+func (t *RouteTable) Refused(method, path string) []routes.Code {
+	if t == nil {
+		return nil
+	}
+	segs := splitPath(path)
+	if len(t.Global) > 0 && !(len(segs) == 1 && (segs[0] == "_health" || segs[0] == "_ready")) {
+		return t.Global
+	}
+	for _, p := range t.Prefixes {
+		if _, ok := cutSegments(segs, splitPath(p.Path)); ok {
+			return []routes.Code{p.Code}
+		}
+	}
+	for _, p := range t.Plugin {
+		if len(p.Code) > 0 && p.Method == method && matchPattern(p.Path, segs) {
+			return p.Code
+		}
+	}
+	for _, c := range t.Custom {
+		if c.Outside && c.Method == method && matchPattern(c.Path, segs) {
+			return c.Code
+		}
+	}
+	return nil
+}
+
+// notServed answers a route the project declares but Quarry does not run: Strapi beside
+// Quarry answers it when there is one (NotServed), else 501 NotImplementedError naming the
+// code.
+func (s *Server) notServed(w http.ResponseWriter, r *http.Request, code []routes.Code) {
 	if s.NotServed != nil {
 		s.NotServed.ServeHTTP(w, r)
 		return
 	}
-	envelope.WriteAPIError(w, apierror.NotFound())
+	envelope.WriteAPIError(w, NotImplemented(code))
+}
+
+// NotImplemented is the answer to a request whose route runs code of the project's that
+// Quarry does not: Strapi's NotImplementedError (501), naming the code.
+func NotImplemented(code []routes.Code) *apierror.Error {
+	parts := make([]string, 0, len(code))
+	for _, c := range code {
+		parts = append(parts, c.String())
+	}
+	return &apierror.Error{Status: http.StatusNotImplemented, Name: "NotImplementedError",
+		Message: fmt.Sprintf("This route runs the project's own code, which Quarry does not run: %s. Serve it beside Strapi (quarry serve --upstream).", strings.Join(parts, "; "))}
 }

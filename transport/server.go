@@ -23,7 +23,6 @@ import (
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/email"
 	"github.com/quarrycms/quarry/transport/envelope"
-	"github.com/quarrycms/quarry/transport/forward"
 	"github.com/quarrycms/quarry/transport/observe"
 	"github.com/quarrycms/quarry/transport/openapi"
 	"github.com/quarrycms/quarry/transport/plugins/i18n"
@@ -73,8 +72,8 @@ type Server struct {
 	HTTP *HTTPConfig
 	// Routes is what the project's route files say (routes.go); nil serves every core route.
 	Routes *RouteTable
-	// NotServed answers the custom routes of the project's route files, which Quarry does
-	// not run: a 404 in Strapi's envelope when nil. An upstream proxy can take them over.
+	// NotServed answers the routes that run code of the project's that Quarry does not run:
+	// 501 NotImplementedError naming the code when nil; Strapi when it runs beside Quarry.
 	NotServed http.Handler
 	// OpenAPI, when set, is served at openapi.Path.
 	OpenAPI []byte
@@ -90,10 +89,10 @@ type Server struct {
 	// FormMaxBody bounds URL-encoded bodies (strapi::body formLimit); MaxBody when zero.
 	FormMaxBody int64
 	// Upstream, when set, is the Strapi server beside Quarry (--upstream): it gets the
-	// requests Forward forwards and every request Quarry's router does not serve. Without
-	// it those answer 404.
+	// routes that run the project's code Quarry does not run (Routes says which), the
+	// providers' /api/connect routes and every request Quarry's router does not serve.
+	// Without it those answer 501 or 404.
 	Upstream http.Handler
-	Forward  *forward.Routes
 	// Webhooks, when set, fires the strapi_webhooks rows on the writes Quarry serves.
 	Webhooks *webhook.Dispatcher
 
@@ -139,9 +138,7 @@ func (s *Server) Handler() http.Handler {
 	if len(s.Observers) > 0 {
 		r.Use(observe.Middleware(s.Now, s.Observers...))
 	}
-	if s.Upstream != nil {
-		r.Use(s.forwardFirst)
-	}
+	r.Use(s.routeFirst)
 	r.Use(s.recoverer)
 	if s.DB != nil && s.DB.HasReplicas() {
 		// Each request's reads may go to a read replica that has caught up with the primary.
@@ -189,7 +186,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	r.NotFound(s.notFound)
 	if s.Upstream != nil && s.NotServed == nil {
-		s.NotServed = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.toUpstream(w, r, "custom route") })
+		s.NotServed = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.toUpstream(w, r, "the project's code") })
 	}
 	if s.Upstream != nil {
 		r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { s.toUpstream(w, r, "method not served by Quarry") })
@@ -238,12 +235,26 @@ func withRESTPrefix(prefix string, next http.Handler) http.Handler {
 	})
 }
 
-// forwardFirst sends to Strapi what the project's customizations give it (Forward), before
-// Quarry's middleware and routes see the request.
-func (s *Server) forwardFirst(next http.Handler) http.Handler {
+// routeFirst answers, before Quarry's middleware and routes see the request, what runs code
+// of the project's that Quarry does not run outside the content types' routes (RouteTable's
+// Refused): Strapi answers it when it runs beside Quarry, else a 501. The providers' routes
+// go to Strapi too.
+func (s *Server) routeFirst(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if up, reason := s.Forward.Decide(req); up {
-			s.toUpstream(w, req, reason)
+		if code := s.Routes.Refused(req.Method, req.URL.Path); code != nil {
+			if s.Upstream != nil {
+				s.toUpstream(w, req, "the project's code: "+code[0].String())
+				return
+			}
+			envelope.WriteAPIError(w, NotImplemented(code))
+			return
+		}
+		if s.Upstream == nil {
+			next.ServeHTTP(w, req)
+			return
+		}
+		if strings.HasPrefix(req.URL.Path, "/api/connect/") {
+			s.toUpstream(w, req, "plugin route Quarry lacks (users-permissions providers)")
 			return
 		}
 		if !s.Log.Enabled(req.Context(), slog.LevelDebug) {
@@ -358,8 +369,8 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 func (s *Server) routeFiles(w http.ResponseWriter, r *http.Request) {
 	res := s.Routes.Resolve(s.Schema, r.Method, strings.TrimPrefix(r.URL.Path, "/api"))
 	switch res.Kind {
-	case RouteCustom:
-		s.notServed(w, r)
+	case RouteCustom, RouteRefused:
+		s.notServed(w, r, res.Code)
 	case RouteMethod:
 		envelope.MethodNotAllowed(w, r)
 	case RouteCore:
@@ -437,6 +448,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 			envelope.MethodNotAllowed(w, r)
 			return
 		}
+		if code := s.Routes.CoreCode(st.UID, "createLocalization"); len(code) > 0 {
+			s.notServed(w, r, code)
+			return
+		}
 		if err := s.i18n.CreateLocalization(r.Context(), w, r, st, ""); err != nil {
 			s.writeError(w, r, err)
 		}
@@ -461,6 +476,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		envelope.MethodNotAllowed(w, r)
+		return
+	}
+	if code := s.Routes.CoreCode(m.UID, action); len(code) > 0 {
+		s.notServed(w, r, code)
 		return
 	}
 	who, err := s.authorize(r, m, action)

@@ -320,6 +320,4 @@ const envHelp = `Environment:
   LOG_FORMAT             text or json (text)
   QUARRY_METRICS_ADDR    like --metrics-addr (off)
   QUARRY_UPSTREAM        like --upstream: the Strapi server beside Quarry (off)
-  QUARRY_UPSTREAM_OVERRIDES, QUARRY_UPSTREAM_LIFECYCLES
-                         forward (default) or serve: customized core routes, writes with lifecycles.js
 `

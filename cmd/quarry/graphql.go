@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
 	"strings"
 
 	"github.com/quarrycms/quarry/parser/gqlschema"
+	"github.com/quarrycms/quarry/schemas/routes"
 	"github.com/quarrycms/quarry/transport"
 	"github.com/quarrycms/quarry/transport/app"
 	gqltransport "github.com/quarrycms/quarry/transport/graphql"
@@ -23,6 +25,10 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 	if !gcfg.Enabled {
 		return nil
 	}
+	if err := applyShadowCRUD(gcfg.Extension(), a.Routes.Shadow); err != nil {
+		return err
+	}
+	refuseResolvers(&gcfg, transport.GraphQLRefusals(a.Routes, a.Schema))
 	opts := gqltransport.Options{
 		Options: execute.Options{Schema: a.Schema, Config: gcfg,
 			Planner: srv.Planner, Runner: srv.Runner, Writer: srv.Writer, DB: a.DB,
@@ -59,4 +65,22 @@ func printSchema(args []string, stdout io.Writer) error {
 	}
 	_, err = io.WriteString(stdout, sdl)
 	return err
+}
+
+// refuseResolvers makes the resolvers that run code of the project's that Quarry does not run
+// (lifecycle hooks, a changed auth controller) answer NotImplementedError, through a policy
+// that runs before them: never the resolver without the project's code.
+func refuseResolvers(cfg *gqlschema.Config, refused map[string][]routes.Code) {
+	if len(refused) == 0 {
+		return
+	}
+	if cfg.ResolversConfig == nil {
+		cfg.ResolversConfig = map[string]gqlschema.ResolverConfig{}
+	}
+	for field, code := range refused {
+		err := transport.NotImplemented(code)
+		rc := cfg.ResolversConfig[field]
+		rc.Policies = append([]gqlschema.Policy{func(context.Context, gqlschema.PolicyContext) (bool, error) { return false, err }}, rc.Policies...)
+		cfg.ResolversConfig[field] = rc
+	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/routes"
 	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/transport"
 	"github.com/quarrycms/quarry/transport/app"
@@ -46,6 +47,8 @@ Usage:
   quarry permissions actions --app DIR
   quarry locales list|add|remove|default --app DIR [CODE [NAME]]
   quarry indexes --app DIR [--apply]      print (--apply: create) the optional indexes Quarry uses
+  quarry routes --app DIR [--upstream URL] every route and how it is served: natively, by the
+                                          project's code, forwarded to Strapi or refused, and why
   quarry version                          print the version, commit and build time
   quarry health [--url URL]               exit 0 when a running server's /_health answers
 
@@ -97,6 +100,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return locales(ctx, args[1:], stdout, log, getenv)
 	case "indexes":
 		return indexes(ctx, args[1:], stdout, log, getenv)
+	case "routes":
+		return routesCmd(ctx, args[1:], stdout, log, getenv)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])
@@ -149,7 +154,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		I18n:       a.I18n,
 		LogPlans:   getenv("QUARRY_LOG_PLANS") == "1",
 		RESTPrefix: a.RESTPrefix,
-		Routes:     routeTable(a.Routes, a.Schema, log),
+		Routes:     transport.BuildRoutes(a.Routes, a.Schema, graphqlPath(a), log),
 		TrustProxy: a.Settings.Server.Proxy,
 
 		DebugStatements: getenv("QUARRY_DEBUG_STATEMENTS") == "1",
@@ -213,8 +218,17 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	defer stopMetrics()
 	readTimeout := 60 * time.Second
 	if *upstream != "" {
-		if err := setupUpstream(ctx, a, srv, *upstream, log, getenv); err != nil {
+		if err := setupUpstream(a, srv, *upstream, log); err != nil {
 			return err
+		}
+		if refused := transport.GraphQLRefusals(a.Routes, a.Schema); len(refused) > 0 && srv.GraphQL != nil {
+			// A document may mix fields Quarry runs with fields that run the project's code:
+			// Strapi answers GraphQL as a whole.
+			for _, f := range sortedKeys(refused) {
+				srv.Routes.Prefixes = append(srv.Routes.Prefixes, transport.PrefixRoute{Path: srv.GraphQLPath,
+					Code: routes.Code{What: "the GraphQL field " + f + " runs " + refused[f][0].String()}})
+				break
+			}
 		}
 		// Uploads through the admin panel stream through Quarry to Strapi.
 		readTimeout = 30 * time.Minute
@@ -253,35 +267,23 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	return err
 }
 
-// setupUpstream puts Strapi beside Quarry: the project's customized routes and every request
-// Quarry does not serve go to it. The decision for every route is printed.
-func setupUpstream(ctx context.Context, a *app.App, srv *transport.Server, upstream string, log *slog.Logger, getenv func(string) string) error {
+// setupUpstream puts Strapi beside Quarry: the routes that run the project's code Quarry does
+// not run, and every request Quarry does not serve, go to it. The decision for every route is
+// printed.
+func setupUpstream(a *app.App, srv *transport.Server, upstream string, log *slog.Logger) error {
 	target, err := forward.ParseUpstream(upstream)
 	if err != nil {
 		return err
 	}
-	overrides, err := forward.ParsePolicy(getenv("QUARRY_UPSTREAM_OVERRIDES"), forward.Forward)
-	if err != nil {
-		return fmt.Errorf("QUARRY_UPSTREAM_OVERRIDES: %w", err)
-	}
-	lifecycles, err := forward.ParsePolicy(getenv("QUARRY_UPSTREAM_LIFECYCLES"), forward.Forward)
-	if err != nil {
-		return fmt.Errorf("QUARRY_UPSTREAM_LIFECYCLES: %w", err)
-	}
-	srv.Forward, err = forward.Load(ctx, a.Dir, a.Schema, forward.Options{Overrides: overrides, Lifecycles: lifecycles,
-		LookupEnv: func(k string) (string, bool) { v := getenv(k); return v, v != "" }})
-	if err != nil {
-		return err
-	}
 	srv.Upstream = forward.NewProxy(target, forward.DefaultTimeouts, log, transport.UpstreamError)
-	for _, r := range srv.Forward.List() {
-		to := "github.com/quarrycms/quarry"
-		if r.Upstream {
+	for _, r := range srv.Routes.List(a.Schema, a.RESTPrefix, true) {
+		to := "quarry"
+		if r.How == transport.HowForwarded {
 			to = "upstream"
 		}
-		log.Info("route", "method", r.Method, "path", r.Path, "to", to, "why", r.Reason)
+		log.Info("route", "method", r.Method, "path", r.Path, "to", to, "why", r.Why)
 	}
-	log.Info("forwarding to Strapi", "upstream", target.String())
+	log.Info("forwarding to Strapi", "upstream", target.String(), "also", "every request Quarry does not serve")
 	return nil
 }
 

@@ -1,60 +1,128 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"log/slog"
+	"sort"
 	"strings"
+	"text/tabwriter"
 
-	"github.com/quarrycms/quarry/schemas"
-	"github.com/quarrycms/quarry/schemas/routes"
+	"github.com/quarrycms/quarry/parser/gqlschema"
+	"github.com/quarrycms/quarry/schemas/jseval"
 	"github.com/quarrycms/quarry/transport"
+	"github.com/quarrycms/quarry/transport/app"
 )
 
-// routeTable turns what the project's route files say (app.Routes) into the server's route
-// table; nil when the project has no route file, so that every core route is served.
-// A core route whose middlewares only rewrite the query gets them loaded, to run before the
-// core action; one that does not load is served without them, with a warning.
-func routeTable(m *routes.Model, s *schemas.Schema, log *slog.Logger) *transport.RouteTable {
-	if m == nil || !m.Files {
-		return nil
+// graphqlPath is where the app's GraphQL endpoint is mounted, "" when the plugin is off.
+func graphqlPath(a *app.App) string {
+	gcfg, err := gqlschema.ParseConfig(a.Config.JSON("plugins"))
+	if err != nil || !gcfg.Enabled || !a.PluginEnabled("graphql") {
+		return ""
 	}
-	t := &transport.RouteTable{Files: true, Core: map[string]*transport.CoreRoutes{}}
-	for _, ct := range s.Models {
-		if !ct.IsContentType() || !strings.HasPrefix(ct.UID, "api::") {
+	return gcfg.Endpoint
+}
+
+// routesCmd prints every route of an app with how Quarry answers it: its native core action,
+// the project's code run by Quarry, forwarded to Strapi (with --upstream) or refused, and why.
+func routesCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
+	fs := newFlags("routes")
+	dir := appFlag(fs)
+	upstream := fs.String("upstream", getenv("QUARRY_UPSTREAM"), "list the routes as served beside this Strapi server (forwarded instead of refused)")
+	if _, err := parseFlags(fs, args, 0, stdout); err != nil {
+		return err
+	}
+	a, err := openAdmin(ctx, *dir, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer a.DB.Close()
+	gql := graphqlPath(a)
+	table := transport.BuildRoutes(a.Routes, a.Schema, gql, log)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "METHOD\tPATH\tSERVED\tWHY")
+	for _, r := range table.List(a.Schema, a.RESTPrefix, *upstream != "") {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Method, r.Path, r.How, r.Why)
+	}
+	if gql != "" {
+		refused := transport.GraphQLRefusals(a.Routes, a.Schema)
+		for _, f := range sortedKeys(refused) {
+			how := transport.HowRefused
+			if *upstream != "" {
+				how = transport.HowForwarded
+			}
+			var why []string
+			for _, c := range refused[f] {
+				why = append(why, c.String())
+			}
+			fmt.Fprintf(tw, "GRAPHQL\t%s\t%s\t%s\n", f, how, strings.Join(why, "; "))
+		}
+	}
+	return tw.Flush()
+}
+
+// applyShadowCRUD runs the Shadow CRUD calls the project's register() makes on the GraphQL
+// extension service (recorded when the app was opened).
+func applyShadowCRUD(ext *gqlschema.Extension, calls []jseval.ShadowCall) error {
+	for _, c := range calls {
+		t := ext.ShadowCRUD(c.UID)
+		str := func(i int) string {
+			if i < len(c.Args) {
+				s, _ := c.Args[i].(string)
+				return s
+			}
+			return ""
+		}
+		if c.Field != "" {
+			f := t.Field(c.Field)
+			switch c.Method {
+			case "disable":
+				f.Disable()
+			case "disableOutput":
+				f.DisableOutput()
+			case "disableInput":
+				f.DisableInput()
+			case "disableFilters":
+				f.DisableFilters()
+			}
 			continue
 		}
-		r := m.Core[ct.UID]
-		if r == nil && !m.IsCoreEnabled(ct.UID, "find") {
-			continue // no router: Strapi routes nothing of this type
-		}
-		cr := &transport.CoreRoutes{Action: map[string]bool{}, Public: map[string]bool{}, Query: map[string]transport.QueryRewriter{}}
-		if r != nil {
-			cr.Order, cr.Prefix = r.Order, r.Prefix
-			for action, c := range r.Config {
-				if !r.Enabled(action) || !routes.QueryOnly(m.Dir, c) {
-					continue
+		switch c.Method {
+		case "disable":
+			t.Disable()
+		case "disableQueries":
+			t.DisableQueries()
+		case "disableMutations":
+			t.DisableMutations()
+		case "disableAction":
+			t.DisableAction(str(0))
+		case "disableActions":
+			list, _ := firstArg(c.Args).([]any)
+			for _, a := range list {
+				if s, ok := a.(string); ok {
+					t.DisableAction(s)
 				}
-				ch, err := transport.LoadMiddlewareChain(m.Dir, c, m.Eval, log)
-				if err != nil {
-					log.Warn("route middleware did not load; the core action is served without it", "route", ct.UID+"."+action, "error", err)
-					continue
-				}
-				cr.Query[action] = ch
 			}
+		default:
+			return fmt.Errorf("graphql extension: shadowCRUD(%q).%s is not supported", c.UID, c.Method)
 		}
-		for _, a := range routes.CoreActions {
-			cr.Action[a] = r == nil || r.Enabled(a)
-			cr.Public[a] = r != nil && r.Public(a)
-		}
-		t.Core[ct.UID] = cr
 	}
-	for _, c := range m.Custom {
-		path := c.Path
-		if c.Config.Prefix == nil {
-			// A route with its own config.prefix is registered beside the file's router,
-			// not under its prefix, as Strapi's route manager does.
-			path = c.Prefix + c.Path
-		}
-		t.Custom = append(t.Custom, transport.CustomRoute{Order: c.Order, Method: c.Method, Path: path, Handler: c.Handler})
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
-	return t
+	sort.Strings(out)
+	return out
+}
+
+func firstArg(args []any) any {
+	if len(args) == 0 {
+		return nil
+	}
+	return args[0]
 }

@@ -59,6 +59,25 @@ func logStartup(log *slog.Logger, addr net.Addr, a *app.App, srv *transport.Serv
 		"features", strings.Join(features, ", "),
 		"env", app.Env(getenv),
 	)
+	if srv.Routes != nil {
+		var refused, forwarded []string
+		for _, r := range srv.Routes.List(a.Schema, a.RESTPrefix, srv.Upstream != nil) {
+			switch r.How {
+			case transport.HowRefused:
+				refused = append(refused, r.Method+" "+r.Path)
+			case transport.HowForwarded:
+				forwarded = append(forwarded, r.Method+" "+r.Path)
+			}
+		}
+		if len(refused) > 0 {
+			log.Warn("routes that run the project's own code, which Quarry does not run, answer 501; serve them beside Strapi with --upstream ('quarry routes --app DIR' says why for each)",
+				"count", len(refused), "routes", strings.Join(refused, ", "))
+		}
+		if len(forwarded) > 0 {
+			log.Info("routes that run the project's own code go to Strapi ('quarry routes --app DIR --upstream URL' says why for each)",
+				"count", len(forwarded))
+		}
+	}
 	for _, s := range []struct{ what, env, file string }{
 		{"API token salt", "API_TOKEN_SALT", "api-token-salt"},
 		{"JWT secret", "JWT_SECRET", "jwt-secret"},

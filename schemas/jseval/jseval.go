@@ -283,8 +283,11 @@ func (s *sandbox) setupGlobals() error {
 	}
 	s.cache["\x00env"] = env
 	s.cache["path"] = s.pathModule()
-	utils := rt.NewObject()
-	utils.Set("env", env)
+	utils, err := rt.RunString(utilsSource)
+	if err != nil {
+		return err
+	}
+	utils.ToObject(rt).Set("env", env)
 	s.cache["@strapi/utils"] = utils
 	return nil
 }
@@ -548,6 +551,39 @@ func (s *sandbox) runSource(name, file, src, runtimeFile string) (goja.Value, er
 	return module.Get("exports"), nil
 }
 
+// utilsSource is the part of @strapi/utils that project files reach for at load time and in
+// their hooks: the error classes (`const { ApplicationError } = require('@strapi/utils').errors`).
+// Their names are what Strapi's error middleware maps to statuses (see ErrorStatus).
+const utilsSource = `(function () {
+  function make(name, parent, defaultMessage) {
+    var def = defaultMessage === undefined ? parent.defaultMessage : defaultMessage;
+    var C = function (message, details) {
+      var e = new Error(message === undefined ? def : message);
+      Object.setPrototypeOf(e, C.prototype);
+      e.name = name;
+      e.details = details === undefined ? {} : details;
+      return e;
+    };
+    C.prototype = Object.create(parent.prototype, { constructor: { value: C, writable: true, configurable: true } });
+    C.defaultMessage = def;
+    Object.defineProperty(C, 'name', { value: name });
+    return C;
+  }
+  var ApplicationError = make('ApplicationError', Error, 'An application error occured');
+  var errors = { ApplicationError: ApplicationError };
+  errors.ValidationError = make('ValidationError', ApplicationError);
+  errors.YupValidationError = make('ValidationError', ApplicationError);
+  errors.PaginationError = make('PaginationError', ApplicationError, 'Invalid pagination');
+  errors.NotFoundError = make('NotFoundError', ApplicationError, 'Entity not found');
+  errors.ForbiddenError = make('ForbiddenError', ApplicationError, 'Forbidden access');
+  errors.UnauthorizedError = make('UnauthorizedError', ApplicationError, 'Unauthorized');
+  errors.RateLimitError = make('RateLimitError', ApplicationError, 'Too many requests, please try again later.');
+  errors.PayloadTooLargeError = make('PayloadTooLargeError', ApplicationError, 'Entity too large');
+  errors.PolicyError = make('PolicyError', errors.ForbiddenError, 'Policy Failed');
+  errors.NotImplementedError = make('NotImplementedError', ApplicationError, 'This feature is not implemented yet');
+  return { errors: errors };
+})()`
+
 // strapiModule is what `require('@strapi/strapi')` gives route, controller and service files:
 // factories that record what they were asked for instead of building Koa handlers. A core
 // router becomes {__quarry: "coreRouter", uid, config}; a core controller
@@ -566,7 +602,7 @@ module.exports = {
   factories: {
     createCoreRouter: function (uid, cfg) { return { __quarry: 'coreRouter', uid: uid, config: cfg || {} }; },
     createCoreController: function (uid, ext) { return { __quarry: 'coreController', uid: uid, actions: keysOf(ext) }; },
-    createCoreService: function (uid) { return { __quarry: 'coreService', uid: uid }; }
+    createCoreService: function (uid, ext) { return { __quarry: 'coreService', uid: uid, actions: keysOf(ext) }; }
   }
 };
 `

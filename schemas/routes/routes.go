@@ -17,7 +17,11 @@
 //     (api folders, then files, in name order; core and custom interleaved as files come),
 //     with the handler made fully qualified (api::article.article.featured).
 //   - Overridden lists fully qualified core actions (api::article.article.find) a
-//     controller defines itself; Quarry serves its own core action there.
+//     controller defines itself.
+//   - LoadCode adds the rest of the project's code (services, lifecycles, src/index.*,
+//     plugin extensions, local plugins, app-level middlewares); CoreCode, PluginCode and
+//     CustomCode say what code a route runs that Quarry does not, so that the server never
+//     answers such a route with a core action alone (code.go).
 package routes
 
 import (
@@ -102,14 +106,18 @@ type Model struct {
 	// action names), core or not.
 	Actions map[string][]string
 	// Unreadable are the files that did not evaluate (with why), for a start-up warning;
-	// the core actions of an api folder with an unreadable route file stay served.
+	// the routes they might configure are not served (CoreCode names them).
 	Unreadable []string
 	// Dir is the project folder and Eval the options its files were evaluated with, for
 	// loading route middlewares (LoadChain).
 	Dir  string
 	Eval jseval.Options
 
+	codeState // what LoadCode reads: services, lifecycles, startup code, plugins (code.go)
+
 	unreadableAPIs map[string]bool
+	serviceFile    map[string]string // service uid → its file
+	subscribed     map[string]bool   // files whose lifecycle subscriptions were recorded
 }
 
 // IsCoreEnabled says whether a content type's core action is routed: always when the project
@@ -178,7 +186,12 @@ func Load(ctx context.Context, dir string, opts jseval.Options) (*Model, error) 
 		for _, rel := range ctrls {
 			res, err := jseval.EvalModule(ctx, filepath.Join(dir, rel), opts)
 			if err != nil {
+				// A controller Quarry cannot read may define every core action.
 				m.Unreadable = append(m.Unreadable, fmt.Sprintf("%s (%v)", rel, unwrap(err)))
+				base := strings.TrimSuffix(filepath.Base(rel), filepath.Ext(rel))
+				for _, a := range CoreActions {
+					m.Overridden = append(m.Overridden, "api::"+name+"."+base+"."+a)
+				}
 				continue
 			}
 			m.addController(name, rel, res)

@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -124,9 +123,12 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if err != nil {
 		return nil, err
 	}
-	warnRoutes(rm, log)
 	a := &App{Dir: dir, Schema: s, REST: planner.DefaultConfig(), Config: proj, Settings: typed, Getenv: getenv,
 		RESTPrefix: "/api", Routes: rm}
+	if err := rm.LoadCode(ctx, a.codeInput()); err != nil {
+		return nil, err
+	}
+	warnRoutes(rm, log)
 	rest := typed.API.REST
 	if rest.DefaultLimit != nil {
 		a.REST.DefaultLimit = rest.DefaultLimit.Int(0)
@@ -188,32 +190,51 @@ func schemaOptions(proj *projectconfig.Project, log *slog.Logger) (schemas.Optio
 	return opts, nil
 }
 
-// warnRoutes names, once each, what of the project's routes and controllers Quarry serves its
-// own way: core actions its controllers override, and routes' policies and middlewares.
+// warnRoutes names, once each, what of the project's code Quarry does not run: files it could
+// not read, code that keeps every route from being served, and start-up code whose effects are
+// on content. Which routes that code refuses (or, beside Strapi, forwards) `quarry routes`
+// lists, and the start-up log counts.
 func warnRoutes(m *routes.Model, log *slog.Logger) {
 	if len(m.Unreadable) > 0 {
-		log.Warn("route or controller files Quarry could not evaluate; their api's core routes are served as if unconfigured", "files", strings.Join(m.Unreadable, "; "))
+		log.Warn("project files Quarry could not evaluate; the routes they may configure are not served by Quarry", "files", strings.Join(m.Unreadable, "; "))
 	}
-	if len(m.Overridden) > 0 {
-		log.Warn("controllers override core actions; Quarry serves its own core action there", "actions", strings.Join(m.Overridden, ", "))
+	for _, c := range m.Global {
+		log.Warn("the project runs code on every request that Quarry does not run: only Strapi beside Quarry (--upstream) can serve the API", "code", c.String())
 	}
-	var hooked []string
-	for uid, r := range m.Core {
-		for action, c := range r.Config {
-			if r.Enabled(action) && (len(c.Policies) > 0 || len(c.Middlewares) > 0) && !routes.QueryOnly(m.Dir, c) {
-				hooked = append(hooked, uid+"."+action)
-			}
+	for _, c := range m.NotRun {
+		log.Warn("start-up code of the project that Quarry does not run; run it in Strapi, or create the content it would", "code", c.String())
+	}
+}
+
+// codeInput is what the project's register() and bootstrap() see of it while Quarry records
+// them: its content types, its configuration and its plugins.
+func (a *App) codeInput() routes.CodeInput {
+	cts := map[string]any{}
+	for _, m := range a.Schema.Models {
+		if !m.IsContentType() {
+			continue
 		}
-	}
-	for _, r := range m.Custom {
-		if len(r.Config.Policies) > 0 || len(r.Config.Middlewares) > 0 {
-			hooked = append(hooked, r.Method+" "+r.Path)
+		attrs := map[string]any{}
+		for _, at := range m.Attributes {
+			attrs[at.Name] = map[string]any{"type": string(at.Type)}
 		}
+		kind := "collectionType"
+		if m.Kind == schemas.SingleType {
+			kind = "singleType"
+		}
+		cts[m.UID] = map[string]any{"uid": m.UID, "kind": kind, "collectionName": m.Table, "modelName": m.SingularName,
+			"info":    map[string]any{"singularName": m.SingularName, "pluralName": m.PluralName, "displayName": m.DisplayName},
+			"options": map[string]any{"draftAndPublish": m.DraftAndPublish}, "attributes": attrs}
 	}
-	if len(hooked) > 0 {
-		sort.Strings(hooked)
-		log.Warn("routes declare policies or middlewares that do more than rewrite the query, which Quarry does not run", "routes", strings.Join(hooked, ", "))
+	cfg := map[string]any{}
+	for _, n := range a.Config.Names() {
+		cfg[n] = a.Config.Value(n)
 	}
+	var mws []any
+	if list, ok := a.Config.Value("middlewares").([]any); ok {
+		mws = list
+	}
+	return routes.CodeInput{Middlewares: mws, ContentTypes: cts, Config: cfg, Plugins: a.PluginEnabled}
 }
 
 // configError names the files of a configuration name in an error.

@@ -67,7 +67,9 @@ func (x *execution) fieldError(err error, f *pg.Field, p *path) {
 	}
 	var ae *apierror.Error
 	if errors.As(err, &ae) {
-		if ae.Status >= 500 {
+		// A field that runs the project's code Quarry does not run is refused in the open,
+		// as Strapi formats its NotImplementedError (an application error).
+		if ae.Status >= 500 && ae.Name != "NotImplementedError" {
 			x.log.Error("graphql field failed", "path", pathString(p), "err", err)
 			x.errs = append(x.errs, &gqlError{Message: "Internal Server Error", Code: codeInternal})
 			return

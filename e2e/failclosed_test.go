@@ -1,0 +1,149 @@
+package e2e
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// failClosedApp is examples/blog with testdata/projects/failclosed laid over it: one of each
+// kind of code a project declares for its routes (a controller and a service overriding core
+// actions, route policies, lifecycle hooks in files and subscribed in bootstrap(), a custom
+// route, register() adding a middleware to a plugin route, a plugin extension replacing a
+// controller, a local plugin's route).
+func failClosedApp(t *testing.T) string {
+	t.Helper()
+	app := copyProject(t, "../examples/blog")
+	if err := os.CopyFS(app, os.DirFS("testdata/projects/failclosed")); err != nil {
+		t.Fatal(err)
+	}
+	return app
+}
+
+// refusedRoute is one line of `quarry routes` that says Quarry refuses the route.
+type refusedRoute struct{ method, path, why string }
+
+// refusedRoutes runs `quarry routes` and keeps the refused REST routes and GraphQL fields.
+func refusedRoutes(t *testing.T, env []string, app string) (rest, graphql []refusedRoute) {
+	t.Helper()
+	out := quarry(t, env, "routes", "--app", app)
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 4 || f[2] != "refused" {
+			continue
+		}
+		r := refusedRoute{method: f[0], path: f[1], why: strings.Join(f[3:], " ")}
+		if r.method == "GRAPHQL" {
+			graphql = append(graphql, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	return rest, graphql
+}
+
+// TestFailClosed checks that no route whose project code Quarry does not run is answered
+// by its core action: every route `quarry routes` lists as refused answers 501
+// NotImplementedError naming the file, on every database, with nothing written; the routes
+// without such code are served.
+func TestFailClosed(t *testing.T) {
+	for _, be := range backends() {
+		t.Run(be.Name, func(t *testing.T) {
+			app := failClosedApp(t)
+			srv := start(t, be, app)
+			rest, gql := refusedRoutes(t, srv.Env, app)
+			want := map[string]bool{
+				"GET /api/articles/:id": true, "PUT /api/articles/:id": true, "DELETE /api/articles/:id": true,
+				"GET /api/tags": true, "GET /api/tags/count": true, "POST /api/writers": true, "GET /api/pages": true,
+				"PUT /api/homepage": true, "GET /api/users": true, "PUT /api/users/:id": true, "GET /api/hello/greeting": true,
+			}
+			for _, r := range rest {
+				delete(want, r.method+" "+r.path)
+				path := strings.NewReplacer(":id", "1", ":role", "1", "(.*)", "x", ":provider", "github").Replace(r.path)
+				var body []byte
+				if r.method == "POST" || r.method == "PUT" {
+					body = []byte(`{"data":{"name":"Refused","title":"Refused"},"username":"x"}`)
+				}
+				st, b := srv.do(t, r.method, path, body)
+				file, _, _ := strings.Cut(r.why, ":")
+				if st != 501 || !strings.Contains(string(b), `"name":"NotImplementedError"`) || !strings.Contains(string(b), file) {
+					t.Errorf("%s %s (%s): %d %s", r.method, path, r.why, st, b)
+				}
+			}
+			for k := range want {
+				t.Errorf("%s is not listed as refused", k)
+			}
+			// Nothing the refused writes carried was stored.
+			for _, p := range []string{"/api/writers", "/api/homepage"} {
+				if st, b := srv.do(t, "GET", p, nil); strings.Contains(string(b), "Refused") {
+					t.Errorf("GET %s after a refused write: %d %s", p, st, b)
+				}
+			}
+			// Routes without such code are Quarry's.
+			for _, p := range []string{"/api/articles", "/api/writers", "/api/tags/1", "/api/users/me", "/api/homepage"} {
+				if st, b := srv.do(t, "GET", p, nil); st == 501 {
+					t.Errorf("GET %s: %d %s", p, st, b)
+				}
+			}
+			if st, b := srv.do(t, "POST", "/api/tags", []byte(`{"data":{"name":"go"}}`)); st != 200 {
+				t.Errorf("create tag: %d %s", st, b)
+			}
+			// GraphQL: the fields that run hooks or a replaced controller are refused; the
+			// others (a service override does not reach Strapi's resolvers) are served.
+			fields := map[string]string{
+				"Mutation.createWriter":   `mutation { createWriter(data: {name: "G"}) { data { id } } }`,
+				"Query.pages":             `{ pages { data { id } } }`,
+				"Mutation.updateHomepage": `mutation { updateHomepage(data: {title: "T"}) { data { id } } }`,
+			}
+			for _, r := range gql {
+				doc, ok := fields[r.path]
+				if !ok {
+					continue
+				}
+				delete(fields, r.path)
+				_, out := srv.gqlCall(t, srv.Token, doc, nil)
+				if !strings.Contains(out, "NotImplementedError") || strings.Contains(out, `"id"`) {
+					t.Errorf("%s: %s", r.path, out)
+				}
+			}
+			for f := range fields {
+				t.Errorf("GraphQL %s is not listed as refused", f)
+			}
+			if _, out := srv.gqlCall(t, srv.Token, `{ tags { data { id attributes { name } } } }`, nil); !strings.Contains(out, `"name":"go"`) {
+				t.Errorf("tags over GraphQL: %s", out)
+			}
+		})
+	}
+}
+
+// TestFailClosedGlobalMiddleware: an app-level middleware of the project's runs on every
+// request, so nothing but the health checks is served without Strapi.
+func TestFailClosedGlobalMiddleware(t *testing.T) {
+	be := backends()[0]
+	app := copyProject(t, "../examples/blog")
+	mw := `module.exports = ['strapi::logger', 'strapi::errors', 'strapi::security', 'strapi::cors', 'global::audit',
+  'strapi::query', 'strapi::body', 'strapi::public'];`
+	if err := os.WriteFile(filepath.Join(app, "config", "middlewares.js"), []byte(mw), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(app, "src", "middlewares"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(app, "src", "middlewares", "audit.js"),
+		[]byte("module.exports = () => async (ctx, next) => { if (ctx.get('x-block')) return ctx.forbidden(); await next(); };"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := start(t, be, app)
+	for _, p := range []string{"/api/articles", "/api/users/me", "/api/i18n/locales", "/graphql"} {
+		st, b := srv.do(t, "GET", p, nil)
+		if st != 501 || !strings.Contains(string(b), "global::audit") {
+			t.Errorf("GET %s: %d %s", p, st, b)
+		}
+	}
+	if st, _ := srv.do(t, "GET", "/_health", nil); st != 204 {
+		t.Errorf("/_health: %d", st)
+	}
+}

@@ -1,0 +1,409 @@
+package jseval
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/dop251/goja"
+)
+
+// RecordInput is what the recording `strapi` object knows of the project when Record calls
+// one of its functions.
+type RecordInput struct {
+	// Export names the function to call: "register" or "bootstrap" of src/index.* or a
+	// local plugin's strapi-server.*, called with ({ strapi }); "" calls the module's
+	// export itself with the plugin object (a plugin extension, src/extensions/<p>/strapi-server.*).
+	Export string
+	// Plugin is the plugin whose object an extension receives.
+	Plugin string
+	// PluginRoutes are the plugins' content-API routes ({method, path, handler, config}) by
+	// plugin name, as strapi.plugin(name).routes['content-api'].routes shows them.
+	PluginRoutes map[string][]map[string]any
+	// ContentTypes are strapi.contentTypes (uid → {uid, kind, collectionName, info, attributes}).
+	ContentTypes map[string]any
+	// Config is the project's configuration by file name, for strapi.config.get.
+	Config map[string]any
+}
+
+// Recording is what a call did to the recording `strapi` object: the parts of Strapi's API
+// Quarry models are recorded as data, anything else as an unsupported use.
+type Recording struct {
+	// Called is false when the module exports no such function.
+	Called bool
+	// Touched is false when the function used nothing of strapi (the generated empty
+	// register() and bootstrap()).
+	Touched bool
+	// Unsupported lists uses of APIs the recorder does not model (strapi.server.use, …),
+	// in order, each once.
+	Unsupported []string
+	// Data lists uses of the data APIs (entityService, db.query, query, services): their
+	// effects are on content, and the recorder does not perform them.
+	Data []string
+	// Subscriptions are strapi.db.lifecycles.subscribe calls.
+	Subscriptions []Subscription
+	// Routes are the plugins' content-API routes after the call.
+	Routes map[string][]map[string]any
+	// Shadow are the GraphQL extension service's Shadow CRUD calls, in order.
+	Shadow []ShadowCall
+	// GraphQLUses describes each use() of the GraphQL extension service.
+	GraphQLUses []string
+	// Controllers and Services name what an extension replaced on the plugin object
+	// ("user" for a whole controller, "user.me" for one action).
+	Controllers, Services []string
+	// Policies and Middlewares name what an extension added to the plugin object.
+	Policies, Middlewares []string
+	// Threw is what the call threw (or rejected with), "" when it finished.
+	Threw string
+}
+
+// Subscription is one strapi.db.lifecycles.subscribe call: the models it names (nil: every
+// model) and its hooks (nil: every hook, a function subscriber).
+type Subscription struct {
+	Models []string `json:"models"`
+	Hooks  []string `json:"hooks"`
+}
+
+// ShadowCall is one Shadow CRUD call of the GraphQL extension service:
+// shadowCRUD(uid).<method>(args...), or .field(name).<method>() with Field set.
+type ShadowCall struct {
+	UID    string `json:"uid"`
+	Field  string `json:"field,omitempty"`
+	Method string `json:"method"`
+	Args   []any  `json:"args,omitempty"`
+}
+
+// recorderSource builds the recording strapi object. Every API it does not model is a
+// Proxy that notes the path it was reached by; `then` is undefined on it so that awaiting it
+// does not hang.
+const recorderSource = `(function (init) {
+  var rec = { touched: false, unsupported: [], data: [], subs: [], shadow: [], uses: [],
+              controllers: [], services: [], policies: [], middlewares: [] };
+  function note(list, p) { if (list.indexOf(p) < 0) list.push(p); }
+  function trap(path, list) {
+    return new Proxy(function () {}, {
+      get: function (t, k) {
+        if (k === Symbol.toPrimitive) return function () { return ''; };
+        if (typeof k === 'symbol' || k === 'then' || k === 'toJSON') return undefined;
+        note(list, path + '.' + String(k));
+        return trap(path + '.' + String(k), list);
+      },
+      set: function (t, k) { note(list, path + '.' + String(k) + ' ='); return true; },
+      apply: function () { note(list, path + '()'); return trap(path + '()', list); },
+      construct: function () { note(list, 'new ' + path); return trap(path, list); }
+    });
+  }
+  function data(path) { return trap(path, rec.data); }
+  function unsupported(path) { return trap(path, rec.unsupported); }
+  var routes = init.routes || {};
+  function shadowHandle(uid) {
+    function call(method, args, field) {
+      var c = { uid: uid, method: method, args: Array.prototype.slice.call(args) };
+      if (field) c.field = field;
+      rec.shadow.push(c);
+    }
+    var h = {};
+    ['disable', 'disableQueries', 'disableMutations', 'disableAction', 'disableActions'].forEach(function (m) {
+      h[m] = function () { call(m, arguments); return h; };
+    });
+    ['isEnabled', 'isDisabled', 'areQueriesEnabled', 'areQueriesDisabled', 'areMutationsEnabled',
+     'areMutationsDisabled', 'isActionEnabled', 'isActionDisabled'].forEach(function (m) {
+      h[m] = function () { note(rec.unsupported, 'graphql extension shadowCRUD(' + uid + ').' + m); return true; };
+    });
+    h.field = function (name) {
+      var f = {};
+      ['disable', 'disableOutput', 'disableInput', 'disableFilters'].forEach(function (m) {
+        f[m] = function () { call(m, arguments, name); return f; };
+      });
+      return f;
+    };
+    return h;
+  }
+  var nexus = unsupported('nexus');
+  var strapi;
+  var extension = {
+    shadowCRUD: function (uid) { return shadowHandle(String(uid)); },
+    use: function (ext) {
+      if (typeof ext === 'function') ext = ext({ nexus: nexus, strapi: strapi });
+      var parts = [];
+      if (ext && ext.typeDefs) parts.push('typeDefs');
+      if (ext && ext.types) parts.push('nexus types');
+      if (ext && ext.resolvers) parts.push('resolvers ' + Object.keys(ext.resolvers).map(function (t) {
+        return Object.keys(ext.resolvers[t] || {}).map(function (f) { return t + '.' + f; }).join(', ');
+      }).join(', '));
+      if (ext && ext.resolversConfig) parts.push('resolversConfig ' + Object.keys(ext.resolversConfig).join(', '));
+      if (ext && ext.plugins) parts.push('plugins');
+      rec.uses.push(parts.join('; ') || 'an empty extension');
+      return extension;
+    }
+  };
+  var plugins = {};
+  function plugin(name) {
+    if (plugins[name]) return plugins[name];
+    var p = {
+      routes: { 'content-api': { type: 'content-api', routes: routes[name] || [] }, admin: unsupported('strapi.plugin(' + name + ').routes.admin') },
+      service: function (s) {
+        if (name === 'graphql' && s === 'extension') return extension;
+        return data('strapi.plugin(' + name + ').service(' + s + ')');
+      },
+      services: data('strapi.plugin(' + name + ').services'),
+      controller: function (c) { return unsupported('strapi.plugin(' + name + ').controller(' + c + ')'); },
+      controllers: unsupported('strapi.plugin(' + name + ').controllers'),
+      contentType: function (c) { return (init.contentTypes || {})['plugin::' + name + '.' + c]; },
+      config: function (k, d) { var c = ((init.config.plugins || {})[name] || {}).config || {}; return get(c, k, d); },
+      policies: unsupported('strapi.plugin(' + name + ').policies'),
+      middlewares: unsupported('strapi.plugin(' + name + ').middlewares')
+    };
+    plugins[name] = p;
+    return p;
+  }
+  function get(obj, path, def) {
+    var keys = Array.isArray(path) ? path : String(path).split('.');
+    var v = obj;
+    for (var i = 0; i < keys.length; i++) {
+      if (v === null || typeof v !== 'object' || !(keys[i] in v)) return def;
+      v = v[keys[i]];
+    }
+    return v === undefined ? def : v;
+  }
+  var pluginsProxy = new Proxy({}, { get: function (t, k) { return typeof k === 'string' ? plugin(k) : undefined; } });
+  function silent() {}
+  var log = { info: silent, warn: silent, error: silent, debug: silent, trace: silent, fatal: silent };
+  var lifecycles = { subscribe: function (s) {
+    if (typeof s === 'function') { rec.subs.push({ models: null, hooks: null }); return; }
+    if (!s || typeof s !== 'object') return;
+    var hooks = Object.keys(s).filter(function (k) { return k !== 'models' && typeof s[k] === 'function'; });
+    rec.subs.push({ models: Array.isArray(s.models) ? s.models.map(String) : null, hooks: hooks });
+  } };
+  var known = {
+    plugin: plugin, plugins: pluginsProxy,
+    config: { get: function (p, d) {
+      var keys = Array.isArray(p) ? p.slice() : String(p).split('.');
+      if (keys[0] === 'plugin' && keys.length > 1) { keys = ['plugins', keys[1], 'config'].concat(keys.slice(2)); }
+      return get(init.config || {}, keys, d);
+    }, has: function (p) { return this.get(p) !== undefined; } },
+    log: log,
+    contentTypes: init.contentTypes || {},
+    contentType: function (uid) { return (init.contentTypes || {})[uid]; },
+    getModel: function (uid) { return (init.contentTypes || {})[uid]; },
+    customFields: { register: silent },
+    db: new Proxy({ lifecycles: lifecycles }, { get: function (t, k) {
+      if (k === 'lifecycles') return lifecycles;
+      if (typeof k === 'symbol' || k === 'then') return undefined;
+      return data('strapi.db.' + String(k));
+    } }),
+    entityService: data('strapi.entityService'),
+    query: function (uid) { return data('strapi.query(' + uid + ')'); },
+    service: function (uid) { return data('strapi.service(' + uid + ')'); },
+    services: data('strapi.services'),
+    store: data('strapi.store'),
+    dirs: { app: { root: '.', src: './src' }, dist: { root: '.', src: './src' } }
+  };
+  strapi = new Proxy(known, {
+    get: function (t, k) {
+      if (typeof k === 'symbol' || k === 'then') return undefined;
+      rec.touched = true;
+      if (Object.prototype.hasOwnProperty.call(t, k)) return t[k];
+      note(rec.unsupported, 'strapi.' + String(k));
+      return unsupported('strapi.' + String(k));
+    },
+    set: function (t, k) { rec.touched = true; note(rec.unsupported, 'strapi.' + String(k) + ' ='); return true; }
+  });
+  // The plugin object a plugin extension (src/extensions/<name>/strapi-server.js) receives.
+  function extensionObject(name) {
+    function table(kind, list) {
+      return new Proxy({}, {
+        get: function (t, k) {
+          if (typeof k === 'symbol' || k === 'then') return undefined;
+          if (k in t) return t[k];
+          return new Proxy(function () {}, {
+            get: function (t2, a) {
+              if (typeof a === 'symbol' || a === 'then') return undefined;
+              return function () { return data('plugin.' + kind + '.' + String(k) + '.' + String(a) + '()'); };
+            },
+            set: function (t2, a) { note(list, String(k) + '.' + String(a)); return true; }
+          });
+        },
+        set: function (t, k, v) { note(list, String(k)); t[k] = v; return true; }
+      });
+    }
+    return {
+      routes: { 'content-api': { type: 'content-api', routes: routes[name] || [] }, admin: { type: 'admin', routes: [] } },
+      controllers: table('controllers', rec.controllers),
+      services: table('services', rec.services),
+      policies: table('policies', rec.policies),
+      middlewares: table('middlewares', rec.middlewares),
+      contentTypes: new Proxy({}, { get: function (t, k) {
+        if (typeof k === 'symbol' || k === 'then') return undefined;
+        var ct = (init.contentTypes || {})['plugin::' + name + '.' + String(k)];
+        return ct ? { schema: ct } : undefined;
+      } }),
+      config: {},
+      register: undefined, bootstrap: undefined, destroy: undefined
+    };
+  }
+  return {
+    strapi: strapi,
+    extensionObject: extensionObject,
+    result: function () {
+      var out = {};
+      Object.keys(routes).forEach(function (k) { out[k] = routes[k]; });
+      Object.keys(plugins).forEach(function (k) { out[k] = plugins[k].routes['content-api'].routes; });
+      return { touched: rec.touched, unsupported: rec.unsupported, data: rec.data, subs: rec.subs,
+               routes: out, shadow: rec.shadow, uses: rec.uses, controllers: rec.controllers,
+               services: rec.services, policies: rec.policies, middlewares: rec.middlewares };
+    }
+  };
+})`
+
+// Record evaluates the file at path and calls what in.Export names with a recording `strapi`
+// object (or, for a plugin extension, the recording plugin object), and reports what the call
+// did. Nothing the call reaches performs anything: this is how Quarry learns what a project's
+// register(), bootstrap() and plugin extensions declare (route policies and middlewares,
+// lifecycle subscriptions, GraphQL Shadow CRUD) without running them against its data.
+func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Recording, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, &Error{File: path, Err: err}
+	}
+	s, err := newSandbox(ctx, opts)
+	if err != nil {
+		return nil, &Error{File: path, Err: err}
+	}
+	defer s.stop()
+	mod, err := s.require(abs)
+	if err != nil {
+		return nil, &Error{File: path, Err: jsError(err)}
+	}
+	mod = importDefault(mod)
+	initJSON, err := json.Marshal(map[string]any{"routes": in.PluginRoutes, "contentTypes": in.ContentTypes, "config": orEmpty(in.Config)})
+	if err != nil {
+		return nil, &Error{File: path, Err: err}
+	}
+	mk, err := s.rt.RunString(recorderSource)
+	if err != nil {
+		return nil, &Error{File: path, Err: err}
+	}
+	build, _ := goja.AssertFunction(mk)
+	parsed, err := s.rt.RunString("(" + string(initJSON) + ")")
+	if err != nil {
+		return nil, &Error{File: path, Err: err}
+	}
+	recV, err := build(goja.Undefined(), parsed)
+	if err != nil {
+		return nil, &Error{File: path, Err: jsError(err)}
+	}
+	recObj := recV.ToObject(s.rt)
+	out := &Recording{}
+	var fn goja.Callable
+	var args []goja.Value
+	if in.Export == "" {
+		f, ok := goja.AssertFunction(mod)
+		if !ok {
+			return out, nil // an extension exporting an object changes nothing
+		}
+		mkExt, _ := goja.AssertFunction(recObj.Get("extensionObject"))
+		obj, err := mkExt(goja.Undefined(), s.rt.ToValue(in.Plugin))
+		if err != nil {
+			return nil, &Error{File: path, Err: jsError(err)}
+		}
+		fn, args = f, []goja.Value{obj}
+	} else {
+		o, ok := mod.(*goja.Object)
+		if !ok {
+			return out, nil
+		}
+		target := o
+		if f, ok := goja.AssertFunction(o); ok && o.Get(in.Export) == nil {
+			// A local plugin's strapi-server exporting a function returns the plugin object.
+			v, err := f(goja.Undefined())
+			if err != nil {
+				return nil, &Error{File: path, Err: jsError(err)}
+			}
+			if target, ok = v.(*goja.Object); !ok {
+				return out, nil
+			}
+		}
+		f, ok := goja.AssertFunction(target.Get(in.Export))
+		if !ok {
+			return out, nil
+		}
+		arg := s.rt.NewObject()
+		arg.Set("strapi", recObj.Get("strapi"))
+		fn, args = f, []goja.Value{arg}
+		mod = target
+	}
+	out.Called = true
+	threw := ""
+	v, err := fn(mod, args...)
+	if err != nil {
+		if errors.Is(jsError(err), ErrTimeout) || errors.Is(err, context.Canceled) {
+			return nil, &Error{File: path, Err: jsError(err)}
+		}
+		threw = jsError(err).Error()
+	} else if p, ok := v.Export().(*goja.Promise); ok {
+		// goja ran the promise's jobs when the call returned: an async function that only
+		// awaited the recorder has settled.
+		switch p.State() {
+		case goja.PromiseStateRejected:
+			threw = describeRejection(p.Result())
+		case goja.PromiseStatePending:
+			threw = "its promise did not settle"
+		}
+	}
+	resultFn, _ := goja.AssertFunction(recObj.Get("result"))
+	res, err := resultFn(goja.Undefined())
+	if err != nil {
+		return nil, &Error{File: path, Err: jsError(err)}
+	}
+	exported, err := s.export(res)
+	if err != nil {
+		return nil, &Error{File: path, Err: err}
+	}
+	b, _ := json.Marshal(exported)
+	var raw struct {
+		Touched     bool                        `json:"touched"`
+		Unsupported []string                    `json:"unsupported"`
+		Data        []string                    `json:"data"`
+		Subs        []Subscription              `json:"subs"`
+		Routes      map[string][]map[string]any `json:"routes"`
+		Shadow      []ShadowCall                `json:"shadow"`
+		Uses        []string                    `json:"uses"`
+		Controllers []string                    `json:"controllers"`
+		Services    []string                    `json:"services"`
+		Policies    []string                    `json:"policies"`
+		Middlewares []string                    `json:"middlewares"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, &Error{File: path, Err: fmt.Errorf("recording: %w", err)}
+	}
+	out.Touched, out.Unsupported, out.Data, out.Subscriptions = raw.Touched, raw.Unsupported, raw.Data, raw.Subs
+	out.Routes, out.Shadow, out.GraphQLUses = raw.Routes, raw.Shadow, raw.Uses
+	out.Controllers, out.Services, out.Policies, out.Middlewares = raw.Controllers, raw.Services, raw.Policies, raw.Middlewares
+	out.Threw = threw
+	if in.Export == "" && (len(out.Controllers) > 0 || len(out.Services) > 0 || len(out.Policies) > 0 || len(out.Middlewares) > 0) {
+		out.Touched = true
+	}
+	return out, nil
+}
+
+func describeRejection(v goja.Value) string {
+	if o, ok := v.(*goja.Object); ok {
+		if m := o.Get("message"); m != nil && !goja.IsUndefined(m) {
+			return m.String()
+		}
+	}
+	if v == nil {
+		return "undefined"
+	}
+	return v.String()
+}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}

@@ -1,0 +1,711 @@
+package routes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/quarrycms/quarry/schemas/jseval"
+)
+
+// Code is a piece of the project's own code that Strapi runs for a route: a controller or
+// service that replaces a core action, a policy, a middleware, a lifecycle hook, or a
+// function whose effect Quarry could not learn. The server never answers a route with a core
+// action alone while the route has Code that Quarry does not run (see Model.CoreCode).
+type Code struct {
+	File string // relative to the project folder; "" for code named in configuration only
+	What string // what it is and does, e.g. "overrides find", "policy global::is-owner"
+}
+
+func (c Code) String() string {
+	if c.File == "" {
+		return c.What
+	}
+	return c.File + ": " + c.What
+}
+
+// Lifecycles are the lifecycle hooks declared for one model: its lifecycles.* file's and
+// strapi.db.lifecycles.subscribe's.
+type Lifecycles struct {
+	Code []Code
+	// Hooks are the hooks' names (beforeCreate, afterFindMany, …); "*" stands for every
+	// hook (a subscriber function, or a file Quarry could not read).
+	Hooks []string
+}
+
+// Events are the database events an entity-service call fires, whose lifecycle hooks
+// (before<Event>, after<Event>) run: a create, update or delete reads its entry too.
+func Events(action string) []string {
+	switch action {
+	case "find":
+		return []string{"FindMany", "Count"}
+	case "findOne":
+		return []string{"FindOne"}
+	case "create":
+		return []string{"Create", "FindOne"}
+	case "update":
+		return []string{"Update", "FindOne"}
+	case "delete":
+		return []string{"Delete", "FindOne"}
+	case "createLocalization":
+		return []string{"Create", "Update", "FindOne", "FindMany"}
+	}
+	return []string{"*"}
+}
+
+// Runs says whether a hook runs on one of the events.
+func (l *Lifecycles) Runs(events []string) bool {
+	if l == nil {
+		return false
+	}
+	for _, h := range l.Hooks {
+		if h == "*" {
+			return true
+		}
+		for _, e := range events {
+			if e == "*" || h == "before"+e || h == "after"+e {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// CodeInput is what LoadCode needs besides the files.
+type CodeInput struct {
+	// Middlewares is config/middlewares (the app-level middleware list), nil for Strapi's
+	// default list.
+	Middlewares []any
+	// ContentTypes and Config are what register() and bootstrap() see of the project
+	// (strapi.contentTypes, strapi.config.get).
+	ContentTypes map[string]any
+	Config       map[string]any
+	// Plugins says which plugins are on (their routes are listed to register()).
+	Plugins func(name string) bool
+}
+
+// codeState is what LoadCode adds to the model.
+type codeState struct {
+	// Services are the core methods a service defines itself, by service uid
+	// (api::article.article → [find]).
+	Services map[string][]string
+	// Lifecycles by model uid.
+	Lifecycles map[string]*Lifecycles
+	// Global is code Strapi runs for every request (app-level middlewares), or code whose
+	// effect on routes Quarry could not learn (register() using an API the recorder does not
+	// model): no route is served while it is set.
+	Global []Code
+	// Plugin is code a plugin's route runs, by "plugin handler" ("users-permissions user.find").
+	Plugin map[string][]Code
+	// PluginAll is code every route of a plugin runs (an extension replacing its services, or
+	// one Quarry could not read), by plugin.
+	PluginAll map[string][]Code
+	// PluginRoutes are the plugins' content-API routes after register() ran (with the
+	// middlewares and policies it added), and LocalRoutes the routes of the project's local
+	// plugins (src/plugins), which run their own controllers.
+	PluginRoutes []PluginRoute
+	LocalRoutes  []Route
+	// LocalPrefixes are the paths of local plugins whose routes could not be read: all of
+	// /api/<name>/… and /<name>/….
+	LocalPrefixes []LocalPrefix
+	// GraphQL is code that changes the GraphQL schema or its resolvers in ways Quarry does
+	// not run (extension service use()); Shadow are the Shadow CRUD calls it does run.
+	GraphQL []Code
+	Shadow  []jseval.ShadowCall
+	// NotRun is code Strapi runs at start whose effects are on data, not on what routes check
+	// (bootstrap() seeding content): named in a start-up warning.
+	NotRun []Code
+}
+
+// LocalPrefix is the path of a local plugin whose routes could not be read.
+type LocalPrefix struct {
+	Path string
+	Code Code
+}
+
+// builtinMiddlewares are Strapi's app-level middlewares that Quarry honours or that change
+// nothing a route checks.
+var builtinMiddlewares = map[string]bool{
+	"strapi::logger": true, "strapi::errors": true, "strapi::security": true, "strapi::cors": true,
+	"strapi::poweredBy": true, "strapi::query": true, "strapi::body": true, "strapi::session": true,
+	"strapi::favicon": true, "strapi::public": true, "strapi::compression": true, "strapi::responseTime": true,
+	"strapi::responses": true,
+}
+
+// LoadCode reads the rest of the project's code: services, lifecycles, src/index.*
+// (register and bootstrap, recorded, not run), plugin extensions, local plugins and the
+// app-level middlewares.
+func (m *Model) LoadCode(ctx context.Context, in CodeInput) error {
+	m.Services = map[string][]string{}
+	m.Lifecycles = map[string]*Lifecycles{}
+	m.Plugin = map[string][]Code{}
+	m.PluginAll = map[string][]Code{}
+	on := in.Plugins
+	if on == nil {
+		on = func(string) bool { return true }
+	}
+	for _, r := range PluginRoutes() {
+		if on(r.Plugin) {
+			m.PluginRoutes = append(m.PluginRoutes, r)
+		}
+	}
+	m.globalMiddlewares(in.Middlewares)
+	apis, err := os.ReadDir(filepath.Join(m.Dir, "src", "api"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("read src/api: %w", err)
+	}
+	for _, api := range apis {
+		if !api.IsDir() {
+			continue
+		}
+		if err := m.loadServices(ctx, api.Name()); err != nil {
+			return err
+		}
+		if err := m.loadLifecycles(ctx, api.Name()); err != nil {
+			return err
+		}
+	}
+	if err := m.loadExtensions(ctx, in); err != nil {
+		return err
+	}
+	if err := m.loadLocalPlugins(ctx, in); err != nil {
+		return err
+	}
+	if f := firstSource(m.Dir, filepath.Join("src", "index")); f != "" {
+		m.recordStartup(ctx, f, in, "")
+	}
+	return nil
+}
+
+// firstSource is base.js or base.ts (relative to dir) when one exists.
+func firstSource(dir, base string) string {
+	for _, ext := range exts {
+		if st, err := os.Stat(filepath.Join(dir, base+ext)); err == nil && st.Mode().IsRegular() {
+			return filepath.ToSlash(base + ext)
+		}
+	}
+	return ""
+}
+
+func (m *Model) globalMiddlewares(list []any) {
+	for _, e := range list {
+		name, _ := e.(string)
+		var cfg map[string]any
+		if o, ok := e.(map[string]any); ok {
+			name, _ = o["name"].(string)
+			if r, ok := o["resolve"].(string); ok && name == "" {
+				name = r
+			}
+			cfg, _ = o["config"].(map[string]any)
+		}
+		switch {
+		case builtinMiddlewares[name]:
+		case name == "strapi::ip" && len(cfg) == 0:
+		default:
+			what := "app-level middleware " + name
+			if name == "" {
+				what = "an app-level middleware given as a function"
+			}
+			m.Global = append(m.Global, Code{File: "config/middlewares", What: what})
+		}
+	}
+}
+
+func (m *Model) loadServices(ctx context.Context, api string) error {
+	files, err := sourceFiles(m.Dir, api, "services")
+	if err != nil {
+		return err
+	}
+	for _, rel := range files {
+		base := strings.TrimSuffix(filepath.Base(rel), filepath.Ext(rel))
+		uid := "api::" + api + "." + base
+		res, err := jseval.EvalModule(ctx, filepath.Join(m.Dir, rel), m.Eval)
+		if err != nil {
+			// A service Quarry cannot read may replace every core method.
+			m.Unreadable = append(m.Unreadable, fmt.Sprintf("%s (%v)", rel, unwrap(err)))
+			m.Services[uid] = append(m.Services[uid], CoreActions...)
+			m.serviceFiles(uid, rel)
+			continue
+		}
+		var actions []string
+		if obj, _ := res.Value.(map[string]any); obj != nil && obj["__quarry"] == "coreService" {
+			if u, _ := obj["uid"].(string); u != "" {
+				uid = u
+			}
+			for _, a := range asList(obj["actions"]) {
+				if s, ok := a.(string); ok {
+					actions = append(actions, s)
+				}
+			}
+		} else {
+			actions = res.Keys
+		}
+		for _, a := range actions {
+			if slices.Contains(CoreActions, a) {
+				m.Services[uid] = append(m.Services[uid], a)
+			}
+		}
+		m.serviceFiles(uid, rel)
+	}
+	return nil
+}
+
+// serviceFiles remembers which file defines a service, for naming it.
+func (m *Model) serviceFiles(uid, rel string) {
+	if m.serviceFile == nil {
+		m.serviceFile = map[string]string{}
+	}
+	m.serviceFile[uid] = rel
+}
+
+func (m *Model) loadLifecycles(ctx context.Context, api string) error {
+	dir := filepath.Join(m.Dir, "src", "api", api, "content-types")
+	cts, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", dir, err)
+	}
+	for _, ct := range cts {
+		if !ct.IsDir() {
+			continue
+		}
+		rel := firstSource(m.Dir, filepath.Join("src", "api", api, "content-types", ct.Name(), "lifecycles"))
+		if rel == "" {
+			continue
+		}
+		uid := "api::" + api + "." + ct.Name()
+		res, err := jseval.EvalModule(ctx, filepath.Join(m.Dir, rel), m.Eval)
+		if err != nil {
+			m.addHooks(uid, Code{File: rel, What: fmt.Sprintf("lifecycle hooks Quarry could not read (%v)", unwrap(err))}, []string{"*"})
+			continue
+		}
+		if len(res.Keys) > 0 {
+			m.addHooks(uid, Code{File: rel, What: "lifecycle hooks " + strings.Join(res.Keys, ", ")}, res.Keys)
+		}
+	}
+	return nil
+}
+
+func (m *Model) addHooks(uid string, c Code, hooks []string) {
+	l := m.Lifecycles[uid]
+	if l == nil {
+		l = &Lifecycles{}
+		m.Lifecycles[uid] = l
+	}
+	l.Code = append(l.Code, c)
+	for _, h := range hooks {
+		if !slices.Contains(l.Hooks, h) {
+			l.Hooks = append(l.Hooks, h)
+		}
+	}
+}
+
+// recordInput is what register(), bootstrap() and extensions are given to record against.
+func (m *Model) recordInput(in CodeInput, export, plugin string) jseval.RecordInput {
+	routes := map[string][]map[string]any{}
+	for _, r := range m.PluginRoutes {
+		routes[r.Plugin] = append(routes[r.Plugin], r.Object())
+	}
+	return jseval.RecordInput{Export: export, Plugin: plugin, PluginRoutes: routes, ContentTypes: in.ContentTypes, Config: in.Config}
+}
+
+// subscribeUse finds strapi.db.lifecycles.subscribe in a source, for a subscription the
+// recording could not reach (behind a branch on data it does not return).
+var subscribeUse = regexp.MustCompile(`lifecycles\s*\.\s*subscribe\s*\(`)
+
+// recordStartup records register() and bootstrap() of src/index.* or of a local plugin
+// (plugin set): what they add to routes, lifecycles and GraphQL becomes the routes' code.
+func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plugin string) {
+	abs := filepath.Join(m.Dir, rel)
+	for _, export := range []string{"register", "bootstrap"} {
+		rec, err := jseval.Record(ctx, abs, m.Eval, m.recordInput(in, export, ""))
+		what := export + "()"
+		if err != nil {
+			m.Global = append(m.Global, Code{File: rel, What: fmt.Sprintf("%s could not be read (%v)", what, unwrap(err))})
+			return
+		}
+		if !rec.Called || !rec.Touched && rec.Threw == "" {
+			continue
+		}
+		m.applyRecording(rel, what, rec)
+		switch {
+		case export == "register" && len(rec.Unsupported) > 0:
+			m.Global = append(m.Global, Code{File: rel, What: what + " uses " + strings.Join(rec.Unsupported, ", ") + ", which Quarry does not provide"})
+		case export == "register" && rec.Threw != "":
+			m.Global = append(m.Global, Code{File: rel, What: what + " failed under Quarry: " + rec.Threw})
+		case export == "bootstrap" && len(rec.Unsupported) > 0:
+			// bootstrap() reaching past data (strapi.server, …) may change what routes do.
+			m.Global = append(m.Global, Code{File: rel, What: what + " uses " + strings.Join(rec.Unsupported, ", ") + ", which Quarry does not provide"})
+		case export == "bootstrap" && rec.Threw != "":
+			m.NotRun = append(m.NotRun, Code{File: rel, What: what + " is not run by Quarry (it failed without Strapi's data APIs: " + rec.Threw + ")"})
+		case export == "bootstrap" && len(rec.Data) > 0:
+			m.NotRun = append(m.NotRun, Code{File: rel, What: what + " is not run by Quarry (it uses " + strings.Join(firstN(rec.Data, 3), ", ") + ")"})
+		}
+	}
+	if src, err := os.ReadFile(abs); err == nil && subscribeUse.Match(src) && !m.subscribed[rel] {
+		// A subscription the recording did not reach: every model's writes and reads.
+		m.addSubscription(rel, jseval.Subscription{})
+	}
+}
+
+func firstN(list []string, n int) []string {
+	if len(list) > n {
+		return append(list[:n:n], "…")
+	}
+	return list
+}
+
+// applyRecording takes what a recorded call declared: lifecycle subscriptions, plugin route
+// changes and GraphQL extensions.
+func (m *Model) applyRecording(rel, what string, rec *jseval.Recording) {
+	for _, s := range rec.Subscriptions {
+		m.addSubscription(rel, s)
+	}
+	m.diffPluginRoutes(rel, what, rec.Routes)
+	m.Shadow = append(m.Shadow, rec.Shadow...)
+	for _, u := range rec.GraphQLUses {
+		m.GraphQL = append(m.GraphQL, Code{File: rel, What: what + " extends the GraphQL schema (" + u + ")"})
+	}
+}
+
+func (m *Model) addSubscription(rel string, s jseval.Subscription) {
+	if m.subscribed == nil {
+		m.subscribed = map[string]bool{}
+	}
+	m.subscribed[rel] = true
+	hooks := s.Hooks
+	if hooks == nil {
+		hooks = []string{"*"}
+	}
+	if len(hooks) == 0 {
+		return
+	}
+	c := Code{File: rel, What: "strapi.db.lifecycles.subscribe: " + strings.Join(hooks, ", ")}
+	if s.Models == nil {
+		m.addHooks("*", c, hooks)
+		return
+	}
+	for _, uid := range s.Models {
+		m.addHooks(uid, c, hooks)
+	}
+}
+
+// diffPluginRoutes compares the plugins' routes after a recorded call with before: a route
+// whose policies, middlewares or handler changed, and a route added, run the project's code.
+func (m *Model) diffPluginRoutes(rel, what string, after map[string][]map[string]any) {
+	before := map[string][]map[string]any{}
+	for _, r := range m.PluginRoutes {
+		before[r.Plugin] = append(before[r.Plugin], r.Object())
+	}
+	plugins := make([]string, 0, len(after))
+	for p := range after {
+		plugins = append(plugins, p)
+	}
+	sort.Strings(plugins)
+	for _, p := range plugins {
+		list := after[p]
+		prev := before[p]
+		for i, r := range list {
+			handler, _ := r["handler"].(string)
+			if i >= len(prev) {
+				method, _ := r["method"].(string)
+				path, _ := r["path"].(string)
+				m.Plugin[p+" "+handler] = append(m.Plugin[p+" "+handler], Code{File: rel, What: fmt.Sprintf("%s adds the route %s %s (%s)", what, strings.ToUpper(method), path, handler)})
+				m.LocalRoutes = append(m.LocalRoutes, Route{File: rel, Method: strings.ToUpper(method), Path: pluginURL(p, path, r["config"]), Handler: "plugin::" + p + "." + handler})
+				continue
+			}
+			old := prev[i]
+			if h, _ := old["handler"].(string); h != handler {
+				m.Plugin[p+" "+h] = append(m.Plugin[p+" "+h], Code{File: rel, What: what + " changes the handler of " + h + " to " + handler})
+				continue
+			}
+			oc, _ := old["config"].(map[string]any)
+			nc, _ := r["config"].(map[string]any)
+			for _, key := range []string{"policies", "middlewares"} {
+				if added := addedEntries(asList(oc[key]), asList(nc[key])); len(added) > 0 {
+					m.Plugin[p+" "+handler] = append(m.Plugin[p+" "+handler], Code{File: rel, What: fmt.Sprintf("%s adds %s %s to %s", what, key, strings.Join(added, ", "), handler)})
+				}
+			}
+			if a, ok := nc["auth"]; ok && a != oc["auth"] {
+				m.Plugin[p+" "+handler] = append(m.Plugin[p+" "+handler], Code{File: rel, What: what + " changes the auth config of " + handler})
+			}
+		}
+		if len(list) < len(prev) {
+			m.PluginAll[p] = append(m.PluginAll[p], Code{File: rel, What: what + " removes routes of the " + p + " plugin"})
+		}
+	}
+}
+
+func pluginURL(plugin, path string, config any) string {
+	prefix := "/" + plugin
+	if c, ok := config.(map[string]any); ok {
+		if p, ok := c["prefix"].(string); ok {
+			prefix = p
+		}
+	}
+	return "/api" + strings.TrimSuffix(prefix, "/") + path
+}
+
+// addedEntries names the entries of after that before lacks (policies and middlewares are
+// names or {name, config} objects).
+func addedEntries(before, after []any) []string {
+	name := func(v any) string {
+		switch x := v.(type) {
+		case string:
+			return x
+		case map[string]any:
+			if n, ok := x["name"].(string); ok {
+				return n
+			}
+			return "an inline object"
+		case nil:
+			return "a function"
+		}
+		return fmt.Sprint(v)
+	}
+	var have []string
+	for _, b := range before {
+		have = append(have, name(b))
+	}
+	var out []string
+	for _, a := range after {
+		if n := name(a); !slices.Contains(have, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// loadExtensions records src/extensions/<plugin>/strapi-server.*: what it replaces on the
+// plugin object (controllers, services, policies) and the routes it changes.
+func (m *Model) loadExtensions(ctx context.Context, in CodeInput) error {
+	dirs, err := os.ReadDir(filepath.Join(m.Dir, "src", "extensions"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read src/extensions: %w", err)
+	}
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		p := d.Name()
+		rel := firstSource(m.Dir, filepath.Join("src", "extensions", p, "strapi-server"))
+		if rel == "" {
+			continue
+		}
+		rec, err := jseval.Record(ctx, filepath.Join(m.Dir, rel), m.Eval, m.recordInput(in, "", p))
+		if err != nil {
+			m.PluginAll[p] = append(m.PluginAll[p], Code{File: rel, What: fmt.Sprintf("a plugin extension Quarry could not read (%v)", unwrap(err))})
+			continue
+		}
+		if rec.Threw != "" {
+			m.PluginAll[p] = append(m.PluginAll[p], Code{File: rel, What: "a plugin extension that failed under Quarry: " + rec.Threw})
+			continue
+		}
+		if len(rec.Services) > 0 || len(rec.Policies) > 0 || len(rec.Middlewares) > 0 {
+			var what []string
+			if len(rec.Services) > 0 {
+				what = append(what, "services "+strings.Join(rec.Services, ", "))
+			}
+			if len(rec.Policies) > 0 {
+				what = append(what, "policies "+strings.Join(rec.Policies, ", "))
+			}
+			if len(rec.Middlewares) > 0 {
+				what = append(what, "middlewares "+strings.Join(rec.Middlewares, ", "))
+			}
+			m.PluginAll[p] = append(m.PluginAll[p], Code{File: rel, What: "replaces " + strings.Join(what, "; ")})
+		}
+		for _, c := range rec.Controllers {
+			ctrl, action, whole := strings.Cut(c, ".")
+			whole = !whole
+			for _, r := range m.PluginRoutes {
+				rc, ra, _ := strings.Cut(r.Handler, ".")
+				if r.Plugin == p && rc == ctrl && (whole || ra == action) {
+					m.Plugin[p+" "+r.Handler] = append(m.Plugin[p+" "+r.Handler], Code{File: rel, What: "replaces the controller " + c})
+				}
+			}
+		}
+		m.diffPluginRoutes(rel, "the extension", rec.Routes)
+		if len(rec.Unsupported) > 0 {
+			m.PluginAll[p] = append(m.PluginAll[p], Code{File: rel, What: "uses " + strings.Join(rec.Unsupported, ", ") + ", which Quarry does not provide"})
+		}
+	}
+	return nil
+}
+
+// loadLocalPlugins reads src/plugins/<name>: its content-API routes run its own controllers,
+// and its register() and bootstrap() are recorded as src/index's are.
+func (m *Model) loadLocalPlugins(ctx context.Context, in CodeInput) error {
+	dirs, err := os.ReadDir(filepath.Join(m.Dir, "src", "plugins"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read src/plugins: %w", err)
+	}
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		name := d.Name()
+		rel := firstSource(m.Dir, filepath.Join("src", "plugins", name, "strapi-server"))
+		if rel == "" {
+			continue
+		}
+		code := Code{File: rel, What: "the local plugin " + name}
+		res, err := jseval.EvalModule(ctx, filepath.Join(m.Dir, rel), m.Eval)
+		if err != nil {
+			code.What += fmt.Sprintf(", which Quarry could not read (%v)", unwrap(err))
+			m.LocalPrefixes = append(m.LocalPrefixes, LocalPrefix{Path: "/api/" + name, Code: code}, LocalPrefix{Path: "/" + name, Code: code})
+			continue
+		}
+		obj, _ := res.Value.(map[string]any)
+		for typ, list := range localPluginRoutes(obj) {
+			for _, x := range list {
+				r, _ := x.(map[string]any)
+				method, _ := r["method"].(string)
+				path, _ := r["path"].(string)
+				handler, _ := r["handler"].(string)
+				if method == "" || path == "" {
+					continue
+				}
+				url := "/" + name + path
+				if typ == "content-api" {
+					url = pluginURL(name, path, r["config"])
+				} else if c, ok := r["config"].(map[string]any); ok {
+					if p, ok := c["prefix"].(string); ok {
+						url = strings.TrimSuffix(p, "/") + path
+					}
+				}
+				m.LocalRoutes = append(m.LocalRoutes, Route{File: rel, Method: strings.ToUpper(method), Path: url,
+					Handler: "plugin::" + name + "." + handler, Config: routeConfig(r["config"])})
+			}
+		}
+		m.recordStartup(ctx, rel, in, name)
+	}
+	return nil
+}
+
+// localPluginRoutes reads a local plugin's routes export: a list (admin routes), or
+// {<type>: {type, routes}} by router.
+func localPluginRoutes(obj map[string]any) map[string][]any {
+	out := map[string][]any{}
+	switch rs := obj["routes"].(type) {
+	case []any:
+		out["admin"] = rs
+	case map[string]any:
+		for k, v := range rs {
+			router, _ := v.(map[string]any)
+			typ, _ := router["type"].(string)
+			if typ == "" {
+				typ = k
+			}
+			out[typ] = append(out[typ], asList(router["routes"])...)
+		}
+	}
+	return out
+}
+
+// CoreCode is the code the project declares for a content type's core route that Quarry
+// does not run: a controller or service of its own for the action, the route's policies
+// and middlewares (but those that only rewrite the query, which Quarry runs), lifecycle
+// hooks, and code that applies to every route.
+func (m *Model) CoreCode(uid, action string) []Code {
+	if m == nil {
+		return nil
+	}
+	out := slices.Clone(m.Global)
+	api, _, _ := strings.Cut(strings.TrimPrefix(uid, "api::"), ".")
+	if m.unreadableAPIs[api] {
+		out = append(out, Code{File: filepath.ToSlash(filepath.Join("src", "api", api, "routes")), What: "route files Quarry could not read"})
+	}
+	if slices.Contains(m.Overridden, uid+"."+action) {
+		out = append(out, Code{File: m.controllerFile(uid), What: "the controller defines " + action})
+	}
+	if slices.Contains(m.Services[uid], action) {
+		out = append(out, Code{File: m.serviceFile[uid], What: "the service defines " + action})
+	}
+	if r := m.Core[uid]; r != nil {
+		c := r.Config[action]
+		if (len(c.Policies) > 0 || len(c.Middlewares) > 0) && !QueryOnly(m.Dir, c) {
+			out = append(out, Code{File: r.File, What: describeHooks(action, c)})
+		}
+	}
+	out = append(out, m.Hooks(uid, Events(action))...)
+	return out
+}
+
+// Hooks is the lifecycle code that runs on a model's events (see Events).
+func (m *Model) Hooks(uid string, events []string) []Code {
+	if m == nil {
+		return nil
+	}
+	var out []Code
+	for _, key := range []string{uid, "*"} {
+		if l := m.Lifecycles[key]; l.Runs(events) {
+			out = append(out, l.Code...)
+		}
+	}
+	return out
+}
+
+// PluginCode is the code a plugin's route runs that Quarry does not: what the project's
+// register() and plugin extensions changed, lifecycle hooks of the model it writes (user
+// for users-permissions' user routes), and code that applies to every route.
+func (m *Model) PluginCode(plugin, handler string, model string, events []string) []Code {
+	if m == nil {
+		return nil
+	}
+	out := slices.Clone(m.Global)
+	out = append(out, m.PluginAll[plugin]...)
+	out = append(out, m.Plugin[plugin+" "+handler]...)
+	if model != "" {
+		out = append(out, m.Hooks(model, events)...)
+	}
+	return out
+}
+
+func (m *Model) controllerFile(uid string) string {
+	api, name, _ := strings.Cut(strings.TrimPrefix(uid, "api::"), ".")
+	if f := firstSource(m.Dir, filepath.Join("src", "api", api, "controllers", name)); f != "" {
+		return f
+	}
+	return filepath.ToSlash(filepath.Join("src", "api", api, "controllers"))
+}
+
+func describeHooks(action string, c RouteConfig) string {
+	var parts []string
+	if len(c.Policies) > 0 {
+		parts = append(parts, "policies "+strings.Join(addedEntries(nil, c.Policies), ", "))
+	}
+	if len(c.Middlewares) > 0 {
+		parts = append(parts, "middlewares "+strings.Join(addedEntries(nil, c.Middlewares), ", "))
+	}
+	return "the " + action + " route declares " + strings.Join(parts, " and ")
+}
+
+// CustomCode is the code a custom route runs: its controller action, its policies and
+// middlewares, and code that applies to every route.
+func (m *Model) CustomCode(r Route) []Code {
+	out := slices.Clone(m.Global)
+	what := "the route's handler " + r.Handler
+	if r.Handler == "" {
+		what = "a route handler given as a function"
+	}
+	out = append(out, Code{File: r.File, What: what})
+	if len(r.Config.Policies) > 0 || len(r.Config.Middlewares) > 0 {
+		out = append(out, Code{File: r.File, What: describeHooks(r.Method+" "+r.Path, r.Config)})
+	}
+	return out
+}

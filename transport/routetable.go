@@ -1,0 +1,328 @@
+package transport
+
+import (
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/quarrycms/quarry/parser/gqlschema"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/routes"
+)
+
+// BuildRoutes turns what the project's route files and code say (routes.Model, read with
+// LoadCode) into the server's route table. Every route gets the code the project declares for
+// it that Quarry does not run; a core route whose middlewares only rewrite the query gets them
+// loaded, to run before the core action, and one whose middlewares do not load is refused
+// like any other route with code Quarry cannot run. graphqlPath is where GraphQL is mounted
+// ("" when it is off).
+func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, log *slog.Logger) *RouteTable {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if m == nil {
+		return nil
+	}
+	t := &RouteTable{Files: m.Files, Core: map[string]*CoreRoutes{}, Global: m.Global, GraphQL: m.GraphQL}
+	for _, ct := range s.Models {
+		if !ct.IsContentType() || !strings.HasPrefix(ct.UID, "api::") {
+			continue
+		}
+		r := m.Core[ct.UID]
+		if m.Files && r == nil && !m.IsCoreEnabled(ct.UID, "find") {
+			continue // no router: Strapi routes nothing of this type
+		}
+		cr := &CoreRoutes{Action: map[string]bool{}, Public: map[string]bool{}, Query: map[string]QueryRewriter{}, Code: map[string][]routes.Code{}}
+		if r != nil {
+			cr.Order, cr.Prefix = r.Order, r.Prefix
+			for action, c := range r.Config {
+				if !r.Enabled(action) || !routes.QueryOnly(m.Dir, c) {
+					continue
+				}
+				ch, err := LoadMiddlewareChain(m.Dir, c, m.Eval, log)
+				if err != nil {
+					cr.Code[action] = append(cr.Code[action], routes.Code{File: r.File, What: "route middlewares that did not load (" + err.Error() + ")"})
+					continue
+				}
+				cr.Query[action] = ch
+			}
+		}
+		for _, a := range append(slices.Clone(routes.CoreActions), "createLocalization") {
+			cr.Action[a] = r == nil || r.Enabled(a)
+			cr.Public[a] = r != nil && r.Public(a)
+			if code := m.CoreCode(ct.UID, a); len(code) > 0 {
+				cr.Code[a] = append(cr.Code[a], code...)
+			}
+		}
+		t.Core[ct.UID] = cr
+		if ct.Localized && ct.Kind != schemas.SingleType {
+			// i18n serves a localized collection type's localization route beside its router.
+			t.Plugin = append(t.Plugin, PluginRoute{Method: "POST", Path: "/api/" + ct.PluralName + "/:id/localizations",
+				Name: "i18n createLocalization of " + ct.UID, Code: withoutGlobal(cr.Code["createLocalization"], m.Global), listed: true})
+		}
+	}
+	for _, c := range m.Custom {
+		path := c.Path
+		outside := false
+		switch {
+		case c.Config.Prefix == nil:
+			// A route with its own config.prefix is registered beside the file's router,
+			// not under its prefix, as Strapi's route manager does.
+			path = c.Prefix + c.Path
+		case !strings.HasPrefix(*c.Config.Prefix+"/", "/api/"):
+			path, outside = strings.TrimSuffix(*c.Config.Prefix, "/")+c.Path, true
+		default:
+			path = strings.TrimPrefix(strings.TrimSuffix(*c.Config.Prefix, "/"), "/api") + c.Path
+		}
+		t.Custom = append(t.Custom, CustomRoute{Order: c.Order, Method: c.Method, Path: path, Handler: c.Handler,
+			Outside: outside, Code: m.CustomCode(c)})
+	}
+	for _, r := range m.PluginRoutes {
+		model, events := pluginModel(r)
+		t.Plugin = append(t.Plugin, PluginRoute{Method: r.Method, Path: r.URL(), Name: r.Plugin + " " + r.Handler,
+			Code: withoutGlobal(m.PluginCode(r.Plugin, r.Handler, model, events), m.Global)})
+	}
+	for _, r := range m.LocalRoutes {
+		t.Plugin = append(t.Plugin, PluginRoute{Method: r.Method, Path: r.Path, Name: r.Handler, Code: m.CustomCode(r)})
+	}
+	for _, p := range m.LocalPrefixes {
+		t.Prefixes = append(t.Prefixes, PrefixRoute{Path: p.Path, Code: p.Code})
+	}
+	if graphqlPath != "" && len(m.GraphQL) > 0 {
+		for _, c := range m.GraphQL {
+			t.Prefixes = append(t.Prefixes, PrefixRoute{Path: graphqlPath, Code: c})
+		}
+	}
+	return t
+}
+
+// withoutGlobal drops the code every route runs from a route's list: Refused answers it
+// before any route is looked at.
+func withoutGlobal(code, global []routes.Code) []routes.Code {
+	if len(global) == 0 {
+		return code
+	}
+	out := code[:0:0]
+	for _, c := range code {
+		if !slices.Contains(global, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// pluginModel is the model a plugin route reads or writes, and the events it fires there
+// (whose lifecycle hooks run).
+func pluginModel(r routes.PluginRoute) (model string, events []string) {
+	action := map[string]string{"GET": "findOne", "POST": "create", "PUT": "update", "DELETE": "delete"}[r.Method]
+	_, name, _ := strings.Cut(r.Handler, ".")
+	switch name {
+	case "find", "count":
+		action = "find"
+	case "callback", "me", "emailConfirmation", "sendEmailConfirmation":
+		action = "findOne"
+	case "register":
+		action = "create"
+	case "resetPassword", "changePassword", "forgotPassword", "updateRole":
+		action = "update"
+	}
+	if r.Handler == "auth.emailConfirmation" {
+		action = "update"
+	}
+	switch r.Plugin {
+	case "users-permissions":
+		switch {
+		case strings.HasPrefix(r.Handler, "auth.connect"):
+			return "", nil
+		case strings.HasPrefix(r.Handler, "user."), strings.HasPrefix(r.Handler, "auth."):
+			return "plugin::users-permissions.user", routes.Events(action)
+		case strings.HasPrefix(r.Handler, "role."):
+			return "plugin::users-permissions.role", routes.Events(action)
+		}
+	case "upload":
+		return "plugin::upload.file", routes.Events(action)
+	case "i18n":
+		return "plugin::i18n.locale", routes.Events("find")
+	}
+	return "", nil
+}
+
+// GraphQLRefusals are the GraphQL fields whose resolvers run code of the project's that Quarry
+// does not, by "Type.field": the queries and mutations of models with lifecycle hooks, and the
+// users-permissions and upload mutations whose controllers or routes the project changed.
+// Strapi's GraphQL resolvers call the entity service directly, so controllers, services and
+// route middlewares of the REST API do not apply to them; lifecycle hooks do.
+func GraphQLRefusals(m *routes.Model, s *schemas.Schema) map[string][]routes.Code {
+	out := map[string][]routes.Code{}
+	if m == nil {
+		return out
+	}
+	add := func(field string, code []routes.Code) {
+		if len(code) > 0 {
+			out[field] = append(out[field], code...)
+		}
+	}
+	for _, md := range s.Models {
+		if !md.IsContentType() {
+			continue
+		}
+		hooks := func(action string) []routes.Code { return m.Hooks(md.UID, routes.Events(action)) }
+		if md.Kind == schemas.SingleType {
+			add("Mutation."+gqlschema.MutationName("update", md), hooks("update"))
+			add("Mutation."+gqlschema.MutationName("delete", md), hooks("delete"))
+			add("Query."+gqlschema.FindOneName(md), hooks("findOne"))
+		} else {
+			for _, a := range []string{"create", "update", "delete"} {
+				add("Mutation."+gqlschema.MutationName(a, md), hooks(a))
+			}
+			add("Query."+gqlschema.FindOneName(md), hooks("findOne"))
+			add("Query."+gqlschema.FindName(md), hooks("find"))
+		}
+		if md.Localized {
+			add("Mutation."+gqlschema.MutationName("create", md)+"Localization", hooks("createLocalization"))
+		}
+	}
+	// The users-permissions plugin's own mutations run its controllers (Strapi builds a koa
+	// context for them), with whatever the project's register() and extension changed there.
+	byHandler := map[string]routes.PluginRoute{}
+	for _, r := range m.PluginRoutes {
+		byHandler[r.Plugin+" "+r.Handler] = r
+	}
+	for field, handler := range map[string]string{
+		"Mutation.login": "auth.callback", "Mutation.register": "auth.register",
+		"Mutation.forgotPassword": "auth.forgotPassword", "Mutation.resetPassword": "auth.resetPassword",
+		"Mutation.changePassword": "auth.changePassword", "Mutation.emailConfirmation": "auth.emailConfirmation",
+		"Mutation.createUsersPermissionsUser": "user.create", "Mutation.updateUsersPermissionsUser": "user.update",
+		"Mutation.deleteUsersPermissionsUser": "user.destroy", "Mutation.createUsersPermissionsRole": "role.createRole",
+		"Mutation.updateUsersPermissionsRole": "role.updateRole", "Mutation.deleteUsersPermissionsRole": "role.deleteRole",
+	} {
+		r, ok := byHandler["users-permissions "+handler]
+		if !ok {
+			continue
+		}
+		model, events := pluginModel(r)
+		// Route middlewares and policies are the REST route's: only controllers, services
+		// and hooks reach the resolver.
+		code := withoutGlobal(m.PluginCode("users-permissions", "", model, events), m.Global)
+		for _, c := range m.Plugin["users-permissions "+handler] {
+			if strings.Contains(c.What, "replaces the controller") || strings.Contains(c.What, "changes the handler") {
+				code = append(code, c)
+			}
+		}
+		add(field, code)
+	}
+	for _, field := range []string{"Mutation.upload", "Mutation.multipleUpload", "Mutation.updateFileInfo", "Mutation.removeFile"} {
+		add(field, m.PluginAll["upload"])
+	}
+	return out
+}
+
+// RouteInfo is one route and how Quarry answers it, for `quarry routes` and the start-up log.
+type RouteInfo struct {
+	Method, Path string
+	How          string // native, project code, forwarded, refused
+	Why          string
+}
+
+// How a route is answered.
+const (
+	HowNative    = "native"
+	HowQuarryJS  = "project code run by Quarry"
+	HowForwarded = "forwarded"
+	HowRefused   = "refused"
+)
+
+// List is every route of the app with how it is answered (upstream: whether Strapi runs
+// beside Quarry), in Strapi's registration order: content types', custom, then plugins'.
+func (t *RouteTable) List(s *schemas.Schema, prefix string, upstream bool) []RouteInfo {
+	if prefix == "" {
+		prefix = "/api"
+	}
+	refused := func(code []routes.Code) (string, string) {
+		parts := make([]string, len(code))
+		for i, c := range code {
+			parts[i] = c.String()
+		}
+		if upstream {
+			return HowForwarded, strings.Join(parts, "; ")
+		}
+		return HowRefused, strings.Join(parts, "; ")
+	}
+	var out []RouteInfo
+	add := func(method, path string, code []routes.Code, native string) {
+		info := RouteInfo{Method: method, Path: path, How: HowNative, Why: native}
+		if len(t.Global) > 0 {
+			code = append(slices.Clone(t.Global), code...)
+		}
+		if len(code) > 0 {
+			info.How, info.Why = refused(code)
+		}
+		out = append(out, info)
+	}
+	for _, m := range s.Models {
+		if !m.IsContentType() || !strings.HasPrefix(m.UID, "api::") {
+			continue
+		}
+		var cr *CoreRoutes
+		if t != nil {
+			cr = t.Core[m.UID]
+		}
+		if t != nil && t.Files && cr == nil {
+			continue
+		}
+		base := prefix
+		if cr != nil {
+			base += cr.Prefix
+		}
+		type route struct{ method, path, action string }
+		var rs []route
+		if m.Kind == schemas.SingleType {
+			p := base + "/" + m.SingularName
+			rs = []route{{"GET", p, "find"}, {"PUT", p, "update"}, {"DELETE", p, "delete"}}
+			if m.Localized {
+				rs = append(rs, route{"POST", p + "/localizations", "createLocalization"})
+			}
+		} else {
+			p := base + "/" + m.PluralName
+			rs = []route{{"GET", p, "find"}, {"GET", p + "/:id", "findOne"}, {"POST", p, "create"}, {"PUT", p + "/:id", "update"}, {"DELETE", p + "/:id", "delete"}}
+			if m.Localized {
+				rs = append(rs, route{"POST", p + "/:id/localizations", "createLocalization"})
+			}
+		}
+		for _, r := range rs {
+			if cr != nil && cr.Action != nil && !cr.Action[r.action] && r.action != "createLocalization" {
+				continue
+			}
+			why := "core " + r.action + " of " + m.UID
+			if cr != nil && cr.Query[r.action] != nil && len(cr.Code[r.action]) == 0 {
+				out = append(out, RouteInfo{Method: r.method, Path: r.path, How: HowQuarryJS, Why: why + " after the route's query middlewares"})
+				continue
+			}
+			var code []routes.Code
+			if cr != nil {
+				code = withoutGlobal(cr.Code[r.action], t.Global)
+			}
+			add(r.method, r.path, code, why)
+		}
+	}
+	if t == nil {
+		return out
+	}
+	for _, c := range t.Custom {
+		path := prefix + c.Path
+		if c.Outside {
+			path = c.Path
+		}
+		add(c.Method, path, withoutGlobal(c.Code, t.Global), "")
+	}
+	for _, p := range t.Plugin {
+		if p.listed {
+			continue
+		}
+		add(p.Method, strings.Replace(p.Path, "/api", prefix, 1), p.Code, "plugin "+p.Name)
+	}
+	for _, p := range t.Prefixes {
+		add("*", p.Path+"/*", []routes.Code{p.Code}, "")
+	}
+	return out
+}

@@ -1,0 +1,92 @@
+package transport
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/jseval"
+	"github.com/quarrycms/quarry/schemas/routes"
+)
+
+// TestBuildRoutesFailClosed reads the e2e fail-closed project (the blog with one of each kind
+// of project code) and checks that every route running such code is refused, and only those.
+func TestBuildRoutesFailClosed(t *testing.T) {
+	app := t.TempDir()
+	if err := os.CopyFS(app, os.DirFS("../examples/blog")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(app, os.DirFS("../e2e/testdata/projects/failclosed")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := schemas.Load(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := routes.Load(context.Background(), app, jseval.Options{Root: app})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.LoadCode(context.Background(), routes.CodeInput{}); err != nil {
+		t.Fatal(err)
+	}
+	table := BuildRoutes(m, s, "/graphql", nil)
+	refused := map[string]string{}
+	for _, r := range table.List(s, "/api", false) {
+		if r.How == HowRefused {
+			refused[r.Method+" "+r.Path] = r.Why
+		}
+	}
+	for route, file := range map[string]string{
+		"GET /api/articles/:id":   "src/api/article/controllers/article.js",
+		"PUT /api/articles/:id":   "src/api/article/routes/article.js",
+		"GET /api/tags":           "src/api/tag/services/tag.js",
+		"GET /api/tags/count":     "src/api/tag/routes/01-custom.js",
+		"POST /api/writers":       "src/api/writer/content-types/writer/lifecycles.js",
+		"GET /api/pages":          "src/api/page/content-types/page/lifecycles.ts",
+		"PUT /api/homepage":       "src/index.js",
+		"GET /api/users":          "src/index.js",
+		"PUT /api/users/:id":      "src/extensions/users-permissions/strapi-server.js",
+		"GET /api/hello/greeting": "src/plugins/hello/strapi-server.js",
+	} {
+		if why, ok := refused[route]; !ok || !strings.HasPrefix(why, file) {
+			t.Errorf("%s: refused %v, why %q; want %s", route, ok, why, file)
+		}
+		delete(refused, route)
+	}
+	for route, why := range refused {
+		switch route {
+		case "DELETE /api/articles/:id", "DELETE /api/homepage", "POST /api/pages", "PUT /api/pages/:id",
+			"DELETE /api/pages/:id", "GET /api/pages/:id", "POST /api/pages/:id/localizations":
+		default:
+			t.Errorf("refused but should not be: %s (%s)", route, why)
+		}
+	}
+	// The pre-router check: plugin and local plugin routes; content types' routes are
+	// Resolve's.
+	if code := table.Refused("GET", "/api/users"); len(code) == 0 {
+		t.Error("GET /api/users not refused")
+	}
+	if code := table.Refused("GET", "/api/users/me"); len(code) != 0 {
+		t.Errorf("GET /api/users/me refused: %v", code)
+	}
+	if got := table.Resolve(s, "GET", "/articles/1"); got.Kind != RouteRefused {
+		t.Errorf("findOne: %+v", got)
+	}
+	if got := table.Resolve(s, "GET", "/articles"); got.Kind != RouteCore {
+		t.Errorf("find: %+v", got)
+	}
+	gql := GraphQLRefusals(m, s)
+	for _, f := range []string{"Mutation.createWriter", "Query.pages", "Mutation.updateHomepage", "Mutation.updateUsersPermissionsUser"} {
+		if len(gql[f]) == 0 {
+			t.Errorf("GraphQL %s not refused", f)
+		}
+	}
+	for _, f := range []string{"Query.tags", "Query.writers", "Mutation.createTag"} {
+		if len(gql[f]) != 0 {
+			t.Errorf("GraphQL %s refused: %v", f, gql[f])
+		}
+	}
+}
