@@ -147,3 +147,44 @@ func TestFailClosedGlobalMiddleware(t *testing.T) {
 		t.Errorf("/_health: %d", st)
 	}
 }
+
+// TestFailClosedUpstream: beside Strapi (here one that is down, so a forwarded request
+// answers 502 BadGatewayError), the routes that run the project's code go upstream and the
+// others stay Quarry's; the start-up log says which went where, naming Quarry "quarry".
+func TestFailClosedUpstream(t *testing.T) {
+	be := backends()[0]
+	app := failClosedApp(t)
+	env := append(be.Env(t), "API_TOKEN_SALT=quarry-e2e-salt", "LOG_LEVEL=info")
+	token := strings.TrimSpace(quarry(t, env, "tokens", "create", "--app", app, "--name", "e2e", "--type", "full-access"))
+	srv := serve(t, env, app, token, "--upstream", "http://127.0.0.1:9")
+	for _, c := range []struct {
+		method, path string
+		want         int
+	}{
+		{"GET", "/api/articles/1", 502}, {"GET", "/api/tags", 502}, {"POST", "/api/writers", 502},
+		{"GET", "/api/users", 502}, {"GET", "/api/hello/greeting", 502}, {"GET", "/api/tags/count", 502},
+		{"GET", "/api/articles", 200}, {"GET", "/api/writers", 200}, {"GET", "/api/tags/1", 404},
+	} {
+		var body []byte
+		if c.method == "POST" {
+			body = []byte(`{"data":{"name":"x"}}`)
+		}
+		if st, b := srv.do(t, c.method, c.path, body); st != c.want {
+			t.Errorf("%s %s: %d %s, want %d", c.method, c.path, st, b, c.want)
+		}
+	}
+	// A document with a field that runs the project's hooks: GraphQL as a whole is Strapi's.
+	if st, b := srv.do(t, "POST", "/graphql", []byte(`{"query":"{ tags { data { id } } }"}`)); st != 502 {
+		t.Errorf("graphql beside Strapi: %d %s", st, b)
+	}
+	log := srv.log.String()
+	for _, want := range []string{`path=/api/articles/:id to=upstream why="src/api/article/controllers/article.js: the controller defines findOne"`,
+		`path=/api/articles to=quarry`} {
+		if !strings.Contains(log, want) {
+			t.Errorf("start-up log lacks %q:\n%s", want, log)
+		}
+	}
+	if strings.Contains(log, "github.com/quarrycms/quarry") || strings.Contains(log, "serves its own core action") {
+		t.Errorf("start-up log:\n%s", log)
+	}
+}
