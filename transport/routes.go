@@ -10,6 +10,7 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/schemas/routes"
 	"github.com/quarrycms/quarry/transport/envelope"
+	"github.com/quarrycms/quarry/transport/projectcode"
 )
 
 // RouteTable is what the project's route files (src/api/*/routes) and code say about the
@@ -67,6 +68,9 @@ type CoreRoutes struct {
 	// Code is the project's code each action runs that Quarry does not (its own controller
 	// or service, policies, middlewares, lifecycle hooks): such an action is refused.
 	Code map[string][]routes.Code
+	// Project are the actions whose code Quarry's runtime for project code runs
+	// (transport/projectcode): their chain of policies, middlewares and controller.
+	Project map[string]*projectcode.Route
 }
 
 // QueryRewriter is a core route's middleware chain that only rewrites ctx.query: given the
@@ -85,6 +89,8 @@ type CustomRoute struct {
 	// full path.
 	Outside bool
 	Code    []routes.Code
+	// Project, when set, is the route's chain, run by Quarry's runtime for project code.
+	Project *projectcode.Route
 }
 
 // RouteKind is how a request is answered.
@@ -101,6 +107,8 @@ const (
 	RouteCustom
 	// RouteRefused: a core route that runs code of the project's that Quarry does not.
 	RouteRefused
+	// RouteProject: a route whose chain runs the project's code in Quarry's runtime.
+	RouteProject
 )
 
 // Resolved is what Resolve decided.
@@ -114,6 +122,9 @@ type Resolved struct {
 	Query  QueryRewriter // the route's query-rewriting middlewares, when it has some
 	// Code is what a refused route (RouteRefused, RouteCustom) runs that Quarry does not.
 	Code []routes.Code
+	// Project is the chain of a RouteProject route, Params its path parameters.
+	Project *projectcode.Route
+	Params  map[string]string
 }
 
 // Resolve decides how method and path (below /api, e.g. /articles/1) are answered, in
@@ -132,6 +143,9 @@ func (t *RouteTable) Resolve(s *schemas.Schema, method, path string) Resolved {
 		}
 		if c.Outside {
 			continue
+		}
+		if c.Project != nil {
+			return Resolved{Kind: RouteProject, Custom: c, Project: c.Project, Params: patternParams(c.Path, segs)}
 		}
 		return Resolved{Kind: RouteCustom, Custom: c, Code: c.Code}
 	}
@@ -184,7 +198,12 @@ func (t *RouteTable) core(s *schemas.Schema, method string, segs []string) (Reso
 			res.Public = r.Public[action]
 			res.Query = r.Query[action]
 			order = r.Order
-			if code := r.Code[action]; len(code) > 0 {
+			if p := r.Project[action]; p != nil {
+				res.Kind, res.Project = RouteProject, p
+				if id != "" {
+					res.Params = map[string]string{"id": id}
+				}
+			} else if code := r.Code[action]; len(code) > 0 {
 				res.Kind, res.Code = RouteRefused, code
 			}
 		}
@@ -266,15 +285,45 @@ func matchPattern(pattern string, segs []string) bool {
 	return len(pat) == len(segs)
 }
 
-// CoreCode is the code a content type's core action runs that Quarry does not.
+// CoreCode is the code a content type's core action runs that Quarry does not; nil also
+// when Quarry runs it (CoreProject).
 func (t *RouteTable) CoreCode(uid, action string) []routes.Code {
 	if t == nil {
 		return nil
 	}
 	if r := t.Core[uid]; r != nil {
+		if r.Project[action] != nil {
+			return nil
+		}
 		return r.Code[action]
 	}
 	return t.Global
+}
+
+// CoreProject is the chain of a content type's core action when it runs the project's code.
+func (t *RouteTable) CoreProject(uid, action string) *projectcode.Route {
+	if t == nil || t.Core[uid] == nil {
+		return nil
+	}
+	return t.Core[uid].Project[action]
+}
+
+// patternParams reads a koa-router path's named parameters from path segments.
+func patternParams(pattern string, segs []string) map[string]string {
+	out := map[string]string{}
+	for i, p := range splitPath(pattern) {
+		if i >= len(segs) {
+			break
+		}
+		if name, ok := strings.CutPrefix(p, ":"); ok {
+			name = strings.TrimSuffix(name, "?")
+			if j := strings.IndexByte(name, '('); j >= 0 {
+				name = name[:j]
+			}
+			out[name] = segs[i]
+		}
+	}
+	return out
 }
 
 // Refused says whether a request (its full path) reaches code of the project's that Quarry

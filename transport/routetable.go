@@ -8,6 +8,7 @@ import (
 	"github.com/quarrycms/quarry/parser/gqlschema"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/schemas/routes"
+	"github.com/quarrycms/quarry/transport/projectcode"
 )
 
 // BuildRoutes turns what the project's route files and code say (routes.Model, read with
@@ -15,8 +16,10 @@ import (
 // it that Quarry does not run; a core route whose middlewares only rewrite the query gets them
 // loaded, to run before the core action, and one whose middlewares do not load is refused
 // like any other route with code Quarry cannot run. graphqlPath is where GraphQL is mounted
-// ("" when it is off).
-func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, log *slog.Logger) *RouteTable {
+// ("" when it is off). With runProject, routes whose code is all of the kinds Quarry's
+// runtime for project code runs (controllers, services, policies and middlewares of the
+// project's files) get their chain to run there instead of being refused.
+func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProject bool, log *slog.Logger) *RouteTable {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -24,7 +27,7 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, log *sl
 		return nil
 	}
 	t := &RouteTable{Files: m.Files, Core: map[string]*CoreRoutes{}, Global: m.Global, GraphQL: m.GraphQL}
-	for _, ct := range s.Models {
+	for _, ct := range s.ContentTypes {
 		if !ct.IsContentType() || !strings.HasPrefix(ct.UID, "api::") {
 			continue
 		}
@@ -32,7 +35,8 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, log *sl
 		if m.Files && r == nil && !m.IsCoreEnabled(ct.UID, "find") {
 			continue // no router: Strapi routes nothing of this type
 		}
-		cr := &CoreRoutes{Action: map[string]bool{}, Public: map[string]bool{}, Query: map[string]QueryRewriter{}, Code: map[string][]routes.Code{}}
+		cr := &CoreRoutes{Action: map[string]bool{}, Public: map[string]bool{}, Query: map[string]QueryRewriter{}, Code: map[string][]routes.Code{},
+			Project: map[string]*projectcode.Route{}}
 		if r != nil {
 			cr.Order, cr.Prefix = r.Order, r.Prefix
 			for action, c := range r.Config {
@@ -52,6 +56,9 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, log *sl
 			cr.Public[a] = r != nil && r.Public(a)
 			if code := m.CoreCode(ct.UID, a); len(code) > 0 {
 				cr.Code[a] = append(cr.Code[a], code...)
+			}
+			if runProject && a != "createLocalization" && runnable(cr.Code[a]) {
+				cr.Project[a] = coreProject(m, ct, r, a)
 			}
 		}
 		t.Core[ct.UID] = cr
@@ -74,8 +81,13 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, log *sl
 		default:
 			path = strings.TrimPrefix(strings.TrimSuffix(*c.Config.Prefix, "/"), "/api") + c.Path
 		}
-		t.Custom = append(t.Custom, CustomRoute{Order: c.Order, Method: c.Method, Path: path, Handler: c.Handler,
-			Outside: outside, Code: m.CustomCode(c)})
+		cr := CustomRoute{Order: c.Order, Method: c.Method, Path: path, Handler: c.Handler, Outside: outside, Code: m.CustomCode(c)}
+		if runProject && runnable(cr.Code) {
+			cr.Project = &projectcode.Route{Key: c.Method + " " + path, Method: c.Method, Path: c.Path, Handler: c.Handler,
+				Policies: orEmpty(c.Config.Policies), Middlewares: orEmpty(c.Config.Middlewares),
+				Info: map[string]any{"apiName": c.API, "type": "content-api"}, Config: routeConfigObject(c.Config)}
+		}
+		t.Custom = append(t.Custom, cr)
 	}
 	for _, r := range m.PluginRoutes {
 		model, events := pluginModel(r)
@@ -94,6 +106,63 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, log *sl
 		}
 	}
 	return t
+}
+
+// runnable says whether Quarry's runtime runs all of a route's code.
+func runnable(code []routes.Code) bool {
+	if len(code) == 0 {
+		return false
+	}
+	for _, c := range code {
+		if !c.Runnable {
+			return false
+		}
+	}
+	return true
+}
+
+// coreProject is the chain of a core action that runs the project's code: the router's
+// policies and middlewares for it, then the project's controller action, or Quarry's own
+// core action when neither the controller nor the service replaces it.
+func coreProject(m *routes.Model, ct *schemas.Model, r *routes.CoreRouter, action string) *projectcode.Route {
+	api, _, _ := strings.Cut(strings.TrimPrefix(ct.UID, "api::"), ".")
+	pr := &projectcode.Route{Key: ct.UID + "." + action, Handler: ct.UID + "." + action, UID: ct.UID,
+		Info: map[string]any{"apiName": api, "type": "content-api"}, Policies: []any{}, Middlewares: []any{}, Config: map[string]any{}}
+	if r != nil {
+		c := r.Config[action]
+		pr.Policies, pr.Middlewares, pr.Config = orEmpty(c.Policies), orEmpty(c.Middlewares), routeConfigObject(c)
+	}
+	base := "/" + ct.PluralName
+	if ct.Kind == schemas.SingleType {
+		base = "/" + ct.SingularName
+	}
+	pr.Method, pr.Path = map[string]string{"find": "GET", "findOne": "GET", "create": "POST", "update": "PUT", "delete": "DELETE"}[action], base
+	if ct.Kind != schemas.SingleType && (action == "findOne" || action == "update" || action == "delete") {
+		pr.Path += "/:id"
+	}
+	if !slices.Contains(m.Overridden, ct.UID+"."+action) && !slices.Contains(m.Services[ct.UID], action) {
+		pr.Native = action
+	}
+	return pr
+}
+
+func orEmpty(list []any) []any {
+	if list == nil {
+		return []any{}
+	}
+	return list
+}
+
+// routeConfigObject is a route's config as ctx.state.route.config shows it.
+func routeConfigObject(c routes.RouteConfig) map[string]any {
+	out := map[string]any{"policies": orEmpty(c.Policies), "middlewares": orEmpty(c.Middlewares)}
+	if c.Auth != nil {
+		out["auth"] = *c.Auth
+	}
+	if c.Prefix != nil {
+		out["prefix"] = *c.Prefix
+	}
+	return out
 }
 
 // withoutGlobal drops the code every route runs from a route's list: Refused answers it
@@ -162,7 +231,7 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema) map[string][]routes.Cod
 			out[field] = append(out[field], code...)
 		}
 	}
-	for _, md := range s.Models {
+	for _, md := range s.ContentTypes {
 		if !md.IsContentType() {
 			continue
 		}
@@ -217,6 +286,14 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema) map[string][]routes.Cod
 	return out
 }
 
+func describe(code []routes.Code) string {
+	parts := make([]string, len(code))
+	for i, c := range code {
+		parts[i] = c.String()
+	}
+	return strings.Join(parts, "; ")
+}
+
 // RouteInfo is one route and how Quarry answers it, for `quarry routes` and the start-up log.
 type RouteInfo struct {
 	Method, Path string
@@ -259,7 +336,7 @@ func (t *RouteTable) List(s *schemas.Schema, prefix string, upstream bool) []Rou
 		}
 		out = append(out, info)
 	}
-	for _, m := range s.Models {
+	for _, m := range s.ContentTypes {
 		if !m.IsContentType() || !strings.HasPrefix(m.UID, "api::") {
 			continue
 		}
@@ -298,6 +375,10 @@ func (t *RouteTable) List(s *schemas.Schema, prefix string, upstream bool) []Rou
 				out = append(out, RouteInfo{Method: r.method, Path: r.path, How: HowQuarryJS, Why: why + " after the route's query middlewares"})
 				continue
 			}
+			if cr != nil && cr.Project[r.action] != nil && len(t.Global) == 0 {
+				out = append(out, RouteInfo{Method: r.method, Path: r.path, How: HowQuarryJS, Why: describe(cr.Code[r.action])})
+				continue
+			}
 			var code []routes.Code
 			if cr != nil {
 				code = withoutGlobal(cr.Code[r.action], t.Global)
@@ -312,6 +393,10 @@ func (t *RouteTable) List(s *schemas.Schema, prefix string, upstream bool) []Rou
 		path := prefix + c.Path
 		if c.Outside {
 			path = c.Path
+		}
+		if c.Project != nil && len(t.Global) == 0 {
+			out = append(out, RouteInfo{Method: c.Method, Path: path, How: HowQuarryJS, Why: describe(c.Code)})
+			continue
 		}
 		add(c.Method, path, withoutGlobal(c.Code, t.Global), "")
 	}

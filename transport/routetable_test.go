@@ -32,7 +32,7 @@ func TestBuildRoutesFailClosed(t *testing.T) {
 	if err := m.LoadCode(context.Background(), routes.CodeInput{}); err != nil {
 		t.Fatal(err)
 	}
-	table := BuildRoutes(m, s, "/graphql", nil)
+	table := BuildRoutes(m, s, "/graphql", false, nil)
 	refused := map[string]string{}
 	for _, r := range table.List(s, "/api", false) {
 		if r.How == HowRefused {

@@ -29,6 +29,7 @@ import (
 	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
+	"github.com/quarrycms/quarry/transport/projectcode"
 	"github.com/quarrycms/quarry/transport/respcache"
 	"github.com/quarrycms/quarry/transport/webhook"
 )
@@ -104,6 +105,9 @@ type Server struct {
 	// Cache, when set, answers content types' GET requests from memory while the database
 	// has not changed (transport/respcache).
 	Cache *respcache.Cache
+	// Code runs the project's own code for the routes that declare it (Routes says which):
+	// controllers, services, policies, middlewares. Nil refuses those routes.
+	Code *projectcode.Runtime
 }
 
 // Handler returns the HTTP handler.
@@ -133,6 +137,9 @@ func (s *Server) Handler() http.Handler {
 		if s.I18n != nil { // a nil *i18n.Service must stay a nil interface
 			s.Localize.Locales = s.I18n
 		}
+	}
+	if s.Code != nil && s.Code.Localize == nil {
+		s.Code.Localize = s.Localize
 	}
 	r := chi.NewRouter()
 	if len(s.Observers) > 0 {
@@ -371,6 +378,8 @@ func (s *Server) routeFiles(w http.ResponseWriter, r *http.Request) {
 	switch res.Kind {
 	case RouteCustom, RouteRefused:
 		s.notServed(w, r, res.Code)
+	case RouteProject:
+		s.serveProject(w, r, res)
 	case RouteMethod:
 		envelope.MethodNotAllowed(w, r)
 	case RouteCore:
@@ -476,6 +485,14 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		envelope.MethodNotAllowed(w, r)
+		return
+	}
+	if pr := s.Routes.CoreProject(m.UID, action); pr != nil {
+		params := map[string]string{}
+		if id != "" {
+			params["id"] = id
+		}
+		s.serveProject(w, r, Resolved{Kind: RouteProject, Model: m, Action: action, ID: id, Project: pr, Params: params})
 		return
 	}
 	if code := s.Routes.CoreCode(m.UID, action); len(code) > 0 {

@@ -21,6 +21,7 @@ import (
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/schemas/routes"
+	"github.com/quarrycms/quarry/transport/projectcode"
 	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/transport"
 	"github.com/quarrycms/quarry/transport/app"
@@ -154,7 +155,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		I18n:       a.I18n,
 		LogPlans:   getenv("QUARRY_LOG_PLANS") == "1",
 		RESTPrefix: a.RESTPrefix,
-		Routes:     transport.BuildRoutes(a.Routes, a.Schema, graphqlPath(a), log),
+		Routes:     transport.BuildRoutes(a.Routes, a.Schema, graphqlPath(a), runProjectCode(getenv), log),
 		TrustProxy: a.Settings.Server.Proxy,
 
 		DebugStatements: getenv("QUARRY_DEBUG_STATEMENTS") == "1",
@@ -184,6 +185,9 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		}
 	}
 	srv.Writer.Inline = srv
+	if runProjectCode(getenv) {
+		srv.Code = projectRuntime(a, srv, log)
+	}
 	srv.Webhooks = webhook.New(a.DB.DB, a.DB.Dialect, log, webhook.DefaultOptions)
 	if err := setupAuth(ctx, a, srv, *host, *port, log, getenv); err != nil {
 		return err
@@ -285,6 +289,21 @@ func setupUpstream(a *app.App, srv *transport.Server, upstream string, log *slog
 	}
 	log.Info("forwarding to Strapi", "upstream", target.String(), "also", "every request Quarry does not serve")
 	return nil
+}
+
+// runProjectCode says whether Quarry runs the project's controllers, services, policies and
+// middlewares itself (QUARRY_PROJECT_CODE, on unless "off"); off, their routes are refused or
+// go to Strapi.
+func runProjectCode(getenv func(string) string) bool { return getenv("QUARRY_PROJECT_CODE") != "off" }
+
+// projectRuntime is the runtime for the project's code: its reads go through a planner with
+// the entity service's limits (none by default) rather than the REST API's.
+func projectRuntime(a *app.App, srv *transport.Server, log *slog.Logger) *projectcode.Runtime {
+	cfg := a.REST
+	cfg.MaxLimit = 0
+	return &projectcode.Runtime{Dir: a.Dir, Schema: a.Schema, Eval: a.Routes.Eval, Host: srv,
+		Planner: &planner.Planner{Schema: a.Schema, Config: cfg}, Runner: srv.Runner, DB: a.DB,
+		Log: log, Config: a.ConfigMap()}
 }
 
 func envOr(getenv func(string) string, k, def string) string {

@@ -39,7 +39,7 @@ func routesCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 	}
 	defer a.DB.Close()
 	gql := graphqlPath(a)
-	table := transport.BuildRoutes(a.Routes, a.Schema, gql, log)
+	table := transport.BuildRoutes(a.Routes, a.Schema, gql, runProjectCode(getenv), log)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "METHOD\tPATH\tSERVED\tWHY")
 	for _, r := range table.List(a.Schema, a.RESTPrefix, *upstream != "") {

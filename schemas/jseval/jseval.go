@@ -40,6 +40,9 @@ type Options struct {
 	// module.exports is the module. `path`, `@strapi/utils` (its env) and `@strapi/strapi`
 	// (its factories, recording) are always there.
 	Modules map[string]string
+	// Strict makes requiring an npm module the sandbox does not provide an error naming it
+	// (for code that runs requests); otherwise it is an inert stub (for reading files).
+	Strict bool
 }
 
 // Result is one evaluated file.
@@ -413,6 +416,9 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 	}
 	if forbiddenModules[strings.TrimPrefix(name, "node:")] {
 		return nil, fmt.Errorf("require('%s'): files, processes and the network are not available to project files under Quarry", name)
+	}
+	if !filepath.IsAbs(name) && s.opts.Strict {
+		return nil, fmt.Errorf("require('%s'): the module is not provided by Quarry's sandbox", name)
 	}
 	if !filepath.IsAbs(name) {
 		// A bare module the sandbox does not have (an npm package's helper): a stub,

@@ -22,6 +22,10 @@ import (
 type Code struct {
 	File string // relative to the project folder; "" for code named in configuration only
 	What string // what it is and does, e.g. "overrides find", "policy global::is-owner"
+	// Runnable is set for code Quarry's runtime for project code runs (transport/projectcode):
+	// the project's controllers and services, and route policies and middlewares that are
+	// files of the project.
+	Runnable bool
 }
 
 func (c Code) String() string {
@@ -631,15 +635,15 @@ func (m *Model) CoreCode(uid, action string) []Code {
 		out = append(out, Code{File: filepath.ToSlash(filepath.Join("src", "api", api, "routes")), What: "route files Quarry could not read"})
 	}
 	if slices.Contains(m.Overridden, uid+"."+action) {
-		out = append(out, Code{File: m.controllerFile(uid), What: "the controller defines " + action})
+		out = append(out, Code{File: m.controllerFile(uid), What: "the controller defines " + action, Runnable: true})
 	}
 	if slices.Contains(m.Services[uid], action) {
-		out = append(out, Code{File: m.serviceFile[uid], What: "the service defines " + action})
+		out = append(out, Code{File: m.serviceFile[uid], What: "the service defines " + action, Runnable: true})
 	}
 	if r := m.Core[uid]; r != nil {
 		c := r.Config[action]
 		if (len(c.Policies) > 0 || len(c.Middlewares) > 0) && !QueryOnly(m.Dir, c) {
-			out = append(out, Code{File: r.File, What: describeHooks(action, c)})
+			out = append(out, Code{File: r.File, What: describeHooks(action, c), Runnable: m.runnableConfig(api, c)})
 		}
 	}
 	out = append(out, m.Hooks(uid, Events(action))...)
@@ -703,9 +707,43 @@ func (m *Model) CustomCode(r Route) []Code {
 	if r.Handler == "" {
 		what = "a route handler given as a function"
 	}
-	out = append(out, Code{File: r.File, What: what})
+	api, _, _ := strings.Cut(strings.TrimPrefix(r.Handler, "api::"), ".")
+	out = append(out, Code{File: r.File, What: what, Runnable: r.API != "" && strings.HasPrefix(r.Handler, "api::")})
 	if len(r.Config.Policies) > 0 || len(r.Config.Middlewares) > 0 {
-		out = append(out, Code{File: r.File, What: describeHooks(r.Method+" "+r.Path, r.Config)})
+		out = append(out, Code{File: r.File, What: describeHooks(r.Method+" "+r.Path, r.Config), Runnable: r.API != "" && m.runnableConfig(api, r.Config)})
 	}
 	return out
+}
+
+// runnableConfig says whether every policy and middleware of a route is a file of the
+// project (global::name, api::api.name, or a bare name in the route's api), which Quarry's
+// runtime loads; plugins' and inline ones are not.
+func (m *Model) runnableConfig(api string, c RouteConfig) bool {
+	for kind, list := range map[string][]any{"policies": c.Policies, "middlewares": c.Middlewares} {
+		for _, e := range list {
+			name, _ := e.(string)
+			if o, ok := e.(map[string]any); ok {
+				name, _ = o["name"].(string)
+			}
+			var base string
+			switch {
+			case strings.HasPrefix(name, "global::"):
+				base = filepath.Join("src", kind, strings.TrimPrefix(name, "global::"))
+			case strings.HasPrefix(name, "api::"):
+				a, n, ok := strings.Cut(strings.TrimPrefix(name, "api::"), ".")
+				if !ok {
+					return false
+				}
+				base = filepath.Join("src", "api", a, kind, n)
+			case name != "" && !strings.Contains(name, "::") && api != "":
+				base = filepath.Join("src", "api", api, kind, name)
+			default:
+				return false
+			}
+			if strings.Contains(base, "..") || firstSource(m.Dir, base) == "" {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -226,15 +226,22 @@ func (a *App) codeInput() routes.CodeInput {
 			"info":    map[string]any{"singularName": m.SingularName, "pluralName": m.PluralName, "displayName": m.DisplayName},
 			"options": map[string]any{"draftAndPublish": m.DraftAndPublish}, "attributes": attrs}
 	}
-	cfg := map[string]any{}
-	for _, n := range a.Config.Names() {
-		cfg[n] = a.Config.Value(n)
-	}
+	cfg := a.ConfigMap()
 	var mws []any
 	if list, ok := a.Config.Value("middlewares").([]any); ok {
 		mws = list
 	}
 	return routes.CodeInput{Middlewares: mws, ContentTypes: cts, Config: cfg, Plugins: a.PluginEnabled}
+}
+
+// ConfigMap is the project's configuration by name (api, plugins, server, …), as
+// strapi.config.get reads it.
+func (a *App) ConfigMap() map[string]any {
+	cfg := map[string]any{}
+	for _, n := range a.Config.Names() {
+		cfg[n] = a.Config.Value(n)
+	}
+	return cfg
 }
 
 // configError names the files of a configuration name in an error.

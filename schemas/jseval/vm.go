@@ -1,0 +1,90 @@
+package jseval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// VM is a long-lived sandbox for running a project's code request after request (controllers,
+// policies, middlewares, lifecycles): the same module loader, Strapi's env and @strapi/utils,
+// and no file system, process or network API, but no time limit of its own: Run sets one per
+// call. A VM is not safe for concurrent use; a caller pools them.
+type VM struct {
+	s *sandbox
+}
+
+// NewVM makes a sandbox. With opts.Strict, requiring an npm module the sandbox does not
+// provide throws, naming it, instead of giving an inert stub.
+func NewVM(opts Options) (*VM, error) {
+	s, err := newSandbox(context.Background(), opts)
+	if err != nil {
+		return nil, err
+	}
+	s.stop() // the sandbox's own timer: Run sets a limit per call
+	return &VM{s: s}, nil
+}
+
+// Runtime is the VM's JavaScript runtime, for binding host functions.
+func (v *VM) Runtime() *goja.Runtime { return v.s.rt }
+
+// Require loads a module by name (a built-in or one of opts.Modules) or a project file by
+// absolute path, once; later calls return the same exports.
+func (v *VM) Require(name string) (goja.Value, error) {
+	if !filepath.IsAbs(name) {
+		if _, ok := v.s.opts.Modules[name]; !ok && name != "@strapi/strapi" && name != "@strapi/utils" && name != "path" {
+			return nil, fmt.Errorf("require(%q): not a project file", name)
+		}
+	}
+	val, err := v.s.require(name)
+	if err != nil {
+		return nil, jsError(err)
+	}
+	return val, nil
+}
+
+// RequireFunc is require as a JavaScript function of this VM (project files by absolute
+// path, modules by name).
+func (v *VM) RequireFunc() func(goja.FunctionCall) goja.Value {
+	return func(c goja.FunctionCall) goja.Value {
+		val, err := v.s.require(c.Argument(0).String())
+		if err != nil {
+			panic(v.s.rt.NewGoError(err))
+		}
+		return val
+	}
+}
+
+// Run calls fn with a time limit and ctx's cancellation interrupting the script; a script
+// interrupted answers ErrTimeout or ctx's error.
+func (v *VM) Run(ctx context.Context, limit time.Duration, fn func() error) error {
+	rt := v.s.rt
+	rt.ClearInterrupt()
+	if limit <= 0 {
+		limit = DefaultTimeout
+	}
+	t := time.AfterFunc(limit, func() { rt.Interrupt(ErrTimeout) })
+	defer t.Stop()
+	stop := context.AfterFunc(ctx, func() { rt.Interrupt(ctx.Err()) })
+	defer stop()
+	err := fn()
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		if e, ok := ie.Value().(error); ok {
+			return e
+		}
+		return ErrTimeout
+	}
+	return err
+}
+
+// Interrupt stops the script running in the VM (from another goroutine), with err as the
+// reason Run returns.
+func (v *VM) Interrupt(err error) { v.s.rt.Interrupt(err) }
+
+// JSError turns a goja exception into a plain error carrying the script's message.
+func JSError(err error) error { return jsError(err) }

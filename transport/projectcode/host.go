@@ -1,0 +1,464 @@
+package projectcode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/parser/jsquery"
+	"github.com/quarrycms/quarry/parser/rest"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/transport/envelope"
+)
+
+// hostCall answers one call of the project's code to Quarry: op names it, args is its JSON.
+// An error the script may catch comes back as {"$error": …}; anything else unexpected is
+// logged and answered as an internal error.
+func (rt *Runtime) hostCall(v *vm, op, args string) []byte {
+	c := v.cur
+	if c == nil {
+		// Code running outside a request (a module's top level): no database.
+		return errorJSON(&apierror.Error{Status: 501, Name: "NotImplementedError", Message: op + " is not available outside a request under Quarry"})
+	}
+	out, err := rt.do(c, op, []byte(args))
+	if err != nil {
+		var ae *apierror.Error
+		if errors.As(err, &ae) {
+			return errorJSON(ae)
+		}
+		if u := unavailable(err); u != nil {
+			return errorJSON(u)
+		}
+		rt.Log.Error("project code: host call failed", "op", op, "error", err)
+		return errorJSON(&apierror.Error{Status: 500, Name: "InternalServerError", Message: "Internal Server Error"})
+	}
+	return out
+}
+
+// unavailable is set by the server: a database error that means "try later".
+var unavailable = func(error) *apierror.Error { return nil }
+
+type readArgs struct {
+	UID    string          `json:"uid"`
+	ID     json.RawMessage `json:"id"`
+	Params json.RawMessage `json:"params"`
+}
+
+func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
+	switch op {
+	case "native":
+		return rt.native(c, args)
+	case "auth.user":
+		var a struct {
+			ID int64 `json:"id"`
+		}
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		b, err := rt.Host.User(c.ctx, a.ID)
+		if b == nil && err == nil {
+			return []byte("null"), nil
+		}
+		return b, err
+	case "sanitize.output":
+		var v any
+		if err := decodeOrdered(args, &v); err != nil {
+			return nil, err
+		}
+		a, _ := v.(*ordered)
+		if a == nil {
+			return []byte("null"), nil
+		}
+		data := a.get("data")
+		m, ok := rt.model(a.str("uid"))
+		if !ok {
+			return json.Marshal(data)
+		}
+		return json.Marshal(rt.sanitizeOutput(c, m, data))
+	case "sanitize.query":
+		var a struct {
+			Query json.RawMessage `json:"query"`
+		}
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		return a.Query, nil
+	case "sanitize.input":
+		var a struct {
+			Data json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		return a.Data, nil
+	case "validate.query":
+		var a struct {
+			UID   string          `json:"uid"`
+			Query json.RawMessage `json:"query"`
+		}
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		q := &ir.Query{Model: a.UID}
+		if err := rest.Parse(QueryString(a.Query), q); err != nil {
+			return nil, err
+		}
+		if _, err := rt.Planner.Read(q, c.who); err != nil {
+			return nil, err
+		}
+		return []byte("null"), nil
+	}
+	style := jsquery.EntityService
+	name, ok := strings.CutPrefix(op, "es.")
+	if !ok {
+		if name, ok = strings.CutPrefix(op, "db."); !ok {
+			return nil, apierror.Validation("unknown host call %s", op)
+		}
+		style = jsquery.QueryEngine
+	}
+	var a readArgs
+	if err := json.Unmarshal(args, &a); err != nil {
+		return nil, err
+	}
+	m, ok := rt.model(a.UID)
+	if !ok || !m.IsContentType() {
+		return nil, apierror.Validation("Model %s not found", a.UID)
+	}
+	switch name {
+	case "findMany", "findOne", "count", "findPage", "findWithCount":
+		return rt.read(c, style, name, m, a)
+	}
+	api := "strapi.entityService." + name
+	if style == jsquery.QueryEngine {
+		api = "strapi.db.query('" + a.UID + "')." + name
+	}
+	return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: api + " is not provided by Quarry yet"}
+}
+
+// read runs a read of the entity service or the query engine and answers it as they do:
+// flat entries (relations, components and media nested), a count, or a page.
+func (rt *Runtime) read(c *call, style jsquery.Style, op string, m *schemas.Model, a readArgs) ([]byte, error) {
+	q := &ir.Query{Model: m.UID, Op: ir.FindMany}
+	p, err := jsquery.Lower(a.Params, style, q)
+	if err != nil {
+		return nil, err
+	}
+	one := false
+	switch {
+	case op == "findOne" && style == jsquery.EntityService && m.Kind != schemas.SingleType:
+		id, err := jsquery.ID(a.ID)
+		if err != nil {
+			return nil, err
+		}
+		q.Op, q.ID, one = ir.FindOne, id, true
+	case op == "findOne":
+		one = true
+	case op == "findMany" && style == jsquery.EntityService && m.Kind == schemas.SingleType:
+		one = true
+	}
+	if style == jsquery.EntityService && q.Op == ir.FindMany {
+		// i18n's entity-service decorator: no locale means the default locale.
+		if err := rt.Localize.ReadLocale(c.ctx, m, q); err != nil {
+			return nil, err
+		}
+	}
+	count := op == "count" || op == "findPage" || op == "findWithCount"
+	if count {
+		t := true
+		q.Pagination.WithCount = &t
+	}
+	pl, err := rt.Planner.Read(q, planner.Everyone{})
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case one:
+		pl.Root.Limit = 1
+	case op == "count":
+		pl.Root.Limit = 0
+	case !p.Limited:
+		pl.Root.Limit = -1
+	}
+	if !count {
+		pl.Count = nil
+	}
+	res, err := rt.Runner.Run(c.ctx, rt.DB, pl)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Release()
+	if op == "count" {
+		return []byte(strconv.FormatInt(res.Total, 10)), nil
+	}
+	b := envelope.Get()
+	defer envelope.Put(b)
+	if one {
+		if e := res.First(); e != nil {
+			b.FlatEntry(pl.Root, e)
+		} else {
+			b.WriteString("null")
+		}
+		return bytes.Clone(b.Bytes()), nil
+	}
+	if op == "findWithCount" {
+		b.WriteByte('[')
+	} else if op == "findPage" {
+		b.WriteString(`{"results":`)
+	}
+	b.WriteByte('[')
+	for i, e := range res.Entries {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.FlatEntry(pl.Root, e)
+	}
+	b.WriteByte(']')
+	switch op {
+	case "findWithCount":
+		b.WriteByte(',')
+		b.Int(res.Total)
+		b.WriteByte(']')
+	case "findPage":
+		pm := pl.Page
+		page, size := pm.Page, pm.PageSize
+		if pm.OffsetMode {
+			size = pm.Limit
+			if size > 0 {
+				page = pm.Start/size + 1
+			}
+		}
+		pages := 0
+		if size > 0 {
+			pages = int((res.Total + int64(size) - 1) / int64(size))
+		}
+		fmt.Fprintf(b, `,"pagination":{"page":%d,"pageSize":%d,"pageCount":%d,"total":%d}}`, page, size, pages, res.Total)
+	}
+	return bytes.Clone(b.Bytes()), nil
+}
+
+// native runs a core action of Quarry's for the project's code.
+func (rt *Runtime) native(c *call, args []byte) ([]byte, error) {
+	var a struct {
+		UID    string          `json:"uid"`
+		Action string          `json:"action"`
+		ID     *string         `json:"id"`
+		Query  json.RawMessage `json:"query"`
+		Body   json.RawMessage `json:"body"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil {
+		return nil, err
+	}
+	m, ok := rt.model(a.UID)
+	if !ok {
+		return nil, apierror.Validation("Model %s not found", a.UID)
+	}
+	id := ""
+	if a.ID != nil {
+		id = *a.ID
+	}
+	var body []byte
+	if len(a.Body) > 0 && string(a.Body) != "null" {
+		body = a.Body
+	}
+	status, out := rt.Host.Native(c.ctx, m, a.Action, id, QueryString(a.Query), body, c.who)
+	return json.Marshal(struct {
+		Status int    `json:"status"`
+		Body   string `json:"body"`
+	}{status, string(out)})
+}
+
+// sanitizeOutput is Strapi's sanitize.contentAPI.output: private attributes and passwords
+// go, and relations to types the caller may not read (media stays).
+func (rt *Runtime) sanitizeOutput(c *call, m *schemas.Model, data any) any {
+	switch d := data.(type) {
+	case []any:
+		out := make([]any, 0, len(d))
+		for _, x := range d {
+			out = append(out, rt.sanitizeOutput(c, m, x))
+		}
+		return out
+	case *ordered:
+		out := &ordered{}
+		for i, k := range d.keys {
+			v := d.vals[i]
+			a, ok := m.Attr(k)
+			if ok {
+				if a.Private || a.Type == schemas.Password {
+					continue
+				}
+				switch a.Type {
+				case schemas.Relation:
+					if a.Target != nil && !c.who.CanFind(a.Target.UID) {
+						continue
+					}
+					if a.Target != nil {
+						v = rt.sanitizeOutput(c, a.Target, v)
+					}
+				case schemas.Media:
+					if a.Target != nil {
+						v = rt.sanitizeOutput(c, a.Target, v)
+					}
+				case schemas.ComponentT:
+					v = rt.sanitizeOutput(c, a.Components[0], v)
+				case schemas.DynamicZone:
+					if list, ok := v.([]any); ok {
+						items := make([]any, 0, len(list))
+						for _, it := range list {
+							if o, ok := it.(*ordered); ok {
+								if comp, ok := rt.model(o.str("__component")); ok {
+									it = rt.sanitizeOutput(c, comp, o)
+								}
+							}
+							items = append(items, it)
+						}
+						v = items
+					}
+				}
+			}
+			out.keys = append(out.keys, k)
+			out.vals = append(out.vals, v)
+		}
+		return out
+	}
+	return data
+}
+
+// QueryString writes a query object (JSON) in qs's bracket notation, keys in their order:
+// what Quarry's REST parser reads back as the same object.
+func QueryString(query json.RawMessage) string {
+	var v any
+	if err := decodeOrdered(query, &v); err != nil {
+		return ""
+	}
+	var parts []string
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch x := v.(type) {
+		case nil:
+			if prefix != "" {
+				parts = append(parts, url.QueryEscape(prefix))
+			}
+		case *ordered:
+			for i, k := range x.keys {
+				p := k
+				if prefix != "" {
+					p = prefix + "[" + k + "]"
+				}
+				walk(p, x.vals[i])
+			}
+		case []any:
+			for i, e := range x {
+				walk(prefix+"["+strconv.Itoa(i)+"]", e)
+			}
+		case string:
+			parts = append(parts, url.QueryEscape(prefix)+"="+url.QueryEscape(x))
+		case json.Number:
+			parts = append(parts, url.QueryEscape(prefix)+"="+x.String())
+		case bool:
+			parts = append(parts, url.QueryEscape(prefix)+"="+strconv.FormatBool(x))
+		}
+	}
+	walk("", v)
+	return strings.Join(parts, "&")
+}
+
+// ordered is a JSON object that keeps its keys' order through a round trip.
+type ordered struct {
+	keys []string
+	vals []any
+}
+
+func (o *ordered) get(k string) any {
+	for i, key := range o.keys {
+		if key == k {
+			return o.vals[i]
+		}
+	}
+	return nil
+}
+
+func (o *ordered) str(k string) string { s, _ := o.get(k).(string); return s }
+
+func (o *ordered) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		vb, err := json.Marshal(o.vals[i])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// decodeOrdered decodes JSON into a *any with objects as *ordered and numbers as
+// json.Number, so that what the project's code gave comes back in its order and digits.
+func decodeOrdered(data []byte, dst *any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := orderedValue(dec)
+	if err != nil {
+		return err
+	}
+	*dst = v
+	return nil
+}
+
+func orderedValue(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '{' {
+			o := &ordered{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				v, err := orderedValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				o.keys = append(o.keys, kt.(string))
+				o.vals = append(o.vals, v)
+			}
+			_, err := dec.Token()
+			return o, err
+		}
+		list := []any{}
+		for dec.More() {
+			v, err := orderedValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, v)
+		}
+		_, err := dec.Token()
+		return list, err
+	}
+	return tok, nil
+}
+
+
+func (rt *Runtime) model(uid string) (*schemas.Model, bool) {
+	m, ok := rt.Schema.Models[uid]
+	return m, ok && m != nil
+}

@@ -1,0 +1,313 @@
+// Package projectcode runs a Strapi project's own code — controllers, services, policies,
+// route middlewares — for the routes that declare it, in pooled sandboxes (schemas/jseval),
+// against a `strapi` object backed by Quarry: strapi.entityService and strapi.db.query lower
+// into ir.Query (parser/jsquery) and run through the planner; a core action the project does
+// not replace is Quarry's native one. The JavaScript half (strapi.js) holds Strapi's
+// factories, core controllers and services, response transform and Koa context.
+//
+// Each sandbox serves one request at a time; the pool holds as many as there are cores, so
+// requests through project code run in parallel without a process-wide lock. Every call has
+// a time limit; a script that runs out of it, throws something that is not an error, or
+// reaches for files, processes or the network fails its request cleanly (the server lives).
+package projectcode
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/jseval"
+	"github.com/quarrycms/quarry/schemas/routes"
+	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
+)
+
+//go:embed strapi.js
+var strapiSource string
+
+// Host is what the project's code reaches of the server beyond reads: the native core
+// actions, and the authenticated user.
+type Host interface {
+	// Native runs a content type's core action for who as Quarry serves it, with the query
+	// (raw, qs notation) and JSON body the project's code left; it returns the status and
+	// the JSON body of the answer.
+	Native(ctx context.Context, m *schemas.Model, action, id, rawQuery string, body []byte, who *ir.Caller) (int, []byte)
+	// User is the users-permissions user with its role, as Strapi puts it in ctx.state.user
+	// (flat JSON, without password and tokens); nil when there is none.
+	User(ctx context.Context, id int64) ([]byte, error)
+}
+
+// Runtime runs one project's code.
+type Runtime struct {
+	Dir    string
+	Schema *schemas.Schema
+	Eval   jseval.Options
+	Host   Host
+	// Planner, Runner, DB and Localize serve the entity service's and query engine's reads.
+	Planner  *planner.Planner
+	Runner   *exec.Runner
+	DB       exec.Queryer
+	Localize *localize.Service
+	Log      *slog.Logger
+	// Config is the project's configuration by name (strapi.config.get).
+	Config map[string]any
+	// Timeout bounds one request's run of the project's code (default 10 s).
+	Timeout time.Duration
+	// Size is the number of sandboxes (default GOMAXPROCS).
+	Size int
+
+	once  sync.Once
+	pool  chan *vm
+	files map[string]map[string]string // kind → name → absolute path
+	setup string                       // the JSON the sandboxes' strapi.js is built with
+	err   error
+}
+
+type vm struct {
+	js    *jseval.VM
+	serve goja.Callable
+	cur   *call // the request being served
+}
+
+// call is one request's state while the project's code runs.
+type call struct {
+	ctx context.Context
+	who *ir.Caller
+}
+
+// New makes a runtime for the project whose code m describes.
+func New(m *routes.Model, s *schemas.Schema) *Runtime {
+	return &Runtime{Dir: m.Dir, Schema: s, Eval: m.Eval}
+}
+
+func (rt *Runtime) init() {
+	rt.once.Do(func() {
+		if rt.Log == nil {
+			rt.Log = slog.New(slog.DiscardHandler)
+		}
+		if rt.Timeout <= 0 {
+			rt.Timeout = 10 * time.Second
+		}
+		if rt.Size <= 0 {
+			rt.Size = runtime.GOMAXPROCS(0)
+		}
+		rt.files = projectFiles(rt.Dir)
+		rt.setup, rt.err = rt.setupJSON()
+		rt.pool = make(chan *vm, rt.Size)
+		for range rt.Size {
+			rt.pool <- nil // made on first use
+		}
+	})
+}
+
+// get takes a sandbox from the pool (making it the first time), waiting while all are busy.
+func (rt *Runtime) get(ctx context.Context) (*vm, error) {
+	rt.init()
+	if rt.err != nil {
+		return nil, rt.err
+	}
+	select {
+	case v := <-rt.pool:
+		if v != nil {
+			return v, nil
+		}
+		v, err := rt.newVM()
+		if err != nil {
+			rt.pool <- nil
+			return nil, err
+		}
+		return v, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (rt *Runtime) put(v *vm) { v.cur = nil; rt.pool <- v }
+
+// discard replaces a sandbox whose script was interrupted (its state is unknown).
+func (rt *Runtime) discard() { rt.pool <- nil }
+
+func (rt *Runtime) newVM() (*vm, error) {
+	opts := rt.Eval
+	opts.Strict = true
+	opts.Modules = map[string]string{"@strapi/strapi": "module.exports = { factories: globalThis.__quarry.factories };"}
+	js, err := jseval.NewVM(opts)
+	if err != nil {
+		return nil, err
+	}
+	v := &vm{js: js}
+	r := js.Runtime()
+	host := r.NewObject()
+	var setup map[string]any
+	if err := json.Unmarshal([]byte(rt.setup), &setup); err != nil {
+		return nil, err
+	}
+	for k, val := range setup {
+		host.Set(k, val)
+	}
+	host.Set("call", func(c goja.FunctionCall) goja.Value {
+		out := rt.hostCall(v, c.Argument(0).String(), c.Argument(1).String())
+		return r.ToValue(string(out))
+	})
+	host.Set("log", func(c goja.FunctionCall) goja.Value {
+		level := c.Argument(0).String()
+		msg := c.Argument(1).String()
+		rt.Log.Log(context.Background(), logLevel(level), "project code: "+msg)
+		return goja.Undefined()
+	})
+	mk, err := r.RunString(strapiSource)
+	if err != nil {
+		return nil, fmt.Errorf("strapi.js: %w", err)
+	}
+	build, _ := goja.AssertFunction(mk)
+	api, err := build(goja.Undefined(), host, r.ToValue(js.RequireFunc()))
+	if err != nil {
+		return nil, fmt.Errorf("strapi.js: %w", jseval.JSError(err))
+	}
+	apiObj := api.ToObject(r)
+	r.Set("__quarry", apiObj)
+	r.Set("strapi", apiObj.Get("strapi"))
+	v.serve, _ = goja.AssertFunction(apiObj.Get("serve"))
+	return v, nil
+}
+
+func logLevel(s string) slog.Level {
+	switch s {
+	case "error":
+		return slog.LevelError
+	case "warn":
+		return slog.LevelWarn
+	case "debug":
+		return slog.LevelDebug
+	}
+	return slog.LevelInfo
+}
+
+// projectFiles finds the project's controllers, services, policies and middlewares by the
+// names Strapi registers them under.
+func projectFiles(dir string) map[string]map[string]string {
+	out := map[string]map[string]string{"controllers": {}, "services": {}, "policies": {}, "middlewares": {}}
+	add := func(kind, prefix, folder string) {
+		for _, ext := range []string{".js", ".ts"} {
+			matches, _ := filepath.Glob(filepath.Join(folder, "*"+ext))
+			for _, f := range matches {
+				if strings.HasSuffix(f, ".d.ts") {
+					continue
+				}
+				name := strings.TrimSuffix(filepath.Base(f), ext)
+				if _, ok := out[kind][prefix+name]; !ok {
+					out[kind][prefix+name] = f
+				}
+			}
+		}
+	}
+	apis, _ := filepath.Glob(filepath.Join(dir, "src", "api", "*"))
+	for _, a := range apis {
+		api := filepath.Base(a)
+		for _, kind := range []string{"controllers", "services", "policies", "middlewares"} {
+			add(kind, "api::"+api+".", filepath.Join(a, kind))
+		}
+	}
+	add("policies", "global::", filepath.Join(dir, "src", "policies"))
+	add("middlewares", "global::", filepath.Join(dir, "src", "middlewares"))
+	return out
+}
+
+// setupJSON is what every sandbox's strapi.js knows of the project: its models (as
+// strapi.contentTypes and strapi.components show them), its files, its configuration and
+// HTTP's reason phrases.
+func (rt *Runtime) setupJSON() (string, error) {
+	cts, comps := map[string]any{}, map[string]any{}
+	for _, m := range rt.Schema.Models {
+		attrs := map[string]any{}
+		for _, a := range m.Attributes {
+			attr := map[string]any{"type": attrType(a)}
+			if a.Type == schemas.Relation && a.TargetUID != "" {
+				attr["target"] = a.TargetUID
+			}
+			if len(a.Components) > 0 {
+				attr["component"] = a.Components[0].UID
+				if a.Type == schemas.DynamicZone {
+					list := make([]string, len(a.Components))
+					for i, c := range a.Components {
+						list[i] = c.UID
+					}
+					attr["components"] = list
+				}
+			}
+			if a.Private {
+				attr["private"] = true
+			}
+			attrs[a.Name] = attr
+		}
+		obj := map[string]any{"uid": m.UID, "collectionName": m.Table, "attributes": attrs,
+			"info": map[string]any{"singularName": m.SingularName, "pluralName": m.PluralName, "displayName": m.DisplayName},
+			"options": map[string]any{"draftAndPublish": m.DraftAndPublish}}
+		if m.IsContentType() {
+			obj["kind"] = "collectionType"
+			if m.Kind == schemas.SingleType {
+				obj["kind"] = "singleType"
+			}
+			obj["modelName"] = m.SingularName
+			cts[m.UID] = obj
+		} else {
+			obj["category"] = m.Category
+			comps[m.UID] = obj
+		}
+	}
+	statuses := map[string]string{}
+	for code := 100; code < 600; code++ {
+		if t := http.StatusText(code); t != "" {
+			statuses[fmt.Sprint(code)] = t
+		}
+	}
+	cfg := rt.Config
+	if cfg == nil {
+		cfg = map[string]any{}
+	}
+	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
+		"statuses": statuses, "root": rt.Dir, "pluginServices": map[string][]string{}})
+	return string(b), err
+}
+
+func attrType(a *schemas.Attribute) string {
+	switch a.Type {
+	case schemas.Relation:
+		return "relation"
+	case schemas.Media:
+		return "media"
+	case schemas.ComponentT:
+		return "component"
+	case schemas.DynamicZone:
+		return "dynamiczone"
+	}
+	return string(a.Type)
+}
+
+// errorJSON is how the host answers a call with an error the script may catch.
+func errorJSON(ae *apierror.Error) []byte {
+	details := any(map[string]any{})
+	if ae.Details != nil {
+		details = ae.Details
+	}
+	b, _ := json.Marshal(map[string]any{"$error": map[string]any{"status": ae.Status, "name": ae.Name, "message": ae.Message, "details": details}})
+	return b
+}
+
+// errInterrupted marks a run stopped from outside (the time limit, the client leaving).
+var errInterrupted = errors.New("interrupted")

@@ -1,0 +1,251 @@
+package projectcode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/parser/qs"
+	"github.com/quarrycms/quarry/schemas/jseval"
+)
+
+// Route is a route whose chain runs the project's code: its policies and middlewares, then
+// the project's controller action (Handler) or Quarry's own core action (Native).
+type Route struct {
+	Key     string `json:"key"` // unique per route: the sandboxes keep its composed chain
+	Method  string `json:"method"`
+	Path    string `json:"path"`
+	Handler string `json:"handler"` // api::article.article.find
+	// Native is the core action Quarry runs at the end of the chain when the project does not
+	// replace it (its controller and service are Strapi's own); UID is its content type.
+	Native      string         `json:"native,omitempty"`
+	UID         string         `json:"uid,omitempty"`
+	Policies    []any          `json:"policies"`
+	Middlewares []any          `json:"middlewares"`
+	Info        map[string]any `json:"info"`
+	Config      map[string]any `json:"config"`
+}
+
+// request is what ctx is built from.
+type request struct {
+	Method      string            `json:"method"`
+	URL         string            `json:"url"`
+	Path        string            `json:"path"`
+	Querystring string            `json:"querystring"`
+	Headers     map[string]string `json:"headers"`
+	IP          string            `json:"ip"`
+	Params      map[string]string `json:"params"`
+	Query       json.RawMessage   `json:"query"`
+	Body        json.RawMessage   `json:"body"`
+	UserID      int64             `json:"userId,omitempty"`
+	Auth        map[string]any    `json:"auth,omitempty"`
+}
+
+// Serve answers a request through a route's chain, for a caller already authenticated and
+// allowed the route's action (Strapi's authenticate and authorize steps come first). body is
+// the request's JSON body (nil when none); ip is the client's address as koa sees it.
+func (rt *Runtime) Serve(w http.ResponseWriter, r *http.Request, route *Route, who *ir.Caller, params map[string]string, body []byte, ip string) {
+	ae := rt.serve(w, r, route, who, params, body, ip)
+	if ae != nil {
+		writeError(w, ae)
+	}
+}
+
+func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, who *ir.Caller, params map[string]string, body []byte, ip string) *apierror.Error {
+	ctx := r.Context()
+	root, err := qs.Parse(r.URL.RawQuery, qs.StrapiOptions())
+	if err != nil {
+		return apierror.Validation("Invalid query string")
+	}
+	req := request{Method: r.Method, URL: r.URL.RequestURI(), Path: r.URL.Path, Querystring: r.URL.RawQuery,
+		Headers: map[string]string{}, IP: ip, Params: params, Query: root.AppendJSON(nil), Body: body}
+	if req.Params == nil {
+		req.Params = map[string]string{}
+	}
+	for k, v := range r.Header {
+		if len(v) > 0 && !strings.EqualFold(k, "Authorization") && !strings.EqualFold(k, "Cookie") {
+			req.Headers[strings.ToLower(k)] = v[0]
+		}
+	}
+	if h := r.Header.Get("Authorization"); h != "" {
+		req.Headers["authorization"] = h // the project's code may read its own scheme
+	}
+	if r.Host != "" {
+		req.Headers["host"] = r.Host
+	}
+	if len(req.Body) == 0 {
+		req.Body = json.RawMessage("null")
+	}
+	req.Auth = authState(who)
+	if who != nil && who.Kind == ir.UserCaller {
+		req.UserID = who.UserID
+	}
+	routeJSON, err := json.Marshal(route)
+	if err != nil {
+		return internal()
+	}
+	reqJSON, err := json.Marshal(req)
+	if err != nil {
+		return internal()
+	}
+	v, err := rt.get(ctx)
+	if err != nil {
+		return rt.failed(route, err)
+	}
+	v.cur = &call{ctx: ctx, who: who}
+	var box *goja.Object
+	err = v.js.Run(ctx, rt.Timeout, func() error {
+		b, err := v.serve(goja.Undefined(), v.js.Runtime().ToValue(string(routeJSON)), v.js.Runtime().ToValue(string(reqJSON)))
+		if err != nil {
+			return err
+		}
+		box = b.ToObject(v.js.Runtime())
+		return nil
+	})
+	if err != nil {
+		// An interrupted script leaves the sandbox in an unknown state: a new one replaces it.
+		rt.discard()
+		return rt.failed(route, err)
+	}
+	res := readBox(box)
+	rt.put(v)
+	if res.state != "done" {
+		rt.Log.Error("project code did not finish: it waits on something that never comes", "route", route.Key)
+		return internal()
+	}
+	if res.internal != "" {
+		rt.Log.Error("project code failed", "route", route.Key, "error", res.internal)
+		return internal()
+	}
+	for k, val := range res.headers {
+		w.Header().Set(k, val)
+	}
+	switch {
+	case res.raw != "":
+		writeBody(w, res.status, "application/json; charset=utf-8", res.raw)
+	case res.json != "":
+		writeBody(w, res.status, "application/json; charset=utf-8", res.json)
+	default:
+		ct := "text/plain; charset=utf-8"
+		if strings.HasPrefix(strings.TrimSpace(res.text), "<") {
+			ct = "text/html; charset=utf-8"
+		}
+		if res.text == "" {
+			ct = ""
+		}
+		writeBody(w, res.status, ct, res.text)
+	}
+	return nil
+}
+
+// authState is ctx.state.auth as Strapi's auth service leaves it.
+func authState(who *ir.Caller) map[string]any {
+	if who == nil {
+		return nil
+	}
+	switch who.Kind {
+	case ir.UserCaller:
+		return map[string]any{"strategy": map[string]any{"name": "users-permissions"}, "credentials": map[string]any{"id": who.UserID}}
+	case ir.TokenCaller:
+		return map[string]any{"strategy": map[string]any{"name": "api-token"}, "credentials": map[string]any{"id": who.TokenID, "type": who.TokenType}}
+	}
+	return map[string]any{"strategy": map[string]any{"name": "users-permissions"}, "credentials": nil}
+}
+
+type boxResult struct {
+	state, internal, raw, json, text string
+	status                            int
+	headers                           map[string]string
+}
+
+func readBox(b *goja.Object) boxResult {
+	str := func(k string) string {
+		v := b.Get(k)
+		if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+			return ""
+		}
+		return v.String()
+	}
+	res := boxResult{state: str("state"), internal: str("internal"), raw: str("raw"), json: str("json"), text: str("text"), headers: map[string]string{}}
+	res.status, _ = strconv.Atoi(str("status"))
+	if res.status == 0 {
+		res.status = http.StatusOK
+	}
+	if h := b.Get("headers"); h != nil && !goja.IsUndefined(h) && !goja.IsNull(h) {
+		if ho, ok := h.Export().(map[string]any); ok {
+			for k, v := range ho {
+				switch x := v.(type) {
+				case string:
+					res.headers[k] = x
+				case []any:
+					parts := make([]string, len(x))
+					for i, p := range x {
+						parts[i], _ = p.(string)
+					}
+					res.headers[k] = strings.Join(parts, ", ")
+				}
+			}
+		}
+	}
+	return res
+}
+
+func writeBody(w http.ResponseWriter, status int, contentType, body string) {
+	if contentType != "" && w.Header().Get("Content-Type") == "" {
+		w.Header().Set("Content-Type", contentType)
+	}
+	if status == http.StatusNoContent || status == http.StatusNotModified {
+		w.WriteHeader(status)
+		return
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write([]byte(body))
+}
+
+func writeError(w http.ResponseWriter, ae *apierror.Error) {
+	details := any(map[string]any{})
+	if ae.Details != nil {
+		details = ae.Details
+	}
+	b, _ := json.Marshal(map[string]any{"data": nil, "error": map[string]any{"status": ae.Status, "name": ae.Name, "message": ae.Message, "details": details}})
+	if ae.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(ae.RetryAfter))
+	}
+	writeBody(w, ae.Status, "application/json; charset=utf-8", string(b))
+}
+
+func internal() *apierror.Error {
+	return &apierror.Error{Status: http.StatusInternalServerError, Name: "InternalServerError", Message: "Internal Server Error"}
+}
+
+// failed logs why a route's code could not run and answers as Strapi answers an internal
+// error; a client that left gets nothing more.
+func (rt *Runtime) failed(route *Route, err error) *apierror.Error {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return &apierror.Error{Status: 499, Name: "ClientClosedRequest", Message: "Client Closed Request"}
+	case errors.Is(err, jseval.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+		rt.Log.Error("project code ran out of time", "route", route.Key, "limit", rt.Timeout)
+	default:
+		rt.Log.Error("project code failed", "route", route.Key, "error", err)
+	}
+	return internal()
+}
+
+// ClientIP is koa's ctx.request.ip for a request: the connection's address.
+func ClientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
