@@ -48,12 +48,14 @@ func refusedRoutes(t *testing.T, env []string, app string) (rest, graphql []refu
 // TestFailClosed checks that no route whose project code Quarry does not run is answered
 // by its core action: every route `quarry routes` lists as refused answers 501
 // NotImplementedError naming the file, on every database, with nothing written; the routes
-// without such code are served.
+// without such code are served. The runtime for project code is off here
+// (QUARRY_PROJECT_CODE=off), so every kind of code is refused.
 func TestFailClosed(t *testing.T) {
 	for _, be := range backends() {
 		t.Run(be.Name, func(t *testing.T) {
 			app := failClosedApp(t)
-			srv := start(t, be, app)
+			off := backend{Name: be.Name, Env: func(t *testing.T) []string { return append(be.Env(t), "QUARRY_PROJECT_CODE=off") }}
+			srv := start(t, off, app)
 			rest, gql := refusedRoutes(t, srv.Env, app)
 			want := map[string]bool{
 				"GET /api/articles/:id": true, "PUT /api/articles/:id": true, "DELETE /api/articles/:id": true,
@@ -154,7 +156,7 @@ func TestFailClosedGlobalMiddleware(t *testing.T) {
 func TestFailClosedUpstream(t *testing.T) {
 	be := backends()[0]
 	app := failClosedApp(t)
-	env := append(be.Env(t), "API_TOKEN_SALT=quarry-e2e-salt", "LOG_LEVEL=info")
+	env := append(be.Env(t), "API_TOKEN_SALT=quarry-e2e-salt", "LOG_LEVEL=info", "QUARRY_PROJECT_CODE=off")
 	token := strings.TrimSpace(quarry(t, env, "tokens", "create", "--app", app, "--name", "e2e", "--type", "full-access"))
 	srv := serve(t, env, app, token, "--upstream", "http://127.0.0.1:9")
 	for _, c := range []struct {

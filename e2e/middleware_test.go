@@ -12,7 +12,7 @@ import (
 // TestRouteMiddlewares runs a project whose core routes declare middlewares (see
 // testdata/projects/middleware): the corporate starter's page-populate middleware rewrites
 // ctx.query before find, so the front-end's `?filters[slug]=home` answers as the explicit
-// populate query does; a route whose middleware sets ctx.body is refused (501).
+// populate query does; a route whose middleware sets ctx.body runs it as Strapi does.
 func TestRouteMiddlewares(t *testing.T) {
 	for _, be := range backends() {
 		t.Run(be.Name, func(t *testing.T) {
@@ -67,13 +67,19 @@ func TestRouteMiddlewares(t *testing.T) {
 			if st != 200 || string(b) != `{"data":{"id":2,"attributes":{"title":"About"}},"meta":{}}` {
 				t.Errorf("findOne with config middleware: %d %s", st, b)
 			}
-			// The ctx.body middleware of update is not a query rewriter: the route is refused
-			// (501 naming the route file), never answered by the core update without it.
+			// The ctx.body middleware of update is not a query rewriter: Quarry runs it around
+			// the core update, as Strapi does.
 			st, b = srv.do(t, "PUT", "/api/pages/2", []byte(`{"data":{"title":"Changed"}}`))
-			if st != 501 || !strings.Contains(string(b), `"name":"NotImplementedError"`) || !strings.Contains(string(b), "src/api/page/routes/page.js") {
+			if st != 200 || !strings.HasPrefix(string(b), `{"wrapped":{"data":{"id":2,"attributes":{"title":"Changed"`) {
 				t.Errorf("update with a ctx.body middleware: %d %s", st, b)
 			}
-			if st, b := srv.doAs(t, "", "GET", "/api/pages/2?fields[0]=title", nil); st != 200 || !strings.Contains(string(b), `"title":"About"`) {
+			// Without the runtime for project code the route is refused, never served without it.
+			off := serve(t, append(srv.Env, "QUARRY_PROJECT_CODE=off"), srv.App, srv.Token)
+			st, b = off.do(t, "PUT", "/api/pages/2", []byte(`{"data":{"title":"Again"}}`))
+			if st != 501 || !strings.Contains(string(b), `"name":"NotImplementedError"`) || !strings.Contains(string(b), "src/api/page/routes/page.js") {
+				t.Errorf("update with a ctx.body middleware, code off: %d %s", st, b)
+			}
+			if st, b := srv.doAs(t, "", "GET", "/api/pages/2?fields[0]=title", nil); st != 200 || !strings.Contains(string(b), `"title":"Changed"`) {
 				t.Errorf("the refused update wrote: %d %s", st, b)
 			}
 		})

@@ -5,16 +5,16 @@ import "testing"
 // routeSteps exercise a project's route files: createCoreRouter's only/except/prefix and
 // config.auth: false, and custom routes declared before and after the core router (see
 // testdata/projects/routes). Custom routes run the project's own controllers, which Quarry
-// does not run: they answer 501 NotImplementedError naming the file (or go upstream), never a
-// core action.
+// runs as Strapi does (with QUARRY_PROJECT_CODE=off they answer 501 NotImplementedError,
+// never a core action).
 var routeSteps = []frontendStep{
 	{Name: "create category under the v2 prefix", Method: "POST", Path: "/api/v2/categories", Body: `{"data":{"name":"News","slug":"news"}}`},
 	{Name: "create article", Method: "POST", Path: "/api/articles", Body: `{"data":{"title":"A","description":"d","category":1,"publishedAt":"2024-01-01T00:00:00.000Z"}}`},
 	{Name: "create author", Method: "POST", Path: "/api/authors", Body: `{"data":{"name":"Ann"}}`},
-	{Name: "custom route before the core router", Path: "/api/articles/featured", Quarry: 501},
-	{Name: "custom route, other case and trailing slash", Path: "/api/Articles/FEATURED/", Quarry: 501},
-	{Name: "custom route with a parameter, public", Method: "POST", Path: "/api/articles/1/like", Public: true, Quarry: 501},
-	{Name: "custom route of its own path", Path: "/api/stats/articles", Quarry: 501},
+	{Name: "custom route before the core router", Path: "/api/articles/featured"},
+	{Name: "custom route, other case and trailing slash", Path: "/api/Articles/FEATURED/"},
+	{Name: "custom route with a parameter, public", Method: "POST", Path: "/api/articles/1/like", Public: true},
+	{Name: "custom route of its own path", Path: "/api/stats/articles"},
 	{Name: "custom route after the core router is findOne's", Path: "/api/articles/special"},
 	{Name: "findOne", Path: "/api/articles/1"},
 	{Name: "update left out by only", Method: "PUT", Path: "/api/articles/1", Body: `{"data":{"title":"B"}}`},

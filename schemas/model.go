@@ -237,6 +237,10 @@ type Schema struct {
 	// Plugins are the users-permissions types (user, role, permission): real models that
 	// relations may target, without generated REST routes.
 	Plugins []*Model
+	// ControllerActions are the actions the project's controllers define besides the core
+	// ones (api::note.note.count): Strapi lists them as permissions a role can be granted.
+	// The app sets them once the controllers are read.
+	ControllerActions []string
 }
 
 // ByPlural finds a collection type by its plural API id.

@@ -74,18 +74,8 @@ func Lower(params []byte, style Style, q *ir.Query) (Params, error) {
 			case "page", "pageSize":
 				out.Limited, out.Paged = true, true
 				add(page, k, v)
-			case "pagination":
-				if v.Kind == qs.ObjectKind {
-					for j, pk := range v.Obj.Keys {
-						if pk == "limit" || pk == "pageSize" {
-							out.Limited = true
-						}
-						if pk == "page" || pk == "pageSize" {
-							out.Paged = true
-						}
-						add(page, pk, v.Obj.Vals[j])
-					}
-				}
+			// The entity service reads no pagination key (the core service turns it into
+			// start and limit before calling it).
 			case "filters", "populate", "fields", "sort", "publicationState", "locale":
 				add(restQ, k, v)
 			}

@@ -708,7 +708,15 @@ func (m *Model) CustomCode(r Route) []Code {
 		what = "a route handler given as a function"
 	}
 	api, _, _ := strings.Cut(strings.TrimPrefix(r.Handler, "api::"), ".")
-	out = append(out, Code{File: r.File, What: what, Runnable: r.API != "" && strings.HasPrefix(r.Handler, "api::")})
+	ctrl, action := r.Handler, ""
+	if i := strings.LastIndexByte(r.Handler, '.'); i >= 0 {
+		ctrl, action = r.Handler[:i], r.Handler[i+1:]
+	}
+	defined := slices.Contains(m.Actions[ctrl], action) || slices.Contains(CoreActions, action)
+	if r.Handler != "" && !defined {
+		what += ", which no controller of the project defines (Strapi refuses to start)"
+	}
+	out = append(out, Code{File: r.File, What: what, Runnable: r.API != "" && strings.HasPrefix(r.Handler, "api::") && defined})
 	if len(r.Config.Policies) > 0 || len(r.Config.Middlewares) > 0 {
 		out = append(out, Code{File: r.File, What: describeHooks(r.Method+" "+r.Path, r.Config), Runnable: r.API != "" && m.runnableConfig(api, r.Config)})
 	}

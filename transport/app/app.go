@@ -123,6 +123,14 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if err != nil {
 		return nil, err
 	}
+	for uid, actions := range rm.Actions {
+		if _, ok := s.Models[uid]; !ok {
+			continue
+		}
+		for _, a := range actions {
+			s.ControllerActions = append(s.ControllerActions, uid+"."+a)
+		}
+	}
 	a := &App{Dir: dir, Schema: s, REST: planner.DefaultConfig(), Config: proj, Settings: typed, Getenv: getenv,
 		RESTPrefix: "/api", Routes: rm}
 	if err := rm.LoadCode(ctx, a.codeInput()); err != nil {

@@ -557,7 +557,17 @@
       });
       return p.then(function () { return next(); });
     };
-    var list = [policyMw].concat((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }), [returnBody, action(route)]);
+    // Strapi's authorize step wraps the rest of the chain: an UnauthorizedError or
+    // ForbiddenError (a PolicyError is one) thrown anywhere below answers as ctx.unauthorized()
+    // or ctx.forbidden() do.
+    var authorize = function (ctx, next) {
+      return next().catch(function (e) {
+        if (e instanceof errors.UnauthorizedError) return ctx.unauthorized();
+        if (e instanceof errors.ForbiddenError) return ctx.forbidden();
+        throw e;
+      });
+    };
+    var list = [authorize, policyMw].concat((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }), [returnBody, action(route)]);
     chains[key] = compose(list);
     return chains[key];
   }
@@ -607,7 +617,13 @@
     if (res.raw !== null) { box.status = res.status || 200; box.raw = res.raw; return; }
     box.status = ctx.status;
     var b = res.body;
-    if (b === undefined) { box.text = box.status === 404 ? 'Not Found' : ''; return; }
+    if (res.status === undefined) {
+      // Strapi's error middleware: a request nothing answered is a NotFoundError.
+      box.status = 404;
+      box.json = JSON.stringify({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } });
+      return;
+    }
+    if (b === undefined) { box.text = statusText[box.status] || ''; return; }
     if (b === null) { if (res.status === undefined) box.status = 204; return; }
     if (typeof b === 'string') { box.text = b; return; }
     box.json = JSON.stringify(b);

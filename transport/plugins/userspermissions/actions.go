@@ -2,6 +2,7 @@ package userspermissions
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -73,6 +74,11 @@ func Actions(s *schemas.Schema) []string {
 		}
 	}
 	out = append(out, pluginActions...)
+	for _, a := range s.ControllerActions {
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
 	sort.Strings(out)
 	return out
 }

@@ -1,0 +1,23 @@
+/**
+ * product controller: findOne answers by slug, as the shop's front-end asks for
+ * /api/products/<slug>.
+ */
+import { factories } from '@strapi/strapi';
+
+export default factories.createCoreController('api::product.product', ({ strapi }) => ({
+  async findOne(ctx) {
+    const { id: slug } = ctx.params;
+    const { query } = ctx;
+    if (!query.filters) query.filters = {};
+    query.filters.slug = { $eq: slug };
+    const entity = await strapi.service('api::product.product').find(query);
+    const { results } = await this.sanitizeOutput(entity, ctx);
+    return this.transformResponse(results[0]);
+  },
+
+  async stats(ctx) {
+    const total = await strapi.db.query('api::product.product').count();
+    const visible = await strapi.entityService.count('api::product.product', { filters: { hidden: false } });
+    ctx.body = { total, visible };
+  },
+}));

@@ -1,0 +1,5 @@
+module.exports = {
+  routes: [
+    { method: 'GET', path: '/products/stats', handler: 'product.stats' },
+  ],
+};

@@ -1,0 +1,5 @@
+'use strict';
+
+module.exports = (policyContext, config, { strapi }) => {
+  return Boolean(policyContext.state.user);
+};
