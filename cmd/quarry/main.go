@@ -21,7 +21,6 @@ import (
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/schemas/routes"
-	"github.com/quarrycms/quarry/transport/projectcode"
 	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/transport"
 	"github.com/quarrycms/quarry/transport/app"
@@ -29,6 +28,7 @@ import (
 	"github.com/quarrycms/quarry/transport/observe"
 	"github.com/quarrycms/quarry/transport/plugins/i18n"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
+	"github.com/quarrycms/quarry/transport/projectcode"
 	"github.com/quarrycms/quarry/transport/webhook"
 )
 

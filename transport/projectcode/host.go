@@ -457,7 +457,6 @@ func orderedValue(dec *json.Decoder) (any, error) {
 	return tok, nil
 }
 
-
 func (rt *Runtime) model(uid string) (*schemas.Model, bool) {
 	m, ok := rt.Schema.Models[uid]
 	return m, ok && m != nil

@@ -256,7 +256,7 @@ func (rt *Runtime) setupJSON() (string, error) {
 			attrs[a.Name] = attr
 		}
 		obj := map[string]any{"uid": m.UID, "collectionName": m.Table, "attributes": attrs,
-			"info": map[string]any{"singularName": m.SingularName, "pluralName": m.PluralName, "displayName": m.DisplayName},
+			"info":    map[string]any{"singularName": m.SingularName, "pluralName": m.PluralName, "displayName": m.DisplayName},
 			"options": map[string]any{"draftAndPublish": m.DraftAndPublish}}
 		if m.IsContentType() {
 			obj["kind"] = "collectionType"

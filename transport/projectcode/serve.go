@@ -162,8 +162,8 @@ func authState(who *ir.Caller) map[string]any {
 
 type boxResult struct {
 	state, internal, raw, json, text string
-	status                            int
-	headers                           map[string]string
+	status                           int
+	headers                          map[string]string
 }
 
 func readBox(b *goja.Object) boxResult {
