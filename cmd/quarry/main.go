@@ -301,9 +301,13 @@ func runProjectCode(getenv func(string) string) bool { return getenv("QUARRY_PRO
 func projectRuntime(a *app.App, srv *transport.Server, log *slog.Logger) *projectcode.Runtime {
 	cfg := a.REST
 	cfg.MaxLimit = 0
-	return &projectcode.Runtime{Dir: a.Dir, Schema: a.Schema, Eval: a.Routes.Eval, Host: srv,
+	rt := &projectcode.Runtime{Dir: a.Dir, Schema: a.Schema, Eval: a.Routes.Eval, Host: srv,
 		Planner: &planner.Planner{Schema: a.Schema, Config: cfg}, Runner: srv.Runner, DB: a.DB,
 		Log: log, Config: a.ConfigMap()}
+	if d, err := time.ParseDuration(a.Getenv("QUARRY_PROJECT_CODE_TIMEOUT")); err == nil && d > 0 {
+		rt.Timeout = d
+	}
+	return rt
 }
 
 func envOr(getenv func(string) string, k, def string) string {

@@ -15,7 +15,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -70,8 +69,12 @@ type Runtime struct {
 	Timeout time.Duration
 	// Size is the number of sandboxes (default GOMAXPROCS).
 	Size int
+	// MaxHeap stops the project's code that is running when the process's heap passes it
+	// (default 1 GiB): a script growing an array or string step by step.
+	MaxHeap uint64
 
 	once  sync.Once
+	heap  heapWatch
 	pool  chan *vm
 	files map[string]map[string]string // kind → name → absolute path
 	setup string                       // the JSON the sandboxes' strapi.js is built with
@@ -106,6 +109,10 @@ func (rt *Runtime) init() {
 		if rt.Size <= 0 {
 			rt.Size = runtime.GOMAXPROCS(0)
 		}
+		if rt.MaxHeap == 0 {
+			rt.MaxHeap = 1 << 30
+		}
+		rt.heap.max = rt.MaxHeap
 		rt.files = projectFiles(rt.Dir)
 		rt.setup, rt.err = rt.setupJSON()
 		rt.pool = make(chan *vm, rt.Size)
@@ -281,7 +288,7 @@ func (rt *Runtime) setupJSON() (string, error) {
 		cfg = map[string]any{}
 	}
 	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
-		"statuses": statuses, "root": rt.Dir, "pluginServices": map[string][]string{}})
+		"statuses": statuses, "root": rt.Dir, "pluginServices": map[string][]string{}, "maxLength": maxLength})
 	return string(b), err
 }
 
@@ -301,13 +308,21 @@ func attrType(a *schemas.Attribute) string {
 
 // errorJSON is how the host answers a call with an error the script may catch.
 func errorJSON(ae *apierror.Error) []byte {
-	details := any(map[string]any{})
-	if ae.Details != nil {
-		details = ae.Details
+	details := ae.Details
+	if details == nil {
+		details = struct{}{}
 	}
-	b, _ := json.Marshal(map[string]any{"$error": map[string]any{"status": ae.Status, "name": ae.Name, "message": ae.Message, "details": details}})
+	b, _ := json.Marshal(struct {
+		Error any `json:"$error"`
+	}{struct {
+		Status  int    `json:"status"`
+		Name    string `json:"name"`
+		Message string `json:"message"`
+		Details any    `json:"details"`
+	}{ae.Status, ae.Name, ae.Message, details}})
 	return b
 }
 
-// errInterrupted marks a run stopped from outside (the time limit, the client leaving).
-var errInterrupted = errors.New("interrupted")
+// maxLength caps the elements one built-in call may make (a string's characters, an array's
+// elements, a buffer's bytes): 16 Mi, far past what a controller's answer holds.
+const maxLength = 16 << 20

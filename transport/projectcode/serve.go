@@ -15,6 +15,7 @@ import (
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/parser/qs"
 	"github.com/quarrycms/quarry/schemas/jseval"
+	"github.com/quarrycms/quarry/transport/envelope"
 )
 
 // Route is a route whose chain runs the project's code: its policies and middlewares, then
@@ -102,6 +103,7 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 	}
 	v.cur = &call{ctx: ctx, who: who}
 	var box *goja.Object
+	rt.heap.enter(v)
 	err = v.js.Run(ctx, rt.Timeout, func() error {
 		b, err := v.serve(goja.Undefined(), v.js.Runtime().ToValue(string(routeJSON)), v.js.Runtime().ToValue(string(reqJSON)))
 		if err != nil {
@@ -110,6 +112,7 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 		box = b.ToObject(v.js.Runtime())
 		return nil
 	})
+	rt.heap.leave(v)
 	if err != nil {
 		// An interrupted script leaves the sandbox in an unknown state: a new one replaces it.
 		rt.discard()
@@ -211,17 +214,7 @@ func writeBody(w http.ResponseWriter, status int, contentType, body string) {
 	w.Write([]byte(body))
 }
 
-func writeError(w http.ResponseWriter, ae *apierror.Error) {
-	details := any(map[string]any{})
-	if ae.Details != nil {
-		details = ae.Details
-	}
-	b, _ := json.Marshal(map[string]any{"data": nil, "error": map[string]any{"status": ae.Status, "name": ae.Name, "message": ae.Message, "details": details}})
-	if ae.RetryAfter > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(ae.RetryAfter))
-	}
-	writeBody(w, ae.Status, "application/json; charset=utf-8", string(b))
-}
+func writeError(w http.ResponseWriter, ae *apierror.Error) { envelope.WriteAPIError(w, ae) }
 
 func internal() *apierror.Error {
 	return &apierror.Error{Status: http.StatusInternalServerError, Name: "InternalServerError", Message: "Internal Server Error"}
@@ -235,6 +228,8 @@ func (rt *Runtime) failed(route *Route, err error) *apierror.Error {
 		return &apierror.Error{Status: 499, Name: "ClientClosedRequest", Message: "Client Closed Request"}
 	case errors.Is(err, jseval.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		rt.Log.Error("project code ran out of time", "route", route.Key, "limit", rt.Timeout)
+	case errors.Is(err, ErrMemory):
+		rt.Log.Error("project code stopped: the heap passed its limit", "route", route.Key, "limit_bytes", rt.MaxHeap)
 	default:
 		rt.Log.Error("project code failed", "route", route.Key, "error", err)
 	}

@@ -10,6 +10,7 @@
 // formatted as Strapi's error middleware formats them.
 (function (host, projectRequire) {
   'use strict';
+  guardAllocations(host.maxLength);
   var utils = projectRequire('@strapi/utils');
   var errors = utils.errors;
 
@@ -627,6 +628,35 @@
     if (b === null) { if (res.status === undefined) box.status = 204; return; }
     if (typeof b === 'string') { box.text = b; return; }
     box.json = JSON.stringify(b);
+  }
+
+  // guardAllocations caps what one built-in call may allocate: a string or array of more
+  // than max elements is a RangeError, as V8 refuses lengths past its own limits. A
+  // built-in's loop (repeat, fill, join) cannot be interrupted midway, so the time limit and
+  // the heap watchdog alone would let one call take gigabytes.
+  function guardAllocations(max) {
+    function check(n) { if (n > max) throw new RangeError('Invalid length: Quarry caps one allocation at ' + max + ' elements'); }
+    var repeat = String.prototype.repeat;
+    String.prototype.repeat = function (count) { check(String(this).length * Math.max(0, Number(count) || 0)); return repeat.call(this, count); };
+    ['padStart', 'padEnd'].forEach(function (m) {
+      var orig = String.prototype[m];
+      String.prototype[m] = function (len) { check(Number(len) || 0); return orig.apply(this, arguments); };
+    });
+    ['fill', 'join', 'map', 'forEach', 'reduce', 'reverse', 'sort', 'slice', 'splice', 'concat', 'indexOf', 'includes', 'filter', 'keys', 'values', 'entries', 'flat', 'flatMap', 'copyWithin'].forEach(function (m) {
+      var orig = Array.prototype[m];
+      if (typeof orig !== 'function') return;
+      Array.prototype[m] = function () { check(this.length >>> 0); return orig.apply(this, arguments); };
+    });
+    var NativeArray = Array;
+    var from = Array.from;
+    Array.from = function (src) { if (src && typeof src === 'object') check(Number(src.length) || 0); return from.apply(NativeArray, arguments); };
+    ['ArrayBuffer', 'SharedArrayBuffer', 'Uint8Array', 'Int8Array', 'Uint8ClampedArray', 'Uint16Array', 'Int16Array', 'Uint32Array',
+     'Int32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'DataView'].forEach(function (name) {
+      var C = globalThis[name];
+      if (typeof C !== 'function') return;
+      var W = new Proxy(C, { construct: function (t, args, nt) { if (typeof args[0] === 'number') check(args[0]); return Reflect.construct(t, args, nt); } });
+      globalThis[name] = W;
+    });
   }
 
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
