@@ -50,6 +50,10 @@ Usage:
   quarry indexes --app DIR [--apply]      print (--apply: create) the optional indexes Quarry uses
   quarry routes --app DIR [--upstream URL] every route and how it is served: natively, by the
                                           project's code, forwarded to Strapi or refused, and why
+  quarry import --app DIR -f FILE [--key K] [--force] [--only|--exclude content,files,config]
+                                          replace the content with a 'strapi export' data file
+  quarry export --app DIR [-f NAME] [--key K | --no-encrypt] [--no-compress] [--only|--exclude ...]
+                                          write the content as 'strapi export' does
   quarry version                          print the version, commit and build time
   quarry health [--url URL]               exit 0 when a running server's /_health answers
 
@@ -103,6 +107,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return indexes(ctx, args[1:], stdout, log, getenv)
 	case "routes":
 		return routesCmd(ctx, args[1:], stdout, log, getenv)
+	case "import":
+		return importData(ctx, args[1:], os.Stdin, stdout, stderr, log, getenv)
+	case "export":
+		return exportData(ctx, args[1:], stdout, stderr, log, getenv)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])
