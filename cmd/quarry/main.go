@@ -54,6 +54,8 @@ Usage:
                                           replace the content with a 'strapi export' data file
   quarry export --app DIR [-f NAME] [--key K | --no-encrypt] [--no-compress] [--only|--exclude ...]
                                           write the content as 'strapi export' does
+  quarry backup --app DIR [-f FILE]       a consistent copy while serving (SQLite file; else an archive)
+  quarry restore --app DIR -f FILE        put a backup back
   quarry version                          print the version, commit and build time
   quarry health [--url URL]               exit 0 when a running server's /_health answers
 
@@ -111,6 +113,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return importData(ctx, args[1:], os.Stdin, stdout, stderr, log, getenv)
 	case "export":
 		return exportData(ctx, args[1:], stdout, stderr, log, getenv)
+	case "backup":
+		return backup(ctx, args[1:], stdout, stderr, log, getenv)
+	case "restore":
+		return restore(ctx, args[1:], os.Stdin, stdout, stderr, log, getenv)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])

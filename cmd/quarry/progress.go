@@ -49,6 +49,9 @@ func (p *progress) update(stage string, done, total, bytes, totalBytes int64, fi
 	if stage != p.stage {
 		p.endBar()
 		p.stage, p.last = stage, time.Time{}
+		if !p.bar {
+			p.last = now // a line once the stage has run a while, and at its end
+		}
 	}
 	start, ok := p.starts[stage]
 	if !ok {

@@ -68,6 +68,9 @@ func (ex *Export) Run(ctx context.Context, w *archive.Writer) (*Result, error) {
 	if err := r.schemas(); err != nil {
 		return nil, err
 	}
+	if err := w.Lines(archive.Schemas).Flush(); err != nil {
+		return nil, err
+	}
 	steps := []struct {
 		group, stage string
 		fn           func() error
@@ -83,6 +86,11 @@ func (ex *Export) Run(ctx context.Context, w *archive.Writer) (*Result, error) {
 		}
 		if err := s.fn(); err != nil {
 			return nil, fmt.Errorf("%s: %w", s.stage, err)
+		}
+		// Each stage's lines go out when it ends, so that the archive holds the stages in
+		// Strapi's order and an import reads it in one pass.
+		if err := w.Lines(s.stage).Flush(); err != nil {
+			return nil, err
 		}
 		ex.Report.report(Event{Stage: s.stage, Done: r.n[s.stage], Total: r.n[s.stage], Bytes: r.res.Bytes[s.stage],
 			TotalBytes: r.res.Bytes[s.stage], Finished: true})
