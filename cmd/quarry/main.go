@@ -22,6 +22,7 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/schemas/routes"
 	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport"
 	"github.com/quarrycms/quarry/transport/app"
 	"github.com/quarrycms/quarry/transport/forward"
@@ -56,6 +57,7 @@ Usage:
                                           write the content as 'strapi export' does
   quarry backup --app DIR [-f FILE]       a consistent copy while serving (SQLite file; else an archive)
   quarry restore --app DIR -f FILE        put a backup back
+  quarry migrate --app DIR [--plan|--apply]  print (apply) the schema changes that lose data
   quarry version                          print the version, commit and build time
   quarry health [--url URL]               exit 0 when a running server's /_health answers
 
@@ -117,6 +119,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return backup(ctx, args[1:], stdout, stderr, log, getenv)
 	case "restore":
 		return restore(ctx, args[1:], os.Stdin, stdout, stderr, log, getenv)
+	case "migrate":
+		return migrate(ctx, args[1:], stdout, stderr, log, getenv)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])
@@ -135,7 +139,9 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	if err := checkAppDir(*dir); err != nil {
 		return err
 	}
-	a, err := app.Open(ctx, *dir, getenv, log)
+	// Beside Strapi, Strapi's schema sync owns the schema: Quarry changes nothing and says
+	// what differs.
+	a, err := app.OpenWith(ctx, *dir, getenv, log, app.Options{Migrate: database.MigrateOptions{CheckOnly: *upstream != ""}})
 	if err != nil {
 		return openHint(err)
 	}
