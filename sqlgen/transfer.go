@@ -98,3 +98,8 @@ func ContentTables(s *schemas.Schema) (rows, joins []string) {
 func RowsWhereHash(d Dialect, table, hash string) Stmt {
 	return build(d, sq.Select(quoteAll(d, "id", "formats")...).From(d.Quote(table)).Where(eq(d, "hash", hash)).Limit(1))
 }
+
+// DeleteAllBut empties a table but the rows whose column col holds keep.
+func DeleteAllBut(d Dialect, table, col, keep string) Stmt {
+	return build(d, sq.Delete(d.Quote(table)).Where(sq.Expr(d.Quote(col)+" <> ?", keep)))
+}

@@ -607,6 +607,9 @@ func (r *exportRun) configuration() error {
 			q.Close()
 			return err
 		}
+		if key != nil && *key == sqlgen.LayoutKey {
+			continue // Quarry's record of this database's layout
+		}
 		// Strapi's export parses the stored value.
 		var v any = nil
 		if value != nil {

@@ -380,11 +380,17 @@ func (r *run) clear(content, config bool) error {
 		tables = append(joins, rows...)
 	}
 	if config {
-		tables = append(tables, sqlgen.CoreStoreTable, sqlgen.WebhooksTable)
+		tables = append(tables, sqlgen.WebhooksTable)
 	}
 	for _, t := range tables {
 		if err := r.exec(sqlgen.DeleteAll(r.d, t)); err != nil {
 			return fmt.Errorf("empty %s: %w", t, err)
+		}
+	}
+	if config {
+		// Quarry's record of its layout stays: it says what a later schema change may drop.
+		if err := r.exec(sqlgen.DeleteAllBut(r.d, sqlgen.CoreStoreTable, "key", sqlgen.LayoutKey)); err != nil {
+			return fmt.Errorf("empty %s: %w", sqlgen.CoreStoreTable, err)
 		}
 	}
 	return nil

@@ -585,6 +585,9 @@ func (r *run) config(raw json.RawMessage) error {
 	var ins sqlgen.Insert
 	switch c.Type {
 	case "core-store":
+		if str("key") == sqlgen.LayoutKey {
+			return nil // the destination's own record
+		}
 		// Strapi's export parsed the value; its import stores it stringified again.
 		ins = sqlgen.Insert{Table: sqlgen.CoreStoreTable}
 		ins.Set("key", str("key")).Set("value", js("value")).Set("type", str("type")).
