@@ -108,7 +108,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	case "locales":
 		return locales(ctx, args[1:], stdout, log, getenv)
 	case "indexes":
-		return indexes(ctx, args[1:], stdout, log, getenv)
+		return indexes(ctx, args[1:], stdout, stderr, log, getenv)
 	case "routes":
 		return routesCmd(ctx, args[1:], stdout, log, getenv)
 	case "import":

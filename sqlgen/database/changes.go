@@ -192,6 +192,16 @@ func (db *DB) PlanChanges(ctx context.Context, s *schemas.Schema) (*Plan, error)
 	if err != nil {
 		return nil, err
 	}
+	// Strapi's last sync stored its schema: the columns it made in the tables Quarry's
+	// layout has are Strapi's to drop, and so Quarry's (a table Strapi made that the layout
+	// lacks may be another plugin's: only Quarry's own record names tables to drop).
+	if _, ok := p.have["strapi_database_schema"]; ok {
+		for tn, cols := range db.strapiStoredColumns(ctx) {
+			if _, ok := p.layout[tn]; ok {
+				known[tn] = append(known[tn], cols...)
+			}
+		}
+	}
 	count := func(st sqlgen.Stmt) (int64, error) {
 		var n int64
 		err := db.QueryRowContext(ctx, st.SQL, st.Args...).Scan(&n)
@@ -224,11 +234,13 @@ func (db *DB) PlanChanges(ctx context.Context, s *schemas.Schema) (*Plan, error)
 			p.Changes = append(p.Changes, Change{Kind: "alter column", Table: t.Name, Column: c.Name, From: dbType, To: c.Type,
 				Rows: n, Lossy: n > 0 && !sqlgen.LosslessChange(from, to)})
 		}
+		seen := map[string]bool{}
 		for _, col := range known[t.Name] {
 			lc := strings.ToLower(col)
-			if want[lc] {
+			if want[lc] || seen[lc] {
 				continue
 			}
+			seen[lc] = true
 			if _, ok := have[lc]; !ok {
 				continue
 			}
@@ -458,4 +470,32 @@ func (db *DB) checkSchema(ctx context.Context, s *schemas.Schema, log *slog.Logg
 		log.Warn("schema differs from the project's (Strapi beside Quarry owns the schema; its next start syncs it)", "difference", d)
 	}
 	return nil
+}
+
+// strapiStoredColumns reads the tables and columns of the schema Strapi's last sync stored
+// (strapi_database_schema); none when there is none or it cannot be read.
+func (db *DB) strapiStoredColumns(ctx context.Context) map[string][]string {
+	st := sqlgen.StrapiStoredSchema(db.Dialect)
+	var raw []byte
+	if err := db.QueryRowContext(ctx, st.SQL, st.Args...).Scan(&raw); err != nil {
+		return nil
+	}
+	var stored struct {
+		Tables []struct {
+			Name    string `json:"name"`
+			Columns []struct {
+				Name string `json:"name"`
+			} `json:"columns"`
+		} `json:"tables"`
+	}
+	if json.Unmarshal(raw, &stored) != nil {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, t := range stored.Tables {
+		for _, c := range t.Columns {
+			out[t.Name] = append(out[t.Name], c.Name)
+		}
+	}
+	return out
 }

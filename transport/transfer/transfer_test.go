@@ -13,7 +13,7 @@ import (
 )
 
 // openBlog opens a copy-free SQLite database of examples/blog.
-func openBlog(t *testing.T) *app.App {
+func openBlog(t testing.TB) *app.App {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "data.db")
 	env := map[string]string{"DATABASE_CLIENT": "sqlite", "DATABASE_FILENAME": db, "API_TOKEN_SALT": "test"}
