@@ -3,6 +3,7 @@ package transfer
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -156,6 +157,9 @@ type run struct {
 	// links are the link rows waiting to be inserted, per table.
 	links   map[string]*linkBatch
 	linkErr error
+	// prepared keeps the transaction's statements by text: an import runs the same few
+	// shapes of INSERT many times, and preparing each anew costs SQLite more than running it.
+	prepared map[string]*sql.Stmt
 	// progress per stage
 	totals map[string]int64
 	done   map[string]int64
@@ -405,8 +409,51 @@ func (r *run) bind(s sqlgen.Stmt) []any {
 }
 
 func (r *run) exec(s sqlgen.Stmt) error {
+	if st := r.stmt(s.SQL); st != nil {
+		_, err := st.ExecContext(r.ctx, r.bind(s)...)
+		return err
+	}
 	_, err := r.tx.ExecContext(r.ctx, s.SQL, r.bind(s)...)
 	return err
+}
+
+// stmt returns the prepared statement of a text (nil past the cache's bound: run it
+// directly then).
+func (r *run) stmt(q string) *sql.Stmt {
+	if st, ok := r.prepared[q]; ok {
+		return st
+	}
+	if r.prepared == nil {
+		r.prepared = map[string]*sql.Stmt{}
+	}
+	if len(r.prepared) >= 512 {
+		return nil
+	}
+	st, err := r.tx.PrepareContext(r.ctx, q)
+	if err != nil {
+		return nil // the statement's own run reports the error
+	}
+	r.prepared[q] = st
+	return st
+}
+
+// insertID inserts a row and returns its id.
+func (r *run) insertID(s sqlgen.InsertStmt) (int64, error) {
+	r.bind(s.Stmt)
+	st := r.stmt(s.SQL)
+	if st == nil {
+		return database.InsertID(r.ctx, r.tx, s)
+	}
+	if s.ReturnsID {
+		var id int64
+		err := st.QueryRowContext(r.ctx, s.Args...).Scan(&id)
+		return id, err
+	}
+	res, err := st.ExecContext(r.ctx, s.Args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
 }
 
 func (r *run) query(s sqlgen.Stmt) (*sqlx.Rows, error) {

@@ -11,7 +11,6 @@ import (
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
-	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/transfer/archive"
 )
@@ -138,9 +137,7 @@ func (r *run) create(m *schemas.Model, data map[string]json.RawMessage) (int64, 
 			ins.Set(a.Column, v)
 		}
 	}
-	s := ins.Render(r.d)
-	r.bind(s.Stmt)
-	id, err := database.InsertID(r.ctx, r.tx, s)
+	id, err := r.insertID(ins.Render(r.d))
 	if err != nil {
 		return 0, err
 	}
