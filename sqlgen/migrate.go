@@ -123,3 +123,13 @@ func LosslessChange(from, to schemas.AttrType) bool {
 	}
 	return false
 }
+
+// CountLongerThan counts the rows of table whose text in col is longer than n characters
+// (what a varchar(n) would cut).
+func CountLongerThan(d Dialect, table, col string, n int) Stmt {
+	length := "LENGTH"
+	if d == MySQL {
+		length = "CHAR_LENGTH"
+	}
+	return build(d, sq.Select("COUNT(*)").From(d.Quote(table)).Where(sq.Expr(length+"("+d.Quote(col)+") > ?", n)))
+}

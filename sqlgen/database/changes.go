@@ -231,8 +231,16 @@ func (db *DB) PlanChanges(ctx context.Context, s *schemas.Schema) (*Plan, error)
 			if err != nil {
 				return nil, fmt.Errorf("count %s.%s: %w", t.Name, c.Name, err)
 			}
+			lossy := n > 0 && !sqlgen.LosslessChange(from, to)
+			if lossy && to == schemas.String && (from == schemas.Text || from == schemas.JSON) {
+				// Text into varchar(255) loses only what is longer.
+				if n, err = count(sqlgen.CountLongerThan(db.Dialect, t.Name, c.Name, 255)); err != nil {
+					return nil, fmt.Errorf("count %s.%s: %w", t.Name, c.Name, err)
+				}
+				lossy = n > 0
+			}
 			p.Changes = append(p.Changes, Change{Kind: "alter column", Table: t.Name, Column: c.Name, From: dbType, To: c.Type,
-				Rows: n, Lossy: n > 0 && !sqlgen.LosslessChange(from, to)})
+				Rows: n, Lossy: lossy})
 		}
 		seen := map[string]bool{}
 		for _, col := range known[t.Name] {
