@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -56,121 +57,166 @@ func (r *run) mapID(uid string, old, id int64) {
 	m[old] = id
 }
 
-// compLink is a row of an owner's components table.
-type compLink struct {
-	id    int64
-	uid   string
+// node is a row an entity's import creates: the entry or one of its components, with the
+// components it holds.
+type node struct {
+	m    *schemas.Model
+	data map[string]json.RawMessage
+	kids []kid
+	// at is when Strapi's import issues the row's INSERT, in database round trips from the
+	// entity's start; seq is the node's place in the data (pre-order).
+	at, seq int
+	id      int64
+}
+
+// kid is a component a row holds: a row of the owner's components table.
+type kid struct {
+	n     *node
 	field string
 	order any
 }
 
-// create inserts one entry or component with its components (first, as Strapi's
-// createComponents does, in attribute order) and returns its new id.
+// create inserts one entry with its components and returns its new id. The components are
+// created in the order Strapi's import creates them (see plan), then the entry.
 func (r *run) create(m *schemas.Model, data map[string]json.RawMessage) (int64, error) {
-	ins := sqlgen.Insert{Table: m.Table}
-	var comps []compLink
+	seq := 0
+	var all []*node
+	root, _, err := r.plan(m, data, 0, &seq, &all)
+	if err != nil {
+		return 0, err
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].at != all[j].at {
+			return all[i].at < all[j].at
+		}
+		return all[i].seq < all[j].seq
+	})
+	for _, n := range all {
+		if err := r.insertNode(n); err != nil {
+			return 0, err
+		}
+		var old json.Number
+		if archive.Decode(n.data["id"], &old) == nil {
+			if o, err := old.Int64(); err == nil {
+				r.mapID(n.m.UID, o, n.id)
+			}
+		}
+	}
+	if err := r.insertNode(root); err != nil {
+		return 0, err
+	}
+	return root.id, nil
+}
+
+// plan builds the node of a row and of its components (added to all), timing each INSERT as
+// Strapi's createComponents issues them: a row's attributes one after the other, the items
+// of a repeatable component or a dynamic zone all at once, and the row itself once its
+// components are created. A create takes a few round trips (its INSERT, the links of its
+// components, the read that returns it), so an item whose components hold components is
+// inserted after its siblings that hold none, as in Strapi. It returns when the row's create
+// ends.
+func (r *run) plan(m *schemas.Model, data map[string]json.RawMessage, start int, seq *int, all *[]*node) (*node, int, error) {
+	n := &node{m: m, data: data, seq: *seq}
+	*seq++
+	t := start
 	for _, a := range m.Attributes {
 		raw, present := data[a.Name]
-		if present && isNull(raw) && a.Column == "" {
+		if !present || isNull(raw) || (a.Type != schemas.ComponentT && a.Type != schemas.DynamicZone) {
 			continue
 		}
-		switch {
-		case a.Type == schemas.ComponentT && present:
-			if a.Repeatable {
-				var items []map[string]json.RawMessage
-				if err := archive.Decode(raw, &items); err != nil {
-					return 0, fmt.Errorf("%s: expected an array of components", a.Name)
-				}
-				for i, it := range items {
-					id, err := r.component(a.Components[0], it)
-					if err != nil {
-						return 0, fmt.Errorf("%s[%d]: %w", a.Name, i, err)
-					}
-					comps = append(comps, compLink{id, a.Components[0].UID, a.Name, float64(i + 1)})
-				}
-				continue
-			}
+		if a.Type == schemas.ComponentT && !a.Repeatable {
 			var it map[string]json.RawMessage
 			if err := archive.Decode(raw, &it); err != nil {
-				return 0, fmt.Errorf("%s: expected a component", a.Name)
+				return nil, 0, fmt.Errorf("%s: expected a component", a.Name)
 			}
-			id, err := r.component(a.Components[0], it)
+			c, end, err := r.plan(a.Components[0], it, t, seq, all)
 			if err != nil {
-				return 0, fmt.Errorf("%s: %w", a.Name, err)
+				return nil, 0, fmt.Errorf("%s: %w", a.Name, err)
 			}
-			comps = append(comps, compLink{id, a.Components[0].UID, a.Name, nil})
-		case a.Type == schemas.DynamicZone && present:
-			var items []map[string]json.RawMessage
-			if err := archive.Decode(raw, &items); err != nil {
-				return 0, fmt.Errorf("%s: expected an array of components", a.Name)
-			}
-			for i, it := range items {
+			*all = append(*all, c)
+			n.kids = append(n.kids, kid{c, a.Name, nil})
+			t = end
+			continue
+		}
+		var items []map[string]json.RawMessage
+		if err := archive.Decode(raw, &items); err != nil {
+			return nil, 0, fmt.Errorf("%s: expected an array of components", a.Name)
+		}
+		end := t
+		for i, it := range items {
+			cm := a.Components[0]
+			if a.Type == schemas.DynamicZone {
 				var uid string
 				json.Unmarshal(it["__component"], &uid)
-				var cm *schemas.Model
+				cm = nil
 				for _, c := range a.Components {
 					if c.UID == uid {
 						cm = c
 					}
 				}
 				if cm == nil {
-					return 0, fmt.Errorf("%s[%d]: component %q is not one of the dynamic zone's", a.Name, i, uid)
+					return nil, 0, fmt.Errorf("%s[%d]: component %q is not one of the dynamic zone's", a.Name, i, uid)
 				}
-				id, err := r.component(cm, it)
-				if err != nil {
-					return 0, fmt.Errorf("%s[%d]: %w", a.Name, i, err)
-				}
-				comps = append(comps, compLink{id, uid, a.Name, float64(i + 1)})
 			}
-		case a.Column != "":
-			if !present {
-				// Strapi's query layer gives a missing attribute its default.
-				if a.Default == nil {
-					continue
-				}
-				raw = a.Default
-			}
-			v, err := columnValue(a, raw)
+			c, e, err := r.plan(cm, it, t, seq, all)
 			if err != nil {
-				return 0, fmt.Errorf("%s: %w", a.Name, err)
+				return nil, 0, fmt.Errorf("%s[%d]: %w", a.Name, i, err)
 			}
-			ins.Set(a.Column, v)
+			*all = append(*all, c)
+			n.kids = append(n.kids, kid{c, a.Name, float64(i + 1)})
+			end = max(end, e)
 		}
+		t = end
+	}
+	n.at = t
+	trips := 2
+	if len(n.kids) > 0 {
+		trips++
+	}
+	return n, t + trips, nil
+}
+
+// insertNode inserts a row's columns (a missing attribute gets its default, as Strapi's
+// query layer gives it), then the links to the components it holds.
+func (r *run) insertNode(n *node) error {
+	ins := sqlgen.Insert{Table: n.m.Table}
+	for _, a := range n.m.Attributes {
+		if a.Column == "" {
+			continue
+		}
+		raw, present := n.data[a.Name]
+		if !present {
+			if a.Default == nil {
+				continue
+			}
+			raw = a.Default
+		}
+		v, err := columnValue(a, raw)
+		if err != nil {
+			return fmt.Errorf("%s: %w", a.Name, err)
+		}
+		ins.Set(a.Column, v)
 	}
 	id, err := r.insertID(ins.Render(r.d))
 	if err != nil {
-		return 0, err
+		return err
 	}
-	if len(comps) > 0 {
-		rows := make([][]any, len(comps))
-		for i, c := range comps {
-			rows[i] = []any{id, c.id, c.uid, c.field, c.order}
+	n.id = id
+	if len(n.kids) == 0 {
+		return nil
+	}
+	rows := make([][]any, len(n.kids))
+	for i, k := range n.kids {
+		rows[i] = []any{id, k.n.id, k.n.m.UID, k.field, k.order}
+	}
+	for len(rows) > 0 {
+		c := min(len(rows), 200)
+		if err := r.exec(sqlgen.InsertRows(r.d, n.m.ComponentsTable, []string{"entity_id", "component_id", "component_type", "field", "order"}, rows[:c])); err != nil {
+			return fmt.Errorf("link components: %w", err)
 		}
-		for len(rows) > 0 {
-			n := min(len(rows), 200)
-			if err := r.exec(sqlgen.InsertRows(r.d, m.ComponentsTable, []string{"entity_id", "component_id", "component_type", "field", "order"}, rows[:n])); err != nil {
-				return 0, fmt.Errorf("link components: %w", err)
-			}
-			rows = rows[n:]
-		}
+		rows = rows[c:]
 	}
-	return id, nil
-}
-
-// component creates one component and maps its archive id to the new one (links of
-// relations inside components name it).
-func (r *run) component(m *schemas.Model, data map[string]json.RawMessage) (int64, error) {
-	id, err := r.create(m, data)
-	if err != nil {
-		return 0, err
-	}
-	var old json.Number
-	if archive.Decode(data["id"], &old) == nil {
-		if o, err := old.Int64(); err == nil {
-			r.mapID(m.UID, o, id)
-		}
-	}
-	return id, nil
+	return nil
 }
 
 func isNull(raw json.RawMessage) bool {

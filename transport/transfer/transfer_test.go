@@ -239,3 +239,27 @@ func TestExportRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestImportComponentOrder: the items of a dynamic zone are inserted in the order Strapi's
+// import inserts them (recorded from real Strapi 4.26.2 importing this data): an item whose
+// repeatable component holds items waits for them, its siblings without do not.
+func TestImportComponentOrder(t *testing.T) {
+	a := openBlog(t)
+	art := `{"type":"api::article.article","id":1,"data":{"title":"Order","createdAt":"2024-01-01T00:00:00.000Z","updatedAt":"2024-01-01T00:00:00.000Z","seo":null,"links":[],"blocks":[` +
+		`{"__component":"shared.seo","id":1,"metaTitle":"A","keywords":[{"id":1,"word":"k1"}]},` +
+		`{"__component":"shared.seo","id":2,"metaTitle":"B","keywords":[]},` +
+		`{"__component":"shared.seo","id":3,"metaTitle":"C","keywords":[]},` +
+		`{"__component":"shared.seo","id":4,"metaTitle":"D","keywords":[{"id":2,"word":"k2"},{"id":3,"word":"k3"}]}]}}`
+	if _, err := (&Import{DB: a.DB, Schema: a.Schema}).Run(context.Background(), archiveOf(t, a, []string{art}, nil)); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]string{
+		`SELECT id, meta_title FROM components_shared_seos ORDER BY id`:          `1|B; 2|C; 3|A; 4|D`,
+		`SELECT id, word FROM components_shared_keywords ORDER BY id`:            `1|k1; 2|k2; 3|k3`,
+		`SELECT component_id, "order" FROM articles_components ORDER BY "order"`: `3|1; 1|2; 2|3; 4|4`,
+	} {
+		if got := rows(t, a, q); got != want {
+			t.Errorf("%s\n got %s\nwant %s", q, got, want)
+		}
+	}
+}
