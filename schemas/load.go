@@ -87,6 +87,7 @@ type pending struct {
 type namedRaw struct {
 	name string
 	raw  rawAttr
+	src  json.RawMessage
 }
 
 // Load reads an app folder (or its src/ folder) and returns the validated schema.
@@ -238,11 +239,15 @@ func orderedAttrs(raw json.RawMessage) ([]namedRaw, error) {
 			return nil, err
 		}
 		name := tok.(string)
-		var ra rawAttr
-		if err := dec.Decode(&ra); err != nil {
+		var src json.RawMessage
+		if err := dec.Decode(&src); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		out = append(out, namedRaw{name, ra})
+		var ra rawAttr
+		if err := json.Unmarshal(src, &ra); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out = append(out, namedRaw{name, ra, src})
 	}
 	return out, nil
 }
@@ -333,7 +338,7 @@ func (s *Schema) buildAttrs(p *pending) error {
 		a := &Attribute{Name: name, Type: AttrType(ra.Type), CustomField: ra.CustomField, Required: ra.Required, Unique: ra.Unique,
 			Private: ra.Private, Min: ra.Min, Max: ra.Max, MinLength: ra.MinLength, MaxLength: ra.MaxLength,
 			Enum: ra.Enum, EnumName: ra.EnumName, TargetField: ra.TargetField, Multiple: ra.Multiple, Allowed: ra.AllowedTypes,
-			Repeatable: ra.Repeatable}
+			Repeatable: ra.Repeatable, Declared: na.src}
 		// Strapi's i18n counts an attribute as localized only when it says so, except relations
 		// and uids, which always are; the others are kept equal across localizations.
 		a.Localized = m.Localized && (ra.PluginOptions.I18n.Localized != nil && *ra.PluginOptions.I18n.Localized ||

@@ -112,6 +112,11 @@ type Attribute struct {
 	// System marks createdAt/updatedAt/publishedAt/locale/localizations, which the write
 	// path handles itself.
 	System bool
+	// Declared is the attribute's object as its schema file declares it (nil for the
+	// attributes Strapi adds), for comparing with a schema Strapi recorded elsewhere (a data
+	// archive's schemas/).
+	Declared json.RawMessage
+
 	// Localized is false for attributes of a localized type that opt out
 	// (pluginOptions.i18n.localized: false); their values are kept equal across localizations.
 	Localized bool

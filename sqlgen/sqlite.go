@@ -120,3 +120,13 @@ func (sqlite) offsetOnly() string { return "LIMIT -1 OFFSET ?" }
 
 // asText needs no cast: SQLite compares any value as text under LIKE.
 func (sqlite) asText(col string) string { return col }
+
+// SQLiteVacuumInto writes a consistent copy of the database to the file its one parameter
+// names (one read transaction: writers go on meanwhile under WAL).
+func SQLiteVacuumInto(path string) Stmt { return Stmt{SQL: "VACUUM INTO ?", Args: []any{path}} }
+
+// SQLitePageBytes is the database's size in bytes: page_count * page_size.
+const SQLitePageBytes = "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"
+
+// SQLiteQuickCheck checks a database file's structure ("ok" when sound).
+const SQLiteQuickCheck = "PRAGMA quick_check"

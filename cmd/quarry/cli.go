@@ -254,7 +254,7 @@ func enumEnv(getenv func(string) string, key, def string, allowed ...string) (st
 // loader to report.
 func logEnv(args []string, getenv func(string) string) func(string) string {
 	switch args[0] {
-	case "serve", "tokens", "permissions", "locales", "indexes":
+	case "serve", "tokens", "permissions", "locales", "indexes", "import", "export", "backup", "restore", "migrate":
 	default:
 		return getenv
 	}

@@ -18,7 +18,7 @@ const indexesWarning = `-- Optional indexes: Quarry's queries use them, Strapi's
 -- On a database shared with Strapi a team decides whether to create them, and again after such a start.
 `
 
-func indexes(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {
+func indexes(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger, getenv func(string) string) error {
 	fs := newFlags("indexes")
 	dir := appFlag(fs)
 	apply := fs.Bool("apply", false, "create the indexes the database lacks")
@@ -32,7 +32,17 @@ func indexes(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 	defer a.DB.Close()
 	fmt.Fprint(stdout, indexesWarning)
 	if *apply {
-		created, err := a.DB.ApplyExtraIndexes(ctx, a.Schema)
+		ctx, stop := signalContext(ctx)
+		defer stop()
+		p := newProgress("indexes", stderr, log, getenv)
+		created, err := a.DB.ApplyExtraIndexesProgress(ctx, a.Schema, func(done, total int) {
+			p.update("indexes", int64(done), int64(total), 0, 0, done == total)
+		})
+		p.done()
+		if err != nil && ctx.Err() != nil {
+			// Each index is one statement: those listed were made, the one interrupted was not.
+			err = fmt.Errorf("interrupted: the indexes listed were created, the others not: %w", err)
+		}
 		for _, x := range created {
 			fmt.Fprintf(stdout, "created %s on %s\n", x.Index.Name, x.Table)
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/schemas/routes"
 	"github.com/quarrycms/quarry/sqlgen"
+	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport"
 	"github.com/quarrycms/quarry/transport/app"
 	"github.com/quarrycms/quarry/transport/forward"
@@ -50,6 +51,13 @@ Usage:
   quarry indexes --app DIR [--apply]      print (--apply: create) the optional indexes Quarry uses
   quarry routes --app DIR [--upstream URL] every route and how it is served: natively, by the
                                           project's code, forwarded to Strapi or refused, and why
+  quarry import --app DIR -f FILE [--key K] [--force] [--only|--exclude content,files,config]
+                                          replace the content with a 'strapi export' data file
+  quarry export --app DIR [-f NAME] [--key K | --no-encrypt] [--no-compress] [--only|--exclude ...]
+                                          write the content as 'strapi export' does
+  quarry backup --app DIR [-f FILE]       a consistent copy while serving (SQLite file; else an archive)
+  quarry restore --app DIR -f FILE        put a backup back
+  quarry migrate --app DIR [--plan|--apply]  print (apply) the schema changes that lose data
   quarry version                          print the version, commit and build time
   quarry health [--url URL]               exit 0 when a running server's /_health answers
 
@@ -100,9 +108,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	case "locales":
 		return locales(ctx, args[1:], stdout, log, getenv)
 	case "indexes":
-		return indexes(ctx, args[1:], stdout, log, getenv)
+		return indexes(ctx, args[1:], stdout, stderr, log, getenv)
 	case "routes":
 		return routesCmd(ctx, args[1:], stdout, log, getenv)
+	case "import":
+		return importData(ctx, args[1:], os.Stdin, stdout, stderr, log, getenv)
+	case "export":
+		return exportData(ctx, args[1:], stdout, stderr, log, getenv)
+	case "backup":
+		return backup(ctx, args[1:], stdout, stderr, log, getenv)
+	case "restore":
+		return restore(ctx, args[1:], os.Stdin, stdout, stderr, log, getenv)
+	case "migrate":
+		return migrate(ctx, args[1:], stdout, stderr, log, getenv)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])
@@ -121,7 +139,9 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	if err := checkAppDir(*dir); err != nil {
 		return err
 	}
-	a, err := app.Open(ctx, *dir, getenv, log)
+	// Beside Strapi, Strapi's schema sync owns the schema: Quarry changes nothing and says
+	// what differs.
+	a, err := app.OpenWith(ctx, *dir, getenv, log, app.Options{Migrate: database.MigrateOptions{CheckOnly: *upstream != ""}})
 	if err != nil {
 		return openHint(err)
 	}

@@ -370,8 +370,19 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 // nothing. It never drops anything but index names earlier Quarry versions created, so it is
 // safe to run from every command and concurrently with a running server.
 func (db *DB) Migrate(ctx context.Context, s *schemas.Schema, log *slog.Logger) error {
+	return db.MigrateWith(ctx, s, log, MigrateOptions{})
+}
+
+// MigrateWith is Migrate that also makes the schema changes Strapi's sync makes beyond
+// additions (changes.go): those that lose nothing always, those that lose data with
+// o.Lossy (else it stops and names them, unless o.PlanOnly). With o.CheckOnly it changes
+// nothing and logs what differs.
+func (db *DB) MigrateWith(ctx context.Context, s *schemas.Schema, log *slog.Logger, o MigrateOptions) error {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.CheckOnly {
+		return db.checkSchema(ctx, s, log)
 	}
 	layout := sqlgen.Layout(db.Dialect, s)
 	have, err := db.inspect(ctx)
@@ -397,6 +408,13 @@ func (db *DB) Migrate(ctx context.Context, s *schemas.Schema, log *slog.Logger) 
 			}
 			log.Info("added column", "table", t.Name, "column", c.Name)
 		}
+	}
+	if err := db.migrateChanges(ctx, s, o, log); err != nil {
+		return err
+	}
+	// A SQLite rebuild dropped its table's indexes: they are created again below.
+	if have, err = db.inspect(ctx); err != nil {
+		return fmt.Errorf("inspect database: %w", err)
 	}
 	for _, name := range sqlgen.LegacyIndexes(s) {
 		if have.indexes[name] && !have.constraintIndexes[name] {

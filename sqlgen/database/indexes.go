@@ -35,14 +35,34 @@ func (db *DB) ExtraIndexes(ctx context.Context, s *schemas.Schema) ([]ExtraIndex
 // missing names are created, which is what makes it repeatable on MySQL (no IF NOT EXISTS);
 // on SQLite and PostgreSQL the statements also carry IF NOT EXISTS against a concurrent run.
 func (db *DB) ApplyExtraIndexes(ctx context.Context, s *schemas.Schema) ([]sqlgen.ExtraIndex, error) {
+	return db.ApplyExtraIndexesProgress(ctx, s, nil)
+}
+
+// ApplyExtraIndexesProgress is ApplyExtraIndexes calling progress before each index is built
+// (done of total) and once at the end.
+func (db *DB) ApplyExtraIndexesProgress(ctx context.Context, s *schemas.Schema, progress func(done, total int)) ([]sqlgen.ExtraIndex, error) {
 	list, err := db.ExtraIndexes(ctx, s)
 	if err != nil {
 		return nil, err
 	}
+	total := 0
+	for _, x := range list {
+		if !x.Present {
+			total++
+		}
+	}
 	var created []sqlgen.ExtraIndex
+	defer func() {
+		if progress != nil && total > 0 {
+			progress(len(created), total)
+		}
+	}()
 	for _, x := range list {
 		if x.Present {
 			continue
+		}
+		if progress != nil {
+			progress(len(created), total)
 		}
 		if _, err := db.ExecContext(ctx, sqlgen.CreateExtraIndex(db.Dialect, x.ExtraIndex)); err != nil {
 			return created, fmt.Errorf("create index %s on %s: %w", x.Index.Name, x.Table, err)

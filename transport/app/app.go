@@ -74,8 +74,20 @@ func LoadConfig(ctx context.Context, dir string, getenv func(string) string) (*p
 	return proj, typed, nil
 }
 
+// Options say how Open treats the database's schema.
+type Options struct {
+	// Migrate is how far the schema is brought to the layout (database.MigrateOptions).
+	// QUARRY_SCHEMA_CHANGES=apply sets Lossy.
+	Migrate database.MigrateOptions
+}
+
 // Open loads the schemas and configuration of dir, connects to its database and migrates it.
 func Open(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger) (*App, error) {
+	return OpenWith(ctx, dir, getenv, log, Options{})
+}
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger, o Options) (*App, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -99,7 +111,10 @@ func Open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if err != nil {
 		return nil, err
 	}
-	a, err := open(ctx, dir, getenv, log, db, proj, typed)
+	if strings.EqualFold(getenv("QUARRY_SCHEMA_CHANGES"), "apply") {
+		o.Migrate.Lossy = true
+	}
+	a, err := open(ctx, dir, getenv, log, db, proj, typed, o)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -109,7 +124,7 @@ func Open(ctx context.Context, dir string, getenv func(string) string, log *slog
 
 // open loads the schemas with the database's stored column types at hand (an unknown custom
 // field is served as its column's type) and sets the app up on db.
-func open(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger, db *database.DB, proj *projectconfig.Project, typed *projectconfig.Typed) (*App, error) {
+func open(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger, db *database.DB, proj *projectconfig.Project, typed *projectconfig.Typed, o Options) (*App, error) {
 	opts, err := schemaOptions(proj, log)
 	if err != nil {
 		return nil, err
@@ -167,7 +182,7 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 			return nil, err
 		}
 	}
-	if err := db.Migrate(ctx, s, log); err != nil {
+	if err := db.MigrateWith(ctx, s, log, o.Migrate); err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	a.DB = db
