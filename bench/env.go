@@ -169,6 +169,9 @@ func (e *Env) assemble(db *database.DB, log *slog.Logger) error {
 		return err
 	}
 	srv.GraphQL, srv.GraphQLPath = h, gcfg.Endpoint
+	// The project's route files and own code, as quarry serve runs them.
+	srv.Routes = transport.BuildRoutes(a.Routes, a.Schema, gcfg.Endpoint, true, log)
+	srv.Code = a.ProjectCode(srv, srv.Runner, log)
 	e.Server, e.GraphQL = srv, h
 	e.Handler = StatementHeader(srv.Handler())
 	return nil

@@ -316,14 +316,10 @@ func setupUpstream(a *app.App, srv *transport.Server, upstream string, log *slog
 // go to Strapi.
 func runProjectCode(getenv func(string) string) bool { return getenv("QUARRY_PROJECT_CODE") != "off" }
 
-// projectRuntime is the runtime for the project's code: its reads go through a planner with
-// the entity service's limits (none by default) rather than the REST API's.
+// projectRuntime is the runtime for the project's code, with its time limit from
+// QUARRY_PROJECT_CODE_TIMEOUT.
 func projectRuntime(a *app.App, srv *transport.Server, log *slog.Logger) *projectcode.Runtime {
-	cfg := a.REST
-	cfg.MaxLimit = 0
-	rt := &projectcode.Runtime{Dir: a.Dir, Schema: a.Schema, Eval: a.Routes.Eval, Host: srv,
-		Planner: &planner.Planner{Schema: a.Schema, Config: cfg}, Runner: srv.Runner, DB: a.DB,
-		Log: log, Config: a.ConfigMap()}
+	rt := a.ProjectCode(srv, srv.Runner, log)
 	if d, err := time.ParseDuration(a.Getenv("QUARRY_PROJECT_CODE_TIMEOUT")); err == nil && d > 0 {
 		rt.Timeout = d
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/schemas/projectconfig"
 	"github.com/quarrycms/quarry/schemas/routes"
@@ -23,6 +24,7 @@ import (
 	"github.com/quarrycms/quarry/transport/email"
 	"github.com/quarrycms/quarry/transport/plugins/i18n"
 	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
+	"github.com/quarrycms/quarry/transport/projectcode"
 )
 
 // App is a loaded app folder with its database.
@@ -255,6 +257,17 @@ func (a *App) codeInput() routes.CodeInput {
 		mws = list
 	}
 	return routes.CodeInput{Middlewares: mws, ContentTypes: cts, Config: cfg, Plugins: a.PluginEnabled}
+}
+
+// ProjectCode is the runtime for the project's own code (controllers, services, policies,
+// middlewares) on this app's database: its reads go through a planner with the entity
+// service's limits (none by default) rather than the REST API's.
+func (a *App) ProjectCode(host projectcode.Host, runner *exec.Runner, log *slog.Logger) *projectcode.Runtime {
+	cfg := a.REST
+	cfg.MaxLimit = 0
+	return &projectcode.Runtime{Dir: a.Dir, Schema: a.Schema, Eval: a.Routes.Eval, Host: host,
+		Planner: &planner.Planner{Schema: a.Schema, Config: cfg}, Runner: runner, DB: a.DB,
+		Log: log, Config: a.ConfigMap()}
 }
 
 // ConfigMap is the project's configuration by name (api, plugins, server, …), as

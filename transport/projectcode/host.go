@@ -53,8 +53,6 @@ type readArgs struct {
 
 func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 	switch op {
-	case "native":
-		return rt.native(c, args)
 	case "auth.user":
 		var a struct {
 			ID int64 `json:"id"`
@@ -243,8 +241,11 @@ func (rt *Runtime) read(c *call, style jsquery.Style, op string, m *schemas.Mode
 	return bytes.Clone(b.Bytes()), nil
 }
 
-// native runs a core action of Quarry's for the project's code.
-func (rt *Runtime) native(c *call, args []byte) ([]byte, error) {
+// native runs a core action of Quarry's for the project's code: its status and JSON body.
+func (rt *Runtime) native(c *call, args []byte) (int, []byte, error) {
+	if c == nil {
+		return 0, nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "a core action is not available outside a request under Quarry"}
+	}
 	var a struct {
 		UID    string          `json:"uid"`
 		Action string          `json:"action"`
@@ -253,11 +254,11 @@ func (rt *Runtime) native(c *call, args []byte) ([]byte, error) {
 		Body   json.RawMessage `json:"body"`
 	}
 	if err := json.Unmarshal(args, &a); err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	m, ok := rt.model(a.UID)
 	if !ok {
-		return nil, apierror.Validation("Model %s not found", a.UID)
+		return 0, nil, apierror.Validation("Model %s not found", a.UID)
 	}
 	id := ""
 	if a.ID != nil {
@@ -268,10 +269,7 @@ func (rt *Runtime) native(c *call, args []byte) ([]byte, error) {
 		body = a.Body
 	}
 	status, out := rt.Host.Native(c.ctx, m, a.Action, id, QueryString(a.Query), body, c.who)
-	return json.Marshal(struct {
-		Status int    `json:"status"`
-		Body   string `json:"body"`
-	}{status, string(out)})
+	return status, out, nil
 }
 
 // sanitizeOutput is Strapi's sanitize.contentAPI.output: private attributes and passwords

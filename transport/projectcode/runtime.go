@@ -33,6 +33,7 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/schemas/jseval"
 	"github.com/quarrycms/quarry/schemas/routes"
+	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
 )
 
@@ -82,15 +83,17 @@ type Runtime struct {
 }
 
 type vm struct {
-	js    *jseval.VM
-	serve goja.Callable
-	cur   *call // the request being served
+	js     *jseval.VM
+	serve  goja.Callable
+	cur    *call // the request being served
+	status int   // the status of the last native call
 }
 
 // call is one request's state while the project's code runs.
 type call struct {
-	ctx context.Context
-	who *ir.Caller
+	ctx   context.Context
+	who   *ir.Caller
+	route string
 }
 
 // New makes a runtime for the project whose code m describes.
@@ -171,12 +174,54 @@ func (rt *Runtime) newVM() (*vm, error) {
 		out := rt.hostCall(v, c.Argument(0).String(), c.Argument(1).String())
 		return r.ToValue(string(out))
 	})
+	// native answers the body of a core action Quarry runs (its status next, from
+	// nativeStatus), as text: it goes back to the client as it is unless the script reads it.
+	host.Set("native", func(c goja.FunctionCall) goja.Value {
+		status, body, err := rt.native(v.cur, []byte(c.Argument(0).String()))
+		if err != nil {
+			ae, ok := err.(*apierror.Error)
+			if !ok {
+				rt.Log.Error("project code: core action failed", "error", err)
+				ae = &apierror.Error{Status: 500, Name: "InternalServerError", Message: "Internal Server Error"}
+			}
+			var b envelope.Buf
+			b.WriteString(`{"data":null,"error":`)
+			eb, _ := json.Marshal(map[string]any{"status": ae.Status, "name": ae.Name, "message": ae.Message, "details": map[string]any{}})
+			b.Write(eb)
+			b.WriteByte('}')
+			status, body = ae.Status, b.Bytes()
+		}
+		v.status = status
+		return r.ToValue(string(body))
+	})
+	host.Set("nativeStatus", func(goja.FunctionCall) goja.Value { return r.ToValue(v.status) })
 	host.Set("log", func(c goja.FunctionCall) goja.Value {
 		level := c.Argument(0).String()
 		msg := c.Argument(1).String()
 		rt.Log.Log(context.Background(), logLevel(level), "project code: "+msg)
 		return goja.Undefined()
 	})
+	// console.* goes to Quarry's log, naming the route it ran for.
+	console := r.NewObject()
+	for _, k := range []string{"log", "info", "warn", "error", "debug", "trace"} {
+		level := map[string]string{"log": "info", "trace": "debug"}[k]
+		if level == "" {
+			level = k
+		}
+		console.Set(k, func(c goja.FunctionCall) goja.Value {
+			parts := make([]string, len(c.Arguments))
+			for i, a := range c.Arguments {
+				parts[i] = a.String()
+			}
+			route := ""
+			if v.cur != nil {
+				route = v.cur.route
+			}
+			rt.Log.Log(context.Background(), logLevel(level), "project code: console."+k, "route", route, "message", strings.Join(parts, " "))
+			return goja.Undefined()
+		})
+	}
+	r.Set("console", console)
 	mk, err := r.RunString(strapiSource)
 	if err != nil {
 		return nil, fmt.Errorf("strapi.js: %w", err)

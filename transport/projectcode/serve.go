@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 
@@ -33,6 +34,9 @@ type Route struct {
 	Middlewares []any          `json:"middlewares"`
 	Info        map[string]any `json:"info"`
 	Config      map[string]any `json:"config"`
+
+	once sync.Once
+	json string // the route as the sandboxes read it, made once
 }
 
 // request is what ctx is built from.
@@ -89,10 +93,10 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 	if who != nil && who.Kind == ir.UserCaller {
 		req.UserID = who.UserID
 	}
-	routeJSON, err := json.Marshal(route)
-	if err != nil {
-		return internal()
-	}
+	route.once.Do(func() {
+		b, _ := json.Marshal(route)
+		route.json = string(b)
+	})
 	reqJSON, err := json.Marshal(req)
 	if err != nil {
 		return internal()
@@ -101,11 +105,12 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 	if err != nil {
 		return rt.failed(route, err)
 	}
-	v.cur = &call{ctx: ctx, who: who}
+	v.cur = &call{ctx: ctx, who: who, route: route.Key}
 	var box *goja.Object
 	rt.heap.enter(v)
 	err = v.js.Run(ctx, rt.Timeout, func() error {
-		b, err := v.serve(goja.Undefined(), v.js.Runtime().ToValue(string(routeJSON)), v.js.Runtime().ToValue(string(reqJSON)))
+		r := v.js.Runtime()
+		b, err := v.serve(goja.Undefined(), r.ToValue(route.Key), r.ToValue(route.json), r.ToValue(string(reqJSON)))
 		if err != nil {
 			return err
 		}

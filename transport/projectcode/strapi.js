@@ -398,67 +398,89 @@
   function createCoreRouter(uid, cfg) { return { __quarry: 'coreRouter', uid: uid, config: cfg || {} }; }
 
   // ---- Koa's context ----
+  // ctxProto holds what every request's ctx shares (Koa's delegated methods and Strapi's
+  // error helpers); a request's ctx is an object over it with the request's own state.
+  var ctxProto = {
+    get: function (n) { return this.headers[String(n).toLowerCase()] || ''; },
+    is: function (t) { return isType(this.headers['content-type'], t); },
+    set: function (n, v) { setHeader(this.__res, n, v); },
+    throw: function (status, message, props) {
+      if (typeof status === 'string') { props = message; message = status; status = 500; }
+      if (status instanceof Error) throw status;
+      throw httpError(status, message, props);
+    },
+    assert: function (v, status, message) { if (!v) this.throw(status, message); },
+    send: function (data, status) { this.status = status === undefined ? 200 : status; this.body = data; },
+    created: function (data) { this.status = 201; this.body = data; },
+    deleted: function (data) { if (data === undefined || data === null) this.status = 204; else { this.status = 200; this.body = data; } }
+  };
+  Object.keys(statusText).forEach(function (code) {
+    code = Number(code);
+    if (code < 400 || code >= 600) return;
+    ctxProto[camel(statusText[code])] = function (message, details) {
+      var e = httpError(code, message);
+      this.status = code;
+      this.body = { data: null, error: { status: code, name: e.name, message: e.message, details: details === undefined ? {} : details } };
+    };
+  });
+  Object.defineProperty(ctxProto, 'query', { get: function () { return this.__req.query; }, set: function (v) { this.__req.query = v; } });
+  Object.defineProperty(ctxProto, 'body', {
+    get: function () { var res = this.__res; if (res.raw !== null) { res.body = JSON.parse(res.raw); res.raw = null; } return res.body; },
+    set: function (v) { var res = this.__res; res.raw = null; res.body = v; if (res.status === undefined) res.status = (v === null ? 204 : 200); }
+  });
+  Object.defineProperty(ctxProto, 'status', {
+    get: function () { return this.__res.status === undefined ? 404 : this.__res.status; },
+    set: function (v) { this.__res.status = v; }
+  });
+  Object.defineProperty(ctxProto, 'type', {
+    get: function () { return this.__res.headers['content-type'] || ''; },
+    set: function (v) { setHeader(this.__res, 'content-type', v); }
+  });
+  var requestProto = {
+    get: function (n) { return this.headers[String(n).toLowerCase()] || ''; },
+    is: function (t) { return isType(this.headers['content-type'], t); }
+  };
+  Object.defineProperty(requestProto, 'body', { get: function () { return this.__req.body; }, set: function (v) { this.__req.body = v; } });
+  Object.defineProperty(requestProto, 'query', { get: function () { return this.__req.query; }, set: function (v) { this.__req.query = v; } });
+  var responseProto = {
+    get: function (n) { return this.__res.headers[String(n).toLowerCase()]; },
+    set: function (n, v) { setHeader(this.__res, n, v); }
+  };
+  Object.defineProperty(responseProto, 'body', { get: function () { return this.__ctx.body; }, set: function (v) { this.__ctx.body = v; } });
+  Object.defineProperty(responseProto, 'status', { get: function () { return this.__ctx.status; }, set: function (v) { this.__ctx.status = v; } });
+  var userProp = {
+    enumerable: true, configurable: true,
+    get: function () {
+      if (this.__user === undefined && this.__userId) Object.defineProperty(this, '__user', { value: call('auth.user', { id: this.__userId }) || null, writable: true });
+      return this.__user === null ? undefined : this.__user;
+    },
+    set: function (v) { Object.defineProperty(this, '__user', { value: v, writable: true }); }
+  };
+  function hidden(o, k, v) { Object.defineProperty(o, k, { value: v, writable: true }); }
   function makeCtx(req) {
     var res = { status: undefined, body: undefined, raw: null, headers: {} };
-    var query = req.query || {};
+    if (!req.query) req.query = {};
     var state = { route: req.route, auth: req.auth };
-    var user;
-    Object.defineProperty(state, 'user', {
-      enumerable: true, configurable: true,
-      get: function () { if (user === undefined && req.userId) user = call('auth.user', { id: req.userId }) || null; return user === undefined ? undefined : user; },
-      set: function (v) { user = v; }
-    });
-    var request = {
-      method: req.method, url: req.url, path: req.path, querystring: req.querystring, headers: req.headers, header: req.headers,
-      ip: req.ip, ips: [req.ip], files: undefined, host: req.headers.host, hostname: (req.headers.host || '').split(':')[0],
-      get: function (n) { return req.headers[String(n).toLowerCase()] || ''; },
-      is: function (t) { return isType(req.headers['content-type'], t); }
-    };
-    Object.defineProperty(request, 'body', { enumerable: true, get: function () { return req.body; }, set: function (v) { req.body = v; } });
-    Object.defineProperty(request, 'query', { enumerable: true, get: function () { return query; }, set: function (v) { query = v; } });
-    var response = {
-      get: function (n) { return res.headers[String(n).toLowerCase()]; },
-      set: function (n, v) { setHeader(res, n, v); }
-    };
-    var ctx = {
-      request: request, response: response, state: state, params: req.params || {},
-      method: req.method, url: req.url, path: req.path, originalUrl: req.url, headers: req.headers, header: req.headers,
-      ip: req.ip, host: request.host, hostname: request.hostname, cookies: { get: function () { return undefined; }, set: function () {} },
-      get: request.get, is: request.is,
-      set: function (n, v) { setHeader(res, n, v); },
-      throw: function (status, message, props) {
-        if (typeof status === 'string') { props = message; message = status; status = 500; }
-        if (status instanceof Error) throw status;
-        throw httpError(status, message, props);
-      },
-      assert: function (v, status, message) { if (!v) ctx.throw(status, message); },
-      send: function (data, status) { ctx.status = status === undefined ? 200 : status; ctx.body = data; },
-      created: function (data) { ctx.status = 201; ctx.body = data; },
-      deleted: function (data) { if (data === undefined || data === null) ctx.status = 204; else { ctx.status = 200; ctx.body = data; } }
-    };
-    Object.keys(statusText).forEach(function (code) {
-      code = Number(code);
-      if (code < 400 || code >= 600) return;
-      ctx[camel(statusText[code])] = function (message, details) {
-        var e = httpError(code, message);
-        ctx.status = code;
-        ctx.body = { data: null, error: { status: code, name: e.name, message: e.message, details: details === undefined ? {} : details } };
-      };
-    });
-    Object.defineProperty(ctx, 'query', { enumerable: true, get: function () { return query; }, set: function (v) { query = v; } });
-    Object.defineProperty(ctx, 'body', {
-      enumerable: true,
-      get: function () { if (res.raw !== null) { res.body = JSON.parse(res.raw); res.raw = null; } return res.body; },
-      set: function (v) { res.raw = null; res.body = v; if (res.status === undefined) res.status = (v === null ? 204 : 200); }
-    });
-    Object.defineProperty(ctx, 'status', { enumerable: true, get: function () { return res.status === undefined ? 404 : res.status; }, set: function (v) { res.status = v; } });
-    Object.defineProperty(ctx, 'type', { enumerable: true, get: function () { return res.headers['content-type'] || ''; }, set: function (v) { setHeader(res, 'content-type', v); } });
-    ctx.response.body = undefined;
-    Object.defineProperty(ctx.response, 'body', { get: function () { return ctx.body; }, set: function (v) { ctx.body = v; } });
-    Object.defineProperty(ctx.response, 'status', { get: function () { return ctx.status; }, set: function (v) { ctx.status = v; } });
-    Object.defineProperty(ctx, '__res', { value: res, enumerable: false });
+    hidden(state, '__userId', req.userId);
+    Object.defineProperty(state, 'user', userProp);
+    var request = Object.create(requestProto);
+    hidden(request, '__req', req);
+    request.method = req.method; request.url = req.url; request.path = req.path; request.querystring = req.querystring;
+    request.headers = request.header = req.headers; request.ip = req.ip; request.ips = [req.ip];
+    request.host = req.headers.host; request.hostname = (req.headers.host || '').split(':')[0];
+    var ctx = Object.create(ctxProto);
+    hidden(ctx, '__res', res);
+    hidden(ctx, '__req', req);
+    var response = Object.create(responseProto);
+    hidden(response, '__res', res);
+    hidden(response, '__ctx', ctx);
+    ctx.request = request; ctx.response = response; ctx.state = state; ctx.params = req.params || {};
+    ctx.method = req.method; ctx.url = ctx.originalUrl = req.url; ctx.path = req.path;
+    ctx.headers = ctx.header = req.headers; ctx.ip = req.ip; ctx.host = request.host; ctx.hostname = request.hostname;
+    ctx.cookies = noCookies;
     return ctx;
   }
+  var noCookies = { get: function () { return undefined; }, set: function () {} };
   function setHeader(res, n, v) {
     if (n && typeof n === 'object') { Object.keys(n).forEach(function (k) { setHeader(res, k, n[k]); }); return; }
     res.headers[String(n).toLowerCase()] = Array.isArray(v) ? v.map(String) : String(v);
@@ -481,14 +503,15 @@
   // becomes ctx's body, kept as the raw JSON until the project's code reads it; called from a
   // controller (super.find(ctx)) it is returned, as Strapi's core action returns it.
   function native(ctx, uid, action, keepRaw) {
-    var out = call('native', { uid: uid, action: action, id: ctx.params.id === undefined ? null : String(ctx.params.id), query: ctx.query, body: ctx.request.body === undefined ? null : ctx.request.body });
-    if (out.status >= 400) {
-      var err = JSON.parse(out.body).error || {};
-      throw toError({ status: out.status, name: err.name, message: err.message, details: err.details, quarry: out });
+    var body = host.native(JSON.stringify({ uid: uid, action: action, id: ctx.params.id === undefined ? null : String(ctx.params.id), query: ctx.query, body: ctx.request.body === undefined ? null : ctx.request.body }));
+    var status = host.nativeStatus();
+    if (status >= 400) {
+      var err = JSON.parse(body).error || {};
+      throw toError({ status: status, name: err.name, message: err.message, details: err.details, quarry: { status: status, body: body } });
     }
-    if (!keepRaw) return JSON.parse(out.body);
-    ctx.__res.status = out.status;
-    ctx.__res.raw = out.body;
+    if (!keepRaw) return JSON.parse(body);
+    ctx.__res.status = status;
+    ctx.__res.raw = body;
     ctx.__res.body = undefined;
     return undefined;
   }
@@ -594,13 +617,15 @@
     try { return 'a thrown ' + (e === null ? 'null' : typeof e) + ': ' + JSON.stringify(e); } catch (x) { return 'a thrown value'; }
   }
   // serve runs a route for a request and settles a box the host reads.
-  function serve(routeJSON, reqJSON) {
-    var route = JSON.parse(routeJSON), req = JSON.parse(reqJSON);
+  var routes = {};
+  function serve(key, routeJSON, reqJSON) {
+    var route = routes[key] || (routes[key] = JSON.parse(routeJSON));
+    var req = JSON.parse(reqJSON);
     var box = { state: 'pending' };
     var ctx;
     try {
       ctx = makeCtx(req);
-      ctx.state.route = { method: route.method, path: route.path, handler: route.handler, info: route.info || {}, config: route.config || {} };
+      ctx.state.route = route.state || (route.state = { method: route.method, path: route.path, handler: route.handler, info: route.info || {}, config: route.config || {} });
       chain(route)(ctx).then(function () { box.state = 'done'; finish(box, ctx); }, function (e) { fail(box, ctx, e); });
     } catch (e) { fail(box, ctx, e); }
     return box;
