@@ -76,7 +76,7 @@ func (h *Handler) serveMultipart(w http.ResponseWriter, r *http.Request) {
 
 // multipartRequest reads the operation and puts a pg.Upload at every variable path the map
 // names; the files are returned by map key.
-func (h *Handler) multipartRequest(form *upload.Form) (pg.Request, map[string]*upload.Incoming, *apierror.Error) {
+func (h *Handler) multipartRequest(form *upload.Form) (pg.Request, map[string]any, *apierror.Error) {
 	var req pg.Request
 	// graphql-upload reads the parts in order and complains about the first one out of
 	// place; the form no longer has the order, so a present part counts as misplaced.
@@ -120,7 +120,7 @@ func (h *Handler) multipartRequest(form *upload.Form) (pg.Request, map[string]*u
 	if paths == nil {
 		return req, nil, badMultipart(400, "Invalid type for the ‘map’ multipart field (%s).", specURL)
 	}
-	files := map[string]*upload.Incoming{}
+	files := map[string]any{}
 	for _, in := range form.Files {
 		if _, named := paths[in.Field]; named && files[in.Field] == nil {
 			files[in.Field] = in // extraneous parts are ignored, as graphql-upload does

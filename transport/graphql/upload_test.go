@@ -33,6 +33,7 @@ func newUploadEnv(t *testing.T) *env {
 			t.Fatal(err)
 		}
 		o.Upload = svc
+		o.Plugins = append(o.Plugins, svc.GraphQL())
 	})
 }
 
