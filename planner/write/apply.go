@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/jmoiron/sqlx"
 
@@ -40,6 +41,31 @@ type Service struct {
 	// rollback and before the events are announced (the upload plugin puts the files sent
 	// with an entry in place); an error after a commit is the write's answer.
 	TxEnd func(ctx context.Context, tx *sqlx.Tx, committed bool) error
+
+	actionsOnce sync.Once
+	actions     map[*schemas.Model]*[opCount]string // the permissions writes need, by model and op
+}
+
+// opCount bounds the ops a permission is named for.
+const opCount = int(ir.CreateLocalization) + 1
+
+// permission is the action a write of m needs, as Strapi names it (<uid>.create, ...):
+// named once per schema, so that checking it costs no allocation.
+func (s *Service) permission(m *schemas.Model, op ir.Op) string {
+	s.actionsOnce.Do(func() {
+		s.actions = make(map[*schemas.Model]*[opCount]string, len(s.Writer.Schema.Models))
+		for _, mm := range s.Writer.Schema.Models {
+			var names [opCount]string
+			for o := ir.Create; int(o) < opCount; o++ {
+				names[o] = mm.UID + "." + action(o, mm)
+			}
+			s.actions[mm] = &names
+		}
+	})
+	if names := s.actions[m]; names != nil && int(op) < opCount {
+		return names[op]
+	}
+	return m.UID + "." + action(op, m)
 }
 
 // Result is what a write answers with.
@@ -66,6 +92,8 @@ type txKey struct{}
 type writeTx struct {
 	tx     *sqlx.Tx
 	events []pending
+	// joinable: writes made with the function's context join the transaction (InTx).
+	joinable bool
 }
 
 // pending is an event waiting for its transaction's commit, with the state its before hook
@@ -107,17 +135,18 @@ func (s *Service) Apply(ctx context.Context, q *ir.Query, who *ir.Caller) (*Resu
 	if m == nil || !m.IsContentType() {
 		return nil, fmt.Errorf("write: %q is not a content type", q.Model)
 	}
-	if !who.Can(m.UID + "." + action(q.Op, m)) {
+	if !who.Can(s.permission(m, q.Op)) {
 		return nil, apierror.Forbidden()
 	}
-	a := &applying{s: s, m: m, q: q, who: who, res: &Result{}}
+	a := &applying{s: s, m: m, q: q, who: who}
+	a.res = &a.result
 	if err := a.prepare(ctx); err != nil {
 		return nil, err
 	}
 	if a.skip {
 		return a.res, nil
 	}
-	if err := s.inTx(ctx, a.run); err != nil {
+	if err := s.inTxWith(ctx, &a.tx, a.run); err != nil {
 		return nil, err
 	}
 	return a.res, nil
@@ -132,7 +161,7 @@ func (s *Service) InTx(ctx context.Context, fn func(ctx context.Context, tx *sql
 	if s == nil || s.DB == nil {
 		return errNoService
 	}
-	return s.inTx(ctx, func(ctx context.Context, t *writeTx) error { return fn(ctx, t.tx) })
+	return s.inTxWith(ctx, &writeTx{joinable: true}, func(ctx context.Context, t *writeTx) error { return fn(ctx, t.tx) })
 }
 
 // action is the permission a write needs, as Strapi names the route's action.
@@ -153,15 +182,26 @@ func action(op ir.Op, m *schemas.Model) string {
 // inTx runs fn in the write transaction ctx carries, or in one of its own: committed when fn
 // returns nil, its events announced then (by the outermost Apply).
 func (s *Service) inTx(ctx context.Context, fn func(ctx context.Context, t *writeTx) error) error {
-	if t, ok := ctx.Value(txKey{}).(*writeTx); ok {
-		return fn(ctx, t)
+	return s.inTxWith(ctx, &writeTx{}, fn)
+}
+
+// inTxWith is inTx with the bookkeeping of a transaction of its own in t.
+func (s *Service) inTxWith(ctx context.Context, t *writeTx, fn func(ctx context.Context, t *writeTx) error) error {
+	if outer, ok := ctx.Value(txKey{}).(*writeTx); ok {
+		return fn(ctx, outer)
 	}
 	tx, err := s.DB.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	t := &writeTx{tx: tx}
-	if err := fn(context.WithValue(ctx, txKey{}, t), t); err != nil {
+	t.tx = tx
+	inner := ctx
+	if s.Lifecycles != nil || t.joinable {
+		// Only a hook (or InTx's function) can write again inside: the context that lets
+		// its writes join this transaction is made for them alone.
+		inner = context.WithValue(ctx, txKey{}, t)
+	}
+	if err := fn(inner, t); err != nil {
 		tx.Rollback()
 		s.txEnd(ctx, tx, false)
 		return err
@@ -191,13 +231,17 @@ func (s *Service) txEnd(ctx context.Context, tx *sqlx.Tx, committed bool) error 
 	return s.TxEnd(ctx, tx, committed)
 }
 
-// applying is one Apply call.
+// applying is one Apply call (one allocation holds it, its result, its transaction's
+// bookkeeping and its read-back query).
 type applying struct {
-	s   *Service
-	m   *schemas.Model
-	q   *ir.Query
-	who *ir.Caller
-	res *Result
+	s      *Service
+	m      *schemas.Model
+	q      *ir.Query
+	who    *ir.Caller
+	res    *Result
+	result Result
+	tx     writeTx
+	rq     ir.Query
 
 	// data is the payload as it is written.
 	data map[string]any
@@ -361,9 +405,13 @@ func (a *applying) insert(ctx context.Context, tx *sqlx.Tx, data map[string]any)
 
 // answer reads the answer: the entry id through the query's fields and populate.
 func (a *applying) answer(ctx context.Context, tx *sqlx.Tx, id int64) error {
-	rq := *a.q
-	rq.Op, rq.ID, rq.Data, rq.Locale = ir.FindOne, strconv.FormatInt(id, 10), nil, nil
-	pl, res, err := exec.ReadOne(ctx, a.s.Planner, a.s.Runner, tx, &rq, a.who)
+	a.rq = *a.q
+	rq := &a.rq
+	rq.Op, rq.Data, rq.Locale = ir.FindOne, nil, nil
+	if byID := (a.q.Op == ir.Update || a.q.Op == ir.Delete) && a.m.Kind != schemas.SingleType; !byID || rq.ID == "" {
+		rq.ID = strconv.FormatInt(id, 10)
+	}
+	pl, res, err := exec.ReadOne(ctx, a.s.Planner, a.s.Runner, tx, rq, a.who)
 	if err != nil {
 		return err
 	}
@@ -383,6 +431,9 @@ func (a *applying) params() *ir.Query {
 
 // event queues the write's event, with the answer's entry when the params read it.
 func (a *applying) event(ctx context.Context, t *writeTx, name string, id int64) error {
+	if !a.s.listened() {
+		return nil
+	}
 	var ev Event
 	if p := a.params(); p != nil && a.res.Entry != nil && a.res.Entry.ID == id {
 		ev = Event{Name: name, Model: a.m, ID: id, Params: a.q, Step: a.res.Plan.Root, Entry: a.res.Entry}
@@ -400,6 +451,9 @@ func (a *applying) event(ctx context.Context, t *writeTx, name string, id int64)
 // synced queues the entry.update of each member of a group i18n synced (Strapi updates
 // them through the entity service, without params).
 func (a *applying) synced(ctx context.Context, t *writeTx, ids []int64) error {
+	if !a.s.listened() {
+		return nil
+	}
 	for _, id := range ids {
 		ev, err := a.s.ReadEvent(ctx, t.tx, EntryUpdate, a.m, id, nil)
 		if err != nil {
@@ -448,9 +502,9 @@ func (a *applying) create(ctx context.Context, t *writeTx) error {
 
 // exists reports whether entry id of the written type exists.
 func (a *applying) exists(ctx context.Context, tx *sqlx.Tx, id int64) (bool, error) {
-	x := &execer{w: a.s.Writer, db: dbx{ctx: ctx, tx: tx, d: a.s.Writer.Dialect}}
+	db := dbx{ctx: ctx, tx: tx, d: a.s.Writer.Dialect}
 	var n int64
-	if err := x.db.get(&n, sqlgen.EntryCount(a.s.Writer.Dialect, a.m, id)); err != nil {
+	if err := db.get(&n, sqlgen.EntryCount(a.s.Writer.Dialect, a.m, id)); err != nil {
 		return false, fmt.Errorf("check %s %d: %w", a.m.Table, id, err)
 	}
 	return n > 0, nil
@@ -458,13 +512,17 @@ func (a *applying) exists(ctx context.Context, tx *sqlx.Tx, id int64) (bool, err
 
 func (a *applying) update(ctx context.Context, t *writeTx) error {
 	id := a.res.ID
-	found, err := a.exists(ctx, t.tx, id)
-	if err != nil || !found {
-		a.res.ID = 0
-		return err
-	}
-	if err := a.before(ctx, BeforeUpdate, id); err != nil {
-		return err
+	if a.s.Lifecycles != nil {
+		// The before hook runs only for an entry that exists. Without hooks the Writer's own
+		// read of the entry tells.
+		found, err := a.exists(ctx, t.tx, id)
+		if err != nil || !found {
+			a.res.ID = 0
+			return err
+		}
+		if err := a.before(ctx, BeforeUpdate, id); err != nil {
+			return err
+		}
 	}
 	return a.updated(ctx, t, id)
 }
@@ -472,6 +530,11 @@ func (a *applying) update(ctx context.Context, t *writeTx) error {
 // updated writes the update of entry id, reads the answer and syncs the group.
 func (a *applying) updated(ctx context.Context, t *writeTx, id int64) error {
 	if err := a.s.Writer.Update(ctx, t.tx, a.m, id, a.data); err != nil {
+		var ae *apierror.Error
+		if errors.As(err, &ae) && ae.Status == 404 {
+			a.res.ID = 0 // no such entry (the Writer read it first, before validating)
+			return nil
+		}
 		return err
 	}
 	if err := a.answer(ctx, t.tx, id); err != nil || a.res.Entry == nil {
