@@ -32,7 +32,7 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 	opts := gqltransport.Options{
 		Options: execute.Options{Schema: a.Schema, Config: gcfg,
 			Planner: srv.Planner, Runner: srv.Runner, Writes: srv.WriteService(), DB: a.DB, Log: log},
-		Authenticate: srv.Authenticate, Env: app.Env(getenv), Cache: srv.Cache, Upload: srv.Upload,
+		Authenticate: srv.Authenticate, Env: app.Env(getenv), Cache: srv.Cache,
 	}
 	if a.I18n != nil { // a nil *i18n.Service must stay a nil interface
 		opts.Locales = a.I18n
@@ -43,6 +43,7 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 	}
 	if srv.Upload != nil {
 		opts.Plugins = append(opts.Plugins, srv.Upload.GraphQL())
+		opts.Upload = srv.Upload.GraphQLMultipart()
 	}
 	h, err := gqltransport.New(opts)
 	if err != nil {

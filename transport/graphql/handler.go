@@ -23,7 +23,6 @@ import (
 	pg "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/graphql/execute"
-	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/respcache"
 )
 
@@ -43,7 +42,7 @@ type Options struct {
 	Env string
 	// Upload reads multipart requests (the upload plugin's file parts, which the executor
 	// hands to the plugin's resolvers); nil refuses them.
-	Upload *upload.Service
+	Upload Multipart
 	// MaxBody bounds request bodies (default 1 MB, Strapi's JSON limit).
 	MaxBody int64
 	// Cache, when set, answers queries from memory while the database has not changed
@@ -57,7 +56,7 @@ type Options struct {
 type Handler struct {
 	exec         *execute.Executor
 	db           *database.DB
-	upload       *upload.Service
+	upload       Multipart
 	authenticate func(*http.Request) (*ir.Caller, error)
 	log          *slog.Logger
 	playground   bool

@@ -3,11 +3,13 @@ package upload
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/parser/gqlschema"
 	pg "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/planner"
+	gqltransport "github.com/quarrycms/quarry/transport/graphql"
 	"github.com/quarrycms/quarry/transport/graphql/execute"
 )
 
@@ -102,4 +104,30 @@ func fileInfo(o *pg.Obj) FileInfo {
 	}
 	return FileInfo{Name: get("name"), AlternativeText: get("alternativeText"), HasAlternativeText: true,
 		Caption: get("caption"), HasCaption: true, Seen: true}
+}
+
+// GraphQLMultipart reads the GraphQL endpoint's multipart requests (the multipart request
+// spec's operations, map and file parts) with the plugin's limits and staging; the file
+// parts reach the plugin's resolvers as *Incoming.
+func (s *Service) GraphQLMultipart() gqltransport.Multipart { return graphQLMultipart{s} }
+
+type graphQLMultipart struct{ s *Service }
+
+func (m graphQLMultipart) ReadMultipart(w http.ResponseWriter, r *http.Request) (gqltransport.Form, error) {
+	f, err := m.s.ReadForm(w, r)
+	if err != nil {
+		return nil, err
+	}
+	return graphQLForm{f}, nil
+}
+
+// graphQLForm is a Form as the GraphQL handler reads it.
+type graphQLForm struct{ *Form }
+
+func (f graphQLForm) Parts() []gqltransport.FilePart {
+	out := make([]gqltransport.FilePart, len(f.Files))
+	for i, in := range f.Files {
+		out[i] = gqltransport.FilePart{Field: in.Field, Part: in}
+	}
+	return out
 }
