@@ -160,7 +160,7 @@ func (e *Env) assemble(db *database.DB, log *slog.Logger) error {
 		return err
 	}
 	opts := gql.Options{Options: execute.Options{Schema: a.Schema, Config: gcfg, Planner: srv.Planner, Runner: srv.Runner,
-		Writer: srv.Writer, DB: db, Log: log, Accounts: srv.Auth}, Authenticate: srv.Authenticate, Cache: e.Cache}
+		Writes: srv.WriteService(), DB: db, Log: log, Plugins: []execute.Plugin{srv.Auth.GraphQL()}}, Authenticate: srv.Authenticate, Cache: e.Cache}
 	if a.I18n != nil {
 		opts.Locales = a.I18n
 	}

@@ -37,7 +37,7 @@ func projectCodeEnv(tb testing.TB) *Env {
 		}
 		files := map[string]string{
 			"src/api/article/routes/article.js": "module.exports = require('@strapi/strapi').factories.createCoreRouter('api::article.article', { config: { find: { middlewares: ['global::stamp'] } } });\n",
-			"src/middlewares/stamp.js":         stampMiddleware,
+			"src/middlewares/stamp.js":          stampMiddleware,
 		}
 		for _, api := range []string{"tag", "writer", "homepage", "page", "footer"} {
 			files["src/api/"+api+"/routes/"+api+".js"] = "module.exports = require('@strapi/strapi').factories.createCoreRouter('api::" + api + "." + api + "');\n"

@@ -21,7 +21,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
-	"github.com/quarrycms/quarry/transport/email/emailtest"
+	"github.com/quarrycms/quarry/transport/plugins/email/emailtest"
 )
 
 // The users-permissions tests run on a copy of examples/blog with what they need added:

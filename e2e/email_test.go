@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrycms/quarry/transport/email/emailtest"
+	"github.com/quarrycms/quarry/transport/plugins/email/emailtest"
 )
 
 // The users-permissions e-mails go through the project's email plugin configuration to a real

@@ -12,6 +12,29 @@ const (
 	Create
 	Update
 	Delete
+	// CreateLocalization creates a localization of entry ID (of a single type: its entry)
+	// from Data, in Locale[0] (i18n's POST /api/:plural/:id/localizations and GraphQL's
+	// create<Type>Localization).
+	CreateLocalization
+)
+
+// Via says which of Strapi's layers a write is made through, which decides the defaults
+// Strapi's layers differ on (see planner/write's package doc).
+type Via uint8
+
+const (
+	// ViaREST is the content API's controllers (Strapi's core service): a new entry is
+	// published unless Data's publishedAt is null; the event carries the entry as the
+	// request's fields and populate read it.
+	ViaREST Via = iota
+	// ViaGraphQL is the GraphQL plugin's resolvers, which call the entity service with the
+	// payload alone: a new entry is a draft unless Data gives publishedAt; the event carries
+	// the entry's own attributes; Fields and Populate are the selection's, for the answer.
+	ViaGraphQL
+	// ViaEntityService is strapi.entityService called by the project's code: a new entry is
+	// a draft unless Data gives publishedAt; the event carries the entry as Fields and
+	// Populate read it.
+	ViaEntityService
 )
 
 // Query is one read or write request against one content type.
@@ -28,10 +51,11 @@ type Query struct {
 	PublicationState string     `json:"publicationState,omitempty"` // "", "live", "preview"
 	Locale           []string   `json:"locale,omitempty"`
 
-	// Data is the write payload (Create/Update), as decoded JSON.
+	// Data is the write payload (Create/Update/CreateLocalization), as decoded JSON
+	// (numbers as json.Number).
 	Data map[string]any `json:"data,omitempty"`
-	// DataKeys keeps the payload's key order, which decides the order of validation errors.
-	DataKeys []string `json:"-"`
+	// Via is the layer a write goes through (writes only).
+	Via Via `json:"via,omitempty"`
 	// GraphQL marks a query lowered from a GraphQL document, which may reach the attributes
 	// only Strapi's GraphQL schema shows (schemas.Attribute.GraphQLVisible).
 	GraphQL bool `json:"-"`
@@ -173,13 +197,20 @@ type PopulateOn struct {
 }
 
 var (
-	opNames     = [...]string{"findMany", "findOne", "create", "update", "delete"}
+	opNames     = [...]string{"findMany", "findOne", "create", "update", "delete", "createLocalization"}
+	viaNames    = [...]string{"rest", "graphql", "entityService"}
 	filterNames = [...]string{"and", "or", "not", "cond", "relation"}
 	valueNames  = [...]string{"null", "string", "number", "bool"}
 )
 
 // MarshalText names the op in dumps (qplan).
 func (o Op) MarshalText() ([]byte, error) { return []byte(opNames[o]), nil }
+
+// MarshalText names the layer in dumps.
+func (v Via) MarshalText() ([]byte, error) { return []byte(viaNames[v]), nil }
+
+// IsWrite reports whether the op writes.
+func (o Op) IsWrite() bool { return o >= Create }
 
 // MarshalText names the node kind in dumps.
 func (k FilterKind) MarshalText() ([]byte, error) { return []byte(filterNames[k]), nil }

@@ -21,9 +21,7 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/transport/envelope"
-	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
-	"github.com/quarrycms/quarry/transport/webhook"
 )
 
 func (s *Server) query(r *http.Request, m *schemas.Model, op ir.Op, id string) (*ir.Query, error) {
@@ -104,6 +102,19 @@ func (s *Server) readOne(ctx context.Context, db exec.Queryer, q *ir.Query, who 
 	return pl, res.First(), nil
 }
 
+// answerEntry answers a request on one entry: the error, 404 when there is no entry, or
+// the entry.
+func answerEntry(w http.ResponseWriter, pl *plan.Plan, e *exec.Entry, err error) error {
+	if err != nil {
+		return err
+	}
+	if e == nil {
+		return apierror.NotFound()
+	}
+	writeEntry(w, pl, e)
+	return nil
+}
+
 func writeEntry(w http.ResponseWriter, pl *plan.Plan, e *exec.Entry) {
 	b := envelope.Get()
 	defer envelope.Put(b)
@@ -125,30 +136,35 @@ func (s *Server) findOne(ctx context.Context, w http.ResponseWriter, r *http.Req
 	return answerEntry(w, pl, e, err)
 }
 
-// body decodes {"data": {...}}.
-func (s *Server) body(w http.ResponseWriter, r *http.Request, m *schemas.Model) (map[string]any, error) {
+// body decodes a write's body: JSON ({"data": {...}}, numbers kept as json.Number), or a
+// multipart form with files (upload.Inline), whose data it wraps the same way.
+func (s *Server) body(w http.ResponseWriter, r *http.Request, m *schemas.Model) (any, error) {
 	if data, ok, err := s.inline.Body(w, r, m); ok {
-		return data, err // multipart with files (upload.Inline)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"data": data}, nil
 	}
-	missing := apierror.Validation(`Missing "data" payload in the request body`)
 	if !jsonw.IsJSONRequest(r) {
 		// Strapi does not parse it (a form it does, but a form is refused too: like
 		// text/plain, another site's page can post one without a CORS preflight).
-		return nil, missing
+		return nil, rest.MissingData()
 	}
-	v, err := readJSON(w, r, s.MaxBody)
-	if err != nil {
-		return nil, err
+	return readJSON(w, r, s.MaxBody)
+}
+
+// lowerWrite reads a content-API write into an ir.Query: the route's op and id, the query
+// string and the body (none for a delete).
+func (s *Server) lowerWrite(w http.ResponseWriter, r *http.Request, m *schemas.Model, op ir.Op, id string) (*ir.Query, error) {
+	in := rest.Write{Model: m.UID, Op: op, ID: id, Query: r.URL.RawQuery}
+	if op != ir.Delete {
+		body, err := s.body(w, r, m)
+		if err != nil {
+			return nil, err
+		}
+		in.Body = body
 	}
-	obj, ok := v.(map[string]any) // an empty body (nil) is missing data too
-	if !ok {
-		return nil, missing
-	}
-	data, ok := obj["data"].(map[string]any)
-	if !ok {
-		return nil, missing
-	}
-	return data, nil
+	return rest.ParseWrite(in)
 }
 
 // readJSON reads a JSON request body of at most max bytes, numbers kept as json.Number;
@@ -188,169 +204,38 @@ func syntaxError(raw []byte) error {
 	return &apierror.Error{Status: 400, Name: "SyntaxError", Message: msg, NoDetails: true}
 }
 
-// tx runs fn in one transaction: every write touching several tables commits or rolls back
-// as a whole.
-func (s *Server) tx(ctx context.Context, fn func(tx exec.Queryer, txw txWriter) error) error {
-	t, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
+// write runs a content-API write (create, update, delete of a collection type's entry, a
+// single type's update and delete) through the write path: lower, apply, shape. The
+// answer is the entry read back; none is a 404.
+func (s *Server) write(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, op ir.Op, id string, who *ir.Caller) error {
+	if m.Kind != schemas.SingleType && op != ir.Create {
+		if _, err := planner.ParseID(id); err != nil {
+			return badID()
+		}
 	}
-	if err := fn(t, txWriter{t}); err != nil {
-		t.Rollback()
-		s.inline.AfterTx(ctx, t, false)
-		return err
-	}
-	if err := s.DB.Commit(ctx, t); err != nil {
-		s.inline.AfterTx(ctx, t, false)
-		return fmt.Errorf("commit: %w", err)
-	}
-	return s.inline.AfterTx(ctx, t, true) // files uploaded with the entry go in place (upload.Inline)
-}
-
-func (s *Server) create(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, who planner.Principal) error {
-	data, err := s.body(w, r, m)
+	q, err := s.lowerWrite(w, r, m, op, id)
 	if err != nil {
 		return err
 	}
 	// Files sent with the entry and not committed with it go before the answer does.
-	defer upload.DiscardInline(data)
-	stripRestricted(m, data, who)
-	q, err := s.query(r, m, ir.FindOne, "")
+	defer upload.DiscardInline(q.Data)
+	if m.Kind == schemas.SingleType && op == ir.Delete {
+		// Strapi's single-type delete ignores fields and populate.
+		q.Fields, q.Populate = nil, nil
+	}
+	res, err := s.writes.Apply(ctx, q, who)
 	if err != nil {
 		return err
 	}
-	if err := s.Localize.CreateLocale(ctx, m, data); err != nil {
-		return err
-	}
-	var links []int64
-	if m.Localized {
-		if v, ok := data["localizations"]; ok {
-			links, _ = localize.LinkIDs(v)
-			delete(data, "localizations")
-		}
-	}
-	var pl *plan.Plan
-	var e *exec.Entry
-	err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
-		id, err := s.Writer.Create(ctx, txw.Tx, m, data)
-		if err != nil {
-			return err
-		}
-		if len(links) > 0 {
-			if err := s.Localize.SetLinks(ctx, txw.Tx, m, id, links); err != nil {
-				return err
-			}
-		}
-		q.ID = fmt.Sprint(id)
-		if pl, e, err = s.readOne(ctx, tx, q, who); err != nil {
-			return err
-		}
-		if len(links) > 0 && localize.PopulatesLocalizations(q) {
-			// Strapi's i18n joins the listed entries into one group when the answer
-			// shows localizations (after the answer is read).
-			return s.Localize.Sync(ctx, txw.Tx, m, id, links)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if e == nil {
-		return errors.New("created entry vanished")
-	}
-	s.entryEvent(webhook.EntryCreate, m, pl, e)
-	writeEntry(w, pl, e)
-	return nil
+	return answerEntry(w, res.Plan, res.Entry, nil)
 }
 
-// entryRequest reads the id and the query of a request on one entry.
-func (s *Server) entryRequest(r *http.Request, m *schemas.Model, idStr string) (int64, *ir.Query, error) {
-	id, err := planner.ParseID(idStr)
-	if err != nil {
-		return 0, nil, badID()
-	}
-	q, err := s.query(r, m, ir.FindOne, idStr)
-	return id, q, err
-}
-
-// answerEntry answers a request on one entry: the error, 404 when there is no entry, or
-// the entry.
-func answerEntry(w http.ResponseWriter, pl *plan.Plan, e *exec.Entry, err error) error {
-	if err != nil {
-		return err
-	}
-	if e == nil {
-		return apierror.NotFound()
-	}
-	writeEntry(w, pl, e)
-	return nil
-}
-
-func (s *Server) update(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, idStr string, who planner.Principal) error {
-	id, q, err := s.entryRequest(r, m, idStr)
-	if err != nil {
-		return err
-	}
-	var exists int
-	st := sqlgen.EntryCount(s.DB.Dialect, m, id)
-	if err := s.DB.GetContext(ctx, &exists, st.SQL, st.Args...); err != nil {
-		return err
-	}
-	if exists == 0 {
-		return apierror.NotFound()
-	}
-	data, err := s.body(w, r, m)
-	if err != nil {
-		return err
-	}
-	// Files sent with the entry and not committed with it go before the answer does.
-	defer upload.DiscardInline(data)
-	stripRestricted(m, data, who)
-	if m.Localized {
-		// An entry's locale never changes; its group changes only through localizations.
-		delete(data, "locale")
-		delete(data, "localizations")
-	}
-	var pl *plan.Plan
-	var e *exec.Entry
-	err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
-		if err := s.Writer.Update(ctx, txw.Tx, m, id, data); err != nil {
-			return err
-		}
-		if pl, e, err = s.readOne(ctx, tx, q, who); err != nil || e == nil {
-			return err
-		}
-		return s.Localize.SyncAfterUpdate(ctx, txw.Tx, m, q, pl, e)
-	})
-	if err == nil {
-		s.entryEvent(webhook.EntryUpdate, m, pl, e)
-	}
-	return answerEntry(w, pl, e, err)
-}
-
-func (s *Server) delete(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, idStr string, who planner.Principal) error {
-	id, q, err := s.entryRequest(r, m, idStr)
-	if err != nil {
-		return err
-	}
-	var pl *plan.Plan
-	var e *exec.Entry
-	err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
-		pl, e, err = s.readOne(ctx, tx, q, who)
-		if err != nil || e == nil {
-			return err
-		}
-		return s.Writer.Delete(ctx, txw.Tx, m, id)
-	})
-	if err == nil {
-		s.entryEvent(webhook.EntryDelete, m, pl, e)
-	}
-	return answerEntry(w, pl, e, err)
-}
+// badID answers an id that is not a positive integer; Strapi crashes there with a 500.
+func badID() error { return apierror.InvalidParam("id") }
 
 // single serves a single type: GET reads the one entry, PUT creates or updates it, DELETE
 // removes the published entry.
-func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, action string, who planner.Principal) error {
+func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, action string, who *ir.Caller) error {
 	switch action {
 	case "find":
 		q, err := s.query(r, m, ir.FindMany, "")
@@ -366,103 +251,9 @@ func (s *Server) single(ctx context.Context, w http.ResponseWriter, r *http.Requ
 		pl, e, err := s.readOne(ctx, s.DB, q, who)
 		return answerEntry(w, pl, e, err)
 	case "update":
-		q, err := s.query(r, m, ir.FindOne, "")
-		if err != nil {
-			return err
-		}
-		data, err := s.body(w, r, m)
-		if err != nil {
-			return err
-		}
-		defer upload.DiscardInline(data)
-		stripRestricted(m, data, who)
-		locale, err := s.Localize.SingleLocale(ctx, m, q.Locale)
-		if err != nil {
-			return err
-		}
-		var pl *plan.Plan
-		var e *exec.Entry
-		event := webhook.EntryUpdate
-		err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
-			id, found, err := s.Localize.SingleID(ctx, tx, m, false, locale)
-			if !found {
-				event = webhook.EntryCreate
-			}
-			if err != nil {
-				return err
-			}
-			if found {
-				if m.Localized {
-					delete(data, "locale")
-					delete(data, "localizations")
-				}
-				err = s.Writer.Update(ctx, txw.Tx, m, id, data)
-			} else {
-				if m.Localized {
-					// Another locale's entry exists: new locales come through
-					// POST /localizations, as in Strapi.
-					if _, any, err := s.Localize.SingleID(ctx, tx, m, false, ""); err != nil {
-						return err
-					} else if any {
-						return apierror.Validation("singleType.alreadyExists")
-					}
-					// The new entry takes the body's locale, not the query's (Strapi's quirk).
-					delete(data, "localizations")
-					if err := s.Localize.CreateLocale(ctx, m, data); err != nil {
-						return err
-					}
-				}
-				id, err = s.Writer.Create(ctx, txw.Tx, m, data)
-			}
-			if err != nil {
-				return err
-			}
-			q.ID = fmt.Sprint(id)
-			if pl, e, err = s.readOne(ctx, tx, q, who); err != nil || e == nil {
-				return err
-			}
-			if found {
-				return s.Localize.SyncAfterUpdate(ctx, txw.Tx, m, q, pl, e)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		s.entryEvent(event, m, pl, e)
-		writeEntry(w, pl, e)
-		return nil
+		return s.write(ctx, w, r, m, ir.Update, "", who)
 	case "delete":
-		// Strapi's single-type delete ignores fields and populate.
-		rq, err := s.query(r, m, ir.FindOne, "")
-		if err != nil {
-			return err
-		}
-		locale, err := s.Localize.SingleLocale(ctx, m, rq.Locale)
-		if err != nil {
-			return err
-		}
-		q := &ir.Query{Model: m.UID, Op: ir.FindOne}
-		var pl *plan.Plan
-		var e *exec.Entry
-		err = s.tx(ctx, func(tx exec.Queryer, txw txWriter) error {
-			id, found, err := s.Localize.SingleID(ctx, tx, m, true, locale)
-			if err != nil || !found {
-				return err
-			}
-			q.ID = fmt.Sprint(id)
-			if pl, e, err = s.readOne(ctx, tx, q, who); err != nil {
-				return err
-			}
-			return s.Writer.Delete(ctx, txw.Tx, m, id)
-		})
-		if err == nil {
-			s.entryEvent(webhook.EntryDelete, m, pl, e)
-		}
-		return answerEntry(w, pl, e, err)
+		return s.write(ctx, w, r, m, ir.Delete, "", who)
 	}
 	return apierror.NotFound()
 }
-
-// badID answers an id that is not a positive integer; Strapi crashes there with a 500.
-func badID() error { return apierror.InvalidParam("id") }

@@ -18,6 +18,7 @@ import (
 	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/transport/plugins"
 )
@@ -51,7 +52,7 @@ func (h pluginHost) ReadOne(ctx context.Context, db exec.Queryer, q *ir.Query, w
 }
 
 func (h pluginHost) Tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
-	return h.s.tx(ctx, func(_ exec.Queryer, txw txWriter) error { return fn(txw.Tx) })
+	return h.s.tx(ctx, fn)
 }
 
 func (h pluginHost) PlainBody(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
@@ -69,13 +70,7 @@ func (h pluginHost) JSONBody(w http.ResponseWriter, r *http.Request) (map[string
 
 func (h pluginHost) ClientIP(r *http.Request) string { return h.s.clientIP(r) }
 
-func (h pluginHost) MediaEvent(event string, file []byte) { h.s.mediaEvent(event, file) }
-
-func (h pluginHost) EntryEvent(event, model, uid string, entry []byte) {
-	if h.s.Webhooks != nil {
-		h.s.Webhooks.Entry(event, model, uid, entry)
-	}
-}
+func (h pluginHost) Writes() *write.Service { return h.s.writes }
 
 // clientIP is koa's ctx.request.ip: with server.proxy, the first address of
 // X-Forwarded-For; otherwise (or without the header) the connection's address.

@@ -18,15 +18,15 @@ import (
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/planner/localize"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen/database"
-	"github.com/quarrycms/quarry/transport/email"
 	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/observe"
 	"github.com/quarrycms/quarry/transport/openapi"
+	"github.com/quarrycms/quarry/transport/plugins/email"
 	"github.com/quarrycms/quarry/transport/plugins/i18n"
-	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
 	"github.com/quarrycms/quarry/transport/projectcode"
@@ -96,6 +96,11 @@ type Server struct {
 	Upstream http.Handler
 	// Webhooks, when set, fires the strapi_webhooks rows on the writes Quarry serves.
 	Webhooks *webhook.Dispatcher
+	// Lifecycles are the project's lifecycle hooks, run by every write (planner/write).
+	Lifecycles write.Lifecycles
+
+	// writes is the write path (WriteService).
+	writes *write.Service
 
 	// i18n serves the i18n plugin's routes (built by Handler), which the single types'
 	// localization route shares.
@@ -132,11 +137,10 @@ func (s *Server) Handler() http.Handler {
 	if s.Auth.UserJSON == nil {
 		s.Auth.UserJSON = up.UserJSON
 	}
-	if s.Localize == nil {
-		s.Localize = &localize.Service{Planner: s.Planner, Runner: s.Runner, Writer: s.Writer, Dialect: s.DB.Dialect}
-		if s.I18n != nil { // a nil *i18n.Service must stay a nil interface
-			s.Localize.Locales = s.I18n
-		}
+	s.localizer()
+	s.WriteService()
+	if s.Auth.Events == nil {
+		s.Auth.Events = s.writes
 	}
 	if s.Code != nil && s.Code.Localize == nil {
 		s.Code.Localize = s.Localize
@@ -177,13 +181,14 @@ func (s *Server) Handler() http.Handler {
 		r.Handle(path, s.GraphQL)
 	}
 	// The plugins' routes, then the content types'.
-	s.i18n = &i18n.Routes{Host: host, Service: s.I18n, Localize: s.Localize, Schema: s.Schema, DB: s.DB}
+	s.i18n = &i18n.Routes{Host: host, Service: s.I18n, Localize: s.Localize, Writes: s.writes, Schema: s.Schema, DB: s.DB}
 	s.i18n.Mount(r)
 	up.Mount(r)
 	(&email.Routes{Host: host, Mailer: s.Mailer, Log: s.Log}).Mount(r)
 	if s.Upload != nil {
+		s.Upload.Events = s.writes
 		(&upload.Routes{Host: host, Upload: s.Upload, DB: s.DB, Log: s.Log}).Mount(r)
-		s.inline = &upload.Inline{Host: host, Upload: s.Upload, DB: s.DB, Schema: s.Schema, Webhook: s.Webhooks != nil}
+		s.inline = &upload.Inline{Host: host, Upload: s.Upload, DB: s.DB, Schema: s.Schema}
 	}
 	r.HandleFunc("/api/{name}", s.route)
 	r.HandleFunc("/api/{name}/{id}", s.route)
@@ -386,8 +391,13 @@ func (s *Server) routeFiles(w http.ResponseWriter, r *http.Request) {
 		var who *ir.Caller
 		if res.Public {
 			// config.auth: false: Strapi neither authenticates nor checks a permission, and
-			// without credentials its sanitizers let no relation through.
+			// without credentials its sanitizers let no relation through. A write's own
+			// action is allowed (the write path checks it; reads check none).
 			who = &ir.Caller{Kind: ir.PublicCaller, Actions: map[string]bool{}}
+			switch res.Action {
+			case "create", "update", "delete":
+				who = who.Granting(res.Model.UID + "." + res.Action)
+			}
 		} else {
 			var err error
 			if who, err = s.authorize(r, res.Model, res.Action); err != nil {
@@ -530,11 +540,11 @@ func (s *Server) dispatchNow(w http.ResponseWriter, r *http.Request, m *schemas.
 	case action == "findOne":
 		err = s.findOne(ctx, w, r, m, id, who)
 	case action == "create":
-		err = s.create(ctx, w, r, m, who)
+		err = s.write(ctx, w, r, m, ir.Create, "", who)
 	case action == "update":
-		err = s.update(ctx, w, r, m, id, who)
+		err = s.write(ctx, w, r, m, ir.Update, id, who)
 	case action == "delete":
-		err = s.delete(ctx, w, r, m, id, who)
+		err = s.write(ctx, w, r, m, ir.Delete, id, who)
 	}
 	if err != nil {
 		s.writeError(w, r, err)

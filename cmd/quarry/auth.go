@@ -12,7 +12,7 @@ import (
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/transport"
 	"github.com/quarrycms/quarry/transport/app"
-	"github.com/quarrycms/quarry/transport/email"
+	"github.com/quarrycms/quarry/transport/plugins/email"
 	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
 )
 

@@ -31,15 +31,19 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 	refuseResolvers(&gcfg, transport.GraphQLRefusals(a.Routes, a.Schema))
 	opts := gqltransport.Options{
 		Options: execute.Options{Schema: a.Schema, Config: gcfg,
-			Planner: srv.Planner, Runner: srv.Runner, Writer: srv.Writer, DB: a.DB,
-			Log: log, Upload: srv.Upload, Events: srv},
+			Planner: srv.Planner, Runner: srv.Runner, Writes: srv.WriteService(), DB: a.DB, Log: log},
 		Authenticate: srv.Authenticate, Env: app.Env(getenv), Cache: srv.Cache,
 	}
 	if a.I18n != nil { // a nil *i18n.Service must stay a nil interface
 		opts.Locales = a.I18n
 	}
+	// The plugins register their resolvers, as Strapi's do through the extension service.
 	if srv.Auth != nil {
-		opts.Accounts = srv.Auth
+		opts.Plugins = append(opts.Plugins, srv.Auth.GraphQL())
+	}
+	if srv.Upload != nil {
+		opts.Plugins = append(opts.Plugins, srv.Upload.GraphQL())
+		opts.Upload = srv.Upload.GraphQLMultipart()
 	}
 	h, err := gqltransport.New(opts)
 	if err != nil {

@@ -48,9 +48,12 @@ type RootField struct {
 	Kind   RootKind
 	Model  *schemas.Model
 	Action string
-	// Query is the read (for mutations: the read-back of the written entry, without id).
+	// Query is the read, or for a Shadow CRUD mutation and create<Type>Localization the
+	// write (Op, ID, Data, Locale; Via ir.ViaGraphQL) whose Fields and Populate are the
+	// selection the answer is read with.
 	Query *ir.Query
-	// Data is the write payload of create and update, as the REST body would carry it.
+	// Data is the write payload of create and update, as the REST body would carry it (the
+	// same map as Query.Data for the Shadow CRUD's writes).
 	Data map[string]any
 	// ID is the id argument of findOne, update and delete as given ("" if none).
 	ID string
@@ -242,6 +245,12 @@ func (l *lowerer) rootArgs(rf *RootField, sel *selection, pre *lowered) error {
 			return err
 		}
 		rf.Data = data
+		q.Op, q.Data, q.Via = ir.Create, data, ir.ViaGraphQL
+		if rf.Kind == KindUpdate {
+			q.Op = ir.Update
+		}
+	case KindDelete:
+		q.Op, q.Via = ir.Delete, ir.ViaGraphQL
 	case KindLocalization:
 		// Strapi spreads the optional data with the locale argument.
 		rf.Data = map[string]any{}
@@ -252,6 +261,7 @@ func (l *lowerer) rootArgs(rf *RootField, sel *selection, pre *lowered) error {
 			}
 			rf.Data = data
 		}
+		q.Op, q.Data, q.Via = ir.CreateLocalization, rf.Data, ir.ViaGraphQL
 	}
 	// With no limit the page size is what is left after start.
 	rf.Count = sel.total || sel.size && rf.Limit == -1

@@ -141,6 +141,14 @@ func traceOf(ctx context.Context) TraceFunc {
 	return fn
 }
 
+// Traced reports a statement that ran outside Run (the write path's) to ctx's tracer, if
+// any.
+func Traced(ctx context.Context, st sqlgen.Stmt, rows int, took time.Duration) {
+	if fn := traceOf(ctx); fn != nil {
+		fn(st, rows, took)
+	}
+}
+
 // Run executes the plan: the root, the count, then each populate level batched over all
 // parents of that level. On a database that lends a native PostgreSQL connection
 // (NativeDB) the statements run there, one round trip per level; elsewhere (SQLite, MySQL,

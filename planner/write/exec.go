@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
@@ -33,7 +34,11 @@ func (db dbx) bind(s sqlgen.Stmt) []any {
 	return s.Args
 }
 
+// The statements are reported to the context's tracer (exec.WithTrace), as reads are: the
+// write case files (planner/testdata/cases) show them.
+
 func (db dbx) exec(s sqlgen.Stmt) error {
+	defer exec.Traced(db.ctx, s, 0, 0)
 	if _, err := db.tx.ExecContext(db.ctx, s.SQL, db.bind(s)...); err != nil {
 		return fmt.Errorf("%s: %w", firstWords(s.SQL), err)
 	}
@@ -41,6 +46,7 @@ func (db dbx) exec(s sqlgen.Stmt) error {
 }
 
 func (db dbx) query(s sqlgen.Stmt) (*sqlx.Rows, error) {
+	defer exec.Traced(db.ctx, s, 0, 0)
 	rows, err := db.tx.QueryxContext(db.ctx, s.SQL, db.bind(s)...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", firstWords(s.SQL), err)
@@ -49,6 +55,7 @@ func (db dbx) query(s sqlgen.Stmt) (*sqlx.Rows, error) {
 }
 
 func (db dbx) get(dest any, s sqlgen.Stmt) error {
+	defer exec.Traced(db.ctx, s, 0, 0)
 	return db.tx.QueryRowxContext(db.ctx, s.SQL, db.bind(s)...).Scan(dest)
 }
 
@@ -56,6 +63,7 @@ func (db dbx) get(dest any, s sqlgen.Stmt) error {
 func (db dbx) insertID(ins sqlgen.Insert) (int64, error) {
 	s := db.c.Insert(db.d, ins)
 	db.bind(s.Stmt)
+	defer exec.Traced(db.ctx, s.Stmt, 0, 0)
 	return database.InsertID(db.ctx, db.tx, s)
 }
 

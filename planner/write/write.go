@@ -1,6 +1,55 @@
-// Package write applies Strapi v4 REST writes to the database: create, partial update and
-// delete of one entry together with its components, dynamic-zone items, relations and media
-// links.
+// Package write is the one write path: every write of an entry — REST's handlers, GraphQL's
+// mutations, the i18n plugin's localizations and the project's own code
+// (strapi.entityService, strapi.db.query) — goes through Service.Apply, and every write
+// Strapi announces, the plugins' own writes included, is announced by one step,
+// Service.Announce.
+//
+// # The entry point
+//
+// A write is an ir.Query: Op (ir.Create, ir.Update, ir.Delete, ir.CreateLocalization),
+// Model, ID (none for a single type, whose entry is found by Locale), Data (the payload,
+// decoded JSON with json.Number numbers), Fields and Populate (the entry it answers with),
+// Locale, and Via, the Strapi layer the write goes through (ir.ViaREST, ir.ViaGraphQL,
+// ir.ViaEntityService), which decides the defaults those layers differ on. The caller is an
+// *ir.Caller; ir.System for the project's code (no permission applies to it, as none applies
+// to Strapi's services):
+//
+//	res, err := svc.Apply(ctx, &ir.Query{Model: "api::article.article", Op: ir.Create,
+//		Via: ir.ViaEntityService, Data: map[string]any{"title": "Hello"}}, ir.System)
+//	// res.ID, and res.Plan/res.Entry: the entry read back (nil Entry: none found).
+//
+// Apply checks the caller's permission for the action (<uid>.create, ...), removes the
+// relations the caller may not read from the payload (Strapi's input sanitizer), applies
+// i18n's locale rules (planner/localize), then in one transaction: checks that the entry
+// exists (a missing one is a Result without Entry, no error), runs the lifecycle hook
+// Before, validates and writes (Writer, below), reads the answer back through the read
+// planner, syncs the localizations as Strapi's i18n does; once the transaction committed
+// (which records the tables written for the response cache) the events are announced:
+// Lifecycles.After, then the Announcer (webhooks). A context carrying a write transaction
+// (TxFrom: inside a before hook) makes Apply join it; its events are announced when the
+// outermost write commits.
+//
+// The layers differ as Strapi's do: REST (the core service) publishes a new entry unless
+// data.publishedAt is null and its event holds the entry as the request reads it; GraphQL's
+// resolvers and the entity service create drafts unless data gives publishedAt; GraphQL's
+// events hold the entry's own attributes (its resolvers pass no populate), the entity
+// service's what its params' Fields and Populate read; i18n syncs a group only when the
+// params populate localizations. A single type's update creates its entry when there is
+// none; REST deletes only its published entry.
+//
+// # Lifecycles
+//
+// Lifecycles is the hook point for the project's lifecycle hooks (beforeCreate,
+// afterCreate, ..., as in Strapi's content-types' lifecycles.js). Before runs inside the
+// transaction with the params (Lifecycle.Params; a hook may change Data): an error aborts the
+// write, rolls back and is the answer. After runs once the write committed, with the result
+// (Lifecycle.Result, the event), and sees every announced write, the plugins' too. A nil
+// Lifecycles (no hooks registered) changes nothing.
+//
+// # Validation and the write itself
+//
+// The Writer applies Strapi v4 writes to the database: create, partial update and delete of
+// one entry together with its components, dynamic-zone items, relations and media links.
 //
 // Every write runs in two phases inside the caller's transaction. The first phase walks the
 // payload against the schema the way Strapi's entity validator (yup) does: it collects every
@@ -20,6 +69,7 @@
 //     {id} relation objects naming missing entries, malformed disconnect ids.
 //   - Decimals are rounded to two places on every dialect (PostgreSQL's numeric(10,2)).
 //   - Values quoted in type errors print object keys sorted (Go maps keep no key order).
+//   - A write and its i18n sync are one transaction: a failed sync writes nothing.
 package write
 
 import (
@@ -116,6 +166,9 @@ func (w *Writer) Create(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data
 	if err != nil {
 		return 0, err
 	}
+	if fn := planTracer(ctx); fn != nil {
+		fn(op.planText())
+	}
 	id, err := p.x.run(op)
 	if err != nil {
 		return 0, ConstraintError(w.Schema, err)
@@ -145,6 +198,9 @@ func (w *Writer) Update(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id i
 	if err != nil {
 		return err
 	}
+	if fn := planTracer(ctx); fn != nil {
+		fn(op.planText())
+	}
 	if _, err = p.x.run(op); err != nil {
 		return ConstraintError(w.Schema, err)
 	}
@@ -165,6 +221,9 @@ func (w *Writer) Delete(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id i
 	}
 	if n == 0 {
 		return apierror.NotFound()
+	}
+	if fn := planTracer(ctx); fn != nil {
+		fn(fmt.Sprintf("delete %s #%d, its components (nested ones too), its links both ways and its media links", m.Table, id))
 	}
 	return x.deleteEntry(m, id)
 }

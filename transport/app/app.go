@@ -21,7 +21,7 @@ import (
 	"github.com/quarrycms/quarry/schemas/projectconfig"
 	"github.com/quarrycms/quarry/schemas/routes"
 	"github.com/quarrycms/quarry/sqlgen/database"
-	"github.com/quarrycms/quarry/transport/email"
+	"github.com/quarrycms/quarry/transport/plugins/email"
 	"github.com/quarrycms/quarry/transport/plugins/i18n"
 	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
 	"github.com/quarrycms/quarry/transport/projectcode"

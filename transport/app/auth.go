@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarrycms/quarry/transport/email"
+	"github.com/quarrycms/quarry/transport/plugins/email"
 	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
 )
 

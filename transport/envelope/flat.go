@@ -67,6 +67,11 @@ func (b *Buf) RawChild(c *plan.Child, k exec.Kid) {
 		return
 	}
 	many := a.IsToMany() || a.Type == schemas.DynamicZone || (a.Type == schemas.ComponentT && a.Repeatable)
+	if many && a.Type == schemas.Media && len(k.Entries) == 0 {
+		// The entity service reads a multiple media attribute without files as null.
+		b.WriteString("null")
+		return
+	}
 	if many {
 		b.WriteByte('[')
 		for i, e := range k.Entries {
@@ -91,10 +96,11 @@ func (b *Buf) RawItem(a *schemas.Attribute, s *plan.Select, e *exec.Entry) {
 		b.RawEntry(s, e)
 		return
 	}
-	b.WriteString(`{"id":`)
-	b.Int(e.ID)
-	b.WriteString(`,"__component":`)
+	// The entity service puts __component first in a dynamic zone's items.
+	b.WriteString(`{"__component":`)
 	b.Str(s.Model.UID)
+	b.WriteString(`,"id":`)
+	b.Int(e.ID)
 	b.FieldsWith(s, e, true, b.RawChild)
 	b.WriteByte('}')
 }

@@ -26,7 +26,7 @@ func TestAccounts(t *testing.T) {
 	cfg.JWTSecret = "test-secret"
 	svc := userspermissions.NewService(e.db, e.schema, cfg, "salt", nil)
 	h, err := gql.New(gql.Options{Options: execute.Options{Schema: e.schema, Config: gqlschema.DefaultConfig(), Planner: e.planner, Runner: e.runner, DB: e.db,
-		Accounts: svc}, Authenticate: func(r *http.Request) (*ir.Caller, error) {
+		Plugins: []execute.Plugin{svc.GraphQL()}}, Authenticate: func(r *http.Request) (*ir.Caller, error) {
 		return svc.Authenticate(r.Context(), r.Header.Get("Authorization"))
 	}})
 	if err != nil {

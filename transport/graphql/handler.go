@@ -23,17 +23,13 @@ import (
 	pg "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/graphql/execute"
-	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/respcache"
 )
 
 // The executor's interfaces and outcome, under the names the handler's callers use.
 type (
-	Writer      = execute.Writer
-	Locales     = execute.Locales
-	Accounts    = execute.Accounts
-	EntryEvents = execute.EntryEvents
-	Response    = execute.Response
+	Locales  = execute.Locales
+	Response = execute.Response
 )
 
 // Options assemble a handler: the executor's options, and what the HTTP side needs.
@@ -44,6 +40,9 @@ type Options struct {
 	Authenticate func(*http.Request) (*ir.Caller, error)
 	// Env is the environment (development, staging, production); see EnvFrom.
 	Env string
+	// Upload reads multipart requests (the upload plugin's file parts, which the executor
+	// hands to the plugin's resolvers); nil refuses them.
+	Upload Multipart
 	// MaxBody bounds request bodies (default 1 MB, Strapi's JSON limit).
 	MaxBody int64
 	// Cache, when set, answers queries from memory while the database has not changed
@@ -57,7 +56,7 @@ type Options struct {
 type Handler struct {
 	exec         *execute.Executor
 	db           *database.DB
-	upload       *upload.Service
+	upload       Multipart
 	authenticate func(*http.Request) (*ir.Caller, error)
 	log          *slog.Logger
 	playground   bool

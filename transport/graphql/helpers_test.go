@@ -64,7 +64,8 @@ func newEnvOn(t testing.TB, cfg gqlschema.Config, adjust func(*gql.Options), dbc
 	r := &exec.Runner{Dialect: db.Dialect, Cache: sqlgen.NewCache()}
 	now := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	w := &write.Writer{Schema: s, Dialect: db.Dialect, Now: func() time.Time { return now }}
-	o := gql.Options{Options: execute.Options{Schema: s, Config: cfg, Planner: p, Runner: r, Writer: w, DB: db},
+	o := gql.Options{Options: execute.Options{Schema: s, Config: cfg, Planner: p, Runner: r,
+		Writes: &write.Service{Writer: w, Planner: p, Runner: r, DB: db}, DB: db},
 		Authenticate: func(r *http.Request) (*ir.Caller, error) {
 			if r.Header.Get("Authorization") == "" {
 				return &ir.Caller{Kind: ir.PublicCaller}, nil

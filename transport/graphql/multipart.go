@@ -18,8 +18,30 @@ import (
 	"github.com/quarrycms/quarry/ir/apierror"
 	pg "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/transport/graphql/execute"
-	"github.com/quarrycms/quarry/transport/plugins/upload"
 )
+
+// Multipart reads multipart requests for the upload plugin, which keeps their limits and
+// stages their files (upload.Service): the handler needs only the form's fields and, for
+// each file part, its field name; the parts go to the plugin's resolvers unopened.
+type Multipart interface {
+	ReadMultipart(w http.ResponseWriter, r *http.Request) (Form, error)
+}
+
+// Form is a multipart request read by Multipart.
+type Form interface {
+	// Field is a non-file field's value.
+	Field(name string) (string, bool)
+	// Parts are the file parts, in order, each with its field name.
+	Parts() []FilePart
+	// Discard removes what was staged and not used.
+	Discard()
+}
+
+// FilePart is one file part of a Form.
+type FilePart struct {
+	Field string
+	Part  any
+}
 
 // specURL ends graphql-upload's error messages.
 const specURL = "https://github.com/jaydenseric/graphql-multipart-request-spec"
@@ -52,7 +74,7 @@ func (h *Handler) serveMultipart(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, badMultipart(http.StatusBadRequest, "Multipart requests are not supported: the upload plugin is not configured"))
 		return
 	}
-	form, err := h.upload.ReadForm(w, r)
+	form, err := h.upload.ReadMultipart(w, r)
 	if err != nil {
 		var ae *apierror.Error
 		if u := h.db.Unavailable(h.log, err); u != nil {
@@ -76,7 +98,7 @@ func (h *Handler) serveMultipart(w http.ResponseWriter, r *http.Request) {
 
 // multipartRequest reads the operation and puts a pg.Upload at every variable path the map
 // names; the files are returned by map key.
-func (h *Handler) multipartRequest(form *upload.Form) (pg.Request, map[string]*upload.Incoming, *apierror.Error) {
+func (h *Handler) multipartRequest(form Form) (pg.Request, map[string]any, *apierror.Error) {
 	var req pg.Request
 	// graphql-upload reads the parts in order and complains about the first one out of
 	// place; the form no longer has the order, so a present part counts as misplaced.
@@ -85,7 +107,7 @@ func (h *Handler) multipartRequest(form *upload.Form) (pg.Request, map[string]*u
 	switch {
 	case !ok && hasMap:
 		return req, nil, badMultipart(400, "Misordered multipart fields; ‘map’ should follow ‘operations’ (%s).", specURL)
-	case !hasMap && len(form.Files) > 0:
+	case !hasMap && len(form.Parts()) > 0:
 		return req, nil, badMultipart(400, "Misordered multipart fields; files should follow ‘map’ (%s).", specURL)
 	case !ok:
 		return req, nil, badMultipart(400, "Missing multipart field ‘operations’ (%s).", specURL)
@@ -120,10 +142,10 @@ func (h *Handler) multipartRequest(form *upload.Form) (pg.Request, map[string]*u
 	if paths == nil {
 		return req, nil, badMultipart(400, "Invalid type for the ‘map’ multipart field (%s).", specURL)
 	}
-	files := map[string]*upload.Incoming{}
-	for _, in := range form.Files {
+	files := map[string]any{}
+	for _, in := range form.Parts() {
 		if _, named := paths[in.Field]; named && files[in.Field] == nil {
-			files[in.Field] = in // extraneous parts are ignored, as graphql-upload does
+			files[in.Field] = in.Part // extraneous parts are ignored, as graphql-upload does
 		}
 	}
 	keys := make([]string, 0, len(paths))

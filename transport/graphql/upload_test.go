@@ -32,7 +32,8 @@ func newUploadEnv(t *testing.T) *env {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o.Upload = svc
+		o.Upload = svc.GraphQLMultipart()
+		o.Plugins = append(o.Plugins, svc.GraphQL())
 	})
 }
 

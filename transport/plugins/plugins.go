@@ -1,6 +1,6 @@
 // Package plugins is what the server gives the plugins' HTTP routes (users-permissions,
 // upload, i18n, email: the packages under it): the Host they are mounted on — the caller, the
-// shared read path, error answers, request bodies, webhooks — and the helpers their routes
+// shared read path, error answers, request bodies, the write path and its events — and the helpers their routes
 // share (plugin query strings, method dispatch). transport's Server is the Host; the plugins
 // never import transport, so the imports only run down.
 package plugins
@@ -20,6 +20,7 @@ import (
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/transport/envelope"
 )
 
@@ -47,11 +48,10 @@ type Host interface {
 	JSONBody(w http.ResponseWriter, r *http.Request) (map[string]any, error)
 	// ClientIP is koa's ctx.request.ip (X-Forwarded-For's first address behind a proxy).
 	ClientIP(r *http.Request) string
-	// MediaEvent queues a media webhook event with the file as the plugin answers it.
-	MediaEvent(event string, file []byte)
-	// EntryEvent queues an entry webhook event with the entry as Strapi's entity service
-	// returns it.
-	EntryEvent(event, model, uid string, entry []byte)
+	// Writes is the write path: the plugins write entries through its Apply and announce
+	// their own writes (files, users) through its Announce, the one step that fires the
+	// lifecycle hooks and webhooks. Nil-safe: a nil *write.Service announces nothing.
+	Writes() *write.Service
 }
 
 // Query reads the query string of a plugin route (users, upload files): these take top-level

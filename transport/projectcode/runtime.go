@@ -30,11 +30,11 @@ import (
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/planner/localize"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/schemas/jseval"
 	"github.com/quarrycms/quarry/schemas/routes"
 	"github.com/quarrycms/quarry/transport/envelope"
-	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
 )
 
 //go:embed strapi.js

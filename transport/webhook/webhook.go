@@ -1,6 +1,7 @@
 // Package webhook fires the webhooks stored in Strapi's strapi_webhooks table (the ones an
-// editor manages in the admin panel) on Quarry's writes, with Strapi v4's payloads. Events
-// are queued after the write commits and sent by a few workers, so a slow or failing
+// editor manages in the admin panel) on Quarry's writes, with Strapi v4's payloads: it
+// delivers the events the write path announces (planner/write's Announce, whose event names
+// are Strapi's). Events are queued after the write commits and sent by a few workers, so a slow or failing
 // receiver never delays or fails a write; it is logged.
 package webhook
 
@@ -18,18 +19,6 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/quarrycms/quarry/sqlgen"
-)
-
-// Strapi v4's webhook events.
-const (
-	EntryCreate    = "entry.create"
-	EntryUpdate    = "entry.update"
-	EntryDelete    = "entry.delete"
-	EntryPublish   = "entry.publish"
-	EntryUnpublish = "entry.unpublish"
-	MediaCreate    = "media.create"
-	MediaUpdate    = "media.update"
-	MediaDelete    = "media.delete"
 )
 
 // Options bound the dispatcher.

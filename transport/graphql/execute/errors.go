@@ -154,3 +154,7 @@ func writeErrors(b *jw, errs []*gqlError) {
 	}
 	b.WriteByte(']')
 }
+
+// ResolverError is a plain error a resolver throws on purpose: its message reaches the
+// client (code INTERNAL_SERVER_ERROR), as a Strapi resolver's thrown Error does.
+func ResolverError(msg string) error { return &resolverError{msg: msg} }

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/quarrycms/quarry/ir"
@@ -18,9 +16,6 @@ import (
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
-	"github.com/quarrycms/quarry/sqlgen"
-	"github.com/quarrycms/quarry/transport/plugins/upload"
-	"github.com/quarrycms/quarry/transport/webhook"
 )
 
 // execution is one operation's run: its caller, the errors collected so far and the
@@ -45,12 +40,12 @@ type execution struct {
 	// emptyPopulate shapes relations, components and dynamic zones as empty (deleted entries).
 	emptyPopulate bool
 	// files are the file parts of a multipart request, by map key; used, those stored.
-	files map[string]*upload.Incoming
+	files map[string]any
 	used  map[string]bool
 	// cur is the root field running; related holds the related entries of the files its
 	// result holds, when it selects them (UploadFile.related).
 	cur     *pg.RootField
-	related map[int64][]*upload.Related
+	related map[int64][]*exec.Related
 	// unavailable is set when the database could not serve a field: the request is then
 	// answered with this 503.
 	unavailable *apierror.Error
@@ -129,21 +124,23 @@ func (x *execution) rootField(rootType *ast.Definition, rf *pg.RootField, p *pat
 		x.w.Truncate(mark) // a middleware may run it more than once
 		return x.shadowCRUD(ctx, rf, p)
 	}
-	if rf.Kind == pg.KindAccount {
-		scope, open = nil, true
-		if s := gqlschema.AccountScopes[rf.Action]; s != "" {
-			scope, open = []string{s}, false
+	if rf.Kind == pg.KindAccount || rf.Kind == pg.KindUpload {
+		if rf.Kind == pg.KindAccount {
+			scope, open = nil, true
+			if s := gqlschema.AccountScopes[rf.Action]; s != "" {
+				scope, open = []string{s}, false
+			}
 		}
 		next = func(ctx context.Context, _ gqlschema.ResolveParams) (any, error) {
 			x.w.Truncate(mark)
-			v, err := x.account(ctx, rf, p)
+			v, err := x.plugin(ctx, rf, p)
 			if err != nil {
 				return nil, err
 			}
 			if _, ok := v.(written); ok {
 				return v, nil
 			}
-			// The plugin's payloads are plain maps, completed against their types.
+			// A plugin's payloads are plain values, completed against their types.
 			x.w.Truncate(mark)
 			switch x.complete(fieldType(rf.Field), rootType.Name, rf.Field, v, p) {
 			case failed:
@@ -307,15 +304,10 @@ func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, p *path) (
 		}
 		return result(x.entityResponse(rf.Object, stepOf(pl), e, p)), nil
 	case pg.KindCreate, pg.KindUpdate, pg.KindDelete, pg.KindLocalization:
-		if x.h.writer == nil {
-			return nil, notImplemented()
-		}
-		if rf.Kind == pg.KindLocalization {
-			return x.createLocalization(ctx, rf, p)
+		if x.h.writes == nil {
+			return nil, NotImplemented()
 		}
 		return x.mutation(ctx, rf, p)
-	case pg.KindUpload:
-		return x.uploadMutation(ctx, rf, p)
 	}
 	return nil, fmt.Errorf("unknown root field kind %d", rf.Kind)
 }
@@ -340,54 +332,12 @@ func (x *execution) readOne(ctx context.Context, db exec.Queryer, q *ir.Query) (
 	return pl, res.First(), nil
 }
 
-// writeLocale is the locale a write of a localized type applies to: the locale argument,
-// which must exist, or the default locale. "" for other types.
-func (x *execution) writeLocale(ctx context.Context, rf *pg.RootField) (string, error) {
-	var given any
-	if len(rf.Query.Locale) > 0 {
-		given = rf.Query.Locale[0]
-	}
-	if !rf.Model.Localized {
-		s, _ := given.(string)
-		return s, nil
-	}
-	data := map[string]any{"locale": given}
-	if err := x.h.localize.CreateLocale(ctx, rf.Model, data); err != nil {
-		return "", err
-	}
-	s, _ := data["locale"].(string)
-	return s, nil
-}
-
-// createData is the payload of a create. Strapi's GraphQL creates through the entity
-// service, which (unlike REST's core service) does not publish: without publishedAt the new
-// entry is a draft, yet validated as published (CreateDraft).
-func createData(m *schemas.Model, data map[string]any, locale string) map[string]any {
-	out := make(map[string]any, len(data)+2)
-	for k, v := range data {
-		out[k] = v
-	}
-	if locale != "" && m.Localized {
-		out["locale"] = locale
-	}
-	return out
-}
-
-// mutation runs create, update or delete in one transaction with the read of the entry it
-// returns, as the REST handlers do.
+// mutation runs a Shadow CRUD mutation or create<Type>Localization through the write path
+// (planner/write: checks, transaction, i18n's rules, events) and writes the entry it
+// answers with, read back through the field's selection.
 func (x *execution) mutation(ctx context.Context, rf *pg.RootField, p *path) (any, error) {
 	m := rf.Model
 	q := *rf.Query
-	q.Locale = nil // the entry is read back by id
-	var pl *plan.Plan
-	var e *exec.Entry
-	locale := ""
-	if rf.Kind == pg.KindCreate || m.Kind == schemas.SingleType {
-		var err error
-		if locale, err = x.writeLocale(ctx, rf); err != nil {
-			return nil, err
-		}
-	}
 	if rf.Kind == pg.KindDelete {
 		// Strapi resolves the relations, components and dynamic zones of a deleted entry
 		// after deleting it, so they come back empty: read only its own attributes.
@@ -395,182 +345,22 @@ func (x *execution) mutation(ctx context.Context, rf *pg.RootField, p *path) (an
 		x.emptyPopulate = true
 		defer func() { x.emptyPopulate = false }()
 	}
-	var fire func() // queues the mutation's webhook event once it committed
-	event := func(tx *sqlx.Tx, name string, id int64) error {
-		if x.h.events == nil {
-			return nil
-		}
-		var err error
-		fire, err = x.h.events.EntryEvent(ctx, tx, name, m, id)
-		return err
+	if rf.Kind == pg.KindLocalization && m.Kind == schemas.SingleType {
+		q.ID = "" // a single type's localizations are made of its entry
 	}
-	err := x.h.tx(ctx, func(tx *sqlx.Tx) error {
-		var err error
-		switch {
-		case m.Kind == schemas.SingleType && rf.Kind == pg.KindUpdate:
-			id, found, err := x.h.localize.SingleID(ctx, tx, m, false, locale)
-			if err != nil {
-				return err
-			}
-			name := webhook.EntryUpdate
-			if found {
-				err = x.h.writer.Update(ctx, tx, m, id, rf.Data)
-			} else {
-				name = webhook.EntryCreate
-				id, err = x.h.writer.CreateDraft(ctx, tx, m, createData(m, rf.Data, locale))
-			}
-			if err != nil {
-				return err
-			}
-			if err := event(tx, name, id); err != nil {
-				return err
-			}
-			q.ID = strconv.FormatInt(id, 10)
-			pl, e, err = x.readOne(ctx, tx, &q)
-			return err
-		case m.Kind == schemas.SingleType && rf.Kind == pg.KindDelete:
-			id, found, err := x.h.localize.SingleID(ctx, tx, m, false, locale)
-			if err != nil {
-				return err
-			}
-			if !found {
-				return &apierror.Error{Status: 404, Name: "NotFoundError", Message: "Entity not found"}
-			}
-			q.ID = strconv.FormatInt(id, 10)
-			if pl, e, err = x.readOne(ctx, tx, &q); err != nil || e == nil {
-				return err
-			}
-			if err := event(tx, webhook.EntryDelete, id); err != nil {
-				return err
-			}
-			return x.h.writer.Delete(ctx, tx, m, id)
-		case rf.Kind == pg.KindCreate:
-			id, err := x.h.writer.CreateDraft(ctx, tx, m, createData(m, rf.Data, locale))
-			if err != nil {
-				return err
-			}
-			if err := event(tx, webhook.EntryCreate, id); err != nil {
-				return err
-			}
-			q.ID = strconv.FormatInt(id, 10)
-			pl, e, err = x.readOne(ctx, tx, &q)
-			return err
-		case rf.Kind == pg.KindUpdate:
-			id, perr := planner.ParseID(rf.ID)
-			if perr != nil {
-				return nil // an unknown id updates nothing: {data: null}, as Strapi answers
-			}
-			exists, err := x.h.exists(ctx, tx, m, id)
-			if err != nil || !exists {
-				return err
-			}
-			if err = x.h.writer.Update(ctx, tx, m, id, rf.Data); err != nil {
-				return err
-			}
-			if err := event(tx, webhook.EntryUpdate, id); err != nil {
-				return err
-			}
-			pl, e, err = x.readOne(ctx, tx, &q)
-			return err
-		case rf.Kind == pg.KindDelete:
-			id, perr := planner.ParseID(rf.ID)
-			if perr != nil {
-				return nil
-			}
-			if pl, e, err = x.readOne(ctx, tx, &q); err != nil || e == nil {
-				return err
-			}
-			if err := event(tx, webhook.EntryDelete, id); err != nil {
-				return err
-			}
-			return x.h.writer.Delete(ctx, tx, m, id)
-		}
-		return fmt.Errorf("unknown mutation %s", rf.Name)
-	})
+	// The resolver's configuration (scope, auth: false) authorized the caller (resolve).
+	res, err := x.h.writes.Apply(ctx, &q, x.caller.Granting(m.UID+"."+rf.Action))
 	if err != nil {
 		return nil, err
 	}
-	if fire != nil {
-		fire()
+	if res.Entry == nil && rf.Kind == pg.KindDelete && m.Kind == schemas.SingleType {
+		return nil, &apierror.Error{Status: 404, Name: "NotFoundError", Message: "Entity not found"}
 	}
-	return result(x.entityResponse(rf.Object, stepOf(pl), e, p)), nil
-}
-
-// tx runs fn in one transaction.
-func (h *Executor) tx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
-	t, err := h.db.BeginTxx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(t); err != nil {
-		t.Rollback()
-		return err
-	}
-	if err := h.db.Commit(ctx, t); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
-}
-
-// exists reports whether an entry exists.
-func (h *Executor) exists(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64) (bool, error) {
-	var n int
-	st := sqlgen.EntryCount(h.db.Dialect, m, id)
-	if err := tx.QueryRowxContext(ctx, st.SQL, st.Args...).Scan(&n); err != nil {
-		return false, fmt.Errorf("check %s %d: %w", m.Table, id, err)
-	}
-	return n > 0, nil
-}
-
-// createLocalization runs create<Type>Localization: the data argument with the locale
-// argument is the new localization of entry id (of a single type: its first entry),
-// created, linked to the group and synced in one transaction (package localize), then read
-// back — after the sync, as Strapi resolves the answer's relations after it.
-func (x *execution) createLocalization(ctx context.Context, rf *pg.RootField, p *path) (any, error) {
-	m, loc := rf.Model, x.h.localize
-	body := make(map[string]any, len(rf.Data)+1)
-	for k, v := range rf.Data {
-		body[k] = v
-	}
-	if len(rf.Query.Locale) > 0 {
-		body["locale"] = rf.Query.Locale[0]
-	}
-	q := *rf.Query
-	q.Locale = nil
-	var pl *plan.Plan
-	var e *exec.Entry
-	err := x.h.tx(ctx, func(tx *sqlx.Tx) error {
-		notFound := &apierror.Error{Status: 404, Name: "NotFoundError", Message: "Entity not found"}
-		var baseID int64
-		if m.Kind == schemas.SingleType {
-			id, found, err := loc.SingleID(ctx, tx, m, false, "")
-			if err != nil {
-				return err
-			}
-			if !found {
-				return notFound
-			}
-			baseID = id
-		} else {
-			id, err := planner.ParseID(rf.ID)
-			if err != nil {
-				return notFound
-			}
-			baseID = id
+	x.stmts += res.Statements
+	if res.Entry != nil {
+		if err := x.loadRelated(ctx, x.h.db, res.Plan.Root, []*exec.Entry{res.Entry}); err != nil {
+			return nil, err
 		}
-		id, members, err := loc.Create(ctx, tx, m, baseID, body)
-		if err != nil {
-			return err
-		}
-		if err := loc.Sync(ctx, tx, m, id, members); err != nil {
-			return err
-		}
-		q.ID = strconv.FormatInt(id, 10)
-		pl, e, err = x.readOne(ctx, tx, &q)
-		return err
-	})
-	if err != nil {
-		return nil, err
 	}
-	return result(x.entityResponse(rf.Object, stepOf(pl), e, p)), nil
+	return result(x.entityResponse(rf.Object, stepOf(res.Plan), res.Entry, p)), nil
 }

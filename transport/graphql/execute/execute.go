@@ -1,8 +1,8 @@
 // Package execute runs GraphQL operations, the stage between the parser (parser/graphql) and
 // the HTTP handler (transport/graphql): it parses and lowers a request, runs every Shadow CRUD
 // root field through the shared planner and runner — one plan per root field, so a query
-// costs the statements its REST equivalent costs — and mutations through the shared writer in
-// one transaction each, completes results along the selection (aliases, fragments,
+// costs the statements its REST equivalent costs — and mutations through the shared write path
+// (planner/write's Apply), completes results along the selection (aliases, fragments,
 // __typename, null propagation), answers introspection, formats errors as Strapi's plugin
 // does and reports Apollo tracing. It reads no HTTP request: the handler (package graphql)
 // decodes the request, identifies the caller and writes the Response, whose status is the one
@@ -17,7 +17,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/quarrycms/quarry/ir"
@@ -26,32 +25,17 @@ import (
 	pg "github.com/quarrycms/quarry/parser/graphql"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/planner/localize"
+	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/observe"
-	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
-	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/respcache"
 )
-
-// Writer is the shared write path (planner/write.Writer): the same validation and
-// relation, component and media handling as REST.
-type Writer interface {
-	Create(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data map[string]any) (int64, error)
-	CreateDraft(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, data map[string]any) (int64, error)
-	Update(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, data map[string]any) error
-	Delete(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64) error
-}
 
 // Locales is the i18n plugin's locale list (i18n.Service): the default locale and whether a
 // code exists. Localized types need it; nil leaves locales to the writer's default.
 type Locales = localize.Locales
-
-// EntryEvents queues webhook events (transport.Server): EntryEvent reads the entry through q,
-// inside the write's transaction, and returns what queues the event once it committed.
-type EntryEvents interface {
-	EntryEvent(ctx context.Context, q exec.Queryer, event string, m *schemas.Model, id int64) (func(), error)
-}
 
 // Options assemble an executor.
 type Options struct {
@@ -64,23 +48,19 @@ type Options struct {
 	// the plugin's pagination rules.
 	Planner *planner.Planner
 	Runner  *exec.Runner
-	// Writer is the shared write path; nil answers mutations with NotImplementedError.
-	Writer Writer
+	// Writes is the shared write path (REST's, the plugins'): the mutations run through its
+	// Apply; nil answers them with NotImplementedError.
+	Writes *write.Service
 	DB     *database.DB
 	// Locales serves localized types (a nil *i18n.Service must be left as a nil interface).
 	Locales Locales
-	// Localize applies i18n's rules (create<Type>Localization); built from the fields above
-	// when nil.
+	// Localize applies i18n's rules to reads; built from the fields above when nil.
 	Localize *localize.Service
-	// Upload serves the upload plugin's mutations and files' related entries; nil answers
-	// them with NotImplementedError.
-	Upload *upload.Service
-	// Accounts serves me, login, register and the other users-permissions resolvers
-	// (userspermissions.Service); nil answers them with NotImplementedError.
-	Accounts Accounts
-	Log      *slog.Logger
-	// Events queues the webhook events of mutations; nil fires none.
-	Events EntryEvents
+	// Plugins resolve the root fields the schema gives the plugins (users-permissions'
+	// account resolvers, upload's mutations; plugins.go); a field no plugin registered
+	// answers NotImplementedError.
+	Plugins []Plugin
+	Log     *slog.Logger
 }
 
 // Executor runs operations against one GraphQL schema.
@@ -88,16 +68,17 @@ type Executor struct {
 	gs       *gqlschema.Schema
 	planner  *planner.Planner
 	runner   *exec.Runner
-	writer   Writer
+	writes   *write.Service
 	db       *database.DB
 	locales  Locales
 	localize *localize.Service
-	upload   *upload.Service
-	accounts Accounts
-	log      *slog.Logger
-	opt      pg.Options
-	tracing  bool
-	events   EntryEvents
+	// resolvers are the plugins' resolvers by action; related is the upload plugin's
+	// UploadFile.related reader (nil: none).
+	resolvers map[string]Resolver
+	related   func(ctx context.Context, db exec.Queryer, fileIDs []int64, canFind func(uid string) bool, fields []string) (map[int64][]*exec.Related, error)
+	log       *slog.Logger
+	opt       pg.Options
+	tracing   bool
 }
 
 // New builds the executor, and the GraphQL schema unless Options carry it.
@@ -134,9 +115,6 @@ func New(o Options) (*Executor, error) {
 	loc := o.Localize
 	if loc == nil {
 		loc = &localize.Service{Planner: o.Planner, Runner: o.Runner, Locales: o.Locales}
-		if o.Writer != nil {
-			loc.Writer = o.Writer
-		}
 		if o.DB != nil {
 			loc.Dialect = o.DB.Dialect
 		}
@@ -146,9 +124,18 @@ func New(o Options) (*Executor, error) {
 	for _, w := range gs.Warnings {
 		log.Warn("graphql schema", "warning", w)
 	}
-	return &Executor{gs: gs, planner: &p, runner: o.Runner, writer: o.Writer, db: o.DB, locales: o.Locales,
-		localize: loc, upload: o.Upload, accounts: o.Accounts, log: log, opt: opt, tracing: cfg.Tracing,
-		events: o.Events}, nil
+	resolvers := map[string]Resolver{}
+	var related func(context.Context, exec.Queryer, []int64, func(string) bool, []string) (map[int64][]*exec.Related, error)
+	for _, pl := range o.Plugins {
+		for action, r := range pl.Resolvers {
+			resolvers[action] = r
+		}
+		if pl.Related != nil {
+			related = pl.Related
+		}
+	}
+	return &Executor{resolvers: resolvers, related: related, gs: gs, planner: &p, runner: o.Runner, writes: o.Writes, db: o.DB, locales: o.Locales,
+		localize: loc, log: log, opt: opt, tracing: cfg.Tracing}, nil
 }
 
 // Schema is the GraphQL schema served.
@@ -159,8 +146,9 @@ type Request struct {
 	pg.Request
 	// QueriesOnly refuses mutations (a GET request's operation).
 	QueriesOnly bool
-	// Files are the file parts of a multipart request, by map key.
-	Files map[string]*upload.Incoming
+	// Files are the file parts of a multipart request, by map key (the upload plugin's
+	// *upload.Incoming, which the executor hands to its resolvers unopened).
+	Files map[string]any
 }
 
 // Response is the outcome of one request.

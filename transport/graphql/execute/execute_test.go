@@ -37,11 +37,11 @@ func TestExecuteWithoutHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-	x, err := execute.New(execute.Options{Schema: s, Config: gqlschema.DefaultConfig(),
-		Planner: &planner.Planner{Schema: s, Config: planner.DefaultConfig()},
-		Runner:  &exec.Runner{Dialect: db.Dialect, Cache: sqlgen.NewCache()},
-		Writer:  &write.Writer{Schema: s, Dialect: db.Dialect, Now: func() time.Time { return now }},
-		DB:      db})
+	p := &planner.Planner{Schema: s, Config: planner.DefaultConfig()}
+	r := &exec.Runner{Dialect: db.Dialect, Cache: sqlgen.NewCache()}
+	w := &write.Writer{Schema: s, Dialect: db.Dialect, Now: func() time.Time { return now }}
+	x, err := execute.New(execute.Options{Schema: s, Config: gqlschema.DefaultConfig(), Planner: p, Runner: r,
+		Writes: &write.Service{Writer: w, Planner: p, Runner: r, DB: db}, DB: db})
 	if err != nil {
 		t.Fatal(err)
 	}

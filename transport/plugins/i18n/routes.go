@@ -1,24 +1,22 @@
 package i18n
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/jmoiron/sqlx"
+
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/ir/plan"
+	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/planner"
-	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/planner/localize"
+	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/plugins"
-	"github.com/quarrycms/quarry/transport/plugins/i18n/localize"
-	"github.com/quarrycms/quarry/transport/webhook"
 )
 
 // Routes are the plugin's content API, mounted on the server's Host: the locale list and
@@ -29,8 +27,10 @@ type Routes struct {
 	// routes then answer 404).
 	Service  *Service
 	Localize *localize.Service
-	Schema   *schemas.Schema
-	DB       *database.DB
+	// Writes is the write path the localizations are created through.
+	Writes *write.Service
+	Schema *schemas.Schema
+	DB     *database.DB
 }
 
 // Mount adds the routes.
@@ -101,7 +101,7 @@ func (s *Routes) localizationRoute(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// CreateLocalization creates a localization of an entry (Strapi's i18n route, rules in
+// CreateLocalization creates a localization of an entry through the write path (rules in
 // package localize): the body is the unwrapped entry; the answer is the raw new entry with
 // its localizations as they were before the group was synced.
 func (s *Routes) CreateLocalization(ctx context.Context, w http.ResponseWriter, r *http.Request, m *schemas.Model, idStr string) error {
@@ -112,44 +112,30 @@ func (s *Routes) CreateLocalization(ctx context.Context, w http.ResponseWriter, 
 	if !who.Can(m.UID + ".createLocalization") {
 		return apierror.Forbidden()
 	}
-	var baseID int64
 	if m.Kind == schemas.SingleType {
-		id, found, err := s.Localize.SingleID(ctx, s.DB, m, false, "")
-		if err != nil {
+		// Strapi looks the entry up before reading the body.
+		if _, found, err := s.Localize.SingleID(ctx, s.DB, m, false, ""); err != nil {
 			return err
-		}
-		if !found {
+		} else if !found {
 			return &apierror.Error{Status: 404, Name: "NotFoundError", Message: "Entity not found"}
 		}
-		baseID = id
-	} else {
-		id, err := planner.ParseID(idStr)
-		if err != nil {
-			return plugins.BadID()
-		}
-		baseID = id
+		idStr = ""
+	} else if _, err := planner.ParseID(idStr); err != nil {
+		return plugins.BadID()
 	}
 	body, err := s.Host.JSONBody(w, r)
 	if err != nil {
 		return err
 	}
-	var pl *plan.Plan
-	var created *exec.Entry
-	err = s.Host.Tx(ctx, func(tx *sqlx.Tx) error {
-		id, members, err := s.Localize.Create(ctx, tx, m, baseID, body)
-		if err != nil {
-			return err
-		}
-		q := &ir.Query{Model: m.UID, Op: ir.FindOne, ID: fmt.Sprint(id),
-			Populate: &ir.Populate{Children: []*ir.PopulateField{{Field: "localizations"}}}}
-		if pl, created, err = s.Host.ReadOne(ctx, tx, q, nil); err != nil {
-			return err
-		}
-		return s.Localize.Sync(ctx, tx, m, id, members)
-	})
+	q, err := rest.ParseWrite(rest.Write{Model: m.UID, Op: ir.CreateLocalization, ID: idStr, Body: body, Unwrapped: true})
 	if err != nil {
 		return err
 	}
+	res, err := s.Writes.Apply(ctx, q, who)
+	if err != nil {
+		return err
+	}
+	pl, created := res.Plan, res.Entry
 	var b envelope.Buf
 	b.WriteString(`{"id":`)
 	b.Int(created.ID)
@@ -166,8 +152,6 @@ func (s *Routes) CreateLocalization(ctx context.Context, w http.ResponseWriter, 
 		b.WriteByte('}')
 	}
 	b.WriteString("]}")
-	// The answer is the entry as Strapi's entity service created it.
-	s.Host.EntryEvent(webhook.EntryCreate, m.SingularName, m.UID, bytes.Clone(b.Bytes()))
 	envelope.WriteJSON(w, http.StatusOK, &b)
 	return nil
 }

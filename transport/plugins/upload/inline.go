@@ -16,9 +16,7 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
-	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/plugins"
-	"github.com/quarrycms/quarry/transport/webhook"
 )
 
 // Files sent with an entry: the content API's multipart create and update, whose `files.<path>`
@@ -29,17 +27,14 @@ import (
 // the writer records the files through Record (write.InlineMedia), and the transaction's end
 // calls AfterTx.
 type Inline struct {
-	Host    plugins.Host
-	Upload  *Service
-	DB      *database.DB
-	Schema  *schemas.Schema
-	Webhook bool // media webhooks are fired (a dispatcher is configured)
+	Host   plugins.Host
+	Upload *Service
+	DB     *database.DB
+	Schema *schemas.Schema
 
-	// pending are batches recorded in a transaction that is still open, by transaction, with
-	// the ids of the files they recorded.
+	// pending are batches recorded in a transaction that is still open, by transaction.
 	mu      sync.Mutex
 	pending map[*sqlx.Tx][]*Batch
-	ids     map[*sqlx.Tx][]int64
 }
 
 // inlineKey holds the inline uploads in a payload map; the writer ignores keys that are not
@@ -76,9 +71,8 @@ func (s *Inline) AfterTx(ctx context.Context, tx *sqlx.Tx, committed bool) error
 		return nil
 	}
 	s.mu.Lock()
-	bs, ids := s.pending[tx], s.ids[tx]
+	bs := s.pending[tx]
 	delete(s.pending, tx)
-	delete(s.ids, tx)
 	s.mu.Unlock()
 	var errs []error
 	for _, b := range bs {
@@ -87,14 +81,10 @@ func (s *Inline) AfterTx(ctx context.Context, tx *sqlx.Tx, committed bool) error
 		}
 		b.Discard()
 	}
-	if committed && s.Webhook {
+	if committed {
 		// Files sent with an entry are media the upload plugin created, as in Strapi.
-		for _, id := range ids {
-			if pl, e, err := s.Host.ReadOne(ctx, s.DB, FileQuery(id), nil); err == nil && e != nil {
-				var b envelope.Buf
-				WriteFile(&b, pl.Root, e, nil, false)
-				s.Host.MediaEvent(webhook.MediaCreate, b.Bytes())
-			}
+		for _, b := range bs {
+			errs = append(errs, b.Announce(ctx))
 		}
 	}
 	return errors.Join(errs...)
@@ -257,16 +247,14 @@ func (s *Inline) Record(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id i
 		if err := b.Attach(model, attr, owner); err != nil {
 			return err
 		}
-		ids, err := b.Record(ctx, tx)
-		if err != nil {
+		if _, err := b.Record(ctx, tx); err != nil {
 			return err
 		}
 		s.mu.Lock()
 		if s.pending == nil {
-			s.pending, s.ids = map[*sqlx.Tx][]*Batch{}, map[*sqlx.Tx][]int64{}
+			s.pending = map[*sqlx.Tx][]*Batch{}
 		}
 		s.pending[tx] = append(s.pending[tx], b)
-		s.ids[tx] = append(s.ids[tx], ids...)
 		s.mu.Unlock()
 	}
 	return nil

@@ -235,7 +235,7 @@ func (s *Service) Upload(ctx context.Context, req UploadRequest) ([]int64, error
 	if err := b.Commit(ctx); err != nil {
 		return nil, err
 	}
-	return ids, nil
+	return ids, b.Announce(ctx)
 }
 
 // Batch is a set of received files processed, stored and ready to be recorded: Prepare
@@ -248,6 +248,8 @@ type Batch struct {
 	ps  []*prepared
 	tg  *target
 	ids []int64
+	// folder is the "API Uploads" folder, when recording the batch created it.
+	folder int64
 
 	mu                   sync.Mutex
 	committed, discarded bool
@@ -292,11 +294,11 @@ func (s *Service) Prepare(ctx context.Context, req UploadRequest) (*Batch, error
 // in tx and returns the new ids, in order.
 func (b *Batch) Record(ctx context.Context, tx *sqlx.Tx) ([]int64, error) {
 	t := dbtx{ctx: ctx, tx: tx, d: b.s.DB.Dialect, db: b.s.DB}
-	ids, err := b.s.record(t, b.ps, b.tg, b.s.now())
+	ids, folder, err := b.s.record(t, b.ps, b.tg, b.s.now())
 	if err != nil {
 		return nil, err
 	}
-	b.ids = ids
+	b.ids, b.folder = ids, folder
 	return ids, nil
 }
 
@@ -327,7 +329,7 @@ func (b *Batch) Commit(ctx context.Context) error {
 	if err != nil {
 		b.s.Log.Error("upload: moving files into place failed", "err", err)
 		for _, id := range b.ids {
-			if _, rerr := b.s.Remove(ctx, id); rerr != nil {
+			if _, rerr := b.s.remove(ctx, id); rerr != nil {
 				b.s.Log.Error("upload: removing the rows of a failed upload", "id", id, "err", rerr)
 			}
 		}
@@ -353,30 +355,36 @@ func (b *Batch) Discard() {
 	}
 }
 
-func (s *Service) record(t dbtx, ps []*prepared, tg *target, now time.Time) ([]int64, error) {
+// record writes the rows of ps; it returns their ids, and the "API Uploads" folder's id
+// when it created the folder.
+func (s *Service) record(t dbtx, ps []*prepared, tg *target, now time.Time) ([]int64, int64, error) {
 	if tg != nil {
 		var n int
 		if err := t.get(&n, sqlgen.EntryCount(t.d, tg.model, tg.id)); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if n == 0 {
-			return nil, apierror.Validation("Invalid refId %d: %s has no entry with this id", tg.id, tg.model.UID)
+			return nil, 0, apierror.Validation("Invalid refId %d: %s has no entry with this id", tg.id, tg.model.UID)
 		}
 	}
-	folderID, folderPath, err := s.apiFolder(t, now)
+	folderID, folderPath, created, err := s.apiFolder(t, now)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
+	}
+	var folder int64
+	if created {
+		folder = folderID
 	}
 	ids := make([]int64, 0, len(ps))
 	for _, p := range ps {
 		id, err := s.insertFile(t, p, folderID, folderPath, now)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		ids = append(ids, id)
 	}
 	if tg == nil {
-		return ids, nil
+		return ids, folder, nil
 	}
 	link := ids
 	var order float64
@@ -384,18 +392,18 @@ func (s *Service) record(t dbtx, ps []*prepared, tg *target, now time.Time) ([]i
 		// A single media attribute keeps one file: the last one uploaded, as in Strapi.
 		link = ids[len(ids)-1:]
 		if err := t.exec(sqlgen.FileLinksClear(t.d, tg.model.UID, tg.attr.Name, tg.id)); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	} else if err := t.get(&order, sqlgen.FileLinksMaxOrder(t.d, tg.model.UID, tg.attr.Name, tg.id)); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for _, id := range link {
 		order++
 		if err := t.exec(sqlgen.FileLink(t.d, id, tg.model.UID, tg.attr.Name, tg.id, order)); err != nil {
-			return nil, fmt.Errorf("link file: %w", err)
+			return nil, 0, fmt.Errorf("link file: %w", err)
 		}
 	}
-	return ids, nil
+	return ids, folder, nil
 }
 
 // stored is what replace and remove read of a file row.
@@ -520,7 +528,10 @@ func (s *Service) Replace(ctx context.Context, id int64, in *Incoming, info File
 		}
 		s.removeStored(ctx, gone)
 	}
-	return s.publish(ps)
+	if err := s.publish(ps); err != nil {
+		return err
+	}
+	return s.announceUpdate(ctx, id)
 }
 
 func (s *Service) update(t dbtx, id int64, cols []string, args []any) error {
@@ -556,13 +567,28 @@ func (s *Service) UpdateInfo(ctx context.Context, id int64, info FileInfo) error
 	if err != nil {
 		return err
 	}
-	return t.commit()
+	if err := t.commit(); err != nil {
+		return err
+	}
+	return s.announceUpdate(ctx, id)
 }
 
 // Remove deletes file id: its row, its links to entries and folders, and (for files of the
-// provider in use, as Strapi decides) the stored file and formats. found is false for an
-// unknown id.
+// provider in use, as Strapi decides) the stored file and formats, and announces
+// media.delete with the file as it was. found is false for an unknown id.
 func (s *Service) Remove(ctx context.Context, id int64) (found bool, err error) {
+	ev, err := s.fileEvent(ctx, s.DB, write.MediaDelete, id)
+	if err != nil {
+		return false, err
+	}
+	if found, err = s.remove(ctx, id); err != nil || !found {
+		return found, err
+	}
+	return true, s.Events.Announce(ctx, ev...)
+}
+
+// remove is Remove without its event (a failed upload's rows taken back).
+func (s *Service) remove(ctx context.Context, id int64) (found bool, err error) {
 	t, err := s.begin(ctx)
 	if err != nil {
 		return false, err

@@ -21,7 +21,6 @@ import (
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/plugins"
-	"github.com/quarrycms/quarry/transport/webhook"
 )
 
 // The upload plugin's content API (Strapi v4 @strapi/plugin-upload, local provider):
@@ -129,7 +128,7 @@ func (s *Routes) uploadPostErr(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		return s.writeFiles(ctx, w, []int64{id}, false, who, webhook.MediaUpdate)
+		return s.writeFiles(ctx, w, []int64{id}, false, who)
 	}
 	if len(files) == 0 {
 		return ErrFilesEmpty
@@ -147,7 +146,7 @@ func (s *Routes) uploadPostErr(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.writeFiles(ctx, w, ids, true, who, webhook.MediaCreate)
+	return s.writeFiles(ctx, w, ids, true, who)
 }
 
 // FileQuery is a read of the files model by id.
@@ -155,9 +154,8 @@ func FileQuery(id int64) *ir.Query {
 	return &ir.Query{Model: "plugin::upload.file", Op: ir.FindOne, ID: strconv.FormatInt(id, 10)}
 }
 
-// writeFiles answers with the files as stored: an array, or one object; event is the media
-// webhook event the write fires for each file.
-func (s *Routes) writeFiles(ctx context.Context, w http.ResponseWriter, ids []int64, list bool, who *ir.Caller, event string) error {
+// writeFiles answers with the files as stored: an array, or one object.
+func (s *Routes) writeFiles(ctx context.Context, w http.ResponseWriter, ids []int64, list bool, who *ir.Caller) error {
 	var b envelope.Buf
 	if list {
 		b.WriteByte('[')
@@ -173,9 +171,7 @@ func (s *Routes) writeFiles(ctx context.Context, w http.ResponseWriter, ids []in
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		start := b.Len()
 		WriteFile(&b, pl.Root, e, nil, false)
-		s.Host.MediaEvent(event, b.Bytes()[start:])
 	}
 	if list {
 		b.WriteByte(']')
@@ -365,7 +361,6 @@ func (s *Routes) uploadDestroy(w http.ResponseWriter, r *http.Request) {
 		}
 		var b envelope.Buf
 		WriteFile(&b, pl.Root, e, nil, false)
-		s.Host.MediaEvent(webhook.MediaDelete, b.Bytes())
 		envelope.WriteJSON(w, http.StatusOK, &b)
 		return nil
 	}()

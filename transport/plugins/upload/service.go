@@ -34,6 +34,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
@@ -50,6 +51,9 @@ type Service struct {
 	Config Config
 	Now    func() time.Time
 	Log    *slog.Logger
+	// Events announces the plugin's writes (media.*, and the entity service's entry.*
+	// of files and folders) through the write path's one event step; nil announces none.
+	Events *write.Service
 
 	// sem bounds concurrent image processing (decoding holds whole images in memory).
 	sem     chan struct{}
@@ -514,25 +518,23 @@ const apiFolderKey = "plugin_upload_api-folder"
 // apiFolder finds or creates the "API Uploads" folder content-API uploads are filed in, as
 // Strapi's api-upload-folder service does (its id is kept in the core store when the
 // database has Strapi's store table).
-func (s *Service) apiFolder(t dbtx, now time.Time) (int64, string, error) {
+func (s *Service) apiFolder(t dbtx, now time.Time) (id int64, path string, created bool, err error) {
 	// Two uploads must not both create it: the lock on the folder's name (where the engine
 	// does not serialize writers already) holds the second until the first commits.
 	for _, l := range sqlgen.UniqueLocks(t.d, []sqlgen.UniqueKey{{Table: sqlgen.FoldersTable, Column: "name", Value: APIFolderName}}) {
 		if err := t.exec(l); err != nil {
-			return 0, "", err
+			return 0, "", false, err
 		}
 	}
 	hasStore, err := t.tableExists(sqlgen.CoreStoreTable)
 	if err != nil {
-		return 0, "", err
+		return 0, "", false, err
 	}
-	var id int64
-	var path string
 	if hasStore {
 		var raw string
 		err := t.get(&raw, sqlgen.StoreGet(t.d, apiFolderKey))
 		if err != nil && !isNoRows(err) {
-			return 0, "", err
+			return 0, "", false, err
 		}
 		var v struct {
 			ID int64 `json:"id"`
@@ -540,19 +542,19 @@ func (s *Service) apiFolder(t dbtx, now time.Time) (int64, string, error) {
 		if err == nil && json.Unmarshal([]byte(raw), &v) == nil && v.ID > 0 {
 			err := t.get(&path, sqlgen.FolderPath(t.d, v.ID))
 			if err == nil {
-				return v.ID, path, nil
+				return v.ID, path, false, nil
 			}
 			if !isNoRows(err) {
-				return 0, "", err
+				return 0, "", false, err
 			}
 		}
 	} else {
 		err := t.scan(sqlgen.RootFolderByName(t.d, APIFolderName), &id, &path)
 		if err == nil {
-			return id, path, nil
+			return id, path, false, nil
 		}
 		if !isNoRows(err) {
-			return 0, "", err
+			return 0, "", false, err
 		}
 	}
 	// Create it, with a name no other root folder has.
@@ -560,7 +562,7 @@ func (s *Service) apiFolder(t dbtx, now time.Time) (int64, string, error) {
 	for i := 1; ; i++ {
 		var n int
 		if err := t.get(&n, sqlgen.RootFolderCount(t.d, name)); err != nil {
-			return 0, "", err
+			return 0, "", false, err
 		}
 		if n == 0 {
 			break
@@ -569,12 +571,12 @@ func (s *Service) apiFolder(t dbtx, now time.Time) (int64, string, error) {
 	}
 	var maxPathID int64
 	if err := t.get(&maxPathID, sqlgen.FolderMaxPathID(t.d)); err != nil {
-		return 0, "", err
+		return 0, "", false, err
 	}
 	pathID := maxPathID + 1
 	path = "/" + strconv.FormatInt(pathID, 10)
 	if id, err = t.insertID(sqlgen.FolderInsert(t.d, name, pathID, path, now)); err != nil {
-		return 0, "", fmt.Errorf("create upload folder: %w", err)
+		return 0, "", false, fmt.Errorf("create upload folder: %w", err)
 	}
 	if hasStore {
 		err := t.exec(sqlgen.StoreDelete(t.d, apiFolderKey))
@@ -582,10 +584,10 @@ func (s *Service) apiFolder(t dbtx, now time.Time) (int64, string, error) {
 			err = t.exec(sqlgen.StoreInsert(t.d, apiFolderKey, fmt.Sprintf(`{"id":%d}`, id), "object"))
 		}
 		if err != nil {
-			return 0, "", fmt.Errorf("record the API upload folder: %w", err)
+			return 0, "", false, fmt.Errorf("record the API upload folder: %w", err)
 		}
 	}
-	return id, path, nil
+	return id, path, true, nil
 }
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
@@ -709,4 +711,12 @@ func (s *Service) Open(name string) (*os.File, os.FileInfo, error) {
 		return nil, nil, err
 	}
 	return f, st, nil
+}
+
+// Related is one entry a file is attached to.
+type Related = exec.Related
+
+// Related reads the entries the files are attached to (exec.FileRelated).
+func (s *Service) Related(ctx context.Context, db exec.Queryer, fileIDs []int64, canFind func(uid string) bool, fields []string) (map[int64][]*Related, error) {
+	return exec.FileRelated(ctx, db, s.DB.Dialect, s.Schema, fileIDs, canFind, fields)
 }

@@ -2,8 +2,10 @@ package userspermissions
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -157,11 +159,8 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 	if err := v.err(); err != nil {
 		return Session{}, err
 	}
-	nu := newUser{Username: username, Email: email, Password: password, Provider: "local", Confirmed: !adv.EmailConfirmation,
-		RoleID: role.ID, Extra: extra}
 	var id int64
-	now := s.now().UTC().Truncate(time.Millisecond)
-	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) (err error) {
+	create := func(ctx context.Context, tx *sqlx.Tx) (err error) {
 		if err := s.claimIdentities(ctx, tx, 0, username, email, true, "Email or Username are already taken", "Email or Username are already taken"); err != nil {
 			return err
 		}
@@ -173,11 +172,29 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 		if crossed > 0 {
 			return apierror.Application("Email or Username are already taken")
 		}
+		if s.Events != nil {
+			// As Strapi's user service adds the user: the entity service's create, with the
+			// role populated, through the one write path (its checks, events and hooks).
+			res, err := s.Events.Apply(ctx, RegisterWrite(username, email, password, !adv.EmailConfirmation, role.ID, allowed, body), ir.System)
+			if err != nil {
+				return err
+			}
+			id = res.ID
+			return nil
+		}
+		nu := newUser{Username: username, Email: email, Password: password, Provider: "local", Confirmed: !adv.EmailConfirmation,
+			RoleID: role.ID, Extra: extra}
+		now := s.now().UTC().Truncate(time.Millisecond)
 		if id, err = insertUser(ctx, tx, s.DB.Dialect, nu, now); err != nil {
 			return err
 		}
 		return s.writeExtension(ctx, tx, id, later, now, false)
-	})
+	}
+	if s.Events != nil {
+		err = s.Events.InTx(ctx, create)
+	} else {
+		err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return create(ctx, tx) })
+	}
 	if err != nil {
 		return Session{}, err
 	}
@@ -200,6 +217,22 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (Session, e
 		return Session{UserID: id}, nil
 	}
 	return s.issue(id)
+}
+
+// RegisterWrite is the write a registration makes once its body passed the plugin's checks,
+// as Strapi's user service makes it: the entity service's create of the user, its role
+// populated, with the attributes the registration may set (allowed) that the body gives.
+// planner/testdata/cases/writes/register.txt shows it.
+func RegisterWrite(username, email, password string, confirmed bool, roleID int64, allowed []*schemas.Attribute, body map[string]any) *ir.Query {
+	data := map[string]any{"username": username, "email": email, "provider": "local", "password": password,
+		"confirmed": confirmed, "blocked": false, "role": json.Number(strconv.FormatInt(roleID, 10))}
+	for _, a := range allowed {
+		if v, ok := body[a.Name]; ok {
+			data[a.Name] = jsonNumbers(v)
+		}
+	}
+	return &ir.Query{Model: schemas.UserUID, Op: ir.Create, Via: ir.ViaEntityService, Data: data,
+		Populate: &ir.Populate{Children: []*ir.PopulateField{{Field: "role"}}}}
 }
 
 // scalarExtras validates the extra scalar attributes of an extended user type a body gives,
@@ -235,7 +268,7 @@ func (s *Service) ForgotPassword(ctx context.Context, body map[string]any) error
 		return err
 	}
 	return s.sendResetPassword(ctx, u, func(token string) error {
-		return updateUser(ctx, s.DB, s.DB.Dialect, u.ID, []string{"reset_password_token"}, []any{token}, s.now())
+		return s.editUser(ctx, u.ID, []string{"reset_password_token"}, []any{token})
 	})
 }
 
@@ -279,7 +312,7 @@ func (s *Service) setPassword(ctx context.Context, id int64, password string, cl
 	if clearReset {
 		cols, vals = append(cols, "reset_password_token"), append(vals, nil)
 	}
-	return updateUser(ctx, s.DB, s.DB.Dialect, id, cols, vals, s.now())
+	return s.editUser(ctx, id, cols, vals)
 }
 
 // ChangePassword is POST /api/auth/change-password for a logged-in user.
@@ -330,7 +363,7 @@ func (s *Service) EmailConfirmation(ctx context.Context, query map[string]any) (
 	if u == nil {
 		return Session{}, "", apierror.Validation("Invalid token")
 	}
-	if err := updateUser(ctx, s.DB, s.DB.Dialect, u.ID, []string{"confirmed", "confirmation_token"}, []any{true, nil}, s.now()); err != nil {
+	if err := s.editUser(ctx, u.ID, []string{"confirmed", "confirmation_token"}, []any{true, nil}); err != nil {
 		return Session{}, "", err
 	}
 	adv, err := s.Advanced(ctx)

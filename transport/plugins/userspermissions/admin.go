@@ -203,7 +203,10 @@ func (s *Service) CreateUser(ctx context.Context, body map[string]any) (int64, e
 		}
 		return s.writeExtension(ctx, tx, id, s.extensionData(body, true, nil), now, true)
 	})
-	return id, err
+	if err != nil {
+		return 0, err
+	}
+	return id, s.announceUser(ctx, write.EntryCreate, id)
 }
 
 // UpdateUser is PUT /api/users/:id: the plugin's attributes (not the reset and confirmation
@@ -295,7 +298,7 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 		cols, vals = append(cols, "provider"), append(vals, p)
 	}
 	now := s.now().UTC().Truncate(time.Millisecond)
-	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		var claimUser, claimEmail string
 		if hasUsername {
 			claimUser = username
@@ -316,6 +319,10 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 		}
 		return s.writeExtension(ctx, tx, id, ext, now, false)
 	})
+	if err != nil {
+		return err
+	}
+	return s.announceUser(ctx, write.EntryUpdate, id)
 }
 
 // DeleteUser is DELETE /api/users/:id; found is false when there was no such user.

@@ -14,7 +14,7 @@ import (
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
-	"github.com/quarrycms/quarry/transport/email"
+	"github.com/quarrycms/quarry/transport/plugins/email"
 )
 
 // The plugin's e-mail templates, kept by Strapi in the core store under
@@ -404,7 +404,7 @@ func (s *Service) sendConfirmation(ctx context.Context, u *Account) error {
 		return err
 	}
 	token := randomHex(20)
-	if err := updateUser(ctx, s.DB, s.DB.Dialect, u.ID, []string{"confirmation_token"}, []any{token}, s.now()); err != nil {
+	if err := s.editUser(ctx, u.ID, []string{"confirmation_token"}, []any{token}); err != nil {
 		return err
 	}
 	prefix := s.URLs.APIPrefix

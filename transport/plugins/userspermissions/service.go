@@ -17,7 +17,7 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
-	"github.com/quarrycms/quarry/transport/email"
+	"github.com/quarrycms/quarry/transport/plugins/email"
 )
 
 // Service is the users-permissions plugin and API-token authentication of one app: it turns
@@ -44,6 +44,9 @@ type Service struct {
 	// Entries writes the attributes an app's extension adds to the user type (planner/write's
 	// Writer); without it only the plugin's own attributes are written.
 	Entries EntryWriter
+	// Events announces the plugin's user writes through the write path's one event step
+	// (events.go); nil announces none.
+	Events *write.Service
 
 	limiter Limiter
 

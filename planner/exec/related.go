@@ -1,14 +1,14 @@
-package upload
+package exec
 
 import (
 	"context"
 
-	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
 )
 
-// Related is one entry a file is attached to (the file's morph relation `related`).
+// Related is one entry a file of the upload plugin is attached to (the file's morph
+// relation `related`, which plans do not populate: FileRelated reads it).
 type Related struct {
 	Model   *schemas.Model
 	ID      int64
@@ -20,12 +20,11 @@ type Related struct {
 // for the links and one per related type. Entries of content types the caller may not find
 // are left out, as Strapi's output sanitizer removes them. fields, when not nil, selects the
 // scalar attributes shown (in that order; names a type does not have are skipped).
-func (s *Service) Related(ctx context.Context, db exec.Queryer, fileIDs []int64, canFind func(uid string) bool, fields []string) (map[int64][]*Related, error) {
+func FileRelated(ctx context.Context, db Queryer, d sqlgen.Dialect, s *schemas.Schema, fileIDs []int64, canFind func(uid string) bool, fields []string) (map[int64][]*Related, error) {
 	out := map[int64][]*Related{}
 	if len(fileIDs) == 0 {
 		return out, nil
 	}
-	d := s.DB.Dialect
 	links := sqlgen.FileLinksOf(d, fileIDs)
 	rows, err := db.QueryxContext(ctx, links.SQL, links.Args...)
 	if err != nil {
@@ -44,8 +43,8 @@ func (s *Service) Related(ctx context.Context, db exec.Queryer, fileIDs []int64,
 			rows.Close()
 			return nil, err
 		}
-		m := s.Schema.Models[l.uid]
-		if m == nil || m == s.Schema.Files || (m.IsContentType() && canFind != nil && !canFind(l.uid)) {
+		m := s.Models[l.uid]
+		if m == nil || m == s.Files || (m.IsContentType() && canFind != nil && !canFind(l.uid)) {
 			continue
 		}
 		if _, ok := byType[l.uid]; !ok {
@@ -60,7 +59,7 @@ func (s *Service) Related(ctx context.Context, db exec.Queryer, fileIDs []int64,
 	}
 	entries := map[string]map[int64]*Related{}
 	for _, uid := range types {
-		m := s.Schema.Models[uid]
+		m := s.Models[uid]
 		var cols []*schemas.Attribute
 		names := []string{"id"}
 		if fields == nil {
@@ -94,14 +93,14 @@ func (s *Service) Related(ctx context.Context, db exec.Queryer, fileIDs []int64,
 				return nil, err
 			}
 			r := &Related{Model: m, Columns: cols, Values: make([]any, len(cols))}
-			id, err := exec.Normalize(schemas.BigInteger, vals[0])
+			id, err := Normalize(schemas.BigInteger, vals[0])
 			if err != nil {
 				rows.Close()
 				return nil, err
 			}
 			r.ID = id.(int64)
 			for i, a := range cols {
-				if r.Values[i], err = exec.Normalize(a.Type, vals[i+1]); err != nil {
+				if r.Values[i], err = Normalize(a.Type, vals[i+1]); err != nil {
 					rows.Close()
 					return nil, err
 				}

@@ -1,4 +1,4 @@
-package transport
+package write
 
 import (
 	"github.com/quarrycms/quarry/planner"

@@ -1,5 +1,6 @@
-// Package localize holds the rules of Strapi v4's i18n plugin that both APIs apply to the
-// entries of localized types: the locale a read or a write addresses, the groups of
+// Package localize holds the rules of Strapi v4's i18n plugin for the entries of localized
+// types, which the write path (planner/write's Service: REST, GraphQL and the project's own
+// code alike) and the reads apply: the locale a read or a write addresses, the groups of
 // localizations (an entry and the entries its `localizations` relation lists), creating a
 // localization (REST's POST /api/:plural/:id/localizations, GraphQL's
 // create<Type>Localization), linking a group both ways and copying the shared
@@ -114,6 +115,7 @@ func (s *Service) SingleLocale(ctx context.Context, m *schemas.Model, locales []
 // otherwise); liveOnly skips drafts.
 func (s *Service) SingleID(ctx context.Context, db exec.Queryer, m *schemas.Model, liveOnly bool, locale string) (int64, bool, error) {
 	st := sqlgen.SingleEntryID(s.Dialect, m, liveOnly, locale)
+	exec.Traced(ctx, st, 0, 0)
 	var id int64
 	if err := db.QueryRowxContext(ctx, st.SQL, st.Args...).Scan(&id); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
@@ -262,6 +264,7 @@ func (s *Service) SetLinks(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, o
 	a, _ := m.Attr("localizations")
 	j := a.Link
 	st := sqlgen.LocalizationsClear(s.Dialect, j, owner)
+	exec.Traced(ctx, st, 0, 0)
 	if _, err := tx.ExecContext(ctx, st.SQL, st.Args...); err != nil {
 		return fmt.Errorf("clear localizations: %w", err)
 	}
@@ -270,6 +273,7 @@ func (s *Service) SetLinks(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, o
 			continue
 		}
 		st := sqlgen.LocalizationLink(s.Dialect, j, owner, t, float64(i+1))
+		exec.Traced(ctx, st, 0, 0)
 		if _, err := tx.ExecContext(ctx, st.SQL, st.Args...); err != nil {
 			return fmt.Errorf("link localization: %w", err)
 		}
@@ -278,8 +282,10 @@ func (s *Service) SetLinks(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, o
 }
 
 // Sync links every member to entry id and the other members, then copies id's shared
-// values onto them, as Strapi's i18n does after a localization is created.
-func (s *Service) Sync(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, members []int64) error {
+// values onto them, as Strapi's i18n does after a localization is created. It returns the
+// members it updated (Strapi updates them through its entity service: each is an
+// entry.update).
+func (s *Service) Sync(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, members []int64) ([]int64, error) {
 	for _, l := range members {
 		list := []int64{id}
 		for _, o := range members {
@@ -288,18 +294,18 @@ func (s *Service) Sync(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id in
 			}
 		}
 		if err := s.SetLinks(ctx, tx, m, l, list); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	return s.CopyShared(ctx, tx, m, id, members, nil)
 }
 
 // CopyShared writes the shared values of entry id onto the other members; only the named
-// fields when only is not nil.
-func (s *Service) CopyShared(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, members []int64, only map[string]bool) error {
+// fields when only is not nil. It returns the members it updated.
+func (s *Service) CopyShared(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, id int64, members []int64, only map[string]bool) ([]int64, error) {
 	g, err := s.LoadGroup(ctx, tx, m, id)
 	if err != nil || g == nil {
-		return err
+		return nil, err
 	}
 	data := g.shared()
 	for k := range data {
@@ -308,8 +314,9 @@ func (s *Service) CopyShared(ctx context.Context, tx *sqlx.Tx, m *schemas.Model,
 		}
 	}
 	if len(data) == 0 {
-		return nil
+		return nil, nil
 	}
+	var updated []int64
 	for _, l := range members {
 		if l == id {
 			continue
@@ -319,10 +326,11 @@ func (s *Service) CopyShared(ctx context.Context, tx *sqlx.Tx, m *schemas.Model,
 			if errors.As(err, &ae) && ae.Status == 404 {
 				continue
 			}
-			return err
+			return nil, err
 		}
+		updated = append(updated, l)
 	}
-	return nil
+	return updated, nil
 }
 
 func copyMap(in map[string]any) map[string]any {
@@ -388,9 +396,9 @@ func LinkIDs(v any) ([]int64, bool) {
 // SyncAfterUpdate copies an updated entry's shared values onto its localizations when the
 // answer (rq, read as plan and e) shows them, as Strapi's i18n does: only then, and only
 // the fields the answer has.
-func (s *Service) SyncAfterUpdate(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, rq *ir.Query, pl *plan.Plan, e *exec.Entry) error {
+func (s *Service) SyncAfterUpdate(ctx context.Context, tx *sqlx.Tx, m *schemas.Model, rq *ir.Query, pl *plan.Plan, e *exec.Entry) ([]int64, error) {
 	if !m.Localized || !PopulatesLocalizations(rq) {
-		return nil
+		return nil, nil
 	}
 	var members []int64
 	for i, c := range pl.Root.Children {
@@ -401,7 +409,7 @@ func (s *Service) SyncAfterUpdate(ctx context.Context, tx *sqlx.Tx, m *schemas.M
 		}
 	}
 	if len(members) == 0 {
-		return nil
+		return nil, nil
 	}
 	return s.CopyShared(ctx, tx, m, e.ID, members, sharedFieldsShown(m, rq))
 }

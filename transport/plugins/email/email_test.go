@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrycms/quarry/transport/email/emailtest"
+	"github.com/quarrycms/quarry/transport/plugins/email/emailtest"
 )
 
 func startSMTP(t *testing.T, o emailtest.Options) *emailtest.Server {
