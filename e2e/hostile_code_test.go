@@ -28,7 +28,7 @@ func TestHostileProjectCode(t *testing.T) {
 		start := time.Now()
 		st, b := srv.doAs(t, "", "GET", "/api/things/hostile/"+h, nil)
 		took := time.Since(start)
-		if st != 500 || string(b) != `{"data":null,"error":{"status":500,"name":"InternalServerError","message":"Internal Server Error","details":{}}}` {
+		if st != 500 || string(b) != `{"data":null,"error":{"status":500,"name":"InternalServerError","message":"Internal Server Error"}}` {
 			t.Errorf("%s: %d %s", h, st, b)
 		}
 		if took > 20*time.Second {

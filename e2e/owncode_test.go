@@ -51,6 +51,17 @@ var ownCodeSteps = []ownCodeStep{
 	{Name: "product page by slug, fields", Path: "/api/products/blue-mug?fields[0]=name&fields[1]=price", As: "public"},
 	{Name: "hidden product page", Path: "/api/products/secret-mug", As: "public"},
 	{Name: "shop stats", Path: "/api/products/stats", As: "public"},
+	{Name: "ann writes a forbidden title", Method: "POST", Path: "/api/notes", Body: `{"data":{"title":"Forbidden words"}}`, As: "ann"},
+	{Name: "ann writes a note without body", Method: "POST", Path: "/api/notes", Body: `{"data":{"title":"No body"}}`, As: "ann"},
+	{Name: "ann renames with spaces", Method: "PUT", Path: "/api/notes/1", Body: `{"data":{"title":"   Spaced out   "}}`, As: "ann"},
+	{Name: "bob archives ann's note", Method: "PUT", Path: "/api/notes/1/archive", As: "bob"},
+	{Name: "ann archives her note", Method: "PUT", Path: "/api/notes/1/archive", As: "ann"},
+	{Name: "ann reads the archived note", Path: "/api/notes/1", As: "ann"},
+	{Name: "product without slug", Method: "POST", Path: "/api/products", Body: `{"data":{"name":"Green Mug XL","price":15}}`},
+	{Name: "product with a taken name", Method: "POST", Path: "/api/products", Body: `{"data":{"name":"Blue mug","price":1}}`},
+	{Name: "duplicate a product", Method: "POST", Path: "/api/products/2/duplicate"},
+	{Name: "duplicate a missing product", Method: "POST", Path: "/api/products/99/duplicate"},
+	{Name: "shop stats after", Path: "/api/products/stats", As: "public"},
 }
 
 var jwtMask = regexp.MustCompile(`"jwt":"[^"]*"`)

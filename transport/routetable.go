@@ -54,7 +54,7 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 		for _, a := range append(slices.Clone(routes.CoreActions), "createLocalization") {
 			cr.Action[a] = r == nil || r.Enabled(a)
 			cr.Public[a] = r != nil && r.Public(a)
-			if code := m.CoreCode(ct.UID, a); len(code) > 0 {
+			if code := pending(m.CoreCode(ct.UID, a), runProject); len(code) > 0 {
 				cr.Code[a] = append(cr.Code[a], code...)
 			}
 			if runProject && a != "createLocalization" && runnable(cr.Code[a]) {
@@ -81,7 +81,7 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 		default:
 			path = strings.TrimPrefix(strings.TrimSuffix(*c.Config.Prefix, "/"), "/api") + c.Path
 		}
-		cr := CustomRoute{Order: c.Order, Method: c.Method, Path: path, Handler: c.Handler, Outside: outside, Code: m.CustomCode(c)}
+		cr := CustomRoute{Order: c.Order, Method: c.Method, Path: path, Handler: c.Handler, Outside: outside, Code: pending(m.CustomCode(c), runProject)}
 		if runProject && runnable(cr.Code) {
 			cr.Project = &projectcode.Route{Key: c.Method + " " + path, Method: c.Method, Path: c.Path, Handler: c.Handler,
 				Policies: orEmpty(c.Config.Policies), Middlewares: orEmpty(c.Config.Middlewares),
@@ -92,7 +92,7 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 	for _, r := range m.PluginRoutes {
 		model, events := pluginModel(r)
 		t.Plugin = append(t.Plugin, PluginRoute{Method: r.Method, Path: r.URL(), Name: r.Plugin + " " + r.Handler,
-			Code: withoutGlobal(m.PluginCode(r.Plugin, r.Handler, model, events), m.Global)})
+			Code: pending(withoutGlobal(m.PluginCode(r.Plugin, r.Handler, model, events), m.Global), runProject)})
 	}
 	for _, r := range m.LocalRoutes {
 		t.Plugin = append(t.Plugin, PluginRoute{Method: r.Method, Path: r.Path, Name: r.Handler, Code: m.CustomCode(r)})
@@ -106,6 +106,21 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 		}
 	}
 	return t
+}
+
+// pending drops, when Quarry runs the project's code, the lifecycle hooks the write path
+// runs: they need no chain of their own and refuse nothing.
+func pending(code []routes.Code, runProject bool) []routes.Code {
+	if !runProject {
+		return code
+	}
+	out := code[:0:0]
+	for _, c := range code {
+		if !(c.Lifecycle && c.Runnable) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // runnable says whether Quarry's runtime runs all of a route's code.
@@ -221,12 +236,13 @@ func pluginModel(r routes.PluginRoute) (model string, events []string) {
 // users-permissions and upload mutations whose controllers or routes the project changed.
 // Strapi's GraphQL resolvers call the entity service directly, so controllers, services and
 // route middlewares of the REST API do not apply to them; lifecycle hooks do.
-func GraphQLRefusals(m *routes.Model, s *schemas.Schema) map[string][]routes.Code {
+func GraphQLRefusals(m *routes.Model, s *schemas.Schema, runProject bool) map[string][]routes.Code {
 	out := map[string][]routes.Code{}
 	if m == nil {
 		return out
 	}
 	add := func(field string, code []routes.Code) {
+		code = pending(code, runProject)
 		if len(code) > 0 {
 			out[field] = append(out[field], code...)
 		}

@@ -78,7 +78,7 @@ func TestBuildRoutesFailClosed(t *testing.T) {
 	if got := table.Resolve(s, "GET", "/articles"); got.Kind != RouteCore {
 		t.Errorf("find: %+v", got)
 	}
-	gql := GraphQLRefusals(m, s)
+	gql := GraphQLRefusals(m, s, false)
 	for _, f := range []string{"Mutation.createWriter", "Query.pages", "Mutation.updateHomepage", "Mutation.updateUsersPermissionsUser"} {
 		if len(gql[f]) == 0 {
 			t.Errorf("GraphQL %s not refused", f)

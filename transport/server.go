@@ -145,6 +145,11 @@ func (s *Server) Handler() http.Handler {
 	if s.Code != nil && s.Code.Localize == nil {
 		s.Code.Localize = s.Localize
 	}
+	if s.Code != nil && s.Code.Writes == nil {
+		if ws := s.WriteService(); ws != nil { // a nil *write.Service must stay a nil interface
+			s.Code.Writes = ws
+		}
+	}
 	r := chi.NewRouter()
 	if len(s.Observers) > 0 {
 		r.Use(observe.Middleware(s.Now, s.Observers...))

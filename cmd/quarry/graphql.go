@@ -28,7 +28,7 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 	if err := applyShadowCRUD(gcfg.Extension(), a.Routes.Shadow); err != nil {
 		return err
 	}
-	refuseResolvers(&gcfg, transport.GraphQLRefusals(a.Routes, a.Schema))
+	refuseResolvers(&gcfg, transport.GraphQLRefusals(a.Routes, a.Schema, runProjectCode(getenv)))
 	opts := gqltransport.Options{
 		Options: execute.Options{Schema: a.Schema, Config: gcfg,
 			Planner: srv.Planner, Runner: srv.Runner, Writes: srv.WriteService(), DB: a.DB, Log: log},

@@ -207,6 +207,10 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	srv.Writer.Inline = srv
 	if runProjectCode(getenv) {
 		srv.Code = projectRuntime(a, srv, log)
+		if srv.Code.HasLifecycles() {
+			// Every write runs the project's lifecycle hooks, whoever makes it.
+			srv.Lifecycles = srv.Code
+		}
 	}
 	srv.Webhooks = webhook.New(a.DB.DB, a.DB.Dialect, log, webhook.DefaultOptions)
 	if err := setupAuth(ctx, a, srv, *host, *port, log, getenv); err != nil {
@@ -245,7 +249,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		if err := setupUpstream(a, srv, *upstream, log); err != nil {
 			return err
 		}
-		if refused := transport.GraphQLRefusals(a.Routes, a.Schema); len(refused) > 0 && srv.GraphQL != nil {
+		if refused := transport.GraphQLRefusals(a.Routes, a.Schema, runProjectCode(getenv)); len(refused) > 0 && srv.GraphQL != nil {
 			// A document may mix fields Quarry runs with fields that run the project's code:
 			// Strapi answers GraphQL as a whole.
 			for _, f := range sortedKeys(refused) {

@@ -46,7 +46,7 @@ func routesCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Method, r.Path, r.How, r.Why)
 	}
 	if gql != "" {
-		refused := transport.GraphQLRefusals(a.Routes, a.Schema)
+		refused := transport.GraphQLRefusals(a.Routes, a.Schema, runProjectCode(getenv))
 		for _, f := range sortedKeys(refused) {
 			how := transport.HowRefused
 			if *upstream != "" {

@@ -24,8 +24,11 @@ type Code struct {
 	What string // what it is and does, e.g. "overrides find", "policy global::is-owner"
 	// Runnable is set for code Quarry's runtime for project code runs (transport/projectcode):
 	// the project's controllers and services, and route policies and middlewares that are
-	// files of the project.
+	// files of the project, and lifecycle hooks of writes (which the write path runs).
 	Runnable bool
+	// Lifecycle marks lifecycle hooks: Quarry runs them inside every write, whatever route
+	// or resolver makes it, so they need no chain of their own.
+	Lifecycle bool
 }
 
 func (c Code) String() string {
@@ -43,6 +46,10 @@ type Lifecycles struct {
 	// hook (a subscriber function, or a file Quarry could not read).
 	Hooks []string
 }
+
+// writeHooks are the lifecycle hooks the write path runs (planner/write.Lifecycles); a file
+// with others (the read hooks, the *Many ones) is not run by Quarry.
+var writeHooks = []string{"beforeCreate", "afterCreate", "beforeUpdate", "afterUpdate", "beforeDelete", "afterDelete"}
 
 // Events are the database events an entity-service call fires, whose lifecycle hooks
 // (before<Event>, after<Event>) run: a create, update or delete reads its entry too.
@@ -293,7 +300,13 @@ func (m *Model) loadLifecycles(ctx context.Context, api string) error {
 			continue
 		}
 		if len(res.Keys) > 0 {
-			m.addHooks(uid, Code{File: rel, What: "lifecycle hooks " + strings.Join(res.Keys, ", ")}, res.Keys)
+			runnable := true
+			for _, k := range res.Keys {
+				if !slices.Contains(writeHooks, k) {
+					runnable = false
+				}
+			}
+			m.addHooks(uid, Code{File: rel, What: "lifecycle hooks " + strings.Join(res.Keys, ", "), Runnable: runnable, Lifecycle: true}, res.Keys)
 		}
 	}
 	return nil

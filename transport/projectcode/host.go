@@ -14,6 +14,7 @@ import (
 	"github.com/quarrycms/quarry/parser/jsquery"
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/transport/envelope"
 )
@@ -132,6 +133,8 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 	switch name {
 	case "findMany", "findOne", "count", "findPage", "findWithCount":
 		return rt.read(c, style, name, m, a)
+	case "create", "update", "delete":
+		return rt.write(c, style, name, a)
 	}
 	api := "strapi.entityService." + name
 	if style == jsquery.QueryEngine {
@@ -187,7 +190,12 @@ func (rt *Runtime) read(c *call, style jsquery.Style, op string, m *schemas.Mode
 	if !count {
 		pl.Count = nil
 	}
-	res, err := rt.Runner.Run(c.ctx, rt.DB, pl)
+	db := rt.DB
+	if tx, ok := write.TxFrom(c.ctx); ok {
+		// A hook's read sees what its write has written so far.
+		db = tx
+	}
+	res, err := rt.Runner.Run(c.ctx, db, pl)
 	if err != nil {
 		return nil, err
 	}

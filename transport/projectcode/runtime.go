@@ -58,6 +58,9 @@ type Runtime struct {
 	Schema *schemas.Schema
 	Eval   jseval.Options
 	Host   Host
+	// Writes is the one write path the project's writes go through (entity service, query
+	// engine); nil refuses them.
+	Writes Writer
 	// Planner, Runner, DB and Localize serve the entity service's and query engine's reads.
 	Planner  *planner.Planner
 	Runner   *exec.Runner
@@ -74,17 +77,19 @@ type Runtime struct {
 	// (default 1 GiB): a script growing an array or string step by step.
 	MaxHeap uint64
 
-	once  sync.Once
-	heap  heapWatch
-	pool  chan *vm
-	files map[string]map[string]string // kind → name → absolute path
-	setup string                       // the JSON the sandboxes' strapi.js is built with
-	err   error
+	once   sync.Once
+	heap   heapWatch
+	pool   chan *vm
+	nested chan *vm                     // sandboxes for lifecycle hooks of writes made by a script
+	files  map[string]map[string]string // kind → name → absolute path
+	setup  string                       // the JSON the sandboxes' strapi.js is built with
+	err    error
 }
 
 type vm struct {
 	js     *jseval.VM
 	serve  goja.Callable
+	hook   goja.Callable
 	cur    *call // the request being served
 	status int   // the status of the last native call
 }
@@ -122,6 +127,7 @@ func (rt *Runtime) init() {
 		for range rt.Size {
 			rt.pool <- nil // made on first use
 		}
+		rt.nested = make(chan *vm, rt.Size)
 	})
 }
 
@@ -151,6 +157,40 @@ func (rt *Runtime) put(v *vm) { v.cur = nil; rt.pool <- v }
 
 // discard replaces a sandbox whose script was interrupted (its state is unknown).
 func (rt *Runtime) discard() { rt.pool <- nil }
+
+// getFor is get for a hook: inside a script's call (ctx carries its sandbox) the hook runs
+// in a sandbox of the nested pool, made when none is free, so that a script waiting on its
+// write never waits for a sandbox the pool may not have.
+func (rt *Runtime) getFor(ctx context.Context) (*vm, error) {
+	if ctx.Value(vmKey{}) == nil {
+		return rt.get(ctx)
+	}
+	rt.init()
+	select {
+	case v := <-rt.nested:
+		return v, nil
+	default:
+		return rt.newVM()
+	}
+}
+
+func (rt *Runtime) putFor(ctx context.Context, v *vm) {
+	if ctx.Value(vmKey{}) == nil {
+		rt.put(v)
+		return
+	}
+	v.cur = nil
+	select {
+	case rt.nested <- v:
+	default: // the nested pool is full: this one goes
+	}
+}
+
+func (rt *Runtime) discardFor(ctx context.Context) {
+	if ctx.Value(vmKey{}) == nil {
+		rt.discard()
+	}
+}
 
 func (rt *Runtime) newVM() (*vm, error) {
 	opts := rt.Eval
@@ -235,6 +275,7 @@ func (rt *Runtime) newVM() (*vm, error) {
 	r.Set("__quarry", apiObj)
 	r.Set("strapi", apiObj.Get("strapi"))
 	v.serve, _ = goja.AssertFunction(apiObj.Get("serve"))
+	v.hook, _ = goja.AssertFunction(apiObj.Get("hook"))
 	return v, nil
 }
 
@@ -253,7 +294,7 @@ func logLevel(s string) slog.Level {
 // projectFiles finds the project's controllers, services, policies and middlewares by the
 // names Strapi registers them under.
 func projectFiles(dir string) map[string]map[string]string {
-	out := map[string]map[string]string{"controllers": {}, "services": {}, "policies": {}, "middlewares": {}}
+	out := map[string]map[string]string{"controllers": {}, "services": {}, "policies": {}, "middlewares": {}, "lifecycles": {}}
 	add := func(kind, prefix, folder string) {
 		for _, ext := range []string{".js", ".ts"} {
 			matches, _ := filepath.Glob(filepath.Join(folder, "*"+ext))
@@ -273,6 +314,16 @@ func projectFiles(dir string) map[string]map[string]string {
 		api := filepath.Base(a)
 		for _, kind := range []string{"controllers", "services", "policies", "middlewares"} {
 			add(kind, "api::"+api+".", filepath.Join(a, kind))
+		}
+	}
+	for _, ext := range []string{".js", ".ts"} {
+		matches, _ := filepath.Glob(filepath.Join(dir, "src", "api", "*", "content-types", "*", "lifecycles"+ext))
+		for _, f := range matches {
+			ctDir := filepath.Dir(f)
+			uid := "api::" + filepath.Base(filepath.Dir(filepath.Dir(ctDir))) + "." + filepath.Base(ctDir)
+			if _, ok := out["lifecycles"][uid]; !ok {
+				out["lifecycles"][uid] = f
+			}
 		}
 	}
 	add("policies", "global::", filepath.Join(dir, "src", "policies"))

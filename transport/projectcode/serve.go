@@ -105,7 +105,7 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 	if err != nil {
 		return rt.failed(route, err)
 	}
-	v.cur = &call{ctx: ctx, who: who, route: route.Key}
+	v.cur = &call{ctx: context.WithValue(ctx, vmKey{}, v), who: who, route: route.Key}
 	var box *goja.Object
 	rt.heap.enter(v)
 	err = v.js.Run(ctx, rt.Timeout, func() error {
@@ -221,8 +221,10 @@ func writeBody(w http.ResponseWriter, status int, contentType, body string) {
 
 func writeError(w http.ResponseWriter, ae *apierror.Error) { envelope.WriteAPIError(w, ae) }
 
+// internal is Strapi's answer to an error that is not Strapi's: no details key, as http-errors
+// leaves it undefined.
 func internal() *apierror.Error {
-	return &apierror.Error{Status: http.StatusInternalServerError, Name: "InternalServerError", Message: "Internal Server Error"}
+	return &apierror.Error{Status: http.StatusInternalServerError, Name: "InternalServerError", Message: "Internal Server Error", NoDetails: true}
 }
 
 // failed logs why a route's code could not run and answers as Strapi answers an internal

@@ -684,6 +684,31 @@
     });
   }
 
+  // hook runs a model's lifecycle hook on Strapi's event object; the box says what the
+  // before hooks left in params.data and the state, or the error to answer.
+  var lifecycleModules = {};
+  function hook(uid, action, eventJSON) {
+    var box = { state: 'pending' };
+    try {
+      var mod = lifecycleModules[uid];
+      if (mod === undefined) {
+        var f = files.lifecycles[uid];
+        mod = f ? projectRequire(f) : null;
+        if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
+        lifecycleModules[uid] = mod;
+      }
+      var fn = mod && mod[action];
+      if (typeof fn !== 'function') { box.state = 'done'; return box; }
+      var event = JSON.parse(eventJSON);
+      Promise.resolve(fn.call(mod, event)).then(function () {
+        box.state = 'done';
+        if (event.params && event.params.data !== undefined) box.data = JSON.stringify(event.params.data);
+        box.stateJSON = JSON.stringify(event.state || {});
+      }, function (e) { fail(box, null, e); });
+    } catch (e) { fail(box, null, e); }
+    return box;
+  }
+
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
-  return { strapi: strapi, factories: factories, serve: serve, subscribers: subscribers, transformResponse: transformResponse };
+  return { strapi: strapi, factories: factories, serve: serve, hook: hook, subscribers: subscribers, transformResponse: transformResponse };
 })

@@ -12,4 +12,13 @@ module.exports = createCoreController('api::note.note', ({ strapi }) => ({
     const count = await strapi.db.query('api::note.note').count({ where: { owner: ctx.state.user.id } });
     return { count };
   },
+
+  async archive(ctx) {
+    const entry = await strapi.db.query('api::note.note').update({
+      where: { id: ctx.params.id },
+      data: { body: 'archived' },
+    });
+    const sanitized = await this.sanitizeOutput(entry, ctx);
+    return this.transformResponse(sanitized);
+  },
 }));

@@ -8,5 +8,11 @@ module.exports = {
       handler: 'note.count',
       config: { policies: ['global::is-authenticated'] },
     },
+    {
+      method: 'PUT',
+      path: '/notes/:id/archive',
+      handler: 'note.archive',
+      config: { middlewares: ['global::is-owner'] },
+    },
   ],
 };

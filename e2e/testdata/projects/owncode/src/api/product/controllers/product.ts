@@ -20,4 +20,16 @@ export default factories.createCoreController('api::product.product', ({ strapi 
     const visible = await strapi.entityService.count('api::product.product', { filters: { hidden: false } });
     ctx.body = { total, visible };
   },
+
+  async duplicate(ctx) {
+    const original = await strapi.entityService.findOne('api::product.product', ctx.params.id);
+    if (!original) {
+      return ctx.notFound('No such product');
+    }
+    const copy = await strapi.entityService.create('api::product.product', {
+      data: { name: `${original.name} (copy)`, price: original.price, hidden: true },
+    });
+    const sanitized = await this.sanitizeOutput(copy, ctx);
+    return this.transformResponse(sanitized);
+  },
 }));

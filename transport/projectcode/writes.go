@@ -1,0 +1,347 @@
+package projectcode
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/parser/jsquery"
+	"github.com/quarrycms/quarry/planner/write"
+	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/transport/envelope"
+)
+
+// Writer is the one write path the project's writes go through (planner/write.Service).
+type Writer interface {
+	Apply(ctx context.Context, q *ir.Query, who *ir.Caller) (*write.Result, error)
+}
+
+// vmKey carries, in a request's context, the sandbox its script runs in: a write that
+// script makes runs its lifecycle hooks in another sandbox (goja settles promises only
+// when the outermost call returns, so a hook cannot run nested in the caller's).
+type vmKey struct{}
+
+// write runs strapi.entityService.create/update/delete and strapi.db.query(uid)'s
+// create/update/delete through the one write path, as the system (no permission check),
+// and answers the entry flat, as Strapi's entity service returns it.
+func (rt *Runtime) write(c *call, style jsquery.Style, op string, a readArgs) ([]byte, error) {
+	if rt.Writes == nil {
+		return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "writes from the project's code are not available"}
+	}
+	m, _ := rt.model(a.UID)
+	q := &ir.Query{Model: m.UID, Via: ir.ViaEntityService}
+	var params struct {
+		Data  json.RawMessage `json:"data"`
+		Where json.RawMessage `json:"where"`
+	}
+	if len(a.Params) > 0 {
+		if err := json.Unmarshal(a.Params, &params); err != nil {
+			return nil, apierror.Validation("Invalid params: %v", err)
+		}
+	}
+	readParams := a.Params
+	switch op {
+	case "create":
+		q.Op = ir.Create
+	case "update":
+		q.Op = ir.Update
+	case "delete":
+		q.Op = ir.Delete
+	default:
+		return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: fmt.Sprintf("%s is not provided by Quarry yet", op)}
+	}
+	if q.Op != ir.Create && m.Kind != schemas.SingleType {
+		id, err := rt.writeTarget(c, style, m, a, params.Where)
+		if err != nil {
+			return nil, err
+		}
+		if id == "" {
+			return []byte("null"), nil
+		}
+		q.ID = id
+	}
+	if q.Op != ir.Delete {
+		if err := setData(q, params.Data); err != nil {
+			return nil, err
+		}
+	}
+	// The entry answered is read with the call's fields and populate.
+	rq := &ir.Query{Model: m.UID}
+	if _, err := jsquery.Lower(stripWriteKeys(readParams), style, rq); err != nil {
+		return nil, err
+	}
+	q.Fields, q.Populate, q.Locale = rq.Fields, rq.Populate, rq.Locale
+	res, err := rt.Writes.Apply(c.ctx, q, ir.System)
+	if err != nil {
+		return nil, err
+	}
+	if res == nil || res.Entry == nil || res.Plan == nil {
+		return []byte("null"), nil
+	}
+	b := envelope.Get()
+	defer envelope.Put(b)
+	b.FlatEntry(res.Plan.Root, res.Entry)
+	return bytes.Clone(b.Bytes()), nil
+}
+
+// writeTarget is the id an update or delete writes: the entity service's id argument, or
+// the first entry the query engine's where finds ("" when none).
+func (rt *Runtime) writeTarget(c *call, style jsquery.Style, m *schemas.Model, a readArgs, where json.RawMessage) (string, error) {
+	if style == jsquery.EntityService {
+		return jsquery.ID(a.ID)
+	}
+	if len(where) == 0 || string(where) == "null" {
+		return "", apierror.Validation("strapi.db.query('%s') writes need a where", m.UID)
+	}
+	params, _ := json.Marshal(map[string]json.RawMessage{"where": where, "select": json.RawMessage(`["id"]`)})
+	out, err := rt.read(c, style, "findOne", m, readArgs{UID: m.UID, Params: params})
+	if err != nil {
+		return "", err
+	}
+	var e struct {
+		ID json.Number `json:"id"`
+	}
+	if string(out) == "null" {
+		return "", nil
+	}
+	if err := json.Unmarshal(out, &e); err != nil {
+		return "", err
+	}
+	return e.ID.String(), nil
+}
+
+// stripWriteKeys leaves the params of the read that answers a write.
+func stripWriteKeys(params json.RawMessage) json.RawMessage {
+	var v any
+	if err := decodeOrdered(params, &v); err != nil {
+		return nil
+	}
+	o, ok := v.(*ordered)
+	if !ok {
+		return nil
+	}
+	out := &ordered{}
+	for i, k := range o.keys {
+		switch k {
+		case "fields", "populate", "select", "locale":
+			out.keys = append(out.keys, k)
+			out.vals = append(out.vals, o.vals[i])
+		}
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
+
+// setData reads a write's data (a JSON object) into q, keeping its keys' order.
+func setData(q *ir.Query, raw json.RawMessage) error {
+	q.Data = map[string]any{}
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var data map[string]any
+	if err := dec.Decode(&data); err != nil {
+		return apierror.Validation("data must be an object")
+	}
+	q.Data = data
+	return nil
+}
+
+// Before runs the project's before<Action> lifecycle hook of a model (write.Lifecycles):
+// what it leaves in event.params.data is what the write stores; what it throws is the
+// answer (Strapi's error envelope for Strapi's errors).
+func (rt *Runtime) Before(ctx context.Context, l *write.Lifecycle) error {
+	return rt.runHook(ctx, l)
+}
+
+// After runs the project's after<Action> hook once the write committed.
+func (rt *Runtime) After(ctx context.Context, l *write.Lifecycle) error {
+	return rt.runHook(ctx, l)
+}
+
+// HasLifecycles says whether some model has a lifecycles file Quarry runs.
+func (rt *Runtime) HasLifecycles() bool {
+	rt.init()
+	return len(rt.files["lifecycles"]) > 0
+}
+
+func (rt *Runtime) runHook(ctx context.Context, l *write.Lifecycle) error {
+	rt.init()
+	if rt.files["lifecycles"][l.Model.UID] == "" {
+		return nil
+	}
+	event, err := rt.eventJSON(l)
+	if err != nil {
+		return err
+	}
+	v, err := rt.getFor(ctx)
+	if err != nil {
+		return rt.failed(&Route{Key: string(l.Action) + " " + l.Model.UID}, err)
+	}
+	v.cur = &call{ctx: context.WithValue(ctx, vmKey{}, v), who: ir.System, route: string(l.Action) + " of " + l.Model.UID}
+	var box *goja.Object
+	rt.heap.enter(v)
+	err = v.js.Run(ctx, rt.Timeout, func() error {
+		r := v.js.Runtime()
+		b, err := v.hook(goja.Undefined(), r.ToValue(l.Model.UID), r.ToValue(string(l.Action)), r.ToValue(string(event)))
+		if err != nil {
+			return err
+		}
+		box = b.ToObject(r)
+		return nil
+	})
+	rt.heap.leave(v)
+	if err != nil {
+		rt.discardFor(ctx)
+		return rt.failed(&Route{Key: string(l.Action) + " " + l.Model.UID}, err)
+	}
+	res := readBox(box)
+	data := box.Get("data")
+	state := box.Get("stateJSON")
+	rt.putFor(ctx, v)
+	switch {
+	case res.state != "done":
+		rt.Log.Error("lifecycle hook did not finish: it waits on something that never comes", "hook", l.Action, "model", l.Model.UID)
+		return internal()
+	case res.internal != "":
+		rt.Log.Error("lifecycle hook failed", "hook", l.Action, "model", l.Model.UID, "error", res.internal)
+		return internal()
+	case res.json != "":
+		var env struct {
+			Error struct {
+				Status  int    `json:"status"`
+				Name    string `json:"name"`
+				Message string `json:"message"`
+				Details any    `json:"details"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(res.json), &env); err != nil {
+			return internal()
+		}
+		return &apierror.Error{Status: env.Error.Status, Name: env.Error.Name, Message: env.Error.Message, Details: env.Error.Details}
+	}
+	if state != nil && !goja.IsUndefined(state) && !goja.IsNull(state) {
+		var st map[string]any
+		if json.Unmarshal([]byte(state.String()), &st) == nil {
+			l.State = st
+		}
+	}
+	if strings.HasPrefix(string(l.Action), "before") && l.Params != nil && data != nil && !goja.IsUndefined(data) && !goja.IsNull(data) {
+		return setData(l.Params, json.RawMessage(data.String()))
+	}
+	return nil
+}
+
+// eventJSON is Strapi's lifecycle event: {action, model, params: {data, where, select,
+// populate}, result, state}.
+func (rt *Runtime) eventJSON(l *write.Lifecycle) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"action":`)
+	writeJSON(&b, string(l.Action))
+	b.WriteString(`,"model":{"uid":`)
+	writeJSON(&b, l.Model.UID)
+	b.WriteString(`,"singularName":`)
+	writeJSON(&b, l.Model.SingularName)
+	b.WriteString(`,"tableName":`)
+	writeJSON(&b, l.Model.Table)
+	b.WriteString(`},"params":{`)
+	comma := false
+	if p := l.Params; p != nil {
+		if p.Op != ir.Delete && p.Data != nil {
+			b.WriteString(`"data":{`)
+			keys := dataKeys(l.Model, p.Data)
+			n := 0
+			for _, k := range keys {
+				val, ok := p.Data[k]
+				if !ok {
+					continue
+				}
+				if n > 0 {
+					b.WriteByte(',')
+				}
+				n++
+				writeJSON(&b, k)
+				b.WriteByte(':')
+				if err := writeJSON(&b, val); err != nil {
+					return nil, err
+				}
+			}
+			b.WriteByte('}')
+			comma = true
+		}
+		if p.ID != "" {
+			if comma {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"where":{"id":`)
+			if _, err := strconv.ParseInt(p.ID, 10, 64); err == nil {
+				b.WriteString(p.ID)
+			} else {
+				writeJSON(&b, p.ID)
+			}
+			b.WriteByte('}')
+		}
+	}
+	b.WriteByte('}')
+	if l.Result != nil {
+		b.WriteString(`,"result":`)
+		switch {
+		case l.Result.JSON != nil:
+			b.Write(l.Result.JSON)
+		case l.Result.Step != nil && l.Result.Entry != nil:
+			eb := envelope.Get()
+			eb.FlatEntry(l.Result.Step, l.Result.Entry)
+			b.Write(eb.Bytes())
+			envelope.Put(eb)
+		default:
+			b.WriteString("null")
+		}
+	}
+	b.WriteString(`,"state":`)
+	if l.State == nil {
+		b.WriteString("{}")
+	} else if err := writeJSON(&b, l.State); err != nil {
+		return nil, err
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func writeJSON(b *bytes.Buffer, v any) error {
+	enc, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b.Write(enc)
+	return nil
+}
+
+// dataKeys orders a payload's keys as the model lists its attributes (the others after, by
+// name): the IR keeps data as a map, and a hook sees the attributes in the schema's order.
+func dataKeys(m *schemas.Model, data map[string]any) []string {
+	keys := make([]string, 0, len(data))
+	seen := map[string]bool{}
+	for _, a := range m.Attributes {
+		if _, ok := data[a.Name]; ok {
+			keys = append(keys, a.Name)
+			seen[a.Name] = true
+		}
+	}
+	var rest []string
+	for k := range data {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(keys, rest...)
+}
