@@ -85,7 +85,7 @@ func TestFailClosed(t *testing.T) {
 				}
 			}
 			// Routes without such code are Quarry's.
-			for _, p := range []string{"/api/articles", "/api/writers", "/api/tags/1", "/api/users/me", "/api/homepage"} {
+			for _, p := range []string{"/api/articles", "/api/writers/1", "/api/tags/1", "/api/users/me", "/api/homepage"} {
 				if st, b := srv.do(t, "GET", p, nil); st == 501 {
 					t.Errorf("GET %s: %d %s", p, st, b)
 				}
@@ -165,7 +165,7 @@ func TestFailClosedUpstream(t *testing.T) {
 	}{
 		{"GET", "/api/articles/1", 502}, {"GET", "/api/tags", 502}, {"POST", "/api/writers", 502},
 		{"GET", "/api/users", 502}, {"GET", "/api/hello/greeting", 502}, {"GET", "/api/tags/count", 502},
-		{"GET", "/api/articles", 200}, {"GET", "/api/writers", 200}, {"GET", "/api/tags/1", 404},
+		{"GET", "/api/writers", 502}, {"GET", "/api/articles", 200}, {"GET", "/api/writers/1", 404}, {"GET", "/api/tags/1", 404},
 	} {
 		var body []byte
 		if c.method == "POST" {
@@ -188,5 +188,31 @@ func TestFailClosedUpstream(t *testing.T) {
 	}
 	if strings.Contains(log, "github.com/quarrycms/quarry") || strings.Contains(log, "serves its own core action") {
 		t.Errorf("start-up log:\n%s", log)
+	}
+}
+
+// TestUnprovidedModules: with the runtime on, code that requires an npm module Quarry's
+// sandbox does not provide is refused, naming the module — at start when the file requires
+// it at load (quarry routes says so), at the request when an action requires it inside.
+// Module resolution does not depend on the database: SQLite only.
+func TestUnprovidedModules(t *testing.T) {
+	be := backends()[0]
+	app := failClosedApp(t)
+	srv := start(t, be, app)
+	rest, _ := refusedRoutes(t, srv.Env, app)
+	var listed bool
+	for _, r := range rest {
+		if r.method == "GET" && r.path == "/api/writers" {
+			listed = strings.Contains(r.why, "'axios'")
+		}
+	}
+	if !listed {
+		t.Errorf("quarry routes does not refuse GET /api/writers for 'axios': %v", rest)
+	}
+	for path, module := range map[string]string{"/api/writers": "axios", "/api/footer": "dayjs"} {
+		st, b := srv.do(t, "GET", path, nil)
+		if st != 501 || !strings.Contains(string(b), `"name":"NotImplementedError"`) || !strings.Contains(string(b), module) {
+			t.Errorf("GET %s: %d %s, want 501 naming %s", path, st, b, module)
+		}
 	}
 }

@@ -50,6 +50,8 @@ func TestBuildRoutesFailClosed(t *testing.T) {
 		"GET /api/users":          "src/index.js",
 		"PUT /api/users/:id":      "src/extensions/users-permissions/strapi-server.js",
 		"GET /api/hello/greeting": "src/plugins/hello/strapi-server.js",
+		"GET /api/writers":        "src/api/writer/controllers/writer.js",
+		"GET /api/footer":         "src/api/footer/controllers/footer.js",
 	} {
 		if why, ok := refused[route]; !ok || !strings.HasPrefix(why, file) {
 			t.Errorf("%s: refused %v, why %q; want %s", route, ok, why, file)

@@ -414,11 +414,20 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 		s.cache[name] = v
 		return v, nil
 	}
+	if !filepath.IsAbs(name) {
+		if v, ok, err := s.builtin(name); ok {
+			if err != nil {
+				return nil, err
+			}
+			s.cache[name] = v
+			return v, nil
+		}
+	}
 	if forbiddenModules[strings.TrimPrefix(name, "node:")] {
 		return nil, fmt.Errorf("require('%s'): files, processes and the network are not available to project files under Quarry", name)
 	}
 	if !filepath.IsAbs(name) && s.opts.Strict {
-		return nil, fmt.Errorf("require('%s'): the module is not provided by Quarry's sandbox", name)
+		return nil, &NotProvidedError{Module: name}
 	}
 	if !filepath.IsAbs(name) {
 		// A bare module the sandbox does not have (an npm package's helper): a stub,
@@ -464,6 +473,13 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 	}
 	s.cache[file] = v
 	return v, nil
+}
+
+// NotProvidedError is a strict sandbox's refusal of an npm module it does not provide.
+type NotProvidedError struct{ Module string }
+
+func (e *NotProvidedError) Error() string {
+	return fmt.Sprintf("require('%s'): the module is not provided by Quarry's sandbox", e.Module)
 }
 
 // forbiddenModules are Node's modules that reach files, processes or the network.
@@ -545,11 +561,7 @@ func (s *sandbox) runSource(name, file, src, runtimeFile string) (goja.Value, er
 		} else if strings.HasPrefix(n, "node:") {
 			target = strings.TrimPrefix(n, "node:")
 		}
-		v, err := s.require(target)
-		if err != nil {
-			panic(rt.NewGoError(err))
-		}
-		return v
+		return s.requireOrThrow(target)
 	}
 	if _, err := fn(goja.Undefined(), exports, rt.ToValue(req), module, rt.ToValue(runtimeFile), rt.ToValue(filepath.Dir(runtimeFile))); err != nil {
 		return nil, jsError(err)

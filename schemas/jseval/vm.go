@@ -36,7 +36,7 @@ func (v *VM) Runtime() *goja.Runtime { return v.s.rt }
 // absolute path, once; later calls return the same exports.
 func (v *VM) Require(name string) (goja.Value, error) {
 	if !filepath.IsAbs(name) {
-		if _, ok := v.s.opts.Modules[name]; !ok && name != "@strapi/strapi" && name != "@strapi/utils" && name != "path" {
+		if _, ok := v.s.opts.Modules[name]; !ok && !Provided(name) {
 			return nil, fmt.Errorf("require(%q): not a project file", name)
 		}
 	}
@@ -50,13 +50,22 @@ func (v *VM) Require(name string) (goja.Value, error) {
 // RequireFunc is require as a JavaScript function of this VM (project files by absolute
 // path, modules by name).
 func (v *VM) RequireFunc() func(goja.FunctionCall) goja.Value {
-	return func(c goja.FunctionCall) goja.Value {
-		val, err := v.s.require(c.Argument(0).String())
-		if err != nil {
-			panic(v.s.rt.NewGoError(err))
-		}
-		return val
+	return func(c goja.FunctionCall) goja.Value { return v.s.requireOrThrow(c.Argument(0).String()) }
+}
+
+// requireOrThrow is require as JavaScript sees it: a module the sandbox does not provide
+// throws Strapi's NotImplementedError naming it (501: the route is refused, never run
+// without the code it needs); other failures throw as Go errors.
+func (s *sandbox) requireOrThrow(name string) goja.Value {
+	val, err := s.require(name)
+	var np *NotProvidedError
+	if errors.As(err, &np) {
+		panic(s.notImplemented(np.Error()))
 	}
+	if err != nil {
+		panic(s.rt.NewGoError(err))
+	}
+	return val
 }
 
 // Run calls fn with a time limit and ctx's cancellation interrupting the script; a script
@@ -88,3 +97,15 @@ func (v *VM) Interrupt(err error) { v.s.rt.Interrupt(err) }
 
 // JSError turns a goja exception into a plain error carrying the script's message.
 func JSError(err error) error { return jsError(err) }
+
+// notImplemented is a @strapi/utils NotImplementedError of this sandbox, to throw.
+func (s *sandbox) notImplemented(msg string) goja.Value {
+	utils := s.cache["@strapi/utils"].ToObject(s.rt)
+	ctor := utils.Get("errors").ToObject(s.rt).Get("NotImplementedError")
+	fn, _ := goja.AssertFunction(ctor)
+	e, err := fn(goja.Undefined(), s.rt.ToValue(msg))
+	if err != nil {
+		return s.rt.NewGoError(errors.New(msg))
+	}
+	return e
+}

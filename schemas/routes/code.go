@@ -245,6 +245,7 @@ func (m *Model) loadServices(ctx context.Context, api string) error {
 			m.serviceFiles(uid, rel)
 			continue
 		}
+		m.noteUnprovided(rel, res.Unresolved)
 		var actions []string
 		if obj, _ := res.Value.(map[string]any); obj != nil && obj["__quarry"] == "coreService" {
 			if u, _ := obj["uid"].(string); u != "" {
@@ -299,14 +300,15 @@ func (m *Model) loadLifecycles(ctx context.Context, api string) error {
 			m.addHooks(uid, Code{File: rel, What: fmt.Sprintf("lifecycle hooks Quarry could not read (%v)", unwrap(err))}, []string{"*"})
 			continue
 		}
+		m.noteUnprovided(rel, res.Unresolved)
 		if len(res.Keys) > 0 {
-			runnable := true
+			runnable := m.provided(rel)
 			for _, k := range res.Keys {
 				if !slices.Contains(writeHooks, k) {
 					runnable = false
 				}
 			}
-			m.addHooks(uid, Code{File: rel, What: "lifecycle hooks " + strings.Join(res.Keys, ", "), Runnable: runnable, Lifecycle: true}, res.Keys)
+			m.addHooks(uid, Code{File: rel, What: "lifecycle hooks " + strings.Join(res.Keys, ", ") + m.unprovidedNote(rel), Runnable: runnable, Lifecycle: true}, res.Keys)
 		}
 	}
 	return nil
@@ -648,10 +650,12 @@ func (m *Model) CoreCode(uid, action string) []Code {
 		out = append(out, Code{File: filepath.ToSlash(filepath.Join("src", "api", api, "routes")), What: "route files Quarry could not read"})
 	}
 	if slices.Contains(m.Overridden, uid+"."+action) {
-		out = append(out, Code{File: m.controllerFile(uid), What: "the controller defines " + action, Runnable: true})
+		f := m.controllerFile(uid)
+		out = append(out, Code{File: f, What: "the controller defines " + action + m.unprovidedNote(f), Runnable: m.provided(f)})
 	}
 	if slices.Contains(m.Services[uid], action) {
-		out = append(out, Code{File: m.serviceFile[uid], What: "the service defines " + action, Runnable: true})
+		f := m.serviceFile[uid]
+		out = append(out, Code{File: f, What: "the service defines " + action + m.unprovidedNote(f), Runnable: m.provided(f)})
 	}
 	if r := m.Core[uid]; r != nil {
 		c := r.Config[action]
@@ -729,7 +733,12 @@ func (m *Model) CustomCode(r Route) []Code {
 	if r.Handler != "" && !defined {
 		what += ", which no controller of the project defines (Strapi refuses to start)"
 	}
-	out = append(out, Code{File: r.File, What: what, Runnable: r.API != "" && strings.HasPrefix(r.Handler, "api::") && defined})
+	ctrlFile := ""
+	if slices.Contains(m.Actions[ctrl], action) {
+		ctrlFile = m.controllerFile(ctrl)
+		what += m.unprovidedNote(ctrlFile)
+	}
+	out = append(out, Code{File: r.File, What: what, Runnable: r.API != "" && strings.HasPrefix(r.Handler, "api::") && defined && m.provided(ctrlFile)})
 	if len(r.Config.Policies) > 0 || len(r.Config.Middlewares) > 0 {
 		out = append(out, Code{File: r.File, What: describeHooks(r.Method+" "+r.Path, r.Config), Runnable: r.API != "" && m.runnableConfig(api, r.Config)})
 	}
@@ -761,10 +770,60 @@ func (m *Model) runnableConfig(api string, c RouteConfig) bool {
 			default:
 				return false
 			}
-			if strings.Contains(base, "..") || firstSource(m.Dir, base) == "" {
+			if strings.Contains(base, "..") {
+				return false
+			}
+			f := firstSource(m.Dir, base)
+			if f == "" || !m.provided(m.checkModules(f)) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// noteUnprovided remembers the npm modules a project file requires that the sandbox lacks.
+func (m *Model) noteUnprovided(rel string, modules []string) {
+	if len(modules) == 0 {
+		return
+	}
+	if m.unprovided == nil {
+		m.unprovided = map[string][]string{}
+	}
+	m.unprovided[filepath.ToSlash(rel)] = modules
+}
+
+// provided says whether every npm module file requires is provided by Quarry's sandbox.
+func (m *Model) provided(file string) bool { return len(m.unprovided[file]) == 0 }
+
+// unprovidedNote names the modules a file requires that Quarry's sandbox lacks.
+func (m *Model) unprovidedNote(file string) string {
+	mods := m.unprovided[file]
+	if len(mods) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (it requires %s, which Quarry does not provide)", strings.Join(quoted(mods), ", "))
+}
+
+func quoted(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = "'" + s + "'"
+	}
+	return out
+}
+
+// checkModules reads a policy's or middleware's file once for the modules it requires; the
+// file is returned for chaining.
+func (m *Model) checkModules(rel string) string {
+	if m.checked == nil {
+		m.checked = map[string]bool{}
+	}
+	if !m.checked[rel] {
+		m.checked[rel] = true
+		if res, err := jseval.EvalModule(context.Background(), filepath.Join(m.Dir, rel), m.Eval); err == nil {
+			m.noteUnprovided(rel, res.Unresolved)
+		}
+	}
+	return rel
 }

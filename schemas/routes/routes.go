@@ -117,7 +117,11 @@ type Model struct {
 
 	unreadableAPIs map[string]bool
 	serviceFile    map[string]string // service uid → its file
-	subscribed     map[string]bool   // files whose lifecycle subscriptions were recorded
+	// unprovided lists, per project file (slash path), the npm modules it requires that
+	// Quarry's sandbox does not provide: code in it cannot run under Quarry.
+	unprovided map[string][]string
+	checked    map[string]bool // policy and middleware files read for their modules
+	subscribed map[string]bool // files whose lifecycle subscriptions were recorded
 }
 
 // IsCoreEnabled says whether a content type's core action is routed: always when the project
@@ -194,6 +198,7 @@ func Load(ctx context.Context, dir string, opts jseval.Options) (*Model, error) 
 				}
 				continue
 			}
+			m.noteUnprovided(rel, res.Unresolved)
 			m.addController(name, rel, res)
 		}
 	}

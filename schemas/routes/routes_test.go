@@ -105,7 +105,9 @@ func TestBadRouteFile(t *testing.T) {
 		"src/api/a/routes/a.js":      `module.exports = { routes: [{ handler: 'a.b' }] };`,
 		"src/api/b/routes/b.js":      `const fs = require('fs'); module.exports = { routes: JSON.parse(fs.readFileSync('x')) };`,
 		"src/api/b/controllers/b.js": `throw new Error('nope');`,
-		"src/api/c/routes/c.js":      `const _ = require('lodash'); module.exports = _.merge({}, require('@strapi/strapi').factories.createCoreRouter('api::c.c'));`,
+		"src/api/c/routes/c.js":      `const h = require('some-helper'); module.exports = h.merge({}, require('@strapi/strapi').factories.createCoreRouter('api::c.c'));`,
+		// lodash is the sandbox's own: the router it copies is read.
+		"src/api/d/routes/d.js": `const _ = require('lodash'); module.exports = _.merge({}, require('@strapi/strapi').factories.createCoreRouter('api::d.d', { only: ['find'] }));`,
 	})
 	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
 	if err != nil {
@@ -121,6 +123,9 @@ func TestBadRouteFile(t *testing.T) {
 	// a recorded router, so it counts as unreadable too, keeping its core routes).
 	if !m.IsCoreEnabled("api::c.c", "find") {
 		t.Error("api c lost its core routes")
+	}
+	if !m.IsCoreEnabled("api::d.d", "find") || m.IsCoreEnabled("api::d.d", "create") {
+		t.Error("api d's router, copied by lodash, was not read")
 	}
 }
 

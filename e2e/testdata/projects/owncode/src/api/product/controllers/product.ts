@@ -3,6 +3,7 @@
  * /api/products/<slug>.
  */
 import { factories } from '@strapi/strapi';
+import _ from 'lodash';
 
 export default factories.createCoreController('api::product.product', ({ strapi }) => ({
   async findOne(ctx) {
@@ -27,7 +28,7 @@ export default factories.createCoreController('api::product.product', ({ strapi 
       return ctx.notFound('No such product');
     }
     const copy = await strapi.entityService.create('api::product.product', {
-      data: { name: `${original.name} (copy)`, price: original.price, hidden: true },
+      data: { name: `${original.name} (copy)`, ..._.pick(original, ['price']), hidden: true },
     });
     const sanitized = await this.sanitizeOutput(copy, ctx);
     return this.transformResponse(sanitized);

@@ -1,0 +1,191 @@
+package jseval
+
+import (
+	"crypto/hmac"
+	"crypto/md5"
+	"crypto/rand"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"crypto/subtle"
+	"embed"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"math/big"
+	"strings"
+
+	"github.com/dop251/goja"
+)
+
+// The npm modules real Strapi projects require most, written for Quarry's sandbox: lodash
+// (and lodash/<function>), slugify, qs; crypto's basics are Go's. A module not here is an
+// inert stub when reading files and a NotImplementedError (501) when running requests.
+//
+//go:embed modules/*.js
+var moduleFiles embed.FS
+
+// npmModules maps a module name to its embedded source.
+var npmModules = map[string]string{"lodash": "modules/lodash.js", "slugify": "modules/slugify.js", "qs": "modules/qs.js"}
+
+// Provided reports whether the sandbox gives a module of that name (beyond the project's own
+// files), so that a project requiring it can run under Quarry.
+func Provided(name string) bool {
+	name = strings.TrimPrefix(name, "node:")
+	if _, ok := npmModules[name]; ok {
+		return true
+	}
+	if f, ok := strings.CutPrefix(name, "lodash/"); ok && f != "fp" && !strings.Contains(f, "/") {
+		return true
+	}
+	switch name {
+	case "crypto", "path", "@strapi/utils", "@strapi/strapi":
+		return true
+	}
+	return false
+}
+
+// builtin loads a provided npm module; ok is false for a name that is not one.
+func (s *sandbox) builtin(name string) (v goja.Value, ok bool, err error) {
+	bare := strings.TrimPrefix(name, "node:")
+	if file, found := npmModules[bare]; found {
+		src, err := moduleFiles.ReadFile(file)
+		if err != nil {
+			return nil, true, err
+		}
+		v, err := s.runSource(bare, "/node_modules/"+bare+".js", string(src), "/node_modules/"+bare+".js")
+		return v, true, err
+	}
+	if f, found := strings.CutPrefix(bare, "lodash/"); found && Provided(bare) {
+		lodash, err := s.require("lodash")
+		if err != nil {
+			return nil, true, err
+		}
+		return lodash.ToObject(s.rt).Get(f), true, nil
+	}
+	if bare == "crypto" {
+		return s.cryptoModule(), true, nil
+	}
+	return nil, false, nil
+}
+
+// cryptoModule is the part of Node's crypto projects use for tokens and digests: createHash,
+// createHmac, randomBytes, randomUUID, randomInt, timingSafeEqual. Binary values are
+// buffer-like objects whose toString takes 'hex', 'base64', 'base64url' or 'utf8'.
+func (s *sandbox) cryptoModule() goja.Value {
+	rt := s.rt
+	bytesOf := func(v goja.Value, enc string) []byte {
+		if o, ok := v.(*goja.Object); ok {
+			if b, ok := o.Get("__bytes").Export().([]byte); ok {
+				return b
+			}
+		}
+		str := v.String()
+		switch enc {
+		case "hex":
+			b, _ := hex.DecodeString(str)
+			return b
+		case "base64":
+			b, _ := base64.StdEncoding.DecodeString(str)
+			return b
+		}
+		return []byte(str)
+	}
+	encode := func(b []byte, enc string) goja.Value {
+		switch enc {
+		case "hex":
+			return rt.ToValue(hex.EncodeToString(b))
+		case "base64":
+			return rt.ToValue(base64.StdEncoding.EncodeToString(b))
+		case "base64url":
+			return rt.ToValue(base64.RawURLEncoding.EncodeToString(b))
+		}
+		return rt.ToValue(string(b))
+	}
+	buffer := func(b []byte) goja.Value {
+		o := rt.NewObject()
+		o.Set("__bytes", b)
+		o.Set("length", len(b))
+		o.Set("toString", func(c goja.FunctionCall) goja.Value { return encode(b, c.Argument(0).String()) })
+		return o
+	}
+	newHash := func(alg string, key []byte) hash.Hash {
+		var f func() hash.Hash
+		switch strings.ToLower(strings.ReplaceAll(alg, "-", "")) {
+		case "md5":
+			f = md5.New
+		case "sha1":
+			f = sha1.New
+		case "sha256":
+			f = sha256.New
+		case "sha384":
+			f = sha512.New384
+		case "sha512":
+			f = sha512.New
+		default:
+			panic(rt.NewTypeError(fmt.Sprintf("Digest method not supported: %s", alg)))
+		}
+		if key != nil {
+			return hmac.New(f, key)
+		}
+		return f()
+	}
+	hasher := func(h hash.Hash) goja.Value {
+		o := rt.NewObject()
+		o.Set("update", func(c goja.FunctionCall) goja.Value {
+			h.Write(bytesOf(c.Argument(0), c.Argument(1).String()))
+			return o
+		})
+		o.Set("digest", func(c goja.FunctionCall) goja.Value {
+			sum := h.Sum(nil)
+			if goja.IsUndefined(c.Argument(0)) {
+				return buffer(sum)
+			}
+			return encode(sum, c.Argument(0).String())
+		})
+		return o
+	}
+	m := rt.NewObject()
+	m.Set("createHash", func(alg string) goja.Value { return hasher(newHash(alg, nil)) })
+	m.Set("createHmac", func(c goja.FunctionCall) goja.Value {
+		return hasher(newHash(c.Argument(0).String(), bytesOf(c.Argument(1), "")))
+	})
+	m.Set("randomBytes", func(n int64) goja.Value {
+		if n < 0 || n > 1<<16 {
+			panic(rt.NewTypeError(fmt.Sprintf("The value of \"size\" is out of range: %d", n)))
+		}
+		b := make([]byte, n)
+		rand.Read(b)
+		return buffer(b)
+	})
+	m.Set("randomUUID", uuid4)
+	m.Set("randomInt", func(c goja.FunctionCall) goja.Value {
+		lo, hi := int64(0), c.Argument(0).ToInteger()
+		if len(c.Arguments) > 1 && !goja.IsUndefined(c.Argument(1)) {
+			lo, hi = hi, c.Argument(1).ToInteger()
+		}
+		if hi <= lo {
+			panic(rt.NewTypeError("The value of \"max\" is out of range"))
+		}
+		n, _ := rand.Int(rand.Reader, big.NewInt(hi-lo))
+		return rt.ToValue(lo + n.Int64())
+	})
+	m.Set("timingSafeEqual", func(a, b goja.Value) bool {
+		x, y := bytesOf(a, ""), bytesOf(b, "")
+		if len(x) != len(y) {
+			panic(rt.NewTypeError("Input buffers must have the same byte length"))
+		}
+		return subtle.ConstantTimeCompare(x, y) == 1
+	})
+	return m
+}
+
+func uuid4() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}

@@ -1,0 +1,123 @@
+package jseval
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var updateModules = flag.Bool("update-modules", false, "record testdata/modules.golden.json from the real npm packages (node with lodash, slugify and qs under $QUARRY_NPM_REFERENCE/node_modules)")
+
+// moduleCases reads testdata/modules.cases: one expression per line.
+func moduleCases(t *testing.T) []string {
+	t.Helper()
+	f, err := os.Open("testdata/modules.cases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+const modulesPrelude = `var _ = require('lodash'), slugify = require('slugify'), qs = require('qs'), crypto = require('crypto');`
+
+// TestModules compares the sandbox's lodash, slugify, qs and crypto with the real packages'
+// answers to the same expressions.
+func TestModules(t *testing.T) {
+	cases := moduleCases(t)
+	golden := filepath.Join("testdata", "modules.golden.json")
+	if *updateModules {
+		ref := os.Getenv("QUARRY_NPM_REFERENCE")
+		if ref == "" {
+			t.Fatal("-update-modules needs QUARRY_NPM_REFERENCE: a folder with node_modules/{lodash,slugify,qs}")
+		}
+		src, _ := json.Marshal(cases)
+		script := modulesPrelude + `
+var out = {};
+for (const e of ` + string(src) + `) out[e] = String(JSON.stringify(eval('(' + e + ')')));
+process.stdout.write(JSON.stringify(out, null, 1));`
+		cmd := exec.Command("node", "-e", script)
+		cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(ref, "node_modules"))
+		b, err := cmd.Output()
+		if err != nil {
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				t.Fatalf("node: %v\n%s", err, ee.Stderr)
+			}
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]string
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	vm, err := NewVM(Options{Root: t.TempDir(), Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := vm.Runtime()
+	rt.Set("require", vm.RequireFunc())
+	if _, err := rt.RunString(modulesPrelude); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range cases {
+		w, ok := want[e]
+		if !ok {
+			t.Errorf("%s: not recorded (run with -update-modules)", e)
+			continue
+		}
+		v, err := rt.RunString("String(JSON.stringify(" + e + "))")
+		if err != nil {
+			t.Errorf("%s: %v", e, err)
+			continue
+		}
+		if got := v.String(); got != w {
+			t.Errorf("%s\n got %s\nwant %s", e, got, w)
+		}
+	}
+}
+
+// TestModulesRefuse: what the sandbox lacks answers Strapi's NotImplementedError, naming it.
+func TestModulesRefuse(t *testing.T) {
+	vm, err := NewVM(Options{Root: t.TempDir(), Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := vm.Runtime()
+	rt.Set("require", vm.RequireFunc())
+	for expr, want := range map[string]string{
+		`require('lodash').debounce(function () {}, 10)`: "lodash's debounce is not provided",
+		`require('axios')`:                   "require('axios'): the module is not provided",
+		`require('lodash')([1]).map(String)`: "chained wrapper",
+	} {
+		_, err := rt.RunString(`try { ` + expr + `; 'no error' } catch (e) { throw new Error(e.name + ': ' + e.message) }`)
+		if err == nil || !strings.Contains(err.Error(), "NotImplementedError: ") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want a NotImplementedError with %q", expr, err, want)
+		}
+	}
+	// An ES module's default import of lodash (esbuild's interop reads __esModule and default).
+	v, err := rt.RunString(`var m = require('lodash'); [m.__esModule, typeof m.default, m.then].map(String).join()`)
+	if err != nil || v.String() != "undefined,undefined,undefined" {
+		t.Errorf("interop keys: %v %v", v, err)
+	}
+}
