@@ -62,6 +62,13 @@ var ownCodeSteps = []ownCodeStep{
 	{Name: "duplicate a product", Method: "POST", Path: "/api/products/2/duplicate"},
 	{Name: "duplicate a missing product", Method: "POST", Path: "/api/products/99/duplicate"},
 	{Name: "shop stats after", Path: "/api/products/stats", As: "public"},
+	{Name: "ann lists users", Path: "/api/users?fields[0]=username", As: "ann"},
+	{Name: "bob looks for ann", Path: "/api/users?filters[username][$eq]=ann", As: "bob"},
+	{Name: "ann reads herself", Path: "/api/users/1?fields[0]=username&fields[1]=email", As: "ann"},
+	{Name: "ann reads bob", Path: "/api/users/2", As: "ann"},
+	{Name: "nobody lists users", Path: "/api/users", As: "public"},
+	{Name: "ann asks who she is", Path: "/api/notes/whoami", As: "ann"},
+	{Name: "nobody asks who they are", Path: "/api/notes/whoami", As: "public"},
 }
 
 var jwtMask = regexp.MustCompile(`"jwt":"[^"]*"`)

@@ -44,6 +44,9 @@ func (s *Server) serveProject(w http.ResponseWriter, r *http.Request, res Resolv
 		s.writeError(w, r, err)
 		return
 	}
+	if pr.NativeRoute {
+		r = r.WithContext(context.WithValue(r.Context(), origRequestKey{}, r))
+	}
 	s.Code.Serve(w, r, pr, who, res.Params, body, s.clientIP(r))
 }
 
@@ -97,6 +100,46 @@ func (s *Server) Native(ctx context.Context, m *schemas.Model, action, id, rawQu
 	}
 	rec := &capture{header: http.Header{}, status: http.StatusOK}
 	s.dispatchNow(rec, req, m, action, id, who)
+	return rec.status, rec.body.Bytes()
+}
+
+// nativeKey marks, in a request's context, Quarry's own answer to a route whose project
+// chain has run (NativeRoute): routeFirst serves it without the chain a second time.
+type nativeKey struct{}
+
+// origRequestKey holds the client's request while a project chain runs, so that the native
+// answer at its end authenticates the same caller from the same headers.
+type origRequestKey struct{}
+
+// NativeRoute answers a request's route as Quarry serves it natively, with the chain's query
+// and body (projectcode.Host).
+func (s *Server) NativeRoute(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte) {
+	target := path
+	if rawQuery != "" {
+		target += "?" + rawQuery
+	}
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(context.WithValue(ctx, nativeKey{}, true), method, target, rd)
+	if err != nil {
+		return http.StatusBadRequest, []byte(`{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`)
+	}
+	if orig, ok := ctx.Value(origRequestKey{}).(*http.Request); ok {
+		req.Header = orig.Header.Clone()
+		req.RemoteAddr = orig.RemoteAddr
+		req.Host = orig.Host
+	}
+	req.Header.Del("Content-Length")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+		req.ContentLength = int64(len(body))
+	} else {
+		req.ContentLength = 0
+	}
+	rec := &capture{header: http.Header{}, status: http.StatusOK}
+	s.router.ServeHTTP(rec, req)
 	return rec.status, rec.body.Bytes()
 }
 

@@ -47,7 +47,10 @@ type PluginRoute struct {
 	Path   string // the full path as served, /api/users/:id
 	Name   string // plugin and handler, for listings: users-permissions user.find
 	Code   []routes.Code
-	listed bool // a content type's route, which List shows with the type's
+	// Project is the route's chain when Quarry's runtime runs all of Code (policies and
+	// middlewares the project's register() added), ending in the plugin's own action.
+	Project *projectcode.Route
+	listed  bool // a content type's route, which List shows with the type's
 }
 
 // PrefixRoute refuses every request under a path.
@@ -343,7 +346,7 @@ func (t *RouteTable) Refused(method, path string) []routes.Code {
 		}
 	}
 	for _, p := range t.Plugin {
-		if len(p.Code) > 0 && p.Method == method && matchPattern(p.Path, segs) {
+		if len(p.Code) > 0 && p.Project == nil && p.Method == method && matchPattern(p.Path, segs) {
 			return p.Code
 		}
 	}
@@ -353,6 +356,21 @@ func (t *RouteTable) Refused(method, path string) []routes.Code {
 		}
 	}
 	return nil
+}
+
+// PluginProject is the chain of a plugin route whose added policies and middlewares Quarry's
+// runtime runs (nil when there is none), with the request's path parameters.
+func (t *RouteTable) PluginProject(method, path string) (*projectcode.Route, map[string]string) {
+	if t == nil {
+		return nil, nil
+	}
+	segs := splitPath(path)
+	for _, p := range t.Plugin {
+		if p.Project != nil && p.Method == method && matchPattern(p.Path, segs) {
+			return p.Project, patternParams(p.Path, segs)
+		}
+	}
+	return nil, nil
 }
 
 // notServed answers a route the project declares but Quarry does not run: Strapi beside

@@ -91,8 +91,17 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 	}
 	for _, r := range m.PluginRoutes {
 		model, events := pluginModel(r)
-		t.Plugin = append(t.Plugin, PluginRoute{Method: r.Method, Path: r.URL(), Name: r.Plugin + " " + r.Handler,
-			Code: pending(withoutGlobal(m.PluginCode(r.Plugin, r.Handler, model, events), m.Global), runProject)})
+		pr := PluginRoute{Method: r.Method, Path: r.URL(), Name: r.Plugin + " " + r.Handler,
+			Code: pending(withoutGlobal(m.PluginCode(r.Plugin, r.Handler, model, events), m.Global), runProject)}
+		if runProject && runnable(pr.Code) {
+			// Only what the project added runs in the sandbox; the plugin's own middlewares
+			// (its rate limit) run with its action, which Quarry serves natively.
+			pr.Project = &projectcode.Route{Key: r.Method + " " + pr.Path, Method: r.Method, Path: r.Path,
+				Handler: "plugin::" + r.Plugin + "." + r.Handler, NativeRoute: true,
+				Policies: orEmpty(r.AddedPolicies), Middlewares: orEmpty(r.AddedMiddlewares),
+				Info: map[string]any{"pluginName": r.Plugin, "type": "content-api"}, Config: r.Config()}
+		}
+		t.Plugin = append(t.Plugin, pr)
 	}
 	for _, r := range m.LocalRoutes {
 		t.Plugin = append(t.Plugin, PluginRoute{Method: r.Method, Path: r.Path, Name: r.Handler, Code: m.CustomCode(r)})
@@ -418,6 +427,10 @@ func (t *RouteTable) List(s *schemas.Schema, prefix string, upstream bool) []Rou
 	}
 	for _, p := range t.Plugin {
 		if p.listed {
+			continue
+		}
+		if p.Project != nil && len(t.Global) == 0 {
+			out = append(out, RouteInfo{Method: p.Method, Path: strings.Replace(p.Path, "/api", prefix, 1), How: HowQuarryJS, Why: "plugin " + p.Name + ": " + describe(p.Code)})
 			continue
 		}
 		add(p.Method, strings.Replace(p.Path, "/api", prefix, 1), p.Code, "plugin "+p.Name)

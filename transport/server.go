@@ -107,6 +107,9 @@ type Server struct {
 	i18n *i18n.Routes
 	// inline receives the files sent with entries (built by Handler when Upload is set).
 	inline *upload.Inline
+	// router is Handler's router below the REST prefix, where the native answer at the end
+	// of a project chain is served (NativeRoute).
+	router http.Handler
 	// Cache, when set, answers content types' GET requests from memory while the database
 	// has not changed (transport/respcache).
 	Cache *respcache.Cache
@@ -142,6 +145,11 @@ func (s *Server) Handler() http.Handler {
 	if s.Auth.Events == nil {
 		s.Auth.Events = s.writes
 	}
+	if s.Code != nil && s.Code.Services == nil {
+		s.Code.Services = map[string]projectcode.PluginService{
+			"users-permissions.jwt": userspermissions.JWTService{JWT: s.Auth.JWT, Now: s.Now},
+		}
+	}
 	if s.Code != nil && s.Code.Localize == nil {
 		s.Code.Localize = s.Localize
 	}
@@ -152,7 +160,17 @@ func (s *Server) Handler() http.Handler {
 	}
 	r := chi.NewRouter()
 	if len(s.Observers) > 0 {
-		r.Use(observe.Middleware(s.Now, s.Observers...))
+		observed := observe.Middleware(s.Now, s.Observers...)
+		r.Use(func(next http.Handler) http.Handler {
+			obs := observed(next)
+			return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+				if native, _ := req.Context().Value(nativeKey{}).(bool); native {
+					next.ServeHTTP(w, req) // part of the client's request, logged once
+					return
+				}
+				obs.ServeHTTP(w, req)
+			})
+		})
 	}
 	r.Use(s.routeFirst)
 	r.Use(s.recoverer)
@@ -202,6 +220,7 @@ func (s *Server) Handler() http.Handler {
 		r.HandleFunc("/api/*", s.routeFiles)
 	}
 	r.NotFound(s.notFound)
+	s.router = r
 	if s.Upstream != nil && s.NotServed == nil {
 		s.NotServed = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.toUpstream(w, r, "the project's code") })
 	}
@@ -258,6 +277,18 @@ func withRESTPrefix(prefix string, next http.Handler) http.Handler {
 // go to Strapi too.
 func (s *Server) routeFirst(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if native, _ := req.Context().Value(nativeKey{}).(bool); native {
+			next.ServeHTTP(w, req) // the end of a project chain that has run
+			return
+		}
+		if pr, params := s.Routes.PluginProject(req.Method, req.URL.Path); pr != nil {
+			if s.Code == nil {
+				envelope.WriteAPIError(w, &apierror.Error{Status: http.StatusNotImplemented, Name: "NotImplementedError", Message: "This route runs the project's own code, which this server does not run: " + pr.Handler})
+				return
+			}
+			s.serveProject(w, req, Resolved{Kind: RouteProject, Project: pr, Params: params})
+			return
+		}
 		if code := s.Routes.Refused(req.Method, req.URL.Path); code != nil {
 			if s.Upstream != nil {
 				s.toUpstream(w, req, "the project's code: "+code[0].String())

@@ -422,8 +422,10 @@ func (m *Model) addSubscription(rel string, s jseval.Subscription) {
 // whose policies, middlewares or handler changed, and a route added, run the project's code.
 func (m *Model) diffPluginRoutes(rel, what string, after map[string][]map[string]any) {
 	before := map[string][]map[string]any{}
-	for _, r := range m.PluginRoutes {
+	index := map[string][]int{} // plugin → its routes' indexes in m.PluginRoutes
+	for i, r := range m.PluginRoutes {
 		before[r.Plugin] = append(before[r.Plugin], r.Object())
+		index[r.Plugin] = append(index[r.Plugin], i)
 	}
 	plugins := make([]string, 0, len(after))
 	for p := range after {
@@ -451,7 +453,21 @@ func (m *Model) diffPluginRoutes(rel, what string, after map[string][]map[string
 			nc, _ := r["config"].(map[string]any)
 			for _, key := range []string{"policies", "middlewares"} {
 				if added := addedEntries(asList(oc[key]), asList(nc[key])); len(added) > 0 {
-					m.Plugin[p+" "+handler] = append(m.Plugin[p+" "+handler], Code{File: rel, What: fmt.Sprintf("%s adds %s %s to %s", what, key, strings.Join(added, ", "), handler)})
+					raw := addedRaw(asList(oc[key]), asList(nc[key]))
+					pr := &m.PluginRoutes[index[p][i]]
+					var cfg RouteConfig
+					if key == "policies" {
+						pr.AddedPolicies = append(pr.AddedPolicies, raw...)
+						cfg.Policies = raw
+					} else {
+						pr.AddedMiddlewares = append(pr.AddedMiddlewares, raw...)
+						cfg.Middlewares = raw
+					}
+					// Entries naming the project's own policy and middleware files run in
+					// Quarry's runtime; a plugin's, an npm module's or an inline function
+					// does not.
+					m.Plugin[p+" "+handler] = append(m.Plugin[p+" "+handler], Code{File: rel, What: fmt.Sprintf("%s adds %s %s to %s", what, key, strings.Join(added, ", "), handler),
+						Runnable: m.runnableConfig("", cfg)})
 				}
 			}
 			if a, ok := nc["auth"]; ok && a != oc["auth"] {
@@ -499,6 +515,18 @@ func addedEntries(before, after []any) []string {
 	for _, a := range after {
 		if n := name(a); !slices.Contains(have, n) {
 			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// addedRaw is addedEntries' entries themselves: those of after whose name before lacks.
+func addedRaw(before, after []any) []any {
+	names := addedEntries(before, after)
+	var out []any
+	for _, a := range after {
+		if n := addedEntries(nil, []any{a}); len(n) == 1 && slices.Contains(names, n[0]) {
+			out = append(out, a)
 		}
 	}
 	return out

@@ -15,6 +15,11 @@ type PluginRoute struct {
 	Prefix *string
 	// Middlewares are the route's own config.middlewares in Strapi.
 	Middlewares []string
+	// AddedPolicies and AddedMiddlewares are the entries the project's register(),
+	// bootstrap() or a plugin extension added to the route's config (strings or
+	// {name, config} objects), which Quarry's runtime runs before the plugin's own action.
+	AddedPolicies    []any
+	AddedMiddlewares []any
 }
 
 // URL is the route's path as served: /api, the prefix (or /<plugin>), the path.

@@ -114,6 +114,22 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		}
 		return []byte("null"), nil
 	}
+	if name, ok := strings.CutPrefix(op, "plugin."); ok {
+		i := strings.LastIndexByte(name, '.')
+		svc := rt.Services[name[:max(i, 0)]]
+		if i < 0 || svc == nil {
+			return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "strapi.plugin service " + name + " is not provided by Quarry"}
+		}
+		var list []json.RawMessage
+		if err := json.Unmarshal(args, &list); err != nil {
+			return nil, err
+		}
+		out, err := svc.Call(c.ctx, c.who, name[i+1:], list)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(out)
+	}
 	style := jsquery.EntityService
 	name, ok := strings.CutPrefix(op, "es.")
 	if !ok {
@@ -278,6 +294,25 @@ func (rt *Runtime) native(c *call, args []byte) (int, []byte, error) {
 	}
 	status, out := rt.Host.Native(c.ctx, m, a.Action, id, QueryString(a.Query), body, c.who)
 	return status, out, nil
+}
+
+// nativeRoute answers the request's own route natively for a chain that ends there.
+func (rt *Runtime) nativeRoute(c *call, args []byte) (int, []byte) {
+	if c == nil {
+		return 501, []byte(`{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"a plugin's action is not available outside a request under Quarry","details":{}}}`)
+	}
+	var a struct {
+		Query json.RawMessage `json:"query"`
+		Body  json.RawMessage `json:"body"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil {
+		return 400, []byte(`{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`)
+	}
+	var body []byte
+	if len(a.Body) > 0 && string(a.Body) != "null" {
+		body = a.Body
+	}
+	return rt.Host.NativeRoute(c.ctx, c.method, c.path, QueryString(a.Query), body)
 }
 
 // sanitizeOutput is Strapi's sanitize.contentAPI.output: private attributes and passwords

@@ -47,6 +47,10 @@ type Host interface {
 	// (raw, qs notation) and JSON body the project's code left; it returns the status and
 	// the JSON body of the answer.
 	Native(ctx context.Context, m *schemas.Model, action, id, rawQuery string, body []byte, who *ir.Caller) (int, []byte)
+	// NativeRoute answers a request's own route as Quarry serves it without the project's
+	// chain (a plugin's action), with the query (raw, qs notation) and JSON body the chain
+	// left: its status and JSON body.
+	NativeRoute(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte)
 	// User is the users-permissions user with its role, as Strapi puts it in ctx.state.user
 	// (flat JSON, without password and tokens); nil when there is none.
 	User(ctx context.Context, id int64) ([]byte, error)
@@ -69,6 +73,9 @@ type Runtime struct {
 	Log      *slog.Logger
 	// Config is the project's configuration by name (strapi.config.get).
 	Config map[string]any
+	// Services are the plugins' services the project's code may call, by "plugin.service"
+	// (strapi.plugin('users-permissions').service('jwt')).
+	Services map[string]PluginService
 	// Timeout bounds one request's run of the project's code (default 10 s).
 	Timeout time.Duration
 	// Size is the number of sandboxes (default GOMAXPROCS).
@@ -96,9 +103,10 @@ type vm struct {
 
 // call is one request's state while the project's code runs.
 type call struct {
-	ctx   context.Context
-	who   *ir.Caller
-	route string
+	ctx          context.Context
+	who          *ir.Caller
+	route        string
+	method, path string // the request's, for a chain ending in its native route
 }
 
 // New makes a runtime for the project whose code m describes.
@@ -231,6 +239,11 @@ func (rt *Runtime) newVM() (*vm, error) {
 			b.WriteByte('}')
 			status, body = ae.Status, b.Bytes()
 		}
+		v.status = status
+		return r.ToValue(string(body))
+	})
+	host.Set("nativeRoute", func(c goja.FunctionCall) goja.Value {
+		status, body := rt.nativeRoute(v.cur, []byte(c.Argument(0).String()))
 		v.status = status
 		return r.ToValue(string(body))
 	})
@@ -384,7 +397,7 @@ func (rt *Runtime) setupJSON() (string, error) {
 		cfg = map[string]any{}
 	}
 	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
-		"statuses": statuses, "root": rt.Dir, "pluginServices": map[string][]string{}, "maxLength": maxLength})
+		"statuses": statuses, "root": rt.Dir, "pluginServices": rt.serviceMethods(), "maxLength": maxLength})
 	return string(b), err
 }
 
@@ -422,3 +435,18 @@ func errorJSON(ae *apierror.Error) []byte {
 // maxLength caps the elements one built-in call may make (a string's characters, an array's
 // elements, a buffer's bytes): 16 Mi, far past what a controller's answer holds.
 const maxLength = 16 << 20
+
+// PluginService is a plugin's service as the project's code calls it: its methods, and a
+// call with the JSON arguments, answering a JSON value.
+type PluginService interface {
+	Methods() []string
+	Call(ctx context.Context, who *ir.Caller, method string, args []json.RawMessage) (any, error)
+}
+
+func (rt *Runtime) serviceMethods() map[string][]string {
+	out := map[string][]string{}
+	for name, s := range rt.Services {
+		out[name] = s.Methods()
+	}
+	return out
+}

@@ -28,7 +28,10 @@ type Route struct {
 	Handler string `json:"handler"` // api::article.article.find
 	// Native is the core action Quarry runs at the end of the chain when the project does not
 	// replace it (its controller and service are Strapi's own); UID is its content type.
-	Native      string         `json:"native,omitempty"`
+	Native string `json:"native,omitempty"`
+	// NativeRoute ends the chain with Quarry's own answer to the request's route (a plugin's
+	// action, such as users-permissions' user.find), given the query and body the chain left.
+	NativeRoute bool           `json:"nativeRoute,omitempty"`
 	UID         string         `json:"uid,omitempty"`
 	Policies    []any          `json:"policies"`
 	Middlewares []any          `json:"middlewares"`
@@ -105,7 +108,7 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 	if err != nil {
 		return rt.failed(route, err)
 	}
-	v.cur = &call{ctx: context.WithValue(ctx, vmKey{}, v), who: who, route: route.Key}
+	v.cur = &call{ctx: context.WithValue(ctx, vmKey{}, v), who: who, route: route.Key, method: r.Method, path: r.URL.Path}
 	var box *goja.Object
 	rt.heap.enter(v)
 	err = v.js.Run(ctx, rt.Timeout, func() error {

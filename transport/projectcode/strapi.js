@@ -133,14 +133,41 @@
       contentType: function (c) { return contentTypes['plugin::' + name + '.' + c]; }
     };
   }
+  var userUID = 'plugin::users-permissions.user';
+  // Services of plugins written over the entity service, as the plugins write them.
+  var scriptServices = {
+    'users-permissions.user': {
+      fetch: function (id, params) { return entityService.findOne(userUID, id, params); },
+      fetchAll: function (params) { return entityService.findMany(userUID, params); },
+      fetchAuthenticatedUser: function (id) { return entityService.findOne(userUID, id, { populate: ['role'] }); },
+      count: function (params) { return entityService.count(userUID, params); }
+    }
+  };
   function pluginService(p, s) {
     var svc = host.pluginServices[p + '.' + s];
-    if (!svc) throw new errors.NotImplementedError('strapi.plugin(\'' + p + '\').service(\'' + s + '\') is not provided by Quarry');
+    var own = scriptServices[p + '.' + s];
+    if (!svc && !own) throw new errors.NotImplementedError('strapi.plugin(\'' + p + '\').service(\'' + s + '\') is not provided by Quarry');
     var out = {};
-    svc.forEach(function (m) {
+    (svc || []).forEach(function (m) {
       out[m] = async(function () { return call('plugin.' + p + '.' + s + '.' + m, Array.prototype.slice.call(arguments)); });
     });
-    return out;
+    if (own) Object.keys(own).forEach(function (m) { out[m] = own[m]; });
+    if (p === 'users-permissions' && s === 'jwt' && out.verify) {
+      // getToken reads the Bearer token of ctx's request, as the plugin's jwt service does.
+      out.getToken = function (ctx) {
+        var h = ctx && ctx.request && ctx.request.header && ctx.request.header.authorization;
+        if (!h) return null;
+        var parts = String(h).split(/\s+/);
+        if (parts[0].toLowerCase() !== 'bearer' || parts.length !== 2) return null;
+        return out.verify(parts[1]);
+      };
+    }
+    return new Proxy(out, {
+      get: function (t, k) {
+        if (typeof k !== 'string' || k in t || k === 'then') return t[k];
+        return function () { throw new errors.NotImplementedError('strapi.plugin(\'' + p + '\').service(\'' + s + '\').' + k + ' is not provided by Quarry'); };
+      }
+    });
   }
   function getPath(obj, path, def) {
     var keys = Array.isArray(path) ? path : String(path).split('.');
@@ -551,7 +578,17 @@
     if (info && info.pluginName) return 'plugin::' + info.pluginName + '.' + name;
     return 'global::' + name;
   }
+  // The request's own route as Quarry serves it natively (a plugin's action), with the query
+  // and body the chain left; its answer becomes ctx's body as the raw JSON.
+  function nativeRoute(ctx) {
+    var body = host.nativeRoute(JSON.stringify({ query: ctx.query, body: ctx.request.body === undefined ? null : ctx.request.body }));
+    ctx.__res.status = host.nativeStatus();
+    ctx.__res.raw = body;
+    ctx.__res.body = undefined;
+    return undefined;
+  }
   function action(route) {
+    if (route.nativeRoute) return nativeRoute;
     if (route.native) return function (ctx) { return native(ctx, route.uid, route.native, true); };
     var h = route.handler;
     var i = h.lastIndexOf('.');

@@ -170,8 +170,8 @@ func (rt *Runtime) After(ctx context.Context, l *write.Lifecycle) error {
 
 // HasLifecycles says whether some model has a lifecycles file Quarry runs.
 func (rt *Runtime) HasLifecycles() bool {
-	rt.init()
-	return len(rt.files["lifecycles"]) > 0
+	// Not init: the server sets the runtime's services after asking, before the first request.
+	return len(projectFiles(rt.Dir)["lifecycles"]) > 0
 }
 
 func (rt *Runtime) runHook(ctx context.Context, l *write.Lifecycle) error {

@@ -9,6 +9,11 @@ module.exports = {
       config: { policies: ['global::is-authenticated'] },
     },
     {
+      method: 'GET',
+      path: '/notes/whoami',
+      handler: 'note.whoami',
+    },
+    {
       method: 'PUT',
       path: '/notes/:id/archive',
       handler: 'note.archive',
