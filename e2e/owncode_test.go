@@ -69,6 +69,10 @@ var ownCodeSteps = []ownCodeStep{
 	{Name: "nobody lists users", Path: "/api/users", As: "public"},
 	{Name: "ann asks who she is", Path: "/api/notes/whoami", As: "ann"},
 	{Name: "nobody asks who they are", Path: "/api/notes/whoami", As: "public"},
+	{Name: "shop asks a local plugin for the cheapest two", Path: "/api/shop-tools/cheapest?limit=2", As: "public"},
+	{Name: "the local plugin's policy refuses", Path: "/api/shop-tools/cheapest", As: "public"},
+	{Name: "the local plugin answers without auth", Path: "/api/shop-tools/ping", As: "public"},
+	{Name: "ann may not use the local plugin", Path: "/api/shop-tools/cheapest?limit=1", As: "ann"},
 }
 
 var jwtMask = regexp.MustCompile(`"jwt":"[^"]*"`)

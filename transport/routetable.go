@@ -104,7 +104,15 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 		t.Plugin = append(t.Plugin, pr)
 	}
 	for _, r := range m.LocalRoutes {
-		t.Plugin = append(t.Plugin, PluginRoute{Method: r.Method, Path: r.Path, Name: r.Handler, Code: m.CustomCode(r)})
+		pr := PluginRoute{Method: r.Method, Path: r.Path, Name: r.Handler, Code: m.CustomCode(r)}
+		if runProject && r.Plugin != "" && strings.HasPrefix(r.Path, "/api/") && runnable(withoutGlobal(pr.Code, m.Global)) && len(m.Global) == 0 {
+			// A local plugin's content-API route runs its own controller in the sandbox;
+			// its admin routes (outside /api) stay refused, as the admin panel is Strapi's.
+			pr.Project = &projectcode.Route{Key: r.Method + " " + r.Path, Method: r.Method, Path: r.Path, Handler: r.Handler,
+				Policies: orEmpty(r.Config.Policies), Middlewares: orEmpty(r.Config.Middlewares),
+				Info: map[string]any{"pluginName": r.Plugin, "type": "content-api"}, Config: routeConfigObject(r.Config)}
+		}
+		t.Plugin = append(t.Plugin, pr)
 	}
 	for _, p := range m.LocalPrefixes {
 		t.Prefixes = append(t.Prefixes, PrefixRoute{Path: p.Path, Code: p.Code})

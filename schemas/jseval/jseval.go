@@ -54,6 +54,9 @@ type Result struct {
 	// Keys are the own enumerable keys of the exported object (functions included, which
 	// Value drops), in order; nil when the export is not an object.
 	Keys []string
+	// Shape is the exported object's keys, functions included, with nested plain objects
+	// (three levels): names Value drops because their values are functions.
+	Shape map[string]any
 	// Unresolved lists the bare module names the file required that the sandbox does not
 	// provide; they evaluate to an empty object.
 	Unresolved []string
@@ -340,8 +343,24 @@ func (s *sandbox) run(abs string, call bool) (*Result, error) {
 	res := &Result{Value: out, Unresolved: s.unresolved}
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Object" {
 		res.Keys = o.Keys()
+		res.Shape = shape(o, 3)
 	}
 	return res, nil
+}
+
+// shape lists an object's own enumerable keys, functions included, with nested plain objects
+// down to depth levels: what a plugin's export declares (controllers, services, policies).
+func shape(o *goja.Object, depth int) map[string]any {
+	out := map[string]any{}
+	for _, k := range o.Keys() {
+		v := o.Get(k)
+		if c, ok := v.(*goja.Object); ok && depth > 1 && c.ClassName() == "Object" {
+			out[k] = shape(c, depth-1)
+			continue
+		}
+		out[k] = true
+	}
+	return out
 }
 
 // importDefault is @strapi/utils importDefault: an ES module's default export.

@@ -145,7 +145,7 @@ func (p *Project) UnimplementedPlugins(t *Typed) []string {
 	}
 	var out []string
 	for name, on := range enabled {
-		if on && !implementedPlugins[name] && !adminOnlyPlugins[name] {
+		if on && !implementedPlugins[name] && !adminOnlyPlugins[name] && !p.localPlugin(name) {
 			out = append(out, name)
 		}
 	}
@@ -205,4 +205,11 @@ func (p *Project) installedPlugin(dep string) (string, bool) {
 		return "", false
 	}
 	return pkg.Strapi.Name, true
+}
+
+// localPlugin says whether name is a local plugin (src/plugins/<name>): the route table
+// decides how its routes are served (Quarry's runtime for project code, or refused).
+func (p *Project) localPlugin(name string) bool {
+	st, err := os.Stat(filepath.Join(p.Dir, "src", "plugins", name))
+	return err == nil && st.IsDir()
 }

@@ -611,11 +611,28 @@ func (m *Model) loadLocalPlugins(ctx context.Context, in CodeInput) error {
 			continue
 		}
 		code := Code{File: rel, What: "the local plugin " + name}
-		res, err := jseval.EvalModule(ctx, filepath.Join(m.Dir, rel), m.Eval)
+		// strapi-server exports the plugin object, or a function of { env } making it.
+		res, err := jseval.EvalFile(ctx, filepath.Join(m.Dir, rel), m.Eval)
 		if err != nil {
 			code.What += fmt.Sprintf(", which Quarry could not read (%v)", unwrap(err))
 			m.LocalPrefixes = append(m.LocalPrefixes, LocalPrefix{Path: "/api/" + name, Code: code}, LocalPrefix{Path: "/" + name, Code: code})
 			continue
+		}
+		m.noteUnprovided(rel, res.Unresolved)
+		decl := map[string][]string{}
+		for _, kind := range []string{"controllers", "services", "policies", "middlewares"} {
+			if names, ok := res.Shape[kind].(map[string]any); ok {
+				for n := range names {
+					decl[kind] = append(decl[kind], n)
+				}
+			}
+		}
+		if m.localPlugins == nil {
+			m.localPlugins = map[string]map[string][]string{}
+		}
+		// Strapi loads a local plugin only when config/plugins declares it enabled.
+		if localPluginEnabled(in.Config, name) {
+			m.localPlugins[name] = decl
 		}
 		obj, _ := res.Value.(map[string]any)
 		for typ, list := range localPluginRoutes(obj) {
@@ -635,7 +652,7 @@ func (m *Model) loadLocalPlugins(ctx context.Context, in CodeInput) error {
 						url = strings.TrimSuffix(p, "/") + path
 					}
 				}
-				m.LocalRoutes = append(m.LocalRoutes, Route{File: rel, Method: strings.ToUpper(method), Path: url,
+				m.LocalRoutes = append(m.LocalRoutes, Route{File: rel, Plugin: name, Method: strings.ToUpper(method), Path: url,
 					Handler: "plugin::" + name + "." + handler, Config: routeConfig(r["config"])})
 			}
 		}
@@ -757,6 +774,9 @@ func (m *Model) CustomCode(r Route) []Code {
 	if i := strings.LastIndexByte(r.Handler, '.'); i >= 0 {
 		ctrl, action = r.Handler[:i], r.Handler[i+1:]
 	}
+	if r.Plugin != "" {
+		return m.localPluginCode(r)
+	}
 	defined := slices.Contains(m.Actions[ctrl], action) || slices.Contains(CoreActions, action)
 	if r.Handler != "" && !defined {
 		what += ", which no controller of the project defines (Strapi refuses to start)"
@@ -854,4 +874,68 @@ func (m *Model) checkModules(rel string) string {
 		}
 	}
 	return rel
+}
+
+// localPluginCode is the code a local plugin's route runs: its controller action (a
+// controller the plugin declares, whose actions Quarry's runtime finds when it runs), its
+// policies and middlewares (the plugin's own, or the project's files), and code that
+// applies to every route.
+func (m *Model) localPluginCode(r Route) []Code {
+	out := slices.Clone(m.Global)
+	decl := m.localPlugins[r.Plugin]
+	ctrl, _, _ := strings.Cut(strings.TrimPrefix(r.Handler, "plugin::"+r.Plugin+"."), ".")
+	what := "the local plugin " + r.Plugin + "'s route handler " + r.Handler
+	defined := strings.HasPrefix(r.Handler, "plugin::"+r.Plugin+".") && slices.Contains(decl["controllers"], ctrl)
+	switch {
+	case decl == nil:
+		what += " (config/plugins does not enable the plugin)"
+	case !defined:
+		what += ", which the plugin's controllers do not define (Strapi refuses to start)"
+	}
+	what += m.unprovidedNote(r.File)
+	out = append(out, Code{File: r.File, What: what, Runnable: defined && m.provided(r.File)})
+	if len(r.Config.Policies) > 0 || len(r.Config.Middlewares) > 0 {
+		ok := true
+		for kind, list := range map[string][]any{"policies": r.Config.Policies, "middlewares": r.Config.Middlewares} {
+			for _, e := range list {
+				name, _ := e.(string)
+				if o, isObj := e.(map[string]any); isObj {
+					name, _ = o["name"].(string)
+				}
+				own := strings.TrimPrefix(name, "plugin::"+r.Plugin+".")
+				switch {
+				case !strings.Contains(own, "::") && own != "" && slices.Contains(decl[kind], own):
+				case strings.HasPrefix(name, "global::") || strings.HasPrefix(name, "api::"):
+					ok = ok && m.runnableConfig("", RouteConfig{Policies: policiesIf(kind, e), Middlewares: middlewaresIf(kind, e)})
+				default:
+					ok = false
+				}
+			}
+		}
+		out = append(out, Code{File: r.File, What: describeHooks(r.Method+" "+r.Path, r.Config), Runnable: ok})
+	}
+	return out
+}
+
+func policiesIf(kind string, e any) []any {
+	if kind == "policies" {
+		return []any{e}
+	}
+	return nil
+}
+
+func middlewaresIf(kind string, e any) []any {
+	if kind == "middlewares" {
+		return []any{e}
+	}
+	return nil
+}
+
+// localPluginEnabled reads config/plugins' declaration of a local plugin: Strapi loads it
+// when it is declared with enabled: true.
+func localPluginEnabled(config map[string]any, name string) bool {
+	plugins, _ := config["plugins"].(map[string]any)
+	decl, _ := plugins[name].(map[string]any)
+	on, _ := decl["enabled"].(bool)
+	return on
 }

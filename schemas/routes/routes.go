@@ -83,6 +83,7 @@ func (r *CoreRouter) Public(action string) bool { return r.Config[action].Public
 // Route is one custom route.
 type Route struct {
 	API     string // the api folder
+	Plugin  string // the local plugin (src/plugins/<name>) whose route it is
 	File    string
 	Order   int    // position of its file among all routers
 	Prefix  string // the file's router prefix ("" when none)
@@ -121,6 +122,9 @@ type Model struct {
 	// Quarry's sandbox does not provide: code in it cannot run under Quarry.
 	unprovided map[string][]string
 	checked    map[string]bool // policy and middleware files read for their modules
+	// localPlugins are what each readable local plugin's strapi-server export declares, by
+	// plugin name: kind (controllers, services, policies, middlewares) → names.
+	localPlugins map[string]map[string][]string
 	subscribed map[string]bool // files whose lifecycle subscriptions were recorded
 }
 

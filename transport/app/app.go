@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -152,6 +153,13 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 		RESTPrefix: "/api", Routes: rm}
 	if err := rm.LoadCode(ctx, a.codeInput()); err != nil {
 		return nil, err
+	}
+	// A local plugin's content-API actions are grantable as Strapi lists them
+	// (plugin::<name>.<controller>.<action>).
+	for _, r := range rm.LocalRoutes {
+		if r.Plugin != "" && strings.HasPrefix(r.Path, "/api/") && !slices.Contains(s.ControllerActions, r.Handler) {
+			s.ControllerActions = append(s.ControllerActions, r.Handler)
+		}
 	}
 	warnRoutes(rm, log)
 	rest := typed.API.REST

@@ -307,7 +307,7 @@ func logLevel(s string) slog.Level {
 // projectFiles finds the project's controllers, services, policies and middlewares by the
 // names Strapi registers them under.
 func projectFiles(dir string) map[string]map[string]string {
-	out := map[string]map[string]string{"controllers": {}, "services": {}, "policies": {}, "middlewares": {}, "lifecycles": {}}
+	out := map[string]map[string]string{"controllers": {}, "services": {}, "policies": {}, "middlewares": {}, "lifecycles": {}, "plugins": {}}
 	add := func(kind, prefix, folder string) {
 		for _, ext := range []string{".js", ".ts"} {
 			matches, _ := filepath.Glob(filepath.Join(folder, "*"+ext))
@@ -336,6 +336,17 @@ func projectFiles(dir string) map[string]map[string]string {
 			uid := "api::" + filepath.Base(filepath.Dir(filepath.Dir(ctDir))) + "." + filepath.Base(ctDir)
 			if _, ok := out["lifecycles"][uid]; !ok {
 				out["lifecycles"][uid] = f
+			}
+		}
+	}
+	// Local plugins (src/plugins/<name>/strapi-server.*): their export declares controllers,
+	// services, policies and middlewares under plugin::<name>.
+	for _, ext := range []string{".js", ".ts"} {
+		matches, _ := filepath.Glob(filepath.Join(dir, "src", "plugins", "*", "strapi-server"+ext))
+		for _, f := range matches {
+			name := filepath.Base(filepath.Dir(f))
+			if _, ok := out["plugins"][name]; !ok {
+				out["plugins"][name] = f
 			}
 		}
 	}

@@ -97,7 +97,28 @@
   // ---- registries: the project's controllers, services, policies, middlewares ----
   var files = host.files; // kind → name → file path
   var instances = { controllers: {}, services: {} };
+  // Local plugins: strapi-server's export (called with { env } when a function, as Strapi's
+  // loader does), whose controllers, services, policies and middlewares are plugin::<name>.*.
+  var localPlugins = {};
+  function localPlugin(name) {
+    if (Object.prototype.hasOwnProperty.call(localPlugins, name)) return localPlugins[name];
+    var f = files.plugins && files.plugins[name];
+    var mod;
+    if (f) {
+      mod = projectRequire(f);
+      if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
+      if (typeof mod === 'function') mod = mod({ env: projectRequire('@strapi/utils').env });
+    }
+    localPlugins[name] = mod && typeof mod === 'object' ? mod : undefined;
+    return localPlugins[name];
+  }
   function factoryOf(kind, name) {
+    if (name.indexOf('plugin::') === 0) {
+      var rest = name.slice('plugin::'.length), dot = rest.indexOf('.');
+      var lp = dot > 0 ? localPlugin(rest.slice(0, dot)) : undefined;
+      var reg = lp && lp[kind];
+      return reg && Object.prototype.hasOwnProperty.call(reg, rest.slice(dot + 1)) ? reg[rest.slice(dot + 1)] : undefined;
+    }
     var f = files[kind] && files[kind][name];
     if (!f) return undefined;
     var mod = projectRequire(f);
@@ -127,8 +148,12 @@
   }
   function plugin(name) {
     return {
-      service: function (s) { return pluginService(name, s); },
-      controller: function (c) { throw new errors.NotImplementedError('strapi.plugin(\'' + name + '\').controller(\'' + c + '\') is not provided by Quarry'); },
+      service: function (s) { return localPlugin(name) ? instance('services', 'plugin::' + name + '.' + s) : pluginService(name, s); },
+      controller: function (c) {
+        if (localPlugin(name)) return instance('controllers', 'plugin::' + name + '.' + c);
+        throw new errors.NotImplementedError('strapi.plugin(\'' + name + '\').controller(\'' + c + '\') is not provided by Quarry');
+      },
+      policy: function (p) { return policy('plugin::' + name + '.' + p); },
       config: function (k, d) { return getPath(((host.config.plugins || {})[name] || {}).config || {}, k, d); },
       contentType: function (c) { return contentTypes['plugin::' + name + '.' + c]; }
     };
@@ -557,6 +582,7 @@
       return dispatch(0);
     };
   }
+  var koaOwn = ['request', 'response', 'app', 'req', 'res', 'originalUrl', 'state', 'params', 'captures', '_matchedRoute', '_matchedRouteName', 'routerPath'];
   function resolvePolicy(p, info) {
     var name = p, config = {};
     if (typeof p === 'function') return { handler: p, config: {} };
@@ -594,7 +620,7 @@
     var i = h.lastIndexOf('.');
     var ctrlName = h.slice(0, i), act = h.slice(i + 1);
     var ctrl = strapi.controller(ctrlName);
-    if (!ctrl || typeof ctrl[act] !== 'function') throw new Error('Handler not found "' + h + '"');
+    if (!ctrl || typeof ctrl[act] !== 'function') throw new errors.NotImplementedError('Handler not found "' + h + '"');
     return function (ctx, next) { return ctrl[act](ctx, next); };
   }
   function returnBody(ctx, next) {
@@ -609,7 +635,11 @@
     var info = route.info || {};
     var pols = (route.policies || []).map(function (p) { return resolvePolicy(p, info); });
     var policyMw = function (ctx, next) {
-      var pctx = Object.create(ctx, { is: { value: function (t) { return t === 'koa'; } }, type: { value: 'koa' } });
+      // Strapi's createPolicyContext: Object.assign({ is, type }, ctx), so only koa's own
+      // properties of ctx (not the ones it delegates to request and response, such as
+      // query) reach the policy.
+      var pctx = { is: function (t) { return t === 'koa'; }, get type() { return 'koa'; } };
+      koaOwn.forEach(function (k) { if (ctx[k] !== undefined) pctx[k] = ctx[k]; });
       var p = Promise.resolve();
       pols.forEach(function (pl) {
         p = p.then(function () { return pl.handler(pctx, pl.config, { strapi: strapi }); }).then(function (r) {

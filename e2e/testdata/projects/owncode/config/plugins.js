@@ -1,0 +1,5 @@
+'use strict';
+
+module.exports = {
+  'shop-tools': { enabled: true, resolve: './src/plugins/shop-tools' },
+};
