@@ -125,7 +125,7 @@ type Model struct {
 	// localPlugins are what each readable local plugin's strapi-server export declares, by
 	// plugin name: kind (controllers, services, policies, middlewares) → names.
 	localPlugins map[string]map[string][]string
-	subscribed map[string]bool // files whose lifecycle subscriptions were recorded
+	subscribed   map[string]bool // files whose lifecycle subscriptions were recorded
 }
 
 // IsCoreEnabled says whether a content type's core action is routed: always when the project
