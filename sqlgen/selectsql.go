@@ -197,27 +197,27 @@ func bindCommon(v any) any {
 	return v
 }
 
-func (r *renderer) hop(from string, a *schemas.Attribute) (joins []string, args []any, to string) {
+func (r *renderer) hop(from string, a *schemas.Attribute, join string) (joins []string, args []any, to string) {
 	d := r.d
 	j, t := r.alias("j"), r.alias("t")
 	switch a.Type {
 	case schemas.Relation:
 		l := a.Link
 		joins = append(joins,
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(l.Table), j, Col(d, j, l.SourceCol), Col(d, from, "id")),
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(a.Target.Table), t, Col(d, t, "id"), Col(d, j, l.TargetCol)))
+			fmt.Sprintf(join+" %s %s ON %s = %s", d.Quote(l.Table), j, Col(d, j, l.SourceCol), Col(d, from, "id")),
+			fmt.Sprintf(join+" %s %s ON %s = %s", d.Quote(a.Target.Table), t, Col(d, t, "id"), Col(d, j, l.TargetCol)))
 	case schemas.Media:
 		joins = append(joins,
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote("files_related_morphs"), j,
+			fmt.Sprintf(join+" %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote("files_related_morphs"), j,
 				Col(d, j, "related_id"), Col(d, from, "id"), Col(d, j, "related_type"), Col(d, j, "field")),
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote("files"), t, Col(d, t, "id"), Col(d, j, "file_id")))
+			fmt.Sprintf(join+" %s %s ON %s = %s", d.Quote("files"), t, Col(d, t, "id"), Col(d, j, "file_id")))
 		args = append(args, a.Link.MorphType, a.Name)
 	case schemas.ComponentT:
 		c := a.Components[0]
 		joins = append(joins,
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote(a.Owner.ComponentsTable), j,
+			fmt.Sprintf(join+" %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote(a.Owner.ComponentsTable), j,
 				Col(d, j, "entity_id"), Col(d, from, "id"), d.filterCol(j, "field"), d.filterCol(j, "component_type")),
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(c.Table), t, Col(d, t, "id"), Col(d, j, "component_id")))
+			fmt.Sprintf(join+" %s %s ON %s = %s", d.Quote(c.Table), t, Col(d, t, "id"), Col(d, j, "component_id")))
 		args = append(args, a.Name, c.UID)
 	}
 	return joins, args, t
@@ -243,7 +243,7 @@ func (r *renderer) orderExpr(m *schemas.Model, t string, o plan.Order) (string, 
 	var args []any
 	from := base
 	for _, a := range o.Path {
-		js, as, to := r.hop(from, a)
+		js, as, to := r.hop(from, a, "LEFT JOIN")
 		joins = append(joins, js...)
 		args = append(args, as...)
 		from = to
