@@ -23,6 +23,7 @@ const (
 	ParentCol = "__pid"
 	OrderCol  = "__ord"
 	CountCol  = "__count"
+	TotalCol  = "__total"
 )
 
 // renderer carries alias numbering and value slots for one statement.
@@ -68,6 +69,9 @@ func render(d Dialect, s *plan.Select, sh *shape) (string, []any, error) {
 		cols = append(cols, Col(d, t, "id"))
 		for _, a := range s.Columns {
 			cols = append(cols, Col(d, t, a.Column))
+		}
+		if s.WithTotal && s.Via == nil {
+			cols = append(cols, "COUNT(*) OVER () AS "+TotalCol)
 		}
 		b = sq.Select(cols...).From(table)
 	}

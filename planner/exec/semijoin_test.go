@@ -126,3 +126,36 @@ func seedVaried(t *testing.T, db *database.DB) {
 		}
 	}
 }
+
+// TestTotalFromThePage checks meta.pagination.total where the root counts its own rows
+// (COUNT(*) OVER ()) and where the separate count runs instead: a short first page, an
+// empty first page, a page past the end, a later page, and withCount=false, against the
+// rows Strapi's shape keeps, with the statements each needs.
+func TestTotalFromThePage(t *testing.T) {
+	for name, open := range engines(t) {
+		t.Run(name, func(t *testing.T) {
+			db, s := openBlogOn(t, open(t))
+			seedVaried(t, db)
+			for _, tc := range []struct {
+				query      string
+				rows       int
+				total      int64 // -1: no count
+				statements int
+			}{
+				{"filters[tags][name][$in][0]=tag1&pagination[pageSize]=2", 2, 12, 1},
+				{"filters[title][$containsi]=GO&pagination[pageSize]=2", 2, 5, 1},
+				{"filters[$and][0][tags][name]=tag1&filters[$and][1][tags][name]=tag2", 0, 0, 1},
+				{"filters[tags][name][$in][0]=tag1&pagination[page]=9&pagination[pageSize]=2", 0, 12, 2},
+				{"filters[tags][name][$in][0]=tag1&pagination[page]=2&pagination[pageSize]=2", 2, 12, 2},
+				{"filters[tags][name][$in][0]=tag1&pagination[withCount]=false", 12, -1, 1},
+				{"filters[views][$lt]=4&pagination[pageSize]=2", 2, 3, 2}, // an index-served filter keeps its count
+			} {
+				res := run(t, db, s, tc.query)
+				if len(res.Entries) != tc.rows || (tc.total >= 0 && res.Total != tc.total) || res.Statements != tc.statements {
+					t.Errorf("%s: %d rows, total %d, %d statements; want %d, %d, %d",
+						tc.query, len(res.Entries), res.Total, res.Statements, tc.rows, tc.total, tc.statements)
+				}
+			}
+		})
+	}
+}

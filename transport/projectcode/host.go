@@ -185,7 +185,7 @@ func (rt *Runtime) read(c *call, style jsquery.Style, op string, m *schemas.Mode
 		pl.Root.Limit = -1
 	}
 	if !count {
-		pl.Count = nil
+		pl.Count, pl.Root.WithTotal = nil, false
 	}
 	res, err := rt.Runner.Run(c.ctx, rt.DB, pl)
 	if err != nil {
