@@ -70,10 +70,23 @@ func render(d Dialect, s *plan.Select, sh *shape) (string, []any, error) {
 		for _, a := range s.Columns {
 			cols = append(cols, Col(d, t, a.Column))
 		}
-		if s.WithTotal && s.Via == nil {
-			cols = append(cols, "COUNT(*) OVER () AS "+TotalCol)
-		}
 		b = sq.Select(cols...).From(table)
+		if s.WithTotal && s.Via == nil {
+			// The window runs in a derived table of its own, so the engine reads every matching
+			// row once (as the count would) and then sorts the page from them: over ORDER BY …
+			// LIMIT directly PostgreSQL costs the window as if the limit stopped it early, and
+			// chose nested loops over every row (100 000 articles: 360 ms against 260 ms for the
+			// page and the count).
+			inner := sq.Select(t+".*", "COUNT(*) OVER () AS "+TotalCol).From(table)
+			if s.Where != nil {
+				cond, args, err := r.where(s.Model, t, s.Where)
+				if err != nil {
+					return "", nil, err
+				}
+				inner = inner.Where(cond, args...)
+			}
+			b = sq.Select(append(cols, t+"."+TotalCol)...).FromSelect(inner, t)
+		}
 	}
 	if v := s.Via; v != nil {
 		const j = "j0"
@@ -111,7 +124,7 @@ func render(d Dialect, s *plan.Select, sh *shape) (string, []any, error) {
 		}
 		b = b.Join(join, joinArgs...).Where(d.InList(pid), slot(sh.parent))
 	}
-	if s.Where != nil {
+	if s.Where != nil && !(s.WithTotal && s.Via == nil && !s.CountOnly) {
 		cond, args, err := r.where(s.Model, t, s.Where)
 		if err != nil {
 			return "", nil, err
