@@ -177,7 +177,7 @@ const trigramMeasured = "a page of 10 with its total, title $containsi 'graphql 
 	"911 buffers 12.6 ms -> 120 buffers 1.1 ms, 'sqlite' (1 206 rows) 12.3 -> 4.1 ms, 'go' unchanged (8.0 ms)"
 
 // TrigramIndexes lists the trigram indexes offered on PostgreSQL where pg_trgm is available:
-// one per short-text attribute (string, email, uid: varchar(255)) of the project's collection
+// one per short-text attribute (string, email: varchar(255)) of the project's collection
 // types, the attributes $containsi filters and search boxes compare. Long texts (text,
 // richtext) are left out: their GIN indexes are large and slow every write. SQLite and
 // MySQL/MariaDB have no index a LIKE with a leading wildcard can use, so nothing is offered
@@ -193,7 +193,7 @@ func TrigramIndexes(s *schemas.Schema) []ExtraIndex {
 				continue
 			}
 			switch a.Type {
-			case schemas.String, schemas.Email, schemas.UID:
+			case schemas.String, schemas.Email: // a uid is matched whole ($eq), not searched
 			default:
 				continue
 			}
