@@ -56,6 +56,9 @@ func newShape(d Dialect, s *plan.Select, parents Parents) *shape {
 	if s.CountOnly {
 		sh.str("|count")
 	}
+	if s.WithTotal {
+		sh.str("|total")
+	}
 	if v := s.Via; v != nil {
 		sh.str("|via:")
 		sh.key = strconv.AppendInt(sh.key, int64(v.Kind), 10)

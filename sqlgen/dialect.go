@@ -60,6 +60,9 @@ type Dialect interface {
 	orderType() string
 	systemTypes() (json, timestamp string)
 	filterCol(alias, col string) string
+	// correlatedSemiJoin renders relation filters as EXISTS correlated on the outer id
+	// rather than as IN over the matching link rows (see renderer.semi).
+	correlatedSemiJoin() bool
 	// sortTerm renders one ORDER BY term with PostgreSQL's null placement (last ascending,
 	// first descending), which Strapi's answers show; n is how many times expr occurs in it
 	// (its bind values repeat as often).

@@ -110,3 +110,33 @@ func TestQuarryIndexNameShortened(t *testing.T) {
 		t.Errorf("shortened names %q, %q: want %d bytes, distinct, stable", a, b, maxIndexName)
 	}
 }
+
+func TestTrigramIndexes(t *testing.T) {
+	s, err := schemas.Load("../examples/blog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := TrigramIndexes(s)
+	var title *ExtraIndex
+	for i, x := range list {
+		if !x.Trigram || len(x.Index.Columns) != 1 || !strings.HasSuffix(x.Index.Name, "_trgm") {
+			t.Errorf("%+v: not a one-column trigram index", x)
+		}
+		if !strings.Contains(x.Why, "measured") || !strings.Contains(x.Why, " -> ") {
+			t.Errorf("%s: reason without its measured effect", x.Index.Name)
+		}
+		if x.Index.Name == "quarry_articles_title_trgm" {
+			title = &list[i]
+		}
+		if x.Index.Columns[0] == "body" {
+			t.Errorf("%s: long text offered", x.Index.Name)
+		}
+	}
+	if title == nil {
+		t.Fatalf("no trigram index on articles.title in %v", list)
+	}
+	want := `CREATE INDEX IF NOT EXISTS "quarry_articles_title_trgm" ON "articles" USING gin (LOWER("title") gin_trgm_ops)`
+	if got := CreateExtraIndex(Postgres, *title); got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+}

@@ -113,6 +113,10 @@ func (postgres) systemTypes() (json, timestamp string) {
 // filterCol is the plain column: PostgreSQL's planner has statistics to choose the index.
 func (d postgres) filterCol(alias, col string) string { return Col(d, alias, col) }
 
+// correlatedSemiJoin: PostgreSQL plans IN (SELECT …) as a semi-join (hashed, or nested over
+// an index), choosing the side to start from by its statistics.
+func (postgres) correlatedSemiJoin() bool { return false }
+
 // sortTerm keeps PostgreSQL's default placement, the one Strapi's answers show.
 func (postgres) sortTerm(expr string, desc bool) (string, int) {
 	if desc {

@@ -23,6 +23,7 @@ const (
 	ParentCol = "__pid"
 	OrderCol  = "__ord"
 	CountCol  = "__count"
+	TotalCol  = "__total"
 )
 
 // renderer carries alias numbering and value slots for one statement.
@@ -70,6 +71,24 @@ func render(d Dialect, s *plan.Select, sh *shape) (string, []any, error) {
 			cols = append(cols, Col(d, t, a.Column))
 		}
 		b = sq.Select(cols...).From(table)
+		if s.WithTotal && s.Via == nil {
+			// The window runs in a derived table of its own, so the engine reads every matching
+			// row once (as the count would) and then sorts the page from them: over ORDER BY …
+			// LIMIT directly PostgreSQL costs the window as if the limit stopped it early, and
+			// chose nested loops over every row (100 000 articles: 360 ms against 260 ms for the
+			// page and the count).
+			// It keeps only the columns the page reads and sorts by: the window holds every
+			// matching row.
+			inner := sq.Select(append(innerColumns(d, t, s, cols), "COUNT(*) OVER () AS "+TotalCol)...).From(table)
+			if s.Where != nil {
+				cond, args, err := r.where(s.Model, t, s.Where)
+				if err != nil {
+					return "", nil, err
+				}
+				inner = inner.Where(cond, args...)
+			}
+			b = sq.Select(append(cols, t+"."+TotalCol)...).FromSelect(inner, t)
+		}
 	}
 	if v := s.Via; v != nil {
 		const j = "j0"
@@ -107,7 +126,7 @@ func render(d Dialect, s *plan.Select, sh *shape) (string, []any, error) {
 		}
 		b = b.Join(join, joinArgs...).Where(d.InList(pid), slot(sh.parent))
 	}
-	if s.Where != nil {
+	if s.Where != nil && !(s.WithTotal && s.Via == nil && !s.CountOnly) {
 		cond, args, err := r.where(s.Model, t, s.Where)
 		if err != nil {
 			return "", nil, err
@@ -164,6 +183,30 @@ func render(d Dialect, s *plan.Select, sh *shape) (string, []any, error) {
 	return finish(d, sql, args)
 }
 
+// innerColumns are the columns of the derived table a page with its own total reads from:
+// those the page selects and those its ORDER BY names (a sort through relations names t0's
+// id only).
+func innerColumns(d Dialect, t string, s *plan.Select, cols []string) []string {
+	out := append([]string(nil), cols...)
+	for _, o := range s.Order {
+		if len(o.Path) > 0 || o.Attr == nil {
+			continue
+		}
+		c := Col(d, t, o.Attr.Column)
+		found := false
+		for _, x := range out {
+			if x == c {
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func viaParentCol(v *plan.Via) string {
 	switch v.Kind {
 	case plan.ViaMorph:
@@ -197,27 +240,27 @@ func bindCommon(v any) any {
 	return v
 }
 
-func (r *renderer) hop(from string, a *schemas.Attribute) (joins []string, args []any, to string) {
+func (r *renderer) hop(from string, a *schemas.Attribute, join string) (joins []string, args []any, to string) {
 	d := r.d
 	j, t := r.alias("j"), r.alias("t")
 	switch a.Type {
 	case schemas.Relation:
 		l := a.Link
 		joins = append(joins,
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(l.Table), j, Col(d, j, l.SourceCol), Col(d, from, "id")),
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(a.Target.Table), t, Col(d, t, "id"), Col(d, j, l.TargetCol)))
+			fmt.Sprintf(join+" %s %s ON %s = %s", d.Quote(l.Table), j, Col(d, j, l.SourceCol), Col(d, from, "id")),
+			fmt.Sprintf(join+" %s %s ON %s = %s", d.Quote(a.Target.Table), t, Col(d, t, "id"), Col(d, j, l.TargetCol)))
 	case schemas.Media:
 		joins = append(joins,
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote("files_related_morphs"), j,
+			fmt.Sprintf(join+" %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote("files_related_morphs"), j,
 				Col(d, j, "related_id"), Col(d, from, "id"), Col(d, j, "related_type"), Col(d, j, "field")),
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote("files"), t, Col(d, t, "id"), Col(d, j, "file_id")))
+			fmt.Sprintf(join+" %s %s ON %s = %s", d.Quote("files"), t, Col(d, t, "id"), Col(d, j, "file_id")))
 		args = append(args, a.Link.MorphType, a.Name)
 	case schemas.ComponentT:
 		c := a.Components[0]
 		joins = append(joins,
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote(a.Owner.ComponentsTable), j,
+			fmt.Sprintf(join+" %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote(a.Owner.ComponentsTable), j,
 				Col(d, j, "entity_id"), Col(d, from, "id"), d.filterCol(j, "field"), d.filterCol(j, "component_type")),
-			fmt.Sprintf("LEFT JOIN %s %s ON %s = %s", d.Quote(c.Table), t, Col(d, t, "id"), Col(d, j, "component_id")))
+			fmt.Sprintf(join+" %s %s ON %s = %s", d.Quote(c.Table), t, Col(d, t, "id"), Col(d, j, "component_id")))
 		args = append(args, a.Name, c.UID)
 	}
 	return joins, args, t
@@ -243,7 +286,7 @@ func (r *renderer) orderExpr(m *schemas.Model, t string, o plan.Order) (string, 
 	var args []any
 	from := base
 	for _, a := range o.Path {
-		js, as, to := r.hop(from, a)
+		js, as, to := r.hop(from, a, "LEFT JOIN")
 		joins = append(joins, js...)
 		args = append(args, as...)
 		from = to

@@ -102,6 +102,11 @@ func (sqlite) systemTypes() (json, timestamp string) {
 // of a component type per entry.
 func (d sqlite) filterCol(alias, col string) string { return "+" + Col(d, alias, col) }
 
+// correlatedSemiJoin: SQLite runs an uncorrelated IN subquery once into a temporary index,
+// reading the whole link table to do so; EXISTS probes the link table's owner index per outer
+// row, and a paginated, ordered page stops after its rows.
+func (sqlite) correlatedSemiJoin() bool { return true }
+
 // sortTerm asks for PostgreSQL's default null placement, which Strapi's answers show.
 func (sqlite) sortTerm(expr string, desc bool) (string, int) {
 	if desc {

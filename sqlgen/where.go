@@ -10,31 +10,280 @@ import (
 )
 
 // where renders a condition on alias t of model m. A condition that reaches through
-// relations, components or media runs in a subquery that joins each path once (as Strapi
-// joins them), so to-many joins never duplicate or miscount the outer rows.
+// relations, components or media becomes semi-joins (see cond): Strapi joins each path once
+// and keeps the rows any joined combination matches, and these forms answer the same without
+// joining to-many paths into the outer statement or de-duplicating its rows.
 func (r *renderer) where(m *schemas.Model, t string, e plan.Expr) (string, []any, error) {
-	if !plan.HasPath(e) {
-		var b strings.Builder
-		var args []any
-		if err := r.expr(&b, &args, m, t, nil, e); err != nil {
-			return "", nil, err
-		}
-		return b.String(), args, nil
+	var b strings.Builder
+	var args []any
+	if err := r.cond(&b, &args, m, t, e); err != nil {
+		return "", nil, err
 	}
+	return b.String(), args, nil
+}
+
+// cond renders e on alias t, splitting it where the existential over the joined paths
+// distributes: over OR always, and over AND between conjuncts that reach through different
+// first hops (their joined rows combine as a product, and a LEFT JOIN always yields a row, so
+// a combination matching both exists exactly when each has a match of its own). Conjuncts
+// through the same first hop stay together: Strapi compares them on the same joined row.
+func (r *renderer) cond(b *strings.Builder, args *[]any, m *schemas.Model, t string, e plan.Expr) error {
+	if !plan.HasPath(e) {
+		return r.expr(b, args, m, t, nil, e)
+	}
+	switch x := e.(type) {
+	case plan.Or:
+		b.WriteByte('(')
+		for i, c := range x {
+			if i > 0 {
+				b.WriteString(" OR ")
+			}
+			if err := r.cond(b, args, m, t, c); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(')')
+		return nil
+	case plan.And:
+		groups := conjunctGroups(x)
+		if len(groups) == 1 {
+			break
+		}
+		b.WriteByte('(')
+		for i, g := range groups {
+			if i > 0 {
+				b.WriteString(" AND ")
+			}
+			var err error
+			if len(g) == 1 {
+				err = r.cond(b, args, m, t, g[0])
+			} else {
+				err = r.semi(b, args, m, t, plan.And(g))
+			}
+			if err != nil {
+				return err
+			}
+		}
+		b.WriteByte(')')
+		return nil
+	}
+	return r.semi(b, args, m, t, e)
+}
+
+// conjunctGroups groups the conjuncts of a: those on the step's own row alone, and those
+// through paths by the first hops they reach (one conjunct through two first hops joins
+// their groups).
+func conjunctGroups(a plan.And) [][]plan.Expr {
+	var groups [][]plan.Expr
+	var hops [][]*schemas.Attribute // each group's first hops
+	for _, c := range a {
+		first := firstHops(c, nil)
+		if len(first) == 0 {
+			groups, hops = append(groups, []plan.Expr{c}), append(hops, nil)
+			continue
+		}
+		into := -1
+		for i := 0; i < len(groups); i++ {
+			if !sharesHop(hops[i], first) {
+				continue
+			}
+			if into < 0 {
+				into = i
+				continue
+			}
+			// c joins two groups: merge the later into the first.
+			groups[into] = append(groups[into], groups[i]...)
+			hops[into] = append(hops[into], hops[i]...)
+			groups, hops = append(groups[:i], groups[i+1:]...), append(hops[:i], hops[i+1:]...)
+			i--
+		}
+		if into < 0 {
+			groups, hops = append(groups, []plan.Expr{c}), append(hops, first)
+			continue
+		}
+		groups[into] = append(groups[into], c)
+		hops[into] = append(hops[into], first...)
+	}
+	return groups
+}
+
+func sharesHop(x, y []*schemas.Attribute) bool {
+	for _, a := range x {
+		for _, b := range y {
+			if a == b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// firstHops appends the first attribute of every path e reaches through.
+func firstHops(e plan.Expr, out []*schemas.Attribute) []*schemas.Attribute {
+	switch x := e.(type) {
+	case plan.And:
+		for _, c := range x {
+			out = firstHops(c, out)
+		}
+	case plan.Or:
+		for _, c := range x {
+			out = firstHops(c, out)
+		}
+	case plan.Not:
+		out = firstHops(x.E, out)
+	case *plan.Cmp:
+		if len(x.Path) > 0 && !sharesHop(out, x.Path[:1]) {
+			out = append(out, x.Path[0])
+		}
+	}
+	return out
+}
+
+// semi renders one condition through paths as a semi-join. When the condition cannot hold
+// on a row the LEFT JOINs extend with NULLs (nullSafe), only rows of the relation itself can
+// match, so it reads the link table from the outer id with inner joins: an index lookup per
+// outer row or one pass over the matching links, as each engine chooses. Otherwise (IS NULL,
+// NOT, an empty $notIn, comparisons on the step's own row beside the path) it keeps Strapi's
+// shape: the outer table joined along every path in a subquery.
+func (r *renderer) semi(b *strings.Builder, args *[]any, m *schemas.Model, t string, e plan.Expr) error {
+	first := firstHops(e, nil)
+	if len(first) != 1 || !r.nullSafeAll(e) {
+		return r.joined(b, args, m, t, e)
+	}
+	d := r.d
+	a := first[0]
+	j, to := r.alias("j"), r.alias("t")
+	var from, src string
+	var fromArgs []any
+	switch a.Type {
+	case schemas.Relation:
+		l := a.Link
+		from = fmt.Sprintf("%s %s JOIN %s %s ON %s = %s", d.Quote(l.Table), j, d.Quote(a.Target.Table), to, Col(d, to, "id"), Col(d, j, l.TargetCol))
+		src = Col(d, j, l.SourceCol)
+	case schemas.Media:
+		from = fmt.Sprintf("%s %s JOIN %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote("files_related_morphs"), j,
+			d.Quote("files"), to, Col(d, to, "id"), Col(d, j, "file_id"), Col(d, j, "related_type"), Col(d, j, "field"))
+		fromArgs = []any{a.Link.MorphType, a.Name}
+		src = Col(d, j, "related_id")
+	case schemas.ComponentT:
+		c := a.Components[0]
+		from = fmt.Sprintf("%s %s JOIN %s %s ON %s = %s AND %s = ? AND %s = ?", d.Quote(a.Owner.ComponentsTable), j,
+			d.Quote(c.Table), to, Col(d, to, "id"), Col(d, j, "component_id"), d.filterCol(j, "field"), d.filterCol(j, "component_type"))
+		fromArgs = []any{a.Name, c.UID}
+		src = Col(d, j, "entity_id")
+	default:
+		return r.joined(b, args, m, t, e)
+	}
+	paths := map[string]string{pathKey([]*schemas.Attribute{a}): to}
+	var joins []string
+	r.collectJoins(e, "", paths, &joins, &fromArgs, "JOIN")
+	*args = append(*args, fromArgs...)
+	if d.correlatedSemiJoin() {
+		b.WriteString("EXISTS (SELECT 1 FROM " + from)
+	} else {
+		b.WriteString(Col(d, t, "id") + " IN (SELECT " + src + " FROM " + from)
+	}
+	for _, js := range joins {
+		b.WriteByte(' ')
+		b.WriteString(js)
+	}
+	b.WriteString(" WHERE ")
+	if d.correlatedSemiJoin() {
+		b.WriteString(src + " = " + Col(d, t, "id") + " AND ")
+	}
+	if err := r.expr(b, args, m, t, paths, e); err != nil {
+		return err
+	}
+	b.WriteByte(')')
+	return nil
+}
+
+// nullSafeAll reports whether e cannot hold on a row where any hop of its paths found
+// nothing, so that inner joins drop no row Strapi's LEFT JOINs would keep.
+func (r *renderer) nullSafeAll(e plan.Expr) bool {
+	ok := true
+	var visit func(plan.Expr)
+	visit = func(x plan.Expr) {
+		switch y := x.(type) {
+		case plan.And:
+			for _, c := range y {
+				visit(c)
+			}
+		case plan.Or:
+			for _, c := range y {
+				visit(c)
+			}
+		case plan.Not:
+			ok = false
+		case *plan.Cmp:
+			for i := range y.Path {
+				if !nullSafe(e, y.Path[:i+1]) {
+					ok = false
+				}
+			}
+		}
+	}
+	visit(e)
+	return ok
+}
+
+// nullSafe reports whether e is never true when the hop at the end of path found nothing
+// (its columns and those of every hop after it NULL).
+func nullSafe(e plan.Expr, path []*schemas.Attribute) bool {
+	switch x := e.(type) {
+	case plan.And:
+		for _, c := range x {
+			if nullSafe(c, path) {
+				return true
+			}
+		}
+		return false
+	case plan.Or:
+		for _, c := range x {
+			if !nullSafe(c, path) {
+				return false
+			}
+		}
+		return true
+	case *plan.Cmp:
+		if len(x.Path) < len(path) {
+			return false
+		}
+		for i, a := range path {
+			if x.Path[i] != a {
+				return false
+			}
+		}
+		switch x.Op {
+		case ir.CmpNull:
+			return false
+		case ir.CmpNotIn:
+			return len(x.Args) > 0 // an empty list renders as 1 = 1
+		}
+		return true
+	}
+	return false // NOT, and anything on the step's own row
+}
+
+// joined renders e in Strapi's shape: the step's table joined along each path once in a
+// subquery, so to-many joins never duplicate or miscount the outer rows.
+func (r *renderer) joined(b *strings.Builder, args *[]any, m *schemas.Model, t string, e plan.Expr) error {
 	base := r.alias("f")
 	paths := map[string]string{"": base}
 	var joins []string
-	var joinArgs []any
-	r.collectJoins(e, base, paths, &joins, &joinArgs)
-	var b strings.Builder
-	var args []any
-	if err := r.expr(&b, &args, m, base, paths, e); err != nil {
-		return "", nil, err
-	}
+	r.collectJoins(e, base, paths, &joins, args, "LEFT JOIN")
 	d := r.d
-	sql := fmt.Sprintf("%s IN (SELECT %s FROM %s %s %s WHERE %s)", Col(d, t, "id"), Col(d, base, "id"),
-		d.Quote(m.Table), base, strings.Join(joins, " "), b.String())
-	return sql, append(joinArgs, args...), nil
+	b.WriteString(Col(d, t, "id") + " IN (SELECT " + Col(d, base, "id") + " FROM " + d.Quote(m.Table) + " " + base)
+	for _, js := range joins {
+		b.WriteByte(' ')
+		b.WriteString(js)
+	}
+	b.WriteString(" WHERE ")
+	if err := r.expr(b, args, m, base, paths, e); err != nil {
+		return err
+	}
+	b.WriteByte(')')
+	return nil
 }
 
 func pathKey(path []*schemas.Attribute) string {
@@ -48,18 +297,20 @@ func pathKey(path []*schemas.Attribute) string {
 	return b.String()
 }
 
-func (r *renderer) collectJoins(e plan.Expr, base string, paths map[string]string, joins *[]string, args *[]any) {
+// collectJoins joins every hop of e's paths not yet in paths (keyed by pathKey, the empty
+// key being the step's row), with join ("LEFT JOIN" or "JOIN").
+func (r *renderer) collectJoins(e plan.Expr, base string, paths map[string]string, joins *[]string, args *[]any, join string) {
 	switch x := e.(type) {
 	case plan.And:
 		for _, c := range x {
-			r.collectJoins(c, base, paths, joins, args)
+			r.collectJoins(c, base, paths, joins, args, join)
 		}
 	case plan.Or:
 		for _, c := range x {
-			r.collectJoins(c, base, paths, joins, args)
+			r.collectJoins(c, base, paths, joins, args, join)
 		}
 	case plan.Not:
-		r.collectJoins(x.E, base, paths, joins, args)
+		r.collectJoins(x.E, base, paths, joins, args, join)
 	case *plan.Cmp:
 		for i := range x.Path {
 			k := pathKey(x.Path[:i+1])
@@ -67,7 +318,7 @@ func (r *renderer) collectJoins(e plan.Expr, base string, paths map[string]strin
 				continue
 			}
 			from := paths[pathKey(x.Path[:i])]
-			js, as, to := r.hop(from, x.Path[i])
+			js, as, to := r.hop(from, x.Path[i], join)
 			*joins = append(*joins, js...)
 			*args = append(*args, as...)
 			paths[k] = to
@@ -196,4 +447,28 @@ func isText(t schemas.AttrType) bool {
 		return true
 	}
 	return false
+}
+
+// JoinedIDs renders the ids of s's model that s's condition keeps, in Strapi's own shape:
+// the table joined along every path once in one subquery. The semi-join forms Select renders
+// must keep exactly these rows; tests compare the two on real databases.
+func JoinedIDs(d Dialect, s *plan.Select) (Stmt, error) {
+	sh := newShape(d, &plan.Select{Model: s.Model, Where: s.Where}, Parents{})
+	defer sh.release()
+	r := &renderer{d: d, sh: sh}
+	var b strings.Builder
+	var args []any
+	b.WriteString("SELECT " + Col(d, "t0", "id") + " FROM " + d.Quote(s.Model.Table) + " t0")
+	if s.Where != nil {
+		b.WriteString(" WHERE ")
+		if err := r.joined(&b, &args, s.Model, "t0", s.Where); err != nil {
+			return Stmt{}, err
+		}
+	}
+	b.WriteString(" ORDER BY " + Col(d, "t0", "id"))
+	sql, tmpl, err := finish(d, b.String(), args)
+	if err != nil {
+		return Stmt{}, err
+	}
+	return Stmt{SQL: sql, Args: resolve(d, tmpl, sh.vals)}, nil
 }

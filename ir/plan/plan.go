@@ -55,6 +55,10 @@ type Select struct {
 	// limit applies per parent.
 	Limit, Offset int
 	CountOnly     bool
+	// WithTotal adds the number of rows the condition keeps, before the limit, to every row
+	// (COUNT(*) OVER (), column sqlgen.TotalCol): the page and meta.pagination.total from one
+	// scan. Set on a first page only, where an empty page means a total of 0.
+	WithTotal bool
 
 	// Via is set on batched child steps: how children are reached from the parent ids.
 	Via *Via

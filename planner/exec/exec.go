@@ -194,7 +194,7 @@ func (r *Runner) runSequential(ctx context.Context, q Queryer, p *plan.Plan) (*R
 		return nil, err
 	}
 	res.Entries = entries
-	if p.Count != nil {
+	if needCount(p, len(entries)) {
 		cs, err := r.render(p.Count, sqlgen.Parents{})
 		if err != nil {
 			return nil, fmt.Errorf("render count: %w", err)
@@ -213,6 +213,19 @@ func (r *Runner) runSequential(ctx context.Context, q Queryer, p *plan.Plan) (*R
 		return nil, err
 	}
 	return res, nil
+}
+
+// needCount reports whether the plan's count statement must run after a root page of n rows:
+// not when the root counted its rows itself (Select.WithTotal), its first row carrying the
+// total, or its first page being empty (no row at all matches).
+func needCount(p *plan.Plan, n int) bool {
+	if p.Count == nil {
+		return false
+	}
+	if !p.Root.WithTotal {
+		return true
+	}
+	return n == 0 && (p.Root.Offset != 0 || p.Root.Limit == 0)
 }
 
 // render renders a step; child steps take their level's parents (the zero Parents for the
@@ -258,7 +271,7 @@ func (r *Runner) query(ctx context.Context, q Queryer, s *plan.Select, stmt sqlg
 	if err != nil {
 		return nil, err
 	}
-	pidAt, ordAt, countAt := -1, -1, -1
+	pidAt, ordAt, countAt, totalAt := -1, -1, -1, -1
 	for i, c := range cols {
 		switch c {
 		case sqlgen.ParentCol:
@@ -267,6 +280,8 @@ func (r *Runner) query(ctx context.Context, q Queryer, s *plan.Select, stmt sqlg
 			ordAt = i
 		case sqlgen.CountCol:
 			countAt = i
+		case sqlgen.TotalCol:
+			totalAt = i
 		}
 	}
 	raw := make([]any, len(cols))
@@ -302,6 +317,9 @@ func (r *Runner) query(ctx context.Context, q Queryer, s *plan.Select, stmt sqlg
 		}
 		e.Values, valueSlab = valueSlab[:len(s.Columns):len(s.Columns)], valueSlab[len(s.Columns):]
 		e.ID, _ = toInt(raw[0])
+		if totalAt >= 0 && len(out) == 0 {
+			res.Total, _ = toInt(raw[totalAt])
+		}
 		for i, a := range s.Columns {
 			if x, ok := raw[i+1].([]byte); ok && (a.Type == schemas.JSON || a.Type == schemas.Blocks) {
 				// Scanning into *any already copied the driver's bytes; Normalize would

@@ -38,18 +38,21 @@ func (r *Runner) runNative(ctx context.Context, c *pgx.Conn, p *plan.Plan) (*Res
 	var b pgx.Batch
 	b.Queue(stmt.SQL, stmt.Args...)
 	var cs sqlgen.Stmt
+	batched := p.Count != nil && !p.Root.WithTotal // else the root counts, or the count follows
 	if p.Count != nil {
 		if cs, err = r.render(p.Count, sqlgen.Parents{}); err != nil {
 			return nil, fmt.Errorf("render count: %w", err)
 		}
-		b.Queue(cs.SQL, cs.Args...)
+		if batched {
+			b.Queue(cs.SQL, cs.Args...)
+		}
 	}
 	mem := newRunMem()
 	start := time.Now()
 	roundTrip(ctx, b.Len())
 	br := c.SendBatch(ctx, &b)
 	rows, err := r.readNative(ctx, br, p.Root, stmt, res, mem, start)
-	if err == nil && p.Count != nil {
+	if err == nil && batched {
 		if err = br.QueryRow().Scan(&res.Total); err != nil {
 			err = fmt.Errorf("count: %w", err)
 		} else {
@@ -61,6 +64,18 @@ func (r *Runner) runNative(ctx context.Context, c *pgx.Conn, p *plan.Plan) (*Res
 	}
 	if cerr := br.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("query %s: %w", p.Root.Model.Table, cerr)
+	}
+	if err == nil && !batched && needCount(p, len(rows)) {
+		start := time.Now()
+		roundTrip(ctx, 1)
+		if err = c.QueryRow(ctx, cs.SQL, cs.Args...).Scan(&res.Total); err != nil {
+			err = fmt.Errorf("count: %w", err)
+		} else {
+			res.Statements++
+			if tr := traceOf(ctx); tr != nil {
+				tr(cs, 1, time.Since(start))
+			}
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -199,7 +214,7 @@ func (r *Runner) readNative(ctx context.Context, br pgx.BatchResults, s *plan.Se
 	// One decoder per column, holding its scan plan and its scratch value.
 	decs := make([]wireDecoder, len(fds))
 	scratch := &wireScratch{mem: mem}
-	pidAt, ordAt, countAt := -1, -1, -1
+	pidAt, ordAt, countAt, totalAt := -1, -1, -1, -1
 	for i := range fds {
 		decs[i].wireScratch = scratch
 		decs[i].init(m, &fds[i])
@@ -210,6 +225,8 @@ func (r *Runner) readNative(ctx context.Context, br pgx.BatchResults, s *plan.Se
 			ordAt = i
 		case sqlgen.CountCol:
 			countAt = i
+		case sqlgen.TotalCol:
+			totalAt = i
 		}
 	}
 	if countAt < 0 && len(fds) < len(s.Columns)+1 {
@@ -235,6 +252,11 @@ func (r *Runner) readNative(ctx context.Context, br pgx.BatchResults, s *plan.Se
 		e.Values = mem.values.take(len(s.Columns))
 		if e.ID, err = decs[0].int(raw[0]); err != nil {
 			return nil, fmt.Errorf("scan %s: %w", s.Model.Table, err)
+		}
+		if totalAt >= 0 && len(out) == 0 {
+			if res.Total, err = decs[totalAt].int(raw[totalAt]); err != nil {
+				return nil, fmt.Errorf("scan %s: %w", s.Model.Table, err)
+			}
 		}
 		for i, a := range s.Columns {
 			v, err := decs[i+1].value(a.Type, raw[i+1])

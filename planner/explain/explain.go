@@ -96,7 +96,7 @@ func Steps(p *plan.Plan, d sqlgen.Dialect) ([]Step, error) {
 	if err := children(p.Root, 1); err != nil {
 		return nil, err
 	}
-	if p.Count != nil {
+	if p.Count != nil && !p.Root.WithTotal { // else the root counts its rows (COUNT(*) OVER ())
 		if err := add("count", p.Count, 0); err != nil {
 			return nil, err
 		}

@@ -22,7 +22,17 @@ func (db *DB) ExtraIndexes(ctx context.Context, s *schemas.Schema) ([]ExtraIndex
 		return nil, fmt.Errorf("inspect database: %w", err)
 	}
 	var out []ExtraIndexState
-	for _, x := range sqlgen.QuarryIndexes(s) {
+	list := sqlgen.QuarryIndexes(s)
+	if db.Dialect == sqlgen.Postgres {
+		var n int
+		if err := db.GetContext(ctx, &n, `SELECT COUNT(*) FROM pg_available_extensions WHERE name = 'pg_trgm'`); err != nil {
+			return nil, fmt.Errorf("look for pg_trgm: %w", err)
+		}
+		if n > 0 {
+			list = append(list, sqlgen.TrigramIndexes(s)...)
+		}
+	}
+	for _, x := range list {
 		if have.columns[x.Table] == nil {
 			continue
 		}
@@ -52,6 +62,7 @@ func (db *DB) ApplyExtraIndexesProgress(ctx context.Context, s *schemas.Schema, 
 		}
 	}
 	var created []sqlgen.ExtraIndex
+	trigram := false // pg_trgm created
 	defer func() {
 		if progress != nil && total > 0 {
 			progress(len(created), total)
@@ -63,6 +74,12 @@ func (db *DB) ApplyExtraIndexesProgress(ctx context.Context, s *schemas.Schema, 
 		}
 		if progress != nil {
 			progress(len(created), total)
+		}
+		if x.Trigram && !trigram {
+			if _, err := db.ExecContext(ctx, sqlgen.TrigramExtension); err != nil {
+				return created, fmt.Errorf("create extension pg_trgm (for %s): %w", x.Index.Name, err)
+			}
+			trigram = true
 		}
 		if _, err := db.ExecContext(ctx, sqlgen.CreateExtraIndex(db.Dialect, x.ExtraIndex)); err != nil {
 			return created, fmt.Errorf("create index %s on %s: %w", x.Index.Name, x.Table, err)

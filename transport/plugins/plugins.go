@@ -101,7 +101,7 @@ func List(h Host, r *http.Request, db exec.Queryer, q *ir.Query, start, limit in
 	if err != nil {
 		return nil, nil, err
 	}
-	pl.Count = nil
+	pl.Count, pl.Root.WithTotal = nil, false
 	pl.Root.Offset, pl.Root.Limit = start, limit
 	res, err := h.Run(r, db, pl)
 	if err != nil {

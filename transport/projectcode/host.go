@@ -204,7 +204,7 @@ func (rt *Runtime) read(c *call, style jsquery.Style, op string, m *schemas.Mode
 		pl.Root.Limit = -1
 	}
 	if !count {
-		pl.Count = nil
+		pl.Count, pl.Root.WithTotal = nil, false
 	}
 	db := rt.DB
 	if tx, ok := write.TxFrom(c.ctx); ok {

@@ -78,7 +78,7 @@ func main() {
 	var o options
 	var names, sizes string
 	flag.StringVar(&o.app, "app", "examples/blog", "Strapi app folder (schemas)")
-	flag.StringVar(&o.db, "db", "sqlite", "database: sqlite or postgres")
+	flag.StringVar(&o.db, "db", "sqlite", "database: sqlite or postgres (mysql with -dsn)")
 	flag.StringVar(&o.pgAdmin, "pg", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "PostgreSQL server to create the benchmark database in (-db postgres)")
 	flag.StringVar(&o.dsn, "dsn", "", "use this existing database instead of a fresh one: a SQLite file or a PostgreSQL URL (generated into when it holds no articles)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the fresh database at the end (prints where it is)")
@@ -262,8 +262,8 @@ func run(ctx context.Context, o options) error {
 	}
 	var cleanup func()
 	switch {
-	case o.dsn != "" && o.db == "postgres":
-		cfg.URL = o.dsn
+	case o.dsn != "" && o.db != "sqlite":
+		cfg.URL = o.dsn // PostgreSQL, or MySQL/MariaDB (an existing database only)
 	case o.dsn != "":
 		cfg.Filename = o.dsn
 	case o.db == "postgres":
