@@ -97,7 +97,7 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 			// Only what the project added runs in the sandbox; the plugin's own middlewares
 			// (its rate limit) run with its action, which Quarry serves natively.
 			pr.Project = &projectcode.Route{Key: r.Method + " " + pr.Path, Method: r.Method, Path: r.Path,
-				Handler: "plugin::" + r.Plugin + "." + r.Handler, NativeRoute: true,
+				Handler: "plugin::" + r.Plugin + "." + r.Handler, NativeRoute: true, Live: r.Live, Plugin: r.Plugin, PluginHandler: r.Handler,
 				Policies: orEmpty(r.AddedPolicies), Middlewares: orEmpty(r.AddedMiddlewares),
 				Info: map[string]any{"pluginName": r.Plugin, "type": "content-api"}, Config: r.Config()}
 		}

@@ -190,6 +190,7 @@ func (m *Model) LoadCode(ctx context.Context, in CodeInput) error {
 		return err
 	}
 	if f := firstSource(m.Dir, filepath.Join("src", "index")); f != "" {
+		m.indexFile = f
 		m.recordStartup(ctx, f, in, "")
 	}
 	return nil
@@ -464,10 +465,15 @@ func (m *Model) diffPluginRoutes(rel, what string, after map[string][]map[string
 						cfg.Middlewares = raw
 					}
 					// Entries naming the project's own policy and middleware files run in
-					// Quarry's runtime; a plugin's, an npm module's or an inline function
-					// does not.
+					// Quarry's runtime, and so do inline functions src/index's register()
+					// adds (the runtime runs that register() itself); a plugin's or an npm
+					// module's do not.
+					runnable := m.runnableConfig("", cfg)
+					if !runnable && rel == m.indexFile && what == "register()" && m.runnableConfig("", withoutFunctions(cfg)) {
+						runnable, pr.Live = true, true
+					}
 					m.Plugin[p+" "+handler] = append(m.Plugin[p+" "+handler], Code{File: rel, What: fmt.Sprintf("%s adds %s %s to %s", what, key, strings.Join(added, ", "), handler),
-						Runnable: m.runnableConfig("", cfg)})
+						Runnable: runnable})
 				}
 			}
 			if a, ok := nc["auth"]; ok && a != oc["auth"] {
@@ -938,4 +944,18 @@ func localPluginEnabled(config map[string]any, name string) bool {
 	decl, _ := plugins[name].(map[string]any)
 	on, _ := decl["enabled"].(bool)
 	return on
+}
+
+// withoutFunctions is a route config without its inline functions (JSON null once recorded).
+func withoutFunctions(c RouteConfig) RouteConfig {
+	keep := func(list []any) []any {
+		var out []any
+		for _, e := range list {
+			if e != nil {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	return RouteConfig{Policies: keep(c.Policies), Middlewares: keep(c.Middlewares)}
 }

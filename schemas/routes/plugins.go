@@ -20,6 +20,10 @@ type PluginRoute struct {
 	// {name, config} objects), which Quarry's runtime runs before the plugin's own action.
 	AddedPolicies    []any
 	AddedMiddlewares []any
+	// Live is set when src/index's register() added entries Quarry can only take from the
+	// running code (inline functions): the runtime runs register() in its sandboxes and
+	// reads the route's config there.
+	Live bool
 }
 
 // URL is the route's path as served: /api, the prefix (or /<plugin>), the path.

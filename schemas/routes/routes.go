@@ -122,6 +122,7 @@ type Model struct {
 	// Quarry's sandbox does not provide: code in it cannot run under Quarry.
 	unprovided map[string][]string
 	checked    map[string]bool // policy and middleware files read for their modules
+	indexFile  string          // src/index.*, whose register() the runtime runs
 	// localPlugins are what each readable local plugin's strapi-server export declares, by
 	// plugin name: kind (controllers, services, policies, middlewares) → names.
 	localPlugins map[string]map[string][]string

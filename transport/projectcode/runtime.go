@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -408,7 +409,8 @@ func (rt *Runtime) setupJSON() (string, error) {
 		cfg = map[string]any{}
 	}
 	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
-		"statuses": statuses, "root": rt.Dir, "pluginServices": rt.serviceMethods(), "maxLength": maxLength})
+		"statuses": statuses, "root": rt.Dir, "pluginServices": rt.serviceMethods(), "maxLength": maxLength,
+		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir)})
 	return string(b), err
 }
 
@@ -460,4 +462,25 @@ func (rt *Runtime) serviceMethods() map[string][]string {
 		out[name] = s.Methods()
 	}
 	return out
+}
+
+// pluginRouteObjects are the plugins' content-API routes as register() sees them, by plugin.
+func pluginRouteObjects() map[string][]map[string]any {
+	out := map[string][]map[string]any{}
+	for _, r := range routes.PluginRoutes() {
+		out[r.Plugin] = append(out[r.Plugin], r.Object())
+	}
+	return out
+}
+
+// indexFile is src/index.* (absolute), whose register() the sandboxes run for the plugin
+// routes it changes; "" when there is none.
+func indexFile(dir string) string {
+	for _, ext := range []string{".js", ".ts"} {
+		f := filepath.Join(dir, "src", "index"+ext)
+		if _, err := os.Stat(f); err == nil {
+			return f
+		}
+	}
+	return ""
 }

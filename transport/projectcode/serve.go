@@ -31,12 +31,18 @@ type Route struct {
 	Native string `json:"native,omitempty"`
 	// NativeRoute ends the chain with Quarry's own answer to the request's route (a plugin's
 	// action, such as users-permissions' user.find), given the query and body the chain left.
-	NativeRoute bool           `json:"nativeRoute,omitempty"`
-	UID         string         `json:"uid,omitempty"`
-	Policies    []any          `json:"policies"`
-	Middlewares []any          `json:"middlewares"`
-	Info        map[string]any `json:"info"`
-	Config      map[string]any `json:"config"`
+	NativeRoute bool `json:"nativeRoute,omitempty"`
+	// Live takes the route's policies and middlewares from the plugin's routes as the
+	// project's register(), run in each sandbox, left them (inline functions included);
+	// Plugin and PluginHandler find the route there.
+	Live          bool           `json:"live,omitempty"`
+	Plugin        string         `json:"plugin,omitempty"`
+	PluginHandler string         `json:"pluginHandler,omitempty"`
+	UID           string         `json:"uid,omitempty"`
+	Policies      []any          `json:"policies"`
+	Middlewares   []any          `json:"middlewares"`
+	Info          map[string]any `json:"info"`
+	Config        map[string]any `json:"config"`
 
 	once sync.Once
 	json string // the route as the sandboxes read it, made once

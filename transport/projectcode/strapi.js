@@ -14,7 +14,9 @@
   var utils = projectRequire('@strapi/utils');
   var errors = utils.errors;
 
+  var registering = false; // src/index's register() is running (liveRoutes)
   function call(op, args) {
+    if (registering) throw new errors.NotImplementedError('register() reaches ' + op + ', which Strapi does not offer before bootstrap');
     var out = host.call(op, JSON.stringify(args === undefined ? null : args));
     if (out === undefined || out === null || out === '') return undefined;
     var v = JSON.parse(out);
@@ -146,8 +148,18 @@
     if (f === undefined) throw new Error('Middleware ' + name + ' not found.');
     return f;
   }
+  // The plugins' routes as register() sees and changes them, one copy per sandbox.
+  var pluginRoutes = {};
+  function routesOf(name) {
+    if (!pluginRoutes[name]) {
+      var list = JSON.parse(JSON.stringify((host.pluginRoutes || {})[name] || []));
+      pluginRoutes[name] = { 'content-api': { type: 'content-api', routes: list } };
+    }
+    return pluginRoutes[name];
+  }
   function plugin(name) {
     return {
+      get routes() { return routesOf(name); },
       service: function (s) { return localPlugin(name) ? instance('services', 'plugin::' + name + '.' + s) : pluginService(name, s); },
       controller: function (c) {
         if (localPlugin(name)) return instance('controllers', 'plugin::' + name + '.' + c);
@@ -168,7 +180,14 @@
       count: function (params) { return entityService.count(userUID, params); }
     }
   };
+  // What register() calls on the GraphQL extension service (shadowCRUD, ...) is Quarry's
+  // already (read from the project at start): a no-op while the sandbox runs register().
+  var inert = new Proxy(function () {}, {
+    get: function (t, k) { return k === 'then' || typeof k !== 'string' ? undefined : inert; },
+    apply: function () { return inert; }
+  });
   function pluginService(p, s) {
+    if (registering && p === 'graphql') return inert;
     var svc = host.pluginServices[p + '.' + s];
     var own = scriptServices[p + '.' + s];
     if (!svc && !own) throw new errors.NotImplementedError('strapi.plugin(\'' + p + '\').service(\'' + s + '\') is not provided by Quarry');
@@ -629,9 +648,53 @@
     });
   }
   var chains = {};
+  // src/index's register(), run once per sandbox for the plugin routes it changes with
+  // functions of its own; a register() that fails refuses those routes.
+  var registered;
+  function ensureRegister() {
+    if (registered) return registered;
+    registered = new Promise(function (resolve) {
+      var mod = host.indexFile ? projectRequire(host.indexFile) : undefined;
+      if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
+      var reg = mod && mod.register;
+      registering = true;
+      try { resolve(typeof reg === 'function' ? reg.call(mod, { strapi: strapi }) : undefined); } finally { registering = false; }
+    }).catch(function (e) {
+      throw new errors.NotImplementedError('register() in ' + host.indexFile + ' failed under Quarry: ' + (e && e.message ? e.message : String(e)));
+    });
+    return registered;
+  }
+  // A live route's chain: its policies and middlewares as register() left them, without the
+  // plugin's own (its action, Quarry's, applies those).
+  function liveRoute(route) {
+    var find = function (list) {
+      for (var i = 0; i < list.length; i++) if (list[i].handler === route.pluginHandler && String(list[i].method).toUpperCase() === route.method) return list[i];
+    };
+    var live = find(routesOf(route.plugin)['content-api'].routes || []);
+    if (!live) throw new errors.NotImplementedError('register() removed the route ' + route.method + ' ' + route.path);
+    var orig = find((host.pluginRoutes || {})[route.plugin] || []) || {};
+    var own = ((orig.config || {}).middlewares || []).filter(function (m) { return typeof m === 'string'; });
+    var cfg = live.config || {};
+    return Object.assign({}, route, {
+      key: route.key + ' (as register() left it)',
+      live: false,
+      policies: cfg.policies || [],
+      middlewares: (cfg.middlewares || []).filter(function (m) { return !(typeof m === 'string' && own.indexOf(m) >= 0); })
+    });
+  }
   function chain(route) {
     var key = route.key;
     if (chains[key]) return chains[key];
+    if (route.live) {
+      chains[key] = function (ctx) {
+        return ensureRegister().then(function () {
+          var c = chain(liveRoute(route));
+          chains[key] = c;
+          return c(ctx);
+        });
+      };
+      return chains[key];
+    }
     var info = route.info || {};
     var pols = (route.policies || []).map(function (p) { return resolvePolicy(p, info); });
     var policyMw = function (ctx, next) {
