@@ -58,10 +58,10 @@ Usage:
   quarry backup --app DIR [-f FILE]       a consistent copy while serving (SQLite file; else an archive)
   quarry restore --app DIR -f FILE        put a backup back
   quarry migrate --app DIR [--plan|--apply]  print (apply) the schema changes that lose data
-  quarry version                          print the version, commit and build time
+  quarry version (or --version)           print the version, commit and build time
   quarry health [--url URL]               exit 0 when a running server's /_health answers
 
-Run 'quarry <command> --help' for a command's usage and flags.
+Run 'quarry help <command>' (or 'quarry <command> --help') for a command's usage and flags.
 
 `
 
@@ -83,9 +83,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			// `quarry help serve` is `quarry serve --help`, as with the go tool.
+			return run(ctx, append(append([]string{}, args[1:]...), "--help"), stdout, stderr, getenv)
+		}
 		fmt.Fprint(stdout, usage+envHelp)
 		return nil
-	case "version":
+	case "version", "--version", "-version", "-v":
 		return version(args[1:], stdout)
 	case "health":
 		return health(ctx, args[1:], stdout, getenv)
