@@ -169,18 +169,19 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		}
 	}
 	srv := &transport.Server{
-		Schema:     a.Schema,
-		DB:         a.DB,
-		Planner:    &planner.Planner{Schema: a.Schema, Config: a.REST},
-		Runner:     &exec.Runner{Dialect: a.DB.Dialect, Cache: sqlgen.NewCache()},
-		Writer:     &write.Writer{Schema: a.Schema, Dialect: a.DB.Dialect, Now: time.Now},
-		Log:        log,
-		TokenSalt:  a.TokenSalt,
-		I18n:       a.I18n,
-		LogPlans:   getenv("QUARRY_LOG_PLANS") == "1",
-		RESTPrefix: a.RESTPrefix,
-		Routes:     transport.BuildRoutes(a.Routes, a.Schema, graphqlPath(a), runProjectCode(getenv), log),
-		TrustProxy: a.Settings.Server.Proxy,
+		Schema:      a.Schema,
+		DB:          a.DB,
+		Planner:     &planner.Planner{Schema: a.Schema, Config: a.REST},
+		Runner:      &exec.Runner{Dialect: a.DB.Dialect, Cache: sqlgen.NewCache()},
+		Writer:      &write.Writer{Schema: a.Schema, Dialect: a.DB.Dialect, Now: time.Now},
+		Log:         log,
+		TokenSalt:   a.TokenSalt,
+		I18n:        a.I18n,
+		LogPlans:    getenv("QUARRY_LOG_PLANS") == "1",
+		RESTPrefix:  a.RESTPrefix,
+		Routes:      transport.BuildRoutes(a.Routes, a.Schema, graphqlPath(a), runProjectCode(getenv), log),
+		TrustProxy:  a.Settings.Server.Proxy,
+		Environment: app.Env(getenv),
 
 		DebugStatements: getenv("QUARRY_DEBUG_STATEMENTS") == "1",
 	}
