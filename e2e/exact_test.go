@@ -82,6 +82,9 @@ func TestExactOnUnseenProjects(t *testing.T) {
 		var out []frontendAnswer
 		for _, st := range exactSteps {
 			status, body := c.step(t, st)
+			if exactOwnBody[st.Name] {
+				body = "" // Strapi's own page, not kept
+			}
 			out = append(out, frontendAnswer{Name: st.Name, Status: status, Response: body})
 		}
 		b, err := json.MarshalIndent(out, "", " ")
