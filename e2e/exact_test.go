@@ -59,6 +59,10 @@ var exactSteps = []ownCodeStep{
 	// Item 6: component ids in Strapi's creation order.
 	{Name: "page with nested components", Method: "POST", Path: "/api/pages", Body: `{"data":{"title":"home","hero":{"headline":"hi","cta":{"url":"/a"},"links":[{"url":"/b"},{"url":"/c"}]},"content":[{"__component":"blocks.feature-grid","heading":"grid","items":[{"title":"one","link":{"url":"/1"}},{"title":"two"},{"title":"three"}]},{"__component":"blocks.hero","headline":"second","cta":{"url":"/d"}}]}}`},
 	{Name: "page with its components", Path: "/api/pages/1?populate[content][populate]=*&populate[hero][populate]=*"},
+	{Name: "page 2 with deeper nesting", Method: "POST", Path: "/api/pages", Body: `{"data":{"title":"two","content":[{"__component":"blocks.feature-grid","heading":"g1","items":[{"title":"a"},{"title":"b","link":{"url":"/b"}},{"title":"c"},{"title":"d","link":{"url":"/d"}}]},{"__component":"blocks.hero","headline":"h","cta":{"url":"/cta"},"links":[{"url":"/x"},{"url":"/y"}]},{"__component":"blocks.feature-grid","heading":"g2","items":[{"title":"e","link":{"url":"/e"}},{"title":"f"}]}],"hero":{"headline":"top","links":[{"url":"/t1"}],"cta":{"url":"/t0"}}}}`},
+	{Name: "page 2 with links", Path: "/api/pages/2?populate[content][on][blocks.feature-grid][populate][items][populate]=link&populate[content][on][blocks.hero][populate]=*&populate[hero][populate]=*"},
+	{Name: "page 1 updated with new nested components", Method: "PUT", Path: "/api/pages/1", Body: `{"data":{"content":[{"__component":"blocks.feature-grid","heading":"new","items":[{"title":"p"},{"title":"q","link":{"url":"/q"}},{"title":"r"}]}]}}`},
+	{Name: "page 1 after the update", Path: "/api/pages/1?populate[content][on][blocks.feature-grid][populate][items][populate]=link&populate[content][on][blocks.hero][populate]=*"},
 
 	// Item 14: the health check and the root.
 	{Name: "health POST", Method: "POST", Path: "/_health", As: "public"},
