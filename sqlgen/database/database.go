@@ -126,11 +126,21 @@ func ConfigFor(appDir string, proj *projectconfig.Project, typed *projectconfig.
 			c.Filename = v
 		}
 	}
+	urlFrom := "DATABASE_URL"
+	if fromScript || getenv("DATABASE_URL") == "" {
+		urlFrom = "the connection URL of config/database"
+	}
+	if err := c.checkClient(urlFrom); err != nil {
+		return c, err
+	}
 	if !fromScript && c.URL == "" && getenv("DATABASE_HOST") != "" {
 		// Strapi's generated config/database.js reads these; without the file they mean the same.
 		if err := c.urlFromEnv(getenv); err != nil {
 			return c, err
 		}
+	}
+	if err := c.checkDatabaseName(getenv); err != nil {
+		return c, err
 	}
 	c.BusyTimeout = DefaultBusyTimeout
 	if v := getenv("DATABASE_BUSY_TIMEOUT"); v != "" {
@@ -240,6 +250,8 @@ type DB struct {
 	tracking atomic.Bool
 	// writeRecord is sqlgen.WriteRecord for the server's version (set before tracking).
 	writeRecord string
+	// where names the database opened (Config.Describe).
+	where string
 }
 
 // Open connects to the configured database.
@@ -325,7 +337,7 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 			db.SetMaxIdleConns(max(c.PoolMin, min(c.PoolMax, 20)))
 		}
 	}
-	out := &DB{DB: db, Dialect: d, gate: gate, url: c.URL, readers: readers, txPool: txPool}
+	out := &DB{DB: db, Dialect: d, gate: gate, url: c.URL, readers: readers, txPool: txPool, where: c.Describe()}
 	if len(c.Replicas) > 0 {
 		if d != sqlgen.Postgres {
 			db.Close()
