@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -41,5 +43,33 @@ func TestHelpAndVersionSpellings(t *testing.T) {
 	var out, errb bytes.Buffer
 	if err := run(context.Background(), []string{"help", "frob"}, &out, &errb, noenv); err == nil || !strings.Contains(err.Error(), `"frob"`) {
 		t.Errorf("quarry help frob: %v", err)
+	}
+}
+
+// An admin command run without the server's database settings finds no database at the
+// project's default file: it says so (and how to reach the server's) rather than creating an
+// empty one the server never reads; asked to, it creates it and names it (issue 28, item 10).
+func TestAdminCommandFindsNoDatabase(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../examples/blog")); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(dir, ".tmp"))
+	env := map[string]string{"API_TOKEN_SALT": "salt"}
+	getenv := func(k string) string { return env[k] }
+	var out, errb bytes.Buffer
+	err := run(context.Background(), []string{"tokens", "list", "--app", dir}, &out, &errb, getenv)
+	if err == nil || !strings.Contains(err.Error(), "no database for this project") || !strings.Contains(err.Error(), "DATABASE_FILENAME") {
+		t.Fatalf("tokens list without a database: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".tmp", "data.db")); err == nil {
+		t.Errorf("the refused command created the database")
+	}
+	env["QUARRY_CREATE_DATABASE"] = "1"
+	if err := run(context.Background(), []string{"tokens", "list", "--app", dir}, &out, &errb, getenv); err != nil {
+		t.Fatalf("tokens list with QUARRY_CREATE_DATABASE=1: %v\n%s", err, errb.String())
+	}
+	if !strings.Contains(errb.String(), "database opened") || !strings.Contains(errb.String(), filepath.Join(dir, ".tmp", "data.db")) {
+		t.Errorf("the command does not say which database it opened:\n%s", errb.String())
 	}
 }

@@ -345,13 +345,24 @@ func envInt(getenv func(string) string, k string, def int) int {
 	return def
 }
 
-// openAdmin checks and opens an admin command's --app folder.
+// openAdmin checks and opens an admin command's --app folder, on an existing database
+// (app.Options.Existing), and says which database it opened.
 func openAdmin(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger) (*app.App, error) {
+	return openAdminWith(ctx, dir, getenv, log, true)
+}
+
+// openAdminWith is openAdmin; existing false lets a command that fills a database (import,
+// restore) create it.
+func openAdminWith(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger, existing bool) (*app.App, error) {
 	if err := checkAppDir(dir); err != nil {
 		return nil, err
 	}
-	a, err := app.Open(ctx, dir, getenv, log)
-	return a, openHint(err)
+	a, err := app.OpenWith(ctx, dir, getenv, log, app.Options{Existing: existing})
+	if err != nil {
+		return nil, openHint(err)
+	}
+	log.Info("database opened", "database", a.DB.Where())
+	return a, nil
 }
 
 func locales(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {

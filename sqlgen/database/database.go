@@ -39,6 +39,8 @@ type Config struct {
 	Client   string // sqlite | postgres | mysql
 	URL      string // postgres or mysql connection URL
 	Filename string // sqlite file
+	// FilenameDefault tells that no setting named the file (Filename is .tmp/data.db).
+	FilenameDefault bool
 	// BusyTimeout is how long a SQLite writer waits for another process's write lock
 	// before the request answers 503 (DATABASE_BUSY_TIMEOUT, in milliseconds).
 	BusyTimeout time.Duration
@@ -162,6 +164,7 @@ func ConfigFor(appDir string, proj *projectconfig.Project, typed *projectconfig.
 	}
 	if c.Filename == "" {
 		c.Filename = filepath.Join(".tmp", "data.db")
+		c.FilenameDefault = true
 	}
 	// Strapi resolves the file against its working directory, the project folder.
 	if !filepath.IsAbs(c.Filename) {

@@ -20,6 +20,7 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/schemas/projectconfig"
 	"github.com/quarrycms/quarry/schemas/routes"
+	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/plugins/email"
 	"github.com/quarrycms/quarry/transport/plugins/i18n"
@@ -81,6 +82,11 @@ type Options struct {
 	// Migrate is how far the schema is brought to the layout (database.MigrateOptions).
 	// QUARRY_SCHEMA_CHANGES=apply sets Lossy.
 	Migrate database.MigrateOptions
+	// Existing refuses to create the project's default SQLite file when it does not exist
+	// yet: an admin command run without the server's DATABASE_* settings would otherwise
+	// write to a new, empty database the server never reads. A file the settings name, or
+	// QUARRY_CREATE_DATABASE=1, is created as asked.
+	Existing bool
 }
 
 // Open loads the schemas and configuration of dir, connects to its database and migrates it.
@@ -109,6 +115,15 @@ func OpenWith(ctx context.Context, dir string, getenv func(string) string, log *
 		return nil, err
 	}
 	dbc.Log = log
+	if o.Existing && dbc.FilenameDefault && getenv("QUARRY_CREATE_DATABASE") != "1" {
+		if d, _ := sqlgen.ByName(dbc.Client); d == sqlgen.SQLite {
+			if _, err := os.Stat(dbc.Filename); errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("no database for this project at %s (the default SQLite file): "+
+					"run this command with the server's DATABASE_* settings (DATABASE_FILENAME, DATABASE_CLIENT, DATABASE_URL) so it opens the server's database, "+
+					"or start `quarry serve` once, which creates it; QUARRY_CREATE_DATABASE=1 creates it here", dbc.Filename)
+			}
+		}
+	}
 	db, err := database.Open(ctx, dbc)
 	if err != nil {
 		return nil, err
