@@ -51,6 +51,10 @@ type Config struct {
 	Log *slog.Logger
 	// PoolMin and PoolMax size the connection pool (0: the defaults).
 	PoolMin, PoolMax int
+	// ConnectWait is how long Open waits for a database that does not answer yet
+	// (connection.acquireConnectionTimeout or pool.acquireTimeoutMillis, the smaller;
+	// DefaultConnectWait in ConfigFor). Zero: one attempt.
+	ConnectWait time.Duration
 	// Replicas are PostgreSQL read replicas' connection URLs (connection.replicas in
 	// config/database.*, or QUARRY_DATABASE_REPLICAS, comma-separated).
 	Replicas []string
@@ -105,6 +109,12 @@ func ConfigFor(appDir string, proj *projectconfig.Project, typed *projectconfig.
 			}
 			c.URL = u
 		}
+		for _, ms := range []*projectconfig.FlexInt{dc.AcquireConnectionTimeout, dc.Pool.AcquireTimeoutMillis} {
+			// knex takes the smallest of the two that are set.
+			if w := time.Duration(ms.Int(0)) * time.Millisecond; ms != nil && w > 0 && (c.ConnectWait == 0 || w < c.ConnectWait) {
+				c.ConnectWait = w
+			}
+		}
 		c.PoolMin = dc.Pool.Min.Int(0)
 		c.PoolMax = dc.Pool.Max.Int(0)
 		c.Replicas = dc.Replicas
@@ -140,6 +150,9 @@ func ConfigFor(appDir string, proj *projectconfig.Project, typed *projectconfig.
 		if err := c.urlFromEnv(getenv); err != nil {
 			return c, err
 		}
+	}
+	if c.ConnectWait == 0 {
+		c.ConnectWait = DefaultConnectWait
 	}
 	if err := c.checkDatabaseName(getenv); err != nil {
 		return c, err
@@ -358,6 +371,12 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 		out.busyTimeout = c.BusyTimeout
 		if out.busyTimeout == 0 {
 			out.busyTimeout = DefaultBusyTimeout
+		}
+	}
+	if d != sqlgen.SQLite {
+		if err := waitReachable(ctx, db, gate, c, d.Name()); err != nil {
+			db.Close()
+			return nil, err
 		}
 	}
 	if gate != nil {
