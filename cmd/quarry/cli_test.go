@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,5 +73,22 @@ func TestAdminCommandFindsNoDatabase(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "database opened") || !strings.Contains(errb.String(), filepath.Join(dir, ".tmp", "data.db")) {
 		t.Errorf("the command does not say which database it opened:\n%s", errb.String())
+	}
+}
+
+// Under LOG_FORMAT=json the error a command stops with is a JSON record too (issue 28,
+// item 12).
+func TestFatalErrorAsJSON(t *testing.T) {
+	var out bytes.Buffer
+	getenv := func(k string) string { return map[string]string{"LOG_FORMAT": "json"}[k] }
+	reportFatal(&out, []string{"serve", "--app", t.TempDir()}, getenv, errors.New("listen tcp :1337: address already in use"))
+	var rec map[string]any
+	if err := json.Unmarshal(out.Bytes(), &rec); err != nil || rec["level"] != "ERROR" || !strings.Contains(fmt.Sprint(rec["err"]), "already in use") {
+		t.Errorf("LOG_FORMAT=json fatal error: %v %q", err, out.String())
+	}
+	out.Reset()
+	reportFatal(&out, []string{"serve"}, func(string) string { return "" }, errors.New("boom"))
+	if out.String() != "quarry: boom\n" {
+		t.Errorf("text fatal error: %q", out.String())
 	}
 }

@@ -71,9 +71,20 @@ func main() {
 		return
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "quarry:", err)
+		reportFatal(os.Stderr, os.Args[1:], os.Getenv, err)
 		os.Exit(1)
 	}
+}
+
+// reportFatal prints the error a command ends with: a JSON log record under LOG_FORMAT=json
+// (from the environment or the project's .env), so that a log collector reading JSON sees
+// why the process stopped; plain text otherwise.
+func reportFatal(w io.Writer, args []string, getenv func(string) string, err error) {
+	if len(args) > 0 && strings.EqualFold(strings.TrimSpace(logEnv(args, getenv)("LOG_FORMAT")), "json") {
+		slog.New(slog.NewJSONHandler(w, nil)).Error("quarry: "+args[0]+" failed", "err", err.Error())
+		return
+	}
+	fmt.Fprintln(w, "quarry:", err)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {

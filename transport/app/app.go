@@ -103,6 +103,9 @@ func OpenWith(ctx context.Context, dir string, getenv func(string) string, log *
 	if err != nil {
 		return nil, err
 	}
+	for _, w := range proj.Lint() {
+		log.Warn("config: " + w)
+	}
 	for file, mods := range proj.Unresolved {
 		log.Warn("a config file requires npm modules Quarry does not load; they are inert stubs", "file", file, "modules", strings.Join(mods, ", "))
 	}
