@@ -368,7 +368,7 @@ func openAdminWith(ctx context.Context, dir string, getenv func(string) string, 
 	if err := checkAppDir(dir); err != nil {
 		return nil, err
 	}
-	a, err := app.OpenWith(ctx, dir, getenv, log, app.Options{Existing: existing})
+	a, err := app.OpenWith(ctx, dir, getenv, log, app.Options{Existing: existing, Quiet: true})
 	if err != nil {
 		return nil, openHint(err)
 	}

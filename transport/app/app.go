@@ -87,6 +87,9 @@ type Options struct {
 	// write to a new, empty database the server never reads. A file the settings name, or
 	// QUARRY_CREATE_DATABASE=1, is created as asked.
 	Existing bool
+	// Quiet logs the project's warnings (unimplemented plugins, config typos) at debug
+	// level: admin commands, which would repeat the server's warnings on every run.
+	Quiet bool
 }
 
 // Open loads the schemas and configuration of dir, connects to its database and migrates it.
@@ -103,14 +106,21 @@ func OpenWith(ctx context.Context, dir string, getenv func(string) string, log *
 	if err != nil {
 		return nil, err
 	}
+	// The project's warnings are the server's to give; an admin command (Options.Quiet)
+	// keeps them at debug level rather than repeating them on every run.
+	warn := log.Warn
+	if o.Quiet {
+		warn = log.Debug
+	}
 	for _, w := range proj.Lint() {
-		log.Warn("config: " + w)
+		warn("config: " + w)
 	}
 	for file, mods := range proj.Unresolved {
-		log.Warn("a config file requires npm modules Quarry does not load; they are inert stubs", "file", file, "modules", strings.Join(mods, ", "))
+		warn("a config file requires npm modules Quarry does not load; they are inert stubs", "file", file, "modules", strings.Join(mods, ", "))
 	}
 	if missing := proj.UnimplementedPlugins(typed); len(missing) > 0 {
-		log.Warn("enabled plugins that Quarry does not implement (their routes and features are not served)", "plugins", strings.Join(missing, ", "))
+		warn("enabled plugins that Quarry does not implement: their routes and features are not served; run Strapi beside Quarry (quarry serve --upstream STRAPI_URL) to serve them",
+			"plugins", strings.Join(missing, ", "))
 	}
 	getenv = proj.Getenv
 	dbc, err := database.ConfigFor(dir, proj, typed.Database, getenv)
@@ -310,8 +320,7 @@ func (a *App) configError(name string, err error) error {
 // PluginEnabled says whether config/plugins.* leaves a plugin on (Quarry's plugins are on
 // unless declared with enabled: false).
 func (a *App) PluginEnabled(name string) bool {
-	d, ok := a.Settings.PluginDecls[name]
-	return !ok || d.IsEnabled()
+	return a.Config.PluginOn(name, a.Settings)
 }
 
 // PopulateDeepConfig reads whether the app uses strapi-plugin-populate-deep, as Strapi decides
