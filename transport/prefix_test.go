@@ -85,3 +85,20 @@ func TestHealthAndWelcome(t *testing.T) {
 		t.Errorf("GET /: %d %q\n%s", rec.Code, rec.Header().Get("Content-Type"), rec.Body.String())
 	}
 }
+
+// With the documentation plugin installed, /documentation/v1.0.0 shows the OpenAPI document
+// in Swagger UI, as Strapi's plugin does there (issue 28, item 15).
+func TestDocsUI(t *testing.T) {
+	s := &Server{Log: slog.New(slog.DiscardHandler), Schema: &schemas.Schema{}, OpenAPI: []byte(`{}`), DocsUI: true}
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/documentation/v1.0.0", nil))
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"/documentation/v1.0.0/openapi.json"`) || !strings.Contains(rec.Body.String(), "SwaggerUIBundle") {
+		t.Errorf("docs UI: %d\n%s", rec.Code, rec.Body.String())
+	}
+	s = &Server{Log: slog.New(slog.DiscardHandler), Schema: &schemas.Schema{}, OpenAPI: []byte(`{}`)}
+	rec = httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/documentation/v1.0.0", nil))
+	if rec.Code != 404 {
+		t.Errorf("docs UI without the plugin: %d", rec.Code)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 	"time"
 
@@ -116,6 +117,9 @@ type Server struct {
 	// Code runs the project's own code for the routes that declare it (Routes says which):
 	// controllers, services, policies, middlewares. Nil refuses those routes.
 	Code *projectcode.Runtime
+	// DocsUI serves a Swagger UI page for the OpenAPI document where Strapi's documentation
+	// plugin serves its own (/documentation/v1.0.0), when the project installs that plugin.
+	DocsUI bool
 	// Environment is the running environment (production, development, ...), which GET /
 	// shows as Strapi's welcome page does.
 	Environment string
@@ -183,6 +187,9 @@ func (s *Server) Handler() http.Handler {
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
 			w.Write(s.OpenAPI)
 		})
+		if s.DocsUI {
+			r.Get(path.Dir(openapi.Path), s.docsUI)
+		}
 	}
 	r.Head("/_ready", s.ready)
 	if s.GraphQL != nil {
@@ -218,6 +225,24 @@ func (s *Server) Handler() http.Handler {
 		r.MethodNotAllowed(envelope.MethodNotAllowed)
 	}
 	return withoutTrailingSlash(withRESTPrefix(s.RESTPrefix, r))
+}
+
+// docsUI is a page that shows the OpenAPI document with Swagger UI, loaded from a CDN at a
+// pinned version (Quarry ships no JavaScript).
+func (s *Server) docsUI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	// The page runs the CDN's script: allow it here, as nowhere else.
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline' https://unpkg.com; style-src 'self' 'unsafe-inline' https://unpkg.com; img-src 'self' data: https:")
+	fmt.Fprintf(w, `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>API documentation</title>
+<link rel="stylesheet" href="https://unpkg.com/swagger-ui-dist@5.17.14/swagger-ui.css"></head>
+<body><div id="docs"></div>
+<script src="https://unpkg.com/swagger-ui-dist@5.17.14/swagger-ui-bundle.js"></script>
+<script>SwaggerUIBundle({url: %q, dom_id: "#docs"});</script>
+</body>
+</html>
+`, openapi.Path)
 }
 
 // welcome answers GET / as Strapi's public middleware does by default: a 200 HTML page

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -246,6 +247,11 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	}
 	if err := mountGraphQL(a, srv, log, getenv); err != nil {
 		return err
+	}
+	if _, err := os.Stat(filepath.Join(a.Dir, "package.json")); err == nil {
+		// Swagger UI where Strapi's documentation plugin shows it, when the project installs
+		// the plugin (a folder of schemas only says nothing of it).
+		srv.DocsUI = a.PluginEnabled("documentation")
 	}
 	if err := serveOpenAPI(srv); err != nil {
 		return err
