@@ -193,7 +193,7 @@ func TestLogSettingsFromDotenv(t *testing.T) {
 			t.Errorf("quarry %v with LOG_LEVEL=loud in .env: exit %d, stderr %q", args, code, errs)
 		}
 	}
-	code, _, errs := runQuarry(t, []string{"LOG_LEVEL=warn"}, "tokens", "list", "--app", app)
+	code, _, errs := runQuarry(t, []string{"LOG_LEVEL=warn", "QUARRY_CREATE_DATABASE=1"}, "tokens", "list", "--app", app)
 	if code != 0 {
 		t.Errorf("the process's LOG_LEVEL must win over .env's: exit %d, stderr %q", code, errs)
 	}

@@ -5,10 +5,14 @@
 package transport
 
 import (
+	"cmp"
 	"context"
+	"fmt"
+	"html"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 	"time"
 
@@ -116,6 +120,12 @@ type Server struct {
 	// Code runs the project's own code for the routes that declare it (Routes says which):
 	// controllers, services, policies, middlewares. Nil refuses those routes.
 	Code *projectcode.Runtime
+	// DocsUI serves a Swagger UI page for the OpenAPI document where Strapi's documentation
+	// plugin serves its own (/documentation/v1.0.0), when the project installs that plugin.
+	DocsUI bool
+	// Environment is the running environment (production, development, ...), which GET /
+	// shows as Strapi's welcome page does.
+	Environment string
 }
 
 // Handler returns the HTTP handler.
@@ -186,14 +196,23 @@ func (s *Server) Handler() http.Handler {
 		r.Use(StatementHeader)
 	}
 	r.Use(s.httpMiddleware) // security headers and CORS on every response
-	r.Get("/_health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
-	r.Head("/_health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	// Strapi answers its health check on every method, with its own header, which some
+	// load balancers' checks look for.
+	r.HandleFunc("/_health", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Strapi", "You are so French!")
+		w.WriteHeader(http.StatusNoContent)
+	})
+	r.Get("/", s.welcome)
+	r.Get("/index.html", s.welcome)
 	r.Get("/_ready", s.ready)
 	if s.OpenAPI != nil {
 		r.Get(openapi.Path, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
 			w.Write(s.OpenAPI)
 		})
+		if s.DocsUI {
+			r.Get(path.Dir(openapi.Path), s.docsUI)
+		}
 	}
 	r.Head("/_ready", s.ready)
 	if s.GraphQL != nil {
@@ -229,7 +248,63 @@ func (s *Server) Handler() http.Handler {
 	} else {
 		r.MethodNotAllowed(envelope.MethodNotAllowed)
 	}
-	return withRESTPrefix(s.RESTPrefix, r)
+	return withoutTrailingSlash(withRESTPrefix(s.RESTPrefix, r))
+}
+
+// docsUI is a page that shows the OpenAPI document with Swagger UI, loaded from a CDN at a
+// pinned version (Quarry ships no JavaScript).
+func (s *Server) docsUI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	// The page runs the CDN's script: allow it here, as nowhere else.
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline' https://unpkg.com; style-src 'self' 'unsafe-inline' https://unpkg.com; img-src 'self' data: https:")
+	fmt.Fprintf(w, `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>API documentation</title>
+<link rel="stylesheet" href="https://unpkg.com/swagger-ui-dist@5.17.14/swagger-ui.css"></head>
+<body><div id="docs"></div>
+<script src="https://unpkg.com/swagger-ui-dist@5.17.14/swagger-ui-bundle.js"></script>
+<script>SwaggerUIBundle({url: %q, dom_id: "#docs"});</script>
+</body>
+</html>
+`, openapi.Path)
+}
+
+// welcome answers GET / as Strapi's public middleware does by default: a 200 HTML page
+// saying the server runs (in its environment, at its time), rather than a bare 404 that reads
+// as a broken deployment. Beside Strapi, Strapi's page is the answer.
+func (s *Server) welcome(w http.ResponseWriter, r *http.Request) {
+	if s.Upstream != nil {
+		s.toUpstream(w, r, "Strapi's welcome page")
+		return
+	}
+	env := s.Environment
+	if env == "" {
+		env = "development"
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	fmt.Fprintf(w, "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><meta name=\"robots\" content=\"noindex, nofollow\"><title>Quarry</title></head>\n"+
+		"<body><h1>The server is running.</h1><p>Environment: %s</p><p>%s</p><p>The content API is under <code>%s</code>.</p></body>\n</html>\n",
+		html.EscapeString(env), s.Now().UTC().Format(http.TimeFormat), html.EscapeString(cmp.Or(s.RESTPrefix, "/api")))
+}
+
+// withoutTrailingSlash routes a path ending in one slash as the path without it: Strapi's
+// router (koa-router, not strict) matches every route with an optional trailing slash, and
+// real front-ends send `/api/product-reviews/?...`. Only one slash goes, as there.
+func withoutTrailingSlash(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if len(p) > 1 && p[len(p)-1] == '/' && p[len(p)-2] != '/' {
+			r2 := r.Clone(r.Context())
+			r2.URL.Path = p[:len(p)-1]
+			if raw := r.URL.RawPath; raw != "" && raw[len(raw)-1] == '/' {
+				r2.URL.RawPath = raw[:len(raw)-1]
+			}
+			next.ServeHTTP(w, r2)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // publicURLKey holds, in a request's context, the URL the client sent before withRESTPrefix

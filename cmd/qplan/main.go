@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/quarrycms/quarry/ir"
@@ -31,7 +32,7 @@ import (
 const usage = `qplan prints the query plan of a Quarry request.
 
 Usage:
-  qplan --app DIR [--dialect sqlite|postgres] [--json] [--explain [--analyze]] [--as CALLER] 'GET /api/articles?filters[title][$containsi]=go'
+  qplan --app DIR [--dialect sqlite|postgres|mysql] [--json] [--explain [--analyze]] [--as CALLER] 'GET /api/articles?filters[title][$containsi]=go'
   qplan --app DIR --graphql [--variables JSON|@file] [--json] 'query { articles { data { id } } }'   (or @file, or - for stdin)
 
 The request is METHOD PATH?QUERY as a client would send it (only GET reads are planned).
@@ -107,6 +108,11 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 	gql := fs.Bool("graphql", false, "the request is a GraphQL document (text, @file, or - for stdin)")
 	variables := fs.String("variables", "", "GraphQL variables as JSON (text or @file)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			// Asked for: the usage is the answer, on stdout, exit 0 as the Go tools do.
+			fmt.Fprint(stdout, usage)
+			return 0, nil
+		}
 		fmt.Fprint(os.Stderr, usage)
 		return 2, err
 	}
@@ -115,6 +121,9 @@ func run(ctx context.Context, args []string, stdout io.Writer, getenv func(strin
 		return 2, errors.New("give exactly one request")
 	}
 	request := fs.Arg(0)
+	if err := checkAppDir(*dir); err != nil {
+		return 2, err
+	}
 	s, err := app.LoadSchema(*dir)
 	if err != nil {
 		return 1, err
@@ -255,4 +264,16 @@ func envelope(ae *apierror.Error) json.RawMessage {
 	rec := httptest.NewRecorder()
 	transport.WriteError(rec, ae)
 	return rec.Body.Bytes()
+}
+
+// checkAppDir names what --app must point at before the schema loader's file-level errors
+// (`stat src`) would, which is all a user who forgot --app would otherwise see.
+func checkAppDir(dir string) error {
+	for _, p := range []string{"src/api", "src/components", "api", "components"} {
+		if st, err := os.Stat(filepath.Join(dir, p)); err == nil && st.IsDir() {
+			return nil
+		}
+	}
+	abs, _ := filepath.Abs(dir)
+	return fmt.Errorf("%s is not a Strapi app folder (no src/api or src/components): pass the app folder with --app DIR, e.g. qplan --app ./examples/blog 'GET /api/articles'", abs)
 }

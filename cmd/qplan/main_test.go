@@ -42,3 +42,26 @@ func TestQplanJSON(t *testing.T) {
 		}
 	})
 }
+
+// qplan --help is a request for the usage, answered on stdout with exit 0; the usage names
+// every dialect; without --app outside an app folder the error says to pass --app (issue 28,
+// item 13).
+func TestQplanUsage(t *testing.T) {
+	noenv := func(string) string { return "" }
+	for _, h := range []string{"--help", "-h"} {
+		var out bytes.Buffer
+		code, err := run(context.Background(), []string{h}, &out, noenv)
+		if code != 0 || err != nil {
+			t.Errorf("qplan %s: exit %d, %v", h, code, err)
+		}
+		if !strings.Contains(out.String(), "sqlite|postgres|mysql") {
+			t.Errorf("qplan %s: usage lacks the mysql dialect:\n%s", h, out.String())
+		}
+	}
+	t.Chdir(t.TempDir())
+	var out bytes.Buffer
+	code, err := run(context.Background(), []string{"GET /api/articles"}, &out, noenv)
+	if code == 0 || err == nil || !strings.Contains(err.Error(), "--app DIR") || strings.Contains(err.Error(), "stat ") {
+		t.Errorf("qplan without --app: exit %d, %v", code, err)
+	}
+}

@@ -117,7 +117,7 @@ func restore(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if st.IsDir() || isArchiveName(*file) {
 		return importData(ctx, []string{"--app", *dir, "-f", *file, "--key", *key, "--force"}, stdin, stdout, stderr, log, getenv)
 	}
-	a, err := openAdmin(ctx, *dir, getenv, log)
+	a, err := openAdminWith(ctx, *dir, getenv, log, false)
 	if err != nil {
 		return err
 	}

@@ -227,7 +227,7 @@ func checkAppDir(dir string) error {
 func openHint(err error) error {
 	var ce *pgconn.ConnectError
 	if errors.As(err, &ce) {
-		return fmt.Errorf("%w\nCheck DATABASE_URL (or config/database) and that PostgreSQL runs and accepts this user; without DATABASE_CLIENT=postgres Quarry uses its embedded SQLite", err)
+		return fmt.Errorf("%w\nCheck DATABASE_URL (or config/database) and that PostgreSQL runs and accepts this user; without DATABASE_CLIENT or a DATABASE_URL Quarry uses its embedded SQLite", err)
 	}
 	return err
 }
@@ -309,7 +309,7 @@ func newLogger(w io.Writer, getenv func(string) string) (*slog.Logger, error) {
 
 const envHelp = `Environment:
   HOST, PORT             listen address (0.0.0.0, 1337)
-  DATABASE_CLIENT        sqlite, postgres or mysql (sqlite)
+  DATABASE_CLIENT        sqlite, postgres or mysql (the DATABASE_URL scheme, else sqlite)
   DATABASE_URL           PostgreSQL or MySQL URL (postgres://…, mysql://…)
   DATABASE_HOST, DATABASE_PORT, DATABASE_NAME, DATABASE_USERNAME, DATABASE_PASSWORD, DATABASE_SSL
                          the server's fields when DATABASE_URL is not set

@@ -22,7 +22,9 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 	if err != nil {
 		return fmt.Errorf("%s: %w", strings.Join(a.Config.Files("plugins"), ", "), err)
 	}
-	if !gcfg.Enabled {
+	if !gcfg.Enabled || !a.PluginEnabled("graphql") {
+		// Not installed (no @strapi/plugin-graphql in package.json) or turned off: Strapi
+		// serves no /graphql then, and neither does Quarry.
 		return nil
 	}
 	if err := applyShadowCRUD(gcfg.Extension(), a.Routes.Shadow); err != nil {

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -58,10 +59,10 @@ Usage:
   quarry backup --app DIR [-f FILE]       a consistent copy while serving (SQLite file; else an archive)
   quarry restore --app DIR -f FILE        put a backup back
   quarry migrate --app DIR [--plan|--apply]  print (apply) the schema changes that lose data
-  quarry version                          print the version, commit and build time
+  quarry version (or --version)           print the version, commit and build time
   quarry health [--url URL]               exit 0 when a running server's /_health answers
 
-Run 'quarry <command> --help' for a command's usage and flags.
+Run 'quarry help <command>' (or 'quarry <command> --help') for a command's usage and flags.
 
 `
 
@@ -71,9 +72,20 @@ func main() {
 		return
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "quarry:", err)
+		reportFatal(os.Stderr, os.Args[1:], os.Getenv, err)
 		os.Exit(1)
 	}
+}
+
+// reportFatal prints the error a command ends with: a JSON log record under LOG_FORMAT=json
+// (from the environment or the project's .env), so that a log collector reading JSON sees
+// why the process stopped; plain text otherwise.
+func reportFatal(w io.Writer, args []string, getenv func(string) string, err error) {
+	if len(args) > 0 && strings.EqualFold(strings.TrimSpace(logEnv(args, getenv)("LOG_FORMAT")), "json") {
+		slog.New(slog.NewJSONHandler(w, nil)).Error("quarry: "+args[0]+" failed", "err", err.Error())
+		return
+	}
+	fmt.Fprintln(w, "quarry:", err)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
@@ -83,9 +95,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			// `quarry help serve` is `quarry serve --help`, as with the go tool.
+			return run(ctx, append(append([]string{}, args[1:]...), "--help"), stdout, stderr, getenv)
+		}
 		fmt.Fprint(stdout, usage+envHelp)
 		return nil
-	case "version":
+	case "version", "--version", "-version", "-v":
 		return version(args[1:], stdout)
 	case "health":
 		return health(ctx, args[1:], stdout, getenv)
@@ -165,18 +181,19 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		}
 	}
 	srv := &transport.Server{
-		Schema:     a.Schema,
-		DB:         a.DB,
-		Planner:    &planner.Planner{Schema: a.Schema, Config: a.REST},
-		Runner:     &exec.Runner{Dialect: a.DB.Dialect, Cache: sqlgen.NewCache()},
-		Writer:     &write.Writer{Schema: a.Schema, Dialect: a.DB.Dialect, Now: time.Now},
-		Log:        log,
-		TokenSalt:  a.TokenSalt,
-		I18n:       a.I18n,
-		LogPlans:   getenv("QUARRY_LOG_PLANS") == "1",
-		RESTPrefix: a.RESTPrefix,
-		Routes:     transport.BuildRoutes(a.Routes, a.Schema, graphqlPath(a), runProjectCode(getenv), log),
-		TrustProxy: a.Settings.Server.Proxy,
+		Schema:      a.Schema,
+		DB:          a.DB,
+		Planner:     &planner.Planner{Schema: a.Schema, Config: a.REST},
+		Runner:      &exec.Runner{Dialect: a.DB.Dialect, Cache: sqlgen.NewCache()},
+		Writer:      &write.Writer{Schema: a.Schema, Dialect: a.DB.Dialect, Now: time.Now},
+		Log:         log,
+		TokenSalt:   a.TokenSalt,
+		I18n:        a.I18n,
+		LogPlans:    getenv("QUARRY_LOG_PLANS") == "1",
+		RESTPrefix:  a.RESTPrefix,
+		Routes:      transport.BuildRoutes(a.Routes, a.Schema, graphqlPath(a), runProjectCode(getenv), log),
+		TrustProxy:  a.Settings.Server.Proxy,
+		Environment: app.Env(getenv),
 
 		DebugStatements: getenv("QUARRY_DEBUG_STATEMENTS") == "1",
 	}
@@ -234,6 +251,11 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	}
 	if err := mountGraphQL(a, srv, log, getenv); err != nil {
 		return err
+	}
+	if _, err := os.Stat(filepath.Join(a.Dir, "package.json")); err == nil {
+		// Swagger UI where Strapi's documentation plugin shows it, when the project installs
+		// the plugin (a folder of schemas only says nothing of it).
+		srv.DocsUI = a.PluginEnabled("documentation")
 	}
 	if err := serveOpenAPI(srv); err != nil {
 		return err
@@ -344,13 +366,24 @@ func envInt(getenv func(string) string, k string, def int) int {
 	return def
 }
 
-// openAdmin checks and opens an admin command's --app folder.
+// openAdmin checks and opens an admin command's --app folder, on an existing database
+// (app.Options.Existing), and says which database it opened.
 func openAdmin(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger) (*app.App, error) {
+	return openAdminWith(ctx, dir, getenv, log, true)
+}
+
+// openAdminWith is openAdmin; existing false lets a command that fills a database (import,
+// restore) create it.
+func openAdminWith(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger, existing bool) (*app.App, error) {
 	if err := checkAppDir(dir); err != nil {
 		return nil, err
 	}
-	a, err := app.Open(ctx, dir, getenv, log)
-	return a, openHint(err)
+	a, err := app.OpenWith(ctx, dir, getenv, log, app.Options{Existing: existing, Quiet: true})
+	if err != nil {
+		return nil, openHint(err)
+	}
+	log.Info("database opened", "database", a.DB.Where())
+	return a, nil
 }
 
 func locales(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger, getenv func(string) string) error {

@@ -25,6 +25,18 @@ func startMetrics(addr string, a *app.App, srv *transport.Server, log *slog.Logg
 	if a.DB.HasReplicas() {
 		m.WatchReplicas(a.DB.ReplicaStats)
 	}
+	if srv.Cache != nil {
+		m.WatchCache(func() (int64, int64, int64, int64, int64) {
+			st := srv.Cache.Stats()
+			return st.Hits, st.Misses, st.Evictions, st.Entries, st.Bytes
+		})
+	}
+	if srv.Webhooks != nil {
+		m.WatchWebhooks(func() (int64, int64, int64) {
+			st := srv.Webhooks.Stats()
+			return st.Delivered, st.Failed, st.Dropped
+		})
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("metrics listener %s: %w; choose another address with --metrics-addr or QUARRY_METRICS_ADDR", addr, err)

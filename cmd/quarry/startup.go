@@ -1,10 +1,8 @@
 package main
 
 import (
-	"fmt"
 	"log/slog"
 	"net"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,24 +91,5 @@ func logStartup(log *slog.Logger, addr net.Addr, a *app.App, srv *transport.Serv
 	}
 }
 
-// describeDatabase names the database without its password.
-func describeDatabase(a *app.App, getenv func(string) string) string {
-	name := a.DB.Dialect.Name()
-	if u := getenv("DATABASE_URL"); u != "" && (name == "postgres" || name == "mysql") {
-		if pu, err := url.Parse(u); err == nil && pu.Host != "" { // not a driver DSN, whose password would show
-			pu.RawQuery = ""
-			return name + " " + pu.Redacted()
-		}
-		return name
-	}
-	if f := getenv("DATABASE_FILENAME"); f != "" && name == "sqlite" {
-		return name + " " + f
-	}
-	if name == "sqlite" {
-		def := filepath.Join(a.Dir, ".tmp", "data.db")
-		if _, err := os.Stat(def); err == nil {
-			return fmt.Sprintf("%s %s (or as config/database says)", name, def)
-		}
-	}
-	return name + " (as config/database says)"
-}
+// describeDatabase names the database opened, without its password.
+func describeDatabase(a *app.App, _ func(string) string) string { return a.DB.Where() }

@@ -110,7 +110,7 @@ func importData(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if err != nil {
 		return err
 	}
-	a, err := openAdmin(ctx, *dir, getenv, log)
+	a, err := openAdminWith(ctx, *dir, getenv, log, false)
 	if err != nil {
 		return err
 	}

@@ -83,17 +83,28 @@ type execer struct {
 }
 
 // run writes one row and what hangs off it, in Strapi's order: components first (their
-// rows do not need the owner's id), then the row, then component links, then relations.
+// rows do not need the owner's id; all of them, at any depth, in the order Strapi writes
+// them, so they get Strapi's ids), then the row, then component links, then relations.
 func (x *execer) run(op *entryOp) (int64, error) {
-	for _, cf := range op.comps {
-		for _, it := range cf.items {
-			id, err := x.run(it.op)
-			if err != nil {
-				return 0, err
-			}
-			it.id = id
+	for _, it := range componentOrder(op) {
+		id, err := x.row(it.op)
+		if err != nil {
+			return 0, err
 		}
+		it.id = id
 	}
+	if err := x.linkNested(op); err != nil {
+		return 0, err
+	}
+	id, err := x.row(op)
+	if err != nil {
+		return 0, err
+	}
+	return id, x.links(op, id)
+}
+
+// row inserts op's row (or updates it) and returns its id.
+func (x *execer) row(op *entryOp) (int64, error) {
 	id := op.id
 	if id == 0 {
 		var err error
@@ -105,9 +116,29 @@ func (x *execer) run(op *entryOp) (int64, error) {
 			return 0, err
 		}
 	}
+	return id, nil
+}
+
+// linkNested writes the links of op's components, innermost first, once their rows exist.
+func (x *execer) linkNested(op *entryOp) error {
+	for _, cf := range op.comps {
+		for _, it := range cf.items {
+			if err := x.linkNested(it.op); err != nil {
+				return err
+			}
+			if err := x.links(it.op, it.id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// links writes the component links and relations of the row id that op wrote.
+func (x *execer) links(op *entryOp, id int64) error {
 	for _, cf := range op.comps {
 		if err := x.linkComponents(op, id, cf); err != nil {
-			return 0, err
+			return err
 		}
 	}
 	for _, rf := range op.rels {
@@ -115,10 +146,10 @@ func (x *execer) run(op *entryOp) (int64, error) {
 			continue // validated as Strapi does, then dropped: Strapi keeps no table for it
 		}
 		if err := x.relation(id, rf, op.id == 0); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	return id, nil
+	return nil
 }
 
 func (x *execer) value(v any) (any, error) {

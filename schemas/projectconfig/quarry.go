@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -129,7 +130,11 @@ var (
 	implementedPlugins = map[string]bool{"users-permissions": true, "graphql": true, "upload": true, "i18n": true,
 		"email": true, "populate-deep": true, "strapi-plugin-populate-deep": true}
 	adminOnlyPlugins = map[string]bool{"content-manager": true, "content-type-builder": true, "cloud": true,
-		"color-picker": true, "seo": true}
+		"color-picker": true, "seo": true,
+		// Custom-field plugins: Quarry serves their fields (schemas/customfields.go); their
+		// inputs live in the admin panel.
+		"ckeditor": true, "ckeditor5": true, "country-select": true, "multi-country-select": true, "multi-select": true,
+		"remote-select": true, "strapi-advanced-uuid": true, "iconhub": true, "strapi-plugin-iconhub": true}
 )
 
 // UnimplementedPlugins lists the enabled plugins Quarry does not implement: those declared
@@ -140,8 +145,8 @@ func (p *Project) UnimplementedPlugins(t *Typed) []string {
 	for _, name := range p.dependencyPlugins() {
 		enabled[name] = true
 	}
-	for name, decl := range t.PluginDecls {
-		enabled[name] = decl.IsEnabled()
+	for name := range t.PluginDecls {
+		enabled[name] = p.PluginOn(name, t)
 	}
 	var out []string
 	for name, on := range enabled {
@@ -212,4 +217,30 @@ func (p *Project) installedPlugin(dep string) (string, bool) {
 func (p *Project) localPlugin(name string) bool {
 	st, err := os.Stat(filepath.Join(p.Dir, "src", "plugins", name))
 	return err == nil && st.IsDir()
+}
+
+// internalPlugins are on in every Strapi 4 project unless plugins.* turns them off.
+var internalPlugins = map[string]bool{"content-manager": true, "content-type-builder": true, "email": true, "upload": true,
+	"content-releases": true}
+
+// PluginOn is whether Strapi runs the plugin name, as its loader decides: a plugin
+// plugins.* declares with `enabled` is on as that says; one declared without it, or not
+// declared, is on when it is internal (email, upload, ...) or installed (a package.json
+// dependency, or a local plugin under src/plugins). A project without package.json (a folder
+// of schemas only) cannot say what is installed: every plugin Quarry implements is then on
+// unless declared off, as before.
+func (p *Project) PluginOn(name string, t *Typed) bool {
+	if d, ok := t.PluginDecls[name]; ok && d.Enabled != nil {
+		return *d.Enabled
+	}
+	if internalPlugins[name] {
+		return true
+	}
+	if _, err := os.Stat(filepath.Join(p.Dir, "package.json")); err != nil {
+		return true
+	}
+	if st, err := os.Stat(filepath.Join(p.Dir, "src", "plugins", name)); err == nil && st.IsDir() {
+		return true
+	}
+	return slices.Contains(p.dependencyPlugins(), name)
 }

@@ -31,6 +31,9 @@ type DatabaseConnection struct {
 	Client     string         `json:"client" validate:"omitempty,oneof=sqlite sqlite3 better-sqlite3 @vscode/sqlite3 postgres pg mysql mysql2"`
 	Connection DatabaseParams `json:"connection"`
 	Pool       DatabasePool   `json:"pool"`
+	// AcquireConnectionTimeout is knex's wait for a connection, in milliseconds: how long
+	// start-up waits for a database that is not up yet.
+	AcquireConnectionTimeout *FlexInt `json:"acquireConnectionTimeout" validate:"omitnil,min=0"`
 	// Replicas is Quarry's own key (knex ignores it): PostgreSQL read replicas as
 	// connection URLs, which reads go to when they have caught up (see sqlgen/database).
 	Replicas []string `json:"replicas" validate:"omitempty,dive,required"`
@@ -53,6 +56,9 @@ type DatabaseParams struct {
 type DatabasePool struct {
 	Min *FlexInt `json:"min" validate:"omitnil,min=0"`
 	Max *FlexInt `json:"max" validate:"omitnil,min=1"`
+	// AcquireTimeoutMillis is tarn's acquire timeout (knex takes the smaller of it and
+	// acquireConnectionTimeout).
+	AcquireTimeoutMillis *FlexInt `json:"acquireTimeoutMillis" validate:"omitnil,min=0"`
 }
 
 // SSL is connection.ssl: false, true, or node-postgres's TLS options object.

@@ -153,3 +153,34 @@ func TestSQLiteMmapSize(t *testing.T) {
 		t.Error("QUARRY_SQLITE_MMAP_SIZE=lots accepted")
 	}
 }
+
+// The newcomer's database settings (issue 28, item 8): a URL alone picks its engine, a URL
+// of another engine than the client is named as such, an empty database name is named, and
+// the start-up line describes the database actually opened.
+func TestConfigForNewcomers(t *testing.T) {
+	c, err := configOf(t, "", "", map[string]string{"DATABASE_URL": "postgres://u:secret@db:5432/app"})
+	if err != nil || c.Client != "postgres" || c.Describe() != "postgres postgres://u:xxxxx@db:5432/app" {
+		t.Errorf("DATABASE_URL alone: %+v %v %q", c, err, c.Describe())
+	}
+	if c, err = configOf(t, "", "", map[string]string{"DATABASE_URL": "mysql://root@db:3306/app"}); err != nil || c.Client != "mysql" {
+		t.Errorf("mysql URL alone: %+v %v", c, err)
+	}
+	_, err = configOf(t, "", "", map[string]string{"DATABASE_CLIENT": "postgres", "DATABASE_URL": "mysql://root@db:3306/app"})
+	if err == nil || !strings.Contains(err.Error(), "DATABASE_URL is a mysql URL") || !strings.Contains(err.Error(), "DATABASE_CLIENT=mysql") {
+		t.Errorf("scheme against client: %v", err)
+	}
+	_, err = configOf(t, "", "", map[string]string{"DATABASE_CLIENT": "mysql", "DATABASE_URL": "mysql://root@db:3306/"})
+	if err == nil || !strings.Contains(err.Error(), "names no database") {
+		t.Errorf("mysql URL without a database: %v", err)
+	}
+	js := `module.exports = ({ env }) => ({ connection: { client: 'mysql', connection: {
+  host: env('DATABASE_HOST', 'localhost'), database: env('DATABASE_NAME', 'strapi'), user: 'root' } } });`
+	_, err = configOf(t, "database.js", js, map[string]string{"DATABASE_NAME": ""})
+	if err == nil || !strings.Contains(err.Error(), "DATABASE_NAME") {
+		t.Errorf("empty DATABASE_NAME: %v", err)
+	}
+	c, _ = configOf(t, "", "", nil)
+	if got := c.Describe(); got != "sqlite DIR/.tmp/data.db" {
+		t.Errorf("default describe: %q", got)
+	}
+}

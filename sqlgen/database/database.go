@@ -39,6 +39,8 @@ type Config struct {
 	Client   string // sqlite | postgres | mysql
 	URL      string // postgres or mysql connection URL
 	Filename string // sqlite file
+	// FilenameDefault tells that no setting named the file (Filename is .tmp/data.db).
+	FilenameDefault bool
 	// BusyTimeout is how long a SQLite writer waits for another process's write lock
 	// before the request answers 503 (DATABASE_BUSY_TIMEOUT, in milliseconds).
 	BusyTimeout time.Duration
@@ -49,6 +51,10 @@ type Config struct {
 	Log *slog.Logger
 	// PoolMin and PoolMax size the connection pool (0: the defaults).
 	PoolMin, PoolMax int
+	// ConnectWait is how long Open waits for a database that does not answer yet
+	// (connection.acquireConnectionTimeout or pool.acquireTimeoutMillis, the smaller;
+	// DefaultConnectWait in ConfigFor). Zero: one attempt.
+	ConnectWait time.Duration
 	// Replicas are PostgreSQL read replicas' connection URLs (connection.replicas in
 	// config/database.*, or QUARRY_DATABASE_REPLICAS, comma-separated).
 	Replicas []string
@@ -103,6 +109,12 @@ func ConfigFor(appDir string, proj *projectconfig.Project, typed *projectconfig.
 			}
 			c.URL = u
 		}
+		for _, ms := range []*projectconfig.FlexInt{dc.AcquireConnectionTimeout, dc.Pool.AcquireTimeoutMillis} {
+			// knex takes the smallest of the two that are set.
+			if w := time.Duration(ms.Int(0)) * time.Millisecond; ms != nil && w > 0 && (c.ConnectWait == 0 || w < c.ConnectWait) {
+				c.ConnectWait = w
+			}
+		}
 		c.PoolMin = dc.Pool.Min.Int(0)
 		c.PoolMax = dc.Pool.Max.Int(0)
 		c.Replicas = dc.Replicas
@@ -126,11 +138,24 @@ func ConfigFor(appDir string, proj *projectconfig.Project, typed *projectconfig.
 			c.Filename = v
 		}
 	}
+	urlFrom := "DATABASE_URL"
+	if fromScript || getenv("DATABASE_URL") == "" {
+		urlFrom = "the connection URL of config/database"
+	}
+	if err := c.checkClient(urlFrom); err != nil {
+		return c, err
+	}
 	if !fromScript && c.URL == "" && getenv("DATABASE_HOST") != "" {
 		// Strapi's generated config/database.js reads these; without the file they mean the same.
 		if err := c.urlFromEnv(getenv); err != nil {
 			return c, err
 		}
+	}
+	if c.ConnectWait == 0 {
+		c.ConnectWait = DefaultConnectWait
+	}
+	if err := c.checkDatabaseName(getenv); err != nil {
+		return c, err
 	}
 	c.BusyTimeout = DefaultBusyTimeout
 	if v := getenv("DATABASE_BUSY_TIMEOUT"); v != "" {
@@ -152,6 +177,7 @@ func ConfigFor(appDir string, proj *projectconfig.Project, typed *projectconfig.
 	}
 	if c.Filename == "" {
 		c.Filename = filepath.Join(".tmp", "data.db")
+		c.FilenameDefault = true
 	}
 	// Strapi resolves the file against its working directory, the project folder.
 	if !filepath.IsAbs(c.Filename) {
@@ -240,6 +266,8 @@ type DB struct {
 	tracking atomic.Bool
 	// writeRecord is sqlgen.WriteRecord for the server's version (set before tracking).
 	writeRecord string
+	// where names the database opened (Config.Describe).
+	where string
 }
 
 // Open connects to the configured database.
@@ -325,7 +353,7 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 			db.SetMaxIdleConns(max(c.PoolMin, min(c.PoolMax, 20)))
 		}
 	}
-	out := &DB{DB: db, Dialect: d, gate: gate, url: c.URL, readers: readers, txPool: txPool}
+	out := &DB{DB: db, Dialect: d, gate: gate, url: c.URL, readers: readers, txPool: txPool, where: c.Describe()}
 	if len(c.Replicas) > 0 {
 		if d != sqlgen.Postgres {
 			db.Close()
@@ -343,6 +371,12 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 		out.busyTimeout = c.BusyTimeout
 		if out.busyTimeout == 0 {
 			out.busyTimeout = DefaultBusyTimeout
+		}
+	}
+	if d != sqlgen.SQLite {
+		if err := waitReachable(ctx, db, gate, c, d.Name()); err != nil {
+			db.Close()
+			return nil, err
 		}
 	}
 	if gate != nil {

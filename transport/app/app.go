@@ -21,6 +21,7 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/schemas/projectconfig"
 	"github.com/quarrycms/quarry/schemas/routes"
+	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/plugins/email"
 	"github.com/quarrycms/quarry/transport/plugins/i18n"
@@ -82,6 +83,14 @@ type Options struct {
 	// Migrate is how far the schema is brought to the layout (database.MigrateOptions).
 	// QUARRY_SCHEMA_CHANGES=apply sets Lossy.
 	Migrate database.MigrateOptions
+	// Existing refuses to create the project's default SQLite file when it does not exist
+	// yet: an admin command run without the server's DATABASE_* settings would otherwise
+	// write to a new, empty database the server never reads. A file the settings name, or
+	// QUARRY_CREATE_DATABASE=1, is created as asked.
+	Existing bool
+	// Quiet logs the project's warnings (unimplemented plugins, config typos) at debug
+	// level: admin commands, which would repeat the server's warnings on every run.
+	Quiet bool
 }
 
 // Open loads the schemas and configuration of dir, connects to its database and migrates it.
@@ -98,11 +107,21 @@ func OpenWith(ctx context.Context, dir string, getenv func(string) string, log *
 	if err != nil {
 		return nil, err
 	}
+	// The project's warnings are the server's to give; an admin command (Options.Quiet)
+	// keeps them at debug level rather than repeating them on every run.
+	warn := log.Warn
+	if o.Quiet {
+		warn = log.Debug
+	}
+	for _, w := range proj.Lint() {
+		warn("config: " + w)
+	}
 	for file, mods := range proj.Unresolved {
-		log.Warn("a config file requires npm modules Quarry does not load; they are inert stubs", "file", file, "modules", strings.Join(mods, ", "))
+		warn("a config file requires npm modules Quarry does not load; they are inert stubs", "file", file, "modules", strings.Join(mods, ", "))
 	}
 	if missing := proj.UnimplementedPlugins(typed); len(missing) > 0 {
-		log.Warn("enabled plugins that Quarry does not implement (their routes and features are not served)", "plugins", strings.Join(missing, ", "))
+		warn("enabled plugins that Quarry does not implement: their routes and features are not served; run Strapi beside Quarry (quarry serve --upstream STRAPI_URL) to serve them",
+			"plugins", strings.Join(missing, ", "))
 	}
 	getenv = proj.Getenv
 	dbc, err := database.ConfigFor(dir, proj, typed.Database, getenv)
@@ -110,6 +129,15 @@ func OpenWith(ctx context.Context, dir string, getenv func(string) string, log *
 		return nil, err
 	}
 	dbc.Log = log
+	if o.Existing && dbc.FilenameDefault && getenv("QUARRY_CREATE_DATABASE") != "1" {
+		if d, _ := sqlgen.ByName(dbc.Client); d == sqlgen.SQLite {
+			if _, err := os.Stat(dbc.Filename); errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("no database for this project at %s (the default SQLite file): "+
+					"run this command with the server's DATABASE_* settings (DATABASE_FILENAME, DATABASE_CLIENT, DATABASE_URL) so it opens the server's database, "+
+					"or start `quarry serve` once, which creates it; QUARRY_CREATE_DATABASE=1 creates it here", dbc.Filename)
+			}
+		}
+	}
 	db, err := database.Open(ctx, dbc)
 	if err != nil {
 		return nil, err
@@ -300,8 +328,7 @@ func (a *App) configError(name string, err error) error {
 // PluginEnabled says whether config/plugins.* leaves a plugin on (Quarry's plugins are on
 // unless declared with enabled: false).
 func (a *App) PluginEnabled(name string) bool {
-	d, ok := a.Settings.PluginDecls[name]
-	return !ok || d.IsEnabled()
+	return a.Config.PluginOn(name, a.Settings)
 }
 
 // PopulateDeepConfig reads whether the app uses strapi-plugin-populate-deep, as Strapi decides

@@ -115,3 +115,40 @@ func (m *Metrics) WatchReplicas(stats ReplicaStats) {
 		counter("quarry_replica_failures_total", "Times a read replica failed and left the rotation for a while.", func(_, _, c int64) int64 { return c }),
 	)
 }
+
+// CacheStats reports the response cache: hits, misses, evictions, and the entries and bytes
+// it holds.
+type CacheStats func() (hits, misses, evictions, entries, bytes int64)
+
+// WatchCache exports the response cache's counters.
+func (m *Metrics) WatchCache(stats CacheStats) {
+	counter := func(name, help string, pick func(h, mi, ev, en, b int64) int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return float64(pick(stats())) })
+	}
+	gauge := func(name, help string, pick func(h, mi, ev, en, b int64) int64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 { return float64(pick(stats())) })
+	}
+	m.reg.MustRegister(
+		counter("quarry_response_cache_hits_total", "Requests the response cache answered.", func(h, _, _, _, _ int64) int64 { return h }),
+		counter("quarry_response_cache_misses_total", "Cacheable requests the response cache did not hold (computed).", func(_, mi, _, _, _ int64) int64 { return mi }),
+		counter("quarry_response_cache_evictions_total", "Entries dropped to keep the response cache within its size.", func(_, _, ev, _, _ int64) int64 { return ev }),
+		gauge("quarry_response_cache_entries", "Answers the response cache holds.", func(_, _, _, en, _ int64) int64 { return en }),
+		gauge("quarry_response_cache_bytes", "Bytes the response cache holds.", func(_, _, _, _, b int64) int64 { return b }),
+	)
+}
+
+// WebhookStats reports webhook deliveries: accepted, failed, and events dropped on a full
+// queue.
+type WebhookStats func() (delivered, failed, dropped int64)
+
+// WatchWebhooks exports the webhook dispatcher's counters.
+func (m *Metrics) WatchWebhooks(stats WebhookStats) {
+	counter := func(name, help string, pick func(d, f, dr int64) int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return float64(pick(stats())) })
+	}
+	m.reg.MustRegister(
+		counter("quarry_webhook_deliveries_total", "Webhook deliveries the receiver accepted (2xx).", func(d, _, _ int64) int64 { return d }),
+		counter("quarry_webhook_failures_total", "Webhook deliveries that failed (no answer, or a status other than 2xx).", func(_, f, _ int64) int64 { return f }),
+		counter("quarry_webhook_dropped_total", "Webhook events dropped because the delivery queue was full.", func(_, _, dr int64) int64 { return dr }),
+	)
+}

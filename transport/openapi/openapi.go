@@ -76,6 +76,7 @@ func Generate(s *schemas.Schema, opt Options) ([]byte, error) {
 		"paths":      g.paths,
 		"components": obj{"schemas": g.schemas, "securitySchemes": obj{"bearerAuth": obj{"type": "http", "scheme": "bearer", "description": "An API token or a users-permissions JWT; without one, the public role's permissions apply."}}},
 	}
+	strict(doc)
 	return json.MarshalIndent(doc, "", "  ")
 }
 

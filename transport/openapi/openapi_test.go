@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -278,5 +279,57 @@ func TestRouters(t *testing.T) {
 	want := []string{"get /homepage", "get /v2/articles", "get /v2/articles/{id}"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("paths %v, want %v", got, want)
+	}
+}
+
+// The document passes the rules of strict OpenAPI 3.0 linters (Redocly's recommended set)
+// that a first version broke (issue 28, item 15): `nullable` only beside `type` (else
+// `{"data": null}` is not described), no oneOf of alternatives that may both match, no
+// unused component schema.
+func TestStrictLint(t *testing.T) {
+	var doc map[string]any
+	if err := json.Unmarshal(blogDoc(t), &doc); err != nil {
+		t.Fatal(err)
+	}
+	comps := doc["components"].(map[string]any)["schemas"].(map[string]any)
+	refs := map[string]bool{}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if r, ok := x["$ref"].(string); ok {
+				refs[strings.TrimPrefix(r, "#/components/schemas/")] = true
+			}
+			if x["nullable"] == true && x["type"] == nil {
+				t.Errorf("%s: nullable without type", path)
+			}
+			if alts, ok := x["oneOf"].([]any); ok {
+				objects := 0
+				for _, a := range alts {
+					if m, ok := a.(map[string]any); ok && fmt.Sprint(m["enum"]) == "[<nil>]" {
+						continue // the null alternative matches null only
+					}
+					if typeOf(a, comps) == "object" {
+						objects++
+					}
+				}
+				if objects > 1 && x["discriminator"] == nil {
+					t.Errorf("%s: oneOf of %d object alternatives without a discriminator may match twice", path, objects)
+				}
+			}
+			for k, e := range x {
+				walk(path+"/"+k, e)
+			}
+		case []any:
+			for i, e := range x {
+				walk(fmt.Sprintf("%s/%d", path, i), e)
+			}
+		}
+	}
+	walk("#", doc)
+	for name := range comps {
+		if !refs[name] {
+			t.Errorf("component schema %s is never used", name)
+		}
 	}
 }

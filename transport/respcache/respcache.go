@@ -136,7 +136,7 @@ type Cache struct {
 	lastPos string
 	seen    time.Time
 
-	hits, misses, stores atomic.Int64
+	hits, misses, stores, evictions atomic.Int64
 }
 
 type entry struct {
@@ -181,6 +181,8 @@ func New(src Source, c Config) *Cache {
 // Stats are the counters since start.
 type Stats struct {
 	Hits, Misses, Stores, Entries, Bytes int64
+	// Evictions are entries dropped to keep the cache within its size.
+	Evictions int64
 }
 
 // Stats reads the counters.
@@ -191,7 +193,7 @@ func (c *Cache) Stats() Stats {
 	c.mu.Lock()
 	n, b := int64(c.lru.Len()), c.bytes
 	c.mu.Unlock()
-	return Stats{Hits: c.hits.Load(), Misses: c.misses.Load(), Stores: c.stores.Load(), Entries: n, Bytes: b}
+	return Stats{Hits: c.hits.Load(), Misses: c.misses.Load(), Stores: c.stores.Load(), Entries: n, Bytes: b, Evictions: c.evictions.Load()}
 }
 
 // Purge drops every entry (settings kept in process caches changed).
@@ -334,6 +336,7 @@ func (c *Cache) store(e *entry) {
 	c.bytes += e.size()
 	for c.bytes > c.maxBytes && c.lru.Len() > 0 {
 		c.lru.RemoveOldest()
+		c.evictions.Add(1)
 	}
 }
 

@@ -193,6 +193,9 @@ func TestBoundedBytes(t *testing.T) {
 	if s.Bytes > 2000 || s.Entries == 0 || s.Entries > 4 {
 		t.Fatalf("stats %+v", s)
 	}
+	if s.Evictions != s.Stores-s.Entries { // every entry stored and not held was evicted
+		t.Errorf("evictions %d, want %d (stats %+v)", s.Evictions, s.Stores-s.Entries, s)
+	}
 	runs := 0
 	serve(c, "keyA", r, body, &runs) // the oldest went first
 	if runs != 1 {

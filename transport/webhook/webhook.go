@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -46,6 +47,22 @@ type Dispatcher struct {
 	mu       sync.Mutex
 	cached   []Hook
 	cachedAt time.Time
+
+	delivered, failed, dropped atomic.Int64
+}
+
+// Stats are a dispatcher's counts since start: deliveries a webhook accepted (2xx), those
+// that failed (an error or another status), and events dropped on a full queue.
+type Stats struct {
+	Delivered, Failed, Dropped int64
+}
+
+// Stats reads the counters (zero for a nil dispatcher).
+func (x *Dispatcher) Stats() Stats {
+	if x == nil {
+		return Stats{}
+	}
+	return Stats{Delivered: x.delivered.Load(), Failed: x.failed.Load(), Dropped: x.dropped.Load()}
 }
 
 // hooksMaxAge is how long the webhooks read from the table are reused: a webhook an editor
@@ -147,6 +164,7 @@ func (x *Dispatcher) enqueue(name string, payload []byte) {
 	select {
 	case x.queue <- event{name, payload}:
 	default:
+		x.dropped.Add(1)
 		x.log.Warn("webhook queue full: event dropped", "event", name)
 	}
 }
@@ -269,6 +287,7 @@ func listens(h Hook, name string) bool {
 func (x *Dispatcher) send(h Hook, ev event) {
 	req, err := http.NewRequest(http.MethodPost, h.URL, bytes.NewReader(ev.payload))
 	if err != nil {
+		x.failed.Add(1)
 		x.log.Warn("webhook: bad url", "webhook", h.Name, "url", h.URL, "err", err)
 		return
 	}
@@ -280,15 +299,18 @@ func (x *Dispatcher) send(h Hook, ev event) {
 	start := time.Now()
 	resp, err := x.client.Do(req)
 	if err != nil {
+		x.failed.Add(1)
 		x.log.Warn("webhook failed", "webhook", h.Name, "url", h.URL, "event", ev.name, "err", err)
 		return
 	}
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
 	if resp.StatusCode >= 300 {
+		x.failed.Add(1)
 		x.log.Warn("webhook failed", "webhook", h.Name, "url", h.URL, "event", ev.name, "status", resp.StatusCode)
 		return
 	}
+	x.delivered.Add(1)
 	x.log.Debug("webhook sent", "webhook", h.Name, "event", ev.name, "status", resp.StatusCode, "took", time.Since(start))
 }
 

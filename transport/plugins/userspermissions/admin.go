@@ -2,6 +2,8 @@ package userspermissions
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,8 +11,10 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/planner/write"
+	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
 )
 
@@ -191,6 +195,33 @@ func (s *Service) CreateUser(ctx context.Context, body map[string]any) (int64, e
 		return 0, apierror.Application("1 relation(s) of type plugin::users-permissions.role associated with this entity do not exist")
 	}
 	var id int64
+	if s.Events != nil {
+		// As Strapi's user service adds the user: the entity service's create through the one
+		// write path, so an extension's attributes get every rule of a create (required,
+		// min, max, ...) and a refused one stores nothing; the controller answers the
+		// validator's message as ApplicationError.
+		data := s.extensionData(body, false, nil)
+		data["username"], data["email"], data["password"], data["provider"] = username, email, password, "local"
+		data["confirmed"], data["blocked"] = confirmed, blocked
+		data["role"] = json.Number(strconv.FormatInt(roleID, 10))
+		err = s.Events.InTx(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
+			if err := s.claimIdentities(ctx, tx, 0, username, email, adv.UniqueEmail, "Email already taken", "This attribute must be unique"); err != nil {
+				return err
+			}
+			res, err := s.Events.Apply(ctx, &ir.Query{Model: schemas.UserUID, Op: ir.Create, Via: ir.ViaEntityService, Data: data,
+				Populate: &ir.Populate{Children: []*ir.PopulateField{{Field: "role"}}}}, ir.System)
+			if err != nil {
+				var ae *apierror.Error
+				if errors.As(err, &ae) && ae.Status == 400 && ae.Name == "ValidationError" {
+					return apierror.Application(ae.Message)
+				}
+				return err
+			}
+			id = res.ID
+			return nil
+		})
+		return id, err
+	}
 	now := s.now().UTC().Truncate(time.Millisecond)
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) (err error) {
 		if err := s.claimIdentities(ctx, tx, 0, username, email, adv.UniqueEmail, "Email already taken", "This attribute must be unique"); err != nil {

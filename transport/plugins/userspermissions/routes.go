@@ -142,7 +142,14 @@ func userQuery(raw string, op ir.Op, id string) (*ir.Query, int, int, error) {
 		}
 		return -1
 	}
-	return plugins.Query(raw, schemas.UserUID, op, id, keep, limitOf)
+	q, start, limit, err := plugins.Query(raw, schemas.UserUID, op, id, keep, limitOf)
+	if q != nil {
+		// The plugin's users controller passes no publication state to the entity service:
+		// populated draft-and-publish relations under /api/users hold drafts too, and their
+		// count counts them.
+		q.PublicationState = "preview"
+	}
+	return q, start, limit, err
 }
 
 // userByID is a read of one user with the request's fields and populate.
@@ -202,7 +209,12 @@ func withRole() *ir.Query {
 
 // writeSession answers {jwt, user} ({user} without a JWT).
 func (s *Routes) writeSession(w http.ResponseWriter, r *http.Request, sess Session, who *ir.Caller) error {
-	pl, e, err := s.readUser(r, sess.UserID, userOnly(), who)
+	return s.writeSessionOf(w, r, sess, userOnly(), who)
+}
+
+// writeSessionOf answers a session with the user read by q.
+func (s *Routes) writeSessionOf(w http.ResponseWriter, r *http.Request, sess Session, q *ir.Query, who *ir.Caller) error {
+	pl, e, err := s.readUser(r, sess.UserID, q, who)
 	if err != nil {
 		return err
 	}
@@ -240,7 +252,8 @@ func (s *Routes) upRegister(w http.ResponseWriter, r *http.Request, who *ir.Call
 	if err != nil {
 		return err
 	}
-	return s.writeSession(w, r, sess, who)
+	// Strapi answers the user its user service created, which populates the role.
+	return s.writeSessionOf(w, r, sess, withRole(), who)
 }
 
 func (s *Routes) upForgotPassword(w http.ResponseWriter, r *http.Request, who *ir.Caller, body map[string]any) error {
