@@ -74,6 +74,12 @@ var ownCodeSteps = []ownCodeStep{
 	{Name: "the local plugin's policy refuses", Path: "/api/shop-tools/cheapest", As: "public"},
 	{Name: "the local plugin answers without auth", Path: "/api/shop-tools/ping", As: "public"},
 	{Name: "ann may not use the local plugin", Path: "/api/shop-tools/cheapest?limit=1", As: "ann"},
+	{Name: "shop stats through the GraphQL extension", Method: "POST", Path: "/graphql", As: "public",
+		Body: `{"query":"{ shopStats { total visible cheapest } above: shopStats(minPrice: 10) { total cheapest } }"}`},
+	{Name: "nobody lists notes over GraphQL, refused by the extension's policy", Method: "POST", Path: "/graphql", As: "public",
+		Body: `{"query":"{ notes { data { id } } }"}`},
+	{Name: "ann lists notes over GraphQL", Method: "POST", Path: "/graphql", As: "ann",
+		Body: `{"query":"{ notes(sort: \"id\") { data { id attributes { title } } } }"}`},
 }
 
 var jwtMask = regexp.MustCompile(`"jwt":"[^"]*"`)

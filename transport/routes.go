@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/quarrycms/quarry/ir/apierror"
@@ -356,6 +357,22 @@ func (t *RouteTable) Refused(method, path string) []routes.Code {
 		}
 	}
 	return nil
+}
+
+// ServeGraphQL stops refusing the GraphQL endpoint at path for the project's GraphQL
+// extension code, once Quarry's runtime has taken that code over.
+func (t *RouteTable) ServeGraphQL(path string) {
+	if t == nil {
+		return
+	}
+	keep := t.Prefixes[:0]
+	for _, p := range t.Prefixes {
+		if p.Path != path || !slices.Contains(t.GraphQL, p.Code) {
+			keep = append(keep, p)
+		}
+	}
+	t.Prefixes = keep
+	t.GraphQL = nil
 }
 
 // PluginProject is the chain of a plugin route whose added policies and middlewares Quarry's

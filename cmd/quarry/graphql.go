@@ -30,6 +30,20 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 	if err := applyShadowCRUD(gcfg.Extension(), a.Routes.Shadow); err != nil {
 		return err
 	}
+	if srv.Code != nil && len(a.Routes.GraphQL) > 0 {
+		// register() extends the schema with use(): Quarry runs it when it can (SDL typeDefs,
+		// resolvers and policies of the project's), else the endpoint stays refused.
+		exts, err := srv.Code.GraphQLExtensions(context.Background())
+		if err != nil {
+			log.Warn("the GraphQL endpoint is refused: the project's GraphQL extension cannot run under Quarry", "error", err)
+		} else {
+			for _, x := range exts {
+				gcfg.Extension().Use(x)
+			}
+			a.Routes.GraphQL = nil
+			srv.Routes.ServeGraphQL(gcfg.Endpoint)
+		}
+	}
 	refuseResolvers(&gcfg, transport.GraphQLRefusals(a.Routes, a.Schema, runProjectCode(getenv)))
 	opts := gqltransport.Options{
 		Options: execute.Options{Schema: a.Schema, Config: gcfg,

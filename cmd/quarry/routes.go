@@ -13,6 +13,7 @@ import (
 	"github.com/quarrycms/quarry/schemas/jseval"
 	"github.com/quarrycms/quarry/transport"
 	"github.com/quarrycms/quarry/transport/app"
+	"github.com/quarrycms/quarry/transport/projectcode"
 )
 
 // graphqlPath is where the app's GraphQL endpoint is mounted, "" when the plugin is off.
@@ -40,6 +41,17 @@ func routesCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 	defer a.DB.Close()
 	gql := graphqlPath(a)
 	table := transport.BuildRoutes(a.Routes, a.Schema, gql, runProjectCode(getenv), log)
+	if gql != "" && runProjectCode(getenv) && len(a.Routes.GraphQL) > 0 {
+		// The GraphQL extension runs when the runtime can take it over, as serve decides.
+		rt := projectcode.New(a.Routes, a.Schema)
+		rt.Log = log
+		if _, err := rt.GraphQLExtensions(ctx); err == nil {
+			a.Routes.GraphQL = nil
+			table.ServeGraphQL(gql)
+		} else {
+			log.Warn("the GraphQL endpoint is refused: the project's GraphQL extension cannot run under Quarry", "error", err)
+		}
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "METHOD\tPATH\tSERVED\tWHY")
 	for _, r := range table.List(a.Schema, a.RESTPrefix, *upstream != "") {

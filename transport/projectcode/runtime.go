@@ -95,11 +95,13 @@ type Runtime struct {
 }
 
 type vm struct {
-	js     *jseval.VM
-	serve  goja.Callable
-	hook   goja.Callable
-	cur    *call // the request being served
-	status int   // the status of the last native call
+	js      *jseval.VM
+	serve   goja.Callable
+	hook    goja.Callable
+	graphql goja.Callable // resolveGraphQL
+	exts    goja.Callable // graphqlExtensions
+	cur     *call         // the request being served
+	status  int           // the status of the last native call
 }
 
 // call is one request's state while the project's code runs.
@@ -249,6 +251,16 @@ func (rt *Runtime) newVM() (*vm, error) {
 		return r.ToValue(string(body))
 	})
 	host.Set("nativeStatus", func(goja.FunctionCall) goja.Value { return r.ToValue(v.status) })
+	// serviceMethods lists a plugin service's methods ("null" when Quarry has none); read at
+	// call time, as the server sets the services after the sandboxes may have been made.
+	host.Set("serviceMethods", func(name string) string {
+		svc := rt.Services[name]
+		if svc == nil {
+			return "null"
+		}
+		b, _ := json.Marshal(svc.Methods())
+		return string(b)
+	})
 	host.Set("log", func(c goja.FunctionCall) goja.Value {
 		level := c.Argument(0).String()
 		msg := c.Argument(1).String()
@@ -290,6 +302,8 @@ func (rt *Runtime) newVM() (*vm, error) {
 	r.Set("strapi", apiObj.Get("strapi"))
 	v.serve, _ = goja.AssertFunction(apiObj.Get("serve"))
 	v.hook, _ = goja.AssertFunction(apiObj.Get("hook"))
+	v.graphql, _ = goja.AssertFunction(apiObj.Get("resolveGraphQL"))
+	v.exts, _ = goja.AssertFunction(apiObj.Get("graphqlExtensions"))
 	return v, nil
 }
 
@@ -409,7 +423,7 @@ func (rt *Runtime) setupJSON() (string, error) {
 		cfg = map[string]any{}
 	}
 	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
-		"statuses": statuses, "root": rt.Dir, "pluginServices": rt.serviceMethods(), "maxLength": maxLength,
+		"statuses": statuses, "root": rt.Dir, "maxLength": maxLength,
 		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir)})
 	return string(b), err
 }
@@ -454,14 +468,6 @@ const maxLength = 16 << 20
 type PluginService interface {
 	Methods() []string
 	Call(ctx context.Context, who *ir.Caller, method string, args []json.RawMessage) (any, error)
-}
-
-func (rt *Runtime) serviceMethods() map[string][]string {
-	out := map[string][]string{}
-	for name, s := range rt.Services {
-		out[name] = s.Methods()
-	}
-	return out
 }
 
 // pluginRouteObjects are the plugins' content-API routes as register() sees them, by plugin.

@@ -186,9 +186,15 @@
     get: function (t, k) { return k === 'then' || typeof k !== 'string' ? undefined : inert; },
     apply: function () { return inert; }
   });
+  // use() of the GraphQL extension service, captured while register() runs: Quarry builds
+  // its schema with them (graphqlExtensions) and calls their resolvers and policies here.
+  var graphqlUses = [];
+  var extensionService = new Proxy({ use: function (x) { graphqlUses.push(x); return extensionService; } }, {
+    get: function (t, k) { return Object.prototype.hasOwnProperty.call(t, k) ? t[k] : inert[k]; }
+  });
   function pluginService(p, s) {
-    if (registering && p === 'graphql') return inert;
-    var svc = host.pluginServices[p + '.' + s];
+    if (registering && p === 'graphql') return s === 'extension' ? extensionService : inert;
+    var svc = JSON.parse(host.serviceMethods(p + '.' + s));
     var own = scriptServices[p + '.' + s];
     if (!svc && !own) throw new errors.NotImplementedError('strapi.plugin(\'' + p + '\').service(\'' + s + '\') is not provided by Quarry');
     var out = {};
@@ -839,6 +845,83 @@
     return box;
   }
 
+  // ---- GraphQL extensions (use() in register()) ----
+  var gqlResolvers = null, gqlPolicies = {};
+  var nexusStub = new Proxy({}, { get: function (t, k) {
+    return function () { throw new errors.NotImplementedError('nexus.' + String(k) + ' is not provided by Quarry: write the extension with typeDefs'); };
+  } });
+  // graphqlExtensions describes each use() as JSON: its typeDefs, the resolvers and the
+  // resolversConfig it declares, and what Quarry cannot run of it.
+  function graphqlExtensions() {
+    gqlResolvers = {};
+    var out = [];
+    ensureRegister(); // its synchronous part: where use() is called
+    graphqlUses.forEach(function (u, i) {
+      var d = { typeDefs: '', resolvers: {}, config: {}, unsupported: [] };
+      var ext;
+      try { ext = typeof u === 'function' ? u({ nexus: nexusStub, strapi: strapi }) : u; } catch (e) { d.unsupported.push('use() failed: ' + (e && e.message)); out.push(d); return; }
+      if (!ext || typeof ext !== 'object') { d.unsupported.push('use() made no extension'); out.push(d); return; }
+      if (ext.types !== undefined || ext.plugins !== undefined) d.unsupported.push('nexus types');
+      if (ext.typeDefs !== undefined) {
+        if (typeof ext.typeDefs === 'string') d.typeDefs = ext.typeDefs; else d.unsupported.push('typeDefs that are not SDL text');
+      }
+      Object.keys(ext.resolvers || {}).forEach(function (type) {
+        var fields = ext.resolvers[type] || {};
+        Object.keys(fields).forEach(function (f) {
+          var r = fields[f];
+          var fn = typeof r === 'function' ? r : (r && typeof r.resolve === 'function' ? r.resolve : null);
+          if (!fn) { d.unsupported.push('the resolver ' + type + '.' + f + ' (not a function)'); return; }
+          (d.resolvers[type] = d.resolvers[type] || {})[f] = true;
+          gqlResolvers[i + ' ' + type + '.' + f] = fn;
+        });
+      });
+      Object.keys(ext.resolversConfig || {}).forEach(function (k) {
+        var c = ext.resolversConfig[k] || {};
+        var dc = { policies: [] };
+        if (c.auth === false) dc.authDisabled = true;
+        else if (c.auth && Array.isArray(c.auth.scope)) dc.scope = c.auth.scope;
+        if (c.middlewares && c.middlewares.length) d.unsupported.push('middlewares of ' + k);
+        (c.policies || []).forEach(function (p, j) {
+          var id = i + ' ' + k + ' ' + j;
+          try { gqlPolicies[id] = resolvePolicy(p, {}); dc.policies.push(id); } catch (e) { d.unsupported.push('the policy ' + (typeof p === 'string' ? p : (p && p.name) || 'given inline') + ' of ' + k); }
+        });
+        d.config[k] = dc;
+      });
+      out.push(d);
+    });
+    return JSON.stringify(out);
+  }
+  // resolveGraphQL runs an extension resolver (or, with policy set, a resolversConfig policy)
+  // for a request, settling a box the host reads: value (JSON) or an error.
+  function resolveGraphQL(key, policyID, paramsJSON, reqJSON) {
+    var box = { state: 'pending' };
+    try {
+      if (!gqlResolvers) graphqlExtensions();
+      var p = JSON.parse(paramsJSON);
+      var ctx = makeCtx(JSON.parse(reqJSON));
+      var context = { state: ctx.state, koaContext: ctx };
+      var info = { fieldName: p.fieldName, parentType: { name: p.typeName }, returnType: undefined, path: { key: p.fieldName } };
+      var run;
+      if (policyID) {
+        var pol = gqlPolicies[policyID];
+        if (!pol) throw new errors.NotImplementedError('the policy ' + policyID + ' is not loaded');
+        var pctx = { is: function (t) { return t === 'graphql'; }, get type() { return 'graphql'; },
+          parent: p.parent, args: p.args, context: context, info: info, state: ctx.state, http: ctx };
+        run = function () { return pol.handler(pctx, pol.config, { strapi: strapi }); };
+      } else {
+        var fn = gqlResolvers[key];
+        if (!fn) throw new errors.NotImplementedError('the resolver ' + key + ' is not loaded');
+        run = function () { return fn(p.parent, p.args, context, info); };
+      }
+      Promise.resolve().then(run).then(function (v) {
+        box.state = 'done';
+        box.value = JSON.stringify(v === undefined ? null : v);
+      }, function (e) { fail(box, null, e); });
+    } catch (e) { fail(box, null, e); }
+    return box;
+  }
+
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
-  return { strapi: strapi, factories: factories, serve: serve, hook: hook, subscribers: subscribers, transformResponse: transformResponse };
+  return { strapi: strapi, factories: factories, serve: serve, hook: hook, subscribers: subscribers, transformResponse: transformResponse,
+    graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL };
 })

@@ -21,7 +21,32 @@ module.exports = {
         if (ctx.query.short === 'true' && ctx.body) ctx.body = { id: ctx.body.id, username: ctx.body.username };
       },
     ];
-    strapi.plugin('graphql').service('extension').shadowCRUD('api::note.note').disableAction('delete');
+    const extension = strapi.plugin('graphql').service('extension');
+    extension.shadowCRUD('api::note.note').disableAction('delete');
+    // A query of the shop's own, and a policy on a generated one.
+    extension.use(({ strapi }) => ({
+      typeDefs: `
+        type ShopStats { total: Int!, visible: Int!, cheapest: String }
+        extend type Query { shopStats(minPrice: Float): ShopStats }
+      `,
+      resolvers: {
+        Query: {
+          shopStats: {
+            async resolve(parent, args) {
+              const filters = args.minPrice === undefined ? {} : { price: { $gte: args.minPrice } };
+              const total = await strapi.entityService.count('api::product.product', { filters });
+              const visible = await strapi.entityService.count('api::product.product', { filters: { ...filters, hidden: false } });
+              const [first] = await strapi.entityService.findMany('api::product.product', { filters, sort: { price: 'asc' }, limit: 1 });
+              return { total, visible, cheapest: first ? first.name : null };
+            },
+          },
+        },
+      },
+      resolversConfig: {
+        'Query.shopStats': { auth: false },
+        'Query.notes': { policies: ['global::is-authenticated'] },
+      },
+    }));
   },
 
   bootstrap() {},
