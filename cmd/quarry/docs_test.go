@@ -141,23 +141,19 @@ func shellBlocks(md string) []string {
 	return cmds
 }
 
-// quarryInvocation finds `quarry CMD ...` (also ./quarry, go run ./cmd/quarry, and an image
-// named quarry after docker run's options) in one shell command and returns the words up to
-// the next shell operator.
-var quarryWord = regexp.MustCompile(`(?:^|[\s;|&(])(?:\./|/usr/local/bin/|\./cmd/)?quarry(?:\.exe)?(?:\s+|$)`)
-
+// quarryInvocations finds `quarry CMD ...` in one shell command (also ./quarry, quarry.exe,
+// go run ./cmd/quarry, and an image named quarry after docker run's or exec's options) and
+// returns the words after it up to the next shell operator.
 func quarryInvocations(cmd string) [][]string {
 	var out [][]string
-	for _, loc := range quarryWord.FindAllStringIndex(cmd, -1) {
-		rest := cmd[loc[1]:]
-		if i := strings.IndexAny(rest, "|;&)><`"); i >= 0 {
-			rest = rest[:i]
+	for _, seg := range regexp.MustCompile("[|;&()<>`]").Split(cmd, -1) {
+		words := strings.Fields(seg)
+		for i, w := range words {
+			w = strings.TrimPrefix(w, "/usr/local/bin/")
+			if (w == "quarry" || w == "./quarry" || w == "quarry.exe" || w == "./cmd/quarry") && i+1 < len(words) {
+				out = append(out, words[i+1:])
+			}
 		}
-		words := strings.Fields(rest)
-		if len(words) == 0 {
-			continue
-		}
-		out = append(out, words)
 	}
 	return out
 }
