@@ -12,6 +12,7 @@ import (
 	"mime/multipart"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // The release run is shared by the tests: one linux/amd64 build (the host's when it is
@@ -323,18 +326,45 @@ func TestImageRuns(t *testing.T) {
 
 	// A token made by the image's own binary, then an upload; a second container on the same
 	// volume has the database, the token's salt and the file.
-	secret := []string{"JWT_SECRET=image-test-secret"}
-	out, err = runContainer(t, rt, bundle, cfg, data, freePort(t), secret,
+	uploadAndRestart(t, rt, bundle, cfg, data, []string{"JWT_SECRET=image-test-secret"})
+	for _, f := range []string{"data.db", "api-token-salt"} {
+		if _, err := os.Stat(filepath.Join(data, f)); err != nil {
+			t.Errorf("the data volume lacks %s: %v", f, err)
+		}
+	}
+
+	// On PostgreSQL (as in docs/docker.md's compose file): the uploads stay in the volume.
+	admin := os.Getenv("QUARRY_TEST_POSTGRES_URL")
+	if admin == "" {
+		t.Log("QUARRY_TEST_POSTGRES_URL is not set: the image on PostgreSQL is not run")
+		return
+	}
+	pgData := t.TempDir()
+	if err := os.Chown(pgData, 65532, 65532); err != nil {
+		t.Fatal(err)
+	}
+	uploadAndRestart(t, rt, bundle, cfg, pgData, []string{"JWT_SECRET=image-test-secret", "API_TOKEN_SALT=image-test-salt",
+		"DATABASE_CLIENT=postgres", "DATABASE_URL=" + freshPostgres(t, admin)})
+	if _, err := os.Stat(filepath.Join(pgData, "data.db")); err == nil {
+		t.Error("on PostgreSQL the volume has a SQLite file")
+	}
+}
+
+// uploadAndRestart creates a full-access token with the image's binary, uploads a file
+// through one container and reads it back through a second one on the same volume.
+func uploadAndRestart(t *testing.T, rt, bundle string, cfg imageCfg, data string, env []string) {
+	t.Helper()
+	out, err := runContainer(t, rt, bundle, cfg, data, freePort(t), env,
 		[]string{"/usr/local/bin/quarry", "tokens", "create", "--app", "/app", "--name", "ci", "--type", "full-access"}, nil)
 	if err != nil {
 		t.Fatalf("tokens create in the container: %v\n%s", err, out)
 	}
 	token := strings.TrimSpace(out[strings.LastIndex(strings.TrimSpace(out), "\n")+1:])
 	var fileURL string
-	runContainer(t, rt, bundle, cfg, data, freePort(t), secret, nil, func(base string) {
+	runContainer(t, rt, bundle, cfg, data, freePort(t), env, nil, func(base string) {
 		fileURL = uploadFile(t, base, token)
 	})
-	runContainer(t, rt, bundle, cfg, data, freePort(t), secret, nil, func(base string) {
+	runContainer(t, rt, bundle, cfg, data, freePort(t), env, nil, func(base string) {
 		res, err := http.Get(base + fileURL)
 		if err != nil {
 			t.Fatal(err)
@@ -345,11 +375,33 @@ func TestImageRuns(t *testing.T) {
 			t.Errorf("after a restart, GET %s: %d %q", fileURL, res.StatusCode, body)
 		}
 	})
-	for _, f := range []string{"data.db", "api-token-salt", "uploads" + fileURL[len("/uploads"):]} {
-		if _, err := os.Stat(filepath.Join(data, f)); err != nil {
-			t.Errorf("the data volume lacks %s: %v", f, err)
-		}
+	if _, err := os.Stat(filepath.Join(data, "uploads", strings.TrimPrefix(fileURL, "/uploads/"))); err != nil {
+		t.Errorf("the upload is not in the volume: %v", err)
 	}
+}
+
+// freshPostgres creates a uniquely named database and drops it when the test ends.
+func freshPostgres(t *testing.T, admin string) string {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("quarry_image_%d_%d", os.Getpid(), time.Now().UnixNano())
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("create database: %v", err)
+	}
+	t.Cleanup(func() {
+		conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		conn.Close(ctx)
+	})
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
 }
 
 // uploadFile posts a text file to /api/upload and returns its URL.
