@@ -106,10 +106,10 @@ func layer(es []entry, date time.Time) (blob, string, error) {
 // example app and the data folder.
 func baseEntries(o options) ([]entry, error) {
 	if _, err := os.Stat(hostCACerts); err != nil {
-		return nil, fmt.Errorf("CA certificates: %w (install Debian's ca-certificates)", err)
+		return nil, fmt.Errorf("CA certificates: %w (install Debian's ca-certificates, or skip the image with -image=false)", err)
 	}
 	if _, err := os.Stat(hostZoneinfo); err != nil {
-		return nil, fmt.Errorf("time-zone data: %w (install Debian's tzdata)", err)
+		return nil, fmt.Errorf("time-zone data: %w (install Debian's tzdata, or skip the image with -image=false)", err)
 	}
 	dir := func(name string, mode int64) entry { return entry{Name: name, Dir: true, Mode: mode} }
 	es := []entry{
