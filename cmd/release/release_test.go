@@ -2,10 +2,14 @@ package main
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"context"
 	"debug/elf"
+	"debug/macho"
+	"debug/pe"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -46,7 +50,17 @@ func testRelease(t *testing.T) (*result, options) {
 			return
 		}
 		ctx := context.Background()
-		releaseOpts, releaseErr = defaults(ctx, "../..", filepath.Join(releaseDir, "dist"), "", "linux/"+runtime.GOARCH)
+		// QUARRY_TEST_RELEASE_TARGETS=all (or a list) cross-builds more; each archive is checked.
+		targets := os.Getenv("QUARRY_TEST_RELEASE_TARGETS")
+		if targets == "all" {
+			targets = targetList(allTargets)
+		}
+		if targets == "" {
+			targets = "linux/" + runtime.GOARCH
+		} else if !strings.Contains(targets, "linux/"+runtime.GOARCH) {
+			targets = "linux/" + runtime.GOARCH + "," + targets
+		}
+		releaseOpts, releaseErr = defaults(ctx, "../..", filepath.Join(releaseDir, "dist"), "", targets)
 		if releaseErr != nil {
 			return
 		}
@@ -96,8 +110,11 @@ func TestReleaseArchive(t *testing.T) {
 			t.Errorf("SHA256SUMS: %s has %q, the file %s", filepath.Base(a.Path), listed[filepath.Base(a.Path)], got)
 		}
 	}
-	if len(listed) != len(res.Artifacts) || len(res.Artifacts) != 3 {
+	if len(listed) != len(res.Artifacts) || len(res.Artifacts) != 2*len(o.Targets)+1 {
 		t.Errorf("artifacts %v, SHA256SUMS %v", res.Artifacts, listed)
+	}
+	for _, tg := range o.Targets {
+		checkArchiveBinary(t, o, tg)
 	}
 
 	// The archive.
@@ -169,6 +186,71 @@ func TestReleaseArchive(t *testing.T) {
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	waitHealth(t, port, &logs)
+}
+
+// checkArchiveBinary unpacks one target's archive and checks its binary is an executable of
+// that platform, statically linked where the format says so.
+func checkArchiveBinary(t *testing.T, o options, tg target) {
+	t.Helper()
+	top := fmt.Sprintf("quarry_%s_%s_%s", o.Version, tg.OS, tg.Arch)
+	dir := t.TempDir()
+	if tg.OS == "windows" {
+		zr, err := zip.OpenReader(filepath.Join(o.Out, top+".zip"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer zr.Close()
+		var found bool
+		for _, f := range zr.File {
+			if f.Name != top+"/quarry.exe" {
+				continue
+			}
+			found = true
+			r, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := io.ReadAll(r)
+			r.Close()
+			pf, err := pe.NewFile(bytes.NewReader(data))
+			if err != nil || pf.Machine != pe.IMAGE_FILE_MACHINE_AMD64 {
+				t.Errorf("%s: quarry.exe is not a windows/amd64 executable (%v)", top, err)
+			}
+		}
+		if !found {
+			t.Errorf("%s.zip lacks quarry.exe", top)
+		}
+		return
+	}
+	untarGz(t, filepath.Join(o.Out, top+".tar.gz"), dir)
+	bin := filepath.Join(dir, top, "quarry")
+	switch tg.OS {
+	case "linux":
+		f, err := elf.Open(bin)
+		if err != nil {
+			t.Fatalf("%s: %v", top, err)
+		}
+		defer f.Close()
+		want := map[string]elf.Machine{"amd64": elf.EM_X86_64, "arm64": elf.EM_AARCH64}[tg.Arch]
+		if f.Machine != want {
+			t.Errorf("%s: ELF machine %v", top, f.Machine)
+		}
+		for _, p := range f.Progs {
+			if p.Type == elf.PT_INTERP {
+				t.Errorf("%s: the binary asks for a dynamic loader: not static", top)
+			}
+		}
+	case "darwin":
+		f, err := macho.Open(bin)
+		if err != nil {
+			t.Fatalf("%s: %v", top, err)
+		}
+		defer f.Close()
+		want := map[string]macho.Cpu{"amd64": macho.CpuAmd64, "arm64": macho.CpuArm64}[tg.Arch]
+		if f.Cpu != want {
+			t.Errorf("%s: Mach-O CPU %v", top, f.Cpu)
+		}
+	}
 }
 
 func untarGz(t *testing.T, path, dir string) {
