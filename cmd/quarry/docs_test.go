@@ -213,3 +213,69 @@ func TestDocsCommands(t *testing.T) {
 		t.Errorf("only %d quarry commands found in the docs: is the block parser broken?", checked)
 	}
 }
+
+// githubSlug is the anchor GitHub gives a heading.
+func githubSlug(h string) string {
+	h = strings.ToLower(strings.TrimSpace(h))
+	h = regexp.MustCompile(`[^\p{L}\p{N}_\- ]`).ReplaceAllString(h, "")
+	return strings.ReplaceAll(h, " ", "-")
+}
+
+// anchors lists a Markdown file's heading anchors (outside code blocks).
+func anchors(md string) map[string]bool {
+	as := map[string]bool{}
+	fence := false
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fence = !fence
+			continue
+		}
+		if m := regexp.MustCompile(`^#{1,6} (.*)$`).FindStringSubmatch(line); m != nil && !fence {
+			as[githubSlug(m[1])] = true
+		}
+	}
+	return as
+}
+
+// Every relative link of the README and docs/ points at a file that exists and, with an
+// anchor, at a heading of it: moving sections between pages cannot leave dead links.
+func TestDocsLinks(t *testing.T) {
+	files, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, "../../README.md")
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(data), -1) {
+			u := m[1]
+			if regexp.MustCompile(`^[a-z]+:`).MatchString(u) {
+				continue
+			}
+			path, anchor, _ := strings.Cut(u, "#")
+			target := f
+			if path != "" {
+				target = filepath.Join(filepath.Dir(f), filepath.FromSlash(path))
+			}
+			st, err := os.Stat(target)
+			if err != nil {
+				t.Errorf("%s: link %s: %v", filepath.Base(f), u, err)
+				continue
+			}
+			if anchor == "" || st.IsDir() || !strings.HasSuffix(target, ".md") {
+				continue
+			}
+			td, err := os.ReadFile(target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !anchors(string(td))[anchor] {
+				t.Errorf("%s: link %s: no heading #%s in %s", filepath.Base(f), u, anchor, filepath.Base(target))
+			}
+		}
+	}
+}
