@@ -63,8 +63,14 @@ func TestReadmeCommands(t *testing.T) {
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port), "HOST=127.0.0.1",
 		"DATABASE_FILENAME="+filepath.Join(t.TempDir(), "data.db"), "LOG_LEVEL=warn", "QUARRY_UPSTREAM=", "NODE_ENV=", "QUARRY_ENV=")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // go run's child too
-	var logs strings.Builder
-	cmd.Stdout, cmd.Stderr = &logs, &logs
+	// The output goes to a file, read only on failure: no goroutine shares a buffer with the test.
+	logFile, err := os.Create(filepath.Join(t.TempDir(), "serve.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logFile.Close()
+	logs := func() string { b, _ := os.ReadFile(logFile.Name()); return string(b) }
+	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +91,7 @@ func TestReadmeCommands(t *testing.T) {
 		select {
 		case err := <-done:
 			done <- err
-			t.Fatalf("%s exited: %v\n%s", readmeServe, err, logs.String())
+			t.Fatalf("%s exited: %v\n%s", readmeServe, err, logs())
 		default:
 		}
 		if res, err := http.Get(url); err == nil {
@@ -96,5 +102,5 @@ func TestReadmeCommands(t *testing.T) {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	t.Fatalf("%s: no answer at %s", readmeServe, url)
+	t.Fatalf("%s: no answer at %s\n%s", readmeServe, url, logs())
 }
