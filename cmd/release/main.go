@@ -156,6 +156,10 @@ func defaults(ctx context.Context, root, out, version, targets string) (options,
 		} else {
 			o.Version = "0.0.0-snapshot." + o.Commit[:min(7, len(o.Commit))]
 		}
+		// Uncommitted changes are not the commit the version names: say so.
+		if st, err := git(ctx, root, "status", "--porcelain", "--untracked-files=no"); err == nil && st != "" {
+			o.Version += "-dirty"
+		}
 	}
 	o.Date = time.Now().UTC().Truncate(time.Second)
 	if s, err := git(ctx, root, "log", "-1", "--format=%ct"); err == nil {
