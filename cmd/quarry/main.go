@@ -93,9 +93,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprint(stderr, usage+envHelp)
 		return errors.New("no command given")
 	}
-	if isVersionFlag(args[0]) {
-		return version(args[1:], stdout)
-	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[0] == "help" {

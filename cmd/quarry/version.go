@@ -16,12 +16,6 @@ import (
 // "(devel)" in any build from a clone.
 var buildVersion, buildCommit, buildTime string
 
-// isVersionFlag reports whether the first argument asks for the version as a flag
-// (quarry --version), the way most release binaries answer it.
-func isVersionFlag(arg string) bool {
-	return arg == "--version" || arg == "-version"
-}
-
 // version prints what the Go toolchain recorded in the binary: the module version (a tag when
 // installed with go install, "(devel)" from a clone), the VCS commit and its time, and
 // whether the work tree had local changes.
