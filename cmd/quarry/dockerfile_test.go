@@ -28,6 +28,14 @@ func TestDockerfile(t *testing.T) {
 	if user == nil || strings.HasPrefix(user[1], "root") || strings.HasPrefix(user[1], "0") {
 		t.Errorf("the image must run as a non-root user, got %v", user)
 	}
+	// One data folder: a VOLUME over the app folder would hide a mounted project's own
+	// uploads, and two volumes let the database and its files drift apart.
+	if vols := regexp.MustCompile(`(?m)^VOLUME (.*)$`).FindAllStringSubmatch(df, -1); len(vols) != 1 || vols[0][1] != `["/data"]` {
+		t.Errorf("want exactly VOLUME [\"/data\"], got %v", vols)
+	}
+	if !regexp.MustCompile(`(?m)^ENV .*NODE_ENV=production`).MatchString(df) {
+		t.Error("the image must default to NODE_ENV=production")
+	}
 	if _, err := os.Stat("../../.dockerignore"); err != nil {
 		t.Errorf(".dockerignore: %v", err)
 	}

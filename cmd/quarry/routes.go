@@ -16,6 +16,13 @@ import (
 	"github.com/quarrycms/quarry/transport/projectcode"
 )
 
+func init() {
+	helps["routes"] = `Usage: quarry routes [--app DIR] [--upstream STRAPI_URL]
+
+Lists every route of the app and how Quarry answers it: natively, by running the project's
+code, forwarded to Strapi (with --upstream) or refused with a 501, and why.`
+}
+
 // graphqlPath is where the app's GraphQL endpoint is mounted, "" when the plugin is off.
 func graphqlPath(a *app.App) string {
 	gcfg, err := gqlschema.ParseConfig(a.Config.JSON("plugins"))

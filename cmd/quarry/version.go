@@ -9,10 +9,12 @@ import (
 	"syscall"
 )
 
-// buildCommit and buildTime may be set with -ldflags "-X main.buildCommit=… -X main.buildTime=…"
-// where the build has no VCS information (a container build without .git); the build info
-// wins when it has them.
-var buildCommit, buildTime string
+// buildVersion, buildCommit and buildTime are stamped by the release build (cmd/release) with
+// -ldflags "-X main.buildVersion=… -X main.buildCommit=… -X main.buildTime=…", and buildCommit
+// also where the build has no VCS information (a container build without .git). The build
+// info's commit wins when it has one; buildVersion wins over the module version, which is
+// "(devel)" in any build from a clone.
+var buildVersion, buildCommit, buildTime string
 
 // version prints what the Go toolchain recorded in the binary: the module version (a tag when
 // installed with go install, "(devel)" from a clone), the VCS commit and its time, and
@@ -41,6 +43,9 @@ func versionText() string {
 		return ""
 	}
 	ver := bi.Main.Version
+	if buildVersion != "" {
+		ver = buildVersion
+	}
 	if ver == "" {
 		ver = "(devel)"
 	}

@@ -160,7 +160,7 @@ func (a *App) JWTSecret(getenv func(string) string) (string, error) {
 		return v, nil
 	}
 	if Env(getenv) == "production" {
-		return "", errors.New("JWT_SECRET is required in production: set it (in the environment or .env, or users-permissions.config.jwtSecret in config/plugins.js) to a long random string")
+		return "", errors.New("JWT_SECRET is required in production: set it (in the environment or .env, or users-permissions.config.jwtSecret in config/plugins.js) to a long random string, e.g. JWT_SECRET=$(openssl rand -base64 32); in a container: docker run -e JWT_SECRET=…")
 	}
 	return localSecret(a.Dir, "jwt-secret")
 }
