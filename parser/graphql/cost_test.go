@@ -81,11 +81,17 @@ func TestCostLimits(t *testing.T) {
 			t.Errorf("%.60q: %v", q, err)
 		}
 	}
+	// graphql-js stops at 100 errors.
+	_, err := gql.Parse(s, gql.Request{Query: "{ articles { data {" + strings.Repeat(" title", 40) + strings.Repeat(" body", 40) + strings.Repeat(" slug", 40) + " } } }"}, gql.OptionsFrom(s.Config))
+	var rerrs gql.RequestErrors
+	if !errors.As(err, &rerrs) || len(rerrs) != 101 || rerrs[100].Message != "Too many validation errors, error limit reached. Validation aborted." {
+		t.Errorf("error limit: got %d errors: %v", len(rerrs), err)
+	}
 	// The depth limit counts through fragments too and keeps graphql-depth-limit's words.
 	cfg := gqlschema.DefaultConfig()
 	cfg.DepthLimit = 3
 	d := blog(t, cfg)
-	_, err := gql.Parse(d, gql.Request{Query: `query Deep { articles { ...A } } fragment A on ArticleEntityResponseCollection { data { attributes { tags { data { id } } } } }`}, gql.OptionsFrom(d.Config))
+	_, err = gql.Parse(d, gql.Request{Query: `query Deep { articles { ...A } } fragment A on ArticleEntityResponseCollection { data { attributes { tags { data { id } } } } }`}, gql.OptionsFrom(d.Config))
 	if e := requestError(t, err); e.Message != "'Deep' exceeds maximum operation depth of 3" {
 		t.Errorf("depth: got %q", e.Message)
 	}
