@@ -1,12 +1,16 @@
 package e2e
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBoundedLists: lists a client sends into filters are bounded before SQL, on REST and
@@ -111,5 +115,31 @@ func TestLikePatterns(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDeclaredLengthOverLimit: a Content-Length over the body limit is answered 413 at
+// once, with Strapi's envelope, without waiting for a body that never comes.
+func TestDeclaredLengthOverLimit(t *testing.T) {
+	s := startGraphQL(t, backends()[0])
+	host := strings.TrimPrefix(s.URL, "http://")
+	for _, path := range []string{"/api/tags", "/graphql", "/api/auth/local"} {
+		conn, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: 99999999999\r\n\r\n{\"a\":1}", path, host, s.Token)
+		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Errorf("%s: no answer: %v", path, err)
+			conn.Close()
+			continue
+		}
+		body, _ := io.ReadAll(res.Body)
+		conn.Close()
+		if res.StatusCode != 413 || !strings.Contains(string(body), `"name":"PayloadTooLargeError","message":"request entity too large"`) {
+			t.Errorf("%s: %d %s", path, res.StatusCode, body)
+		}
 	}
 }
