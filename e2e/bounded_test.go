@@ -143,3 +143,35 @@ func TestDeclaredLengthOverLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestAuthRateLimitAcrossGraphQL: logins through REST and GraphQL share one budget per
+// client, and each login of a JSON batch counts.
+func TestAuthRateLimitAcrossGraphQL(t *testing.T) {
+	app := authApp(t, map[string]string{"permissions.json": authPermissions, "plugins.json": authPlugins})
+	env := append(backends()[0].Env(t), "API_TOKEN_SALT=quarry-e2e-salt", "LOG_LEVEL=warn")
+	srv := serve(t, env, app, "")
+	login := `mutation { login(input: {identifier: "nobody", password: "wrong-pw"}) { jwt } }`
+	for i := 0; i < 5; i++ {
+		if r := srv.call(t, "", "POST", "/api/auth/local", `{"identifier":"nobody","password":"wrong-pw"}`); r.Status != 400 {
+			t.Fatalf("REST login %d: %d %s", i, r.Status, r.Body)
+		}
+	}
+	// A batch of 15: the 5 left of the budget are checked, the other 10 refused.
+	batch := make([]map[string]any, 15)
+	for i := range batch {
+		batch[i] = map[string]any{"query": login}
+	}
+	raw, _ := json.Marshal(batch)
+	r := srv.call(t, "", "POST", "/graphql", string(raw))
+	if n := strings.Count(string(r.Body), `{"errors":[{"message":"Too many requests`); n != 10 {
+		t.Errorf("batch of 15 after 5 REST logins: %d refused, want 10: %d %.600s", n, r.Status, r.Body)
+	}
+	// Now REST is refused too, and so is a single GraphQL login.
+	if r := srv.call(t, "", "POST", "/api/auth/local", `{"identifier":"nobody","password":"wrong-pw"}`); r.Status != 429 {
+		t.Errorf("REST after the batch: %d %s", r.Status, r.Body)
+	}
+	body, _ := json.Marshal(map[string]any{"query": login})
+	if r := srv.call(t, "", "POST", "/graphql", string(body)); !strings.Contains(string(r.Body), "Too many requests") {
+		t.Errorf("GraphQL login after the batch: %d %s", r.Status, r.Body)
+	}
+}
