@@ -695,7 +695,7 @@ func hostileGraphQLCases(noneTok string) []hostile {
 		{name: "gql depth limit", gql: deep, status: 400, code: V, msg: "exceeds maximum operation depth of 10"},
 		{name: "gql introspection depth", gql: introspection, status: 400, code: V, msg: "Maximum introspection depth exceeded"},
 		{name: "gql alias bomb", gql: aliases.String(), status: 400, code: P},
-		{name: "gql fragment bomb", gql: frags, status: 200, code: B, msg: "too many fields"},
+		{name: "gql fragment bomb", gql: frags, status: 400, code: V, msg: "graphql.config.maxFields"},
 		{name: "gql fragment cycle", gql: `{ articles { data { ...A } } } fragment A on ArticleEntity { id ...B } fragment B on ArticleEntity { id ...A }`, status: 400, code: V},
 		{name: "gql deep and", gql: arts("filters: "+deepAnd, "title"), status: 200},
 		{name: "gql deep variables", gql: `query($f: ArticleFiltersInput) { articles(filters: $f) { data { id } } }`, vars: `{"f":` + deepVar + `}`, status: 400, errName: "SyntaxError"},

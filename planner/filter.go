@@ -15,6 +15,11 @@ import (
 // SQLITE_MAX_LIKE_PATTERN_LENGTH, applied on every database so they answer alike.
 const maxLikePattern = 50000
 
+// MaxFilterValues bounds the values of all filters of one query ($in and $notIn lists,
+// $between bounds, lists given to other operators), far below every database's cap on the
+// bind parameters of one statement, which a filter may be part of twice (rows and count).
+const MaxFilterValues = 5000
+
 // origin is where a filter tree sits in the query, for error messages only. Errors name the
 // parameter from it and the relations the filter went through, which are the path's attributes
 // under the names the query used; building the name on the error path alone keeps string
@@ -137,6 +142,11 @@ func (b *builder) cond(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute
 	}
 	vals := f.Values
 	param := f.Field
+	if b.values += len(vals); b.values > MaxFilterValues {
+		// Every value is a bind parameter, and each database caps them per statement
+		// (SQLite 32766, PostgreSQL and MySQL 65535) with an error, not an answer.
+		return nil, apierror.Validation("Invalid parameter %s: the filters of one query take at most %d values", param, MaxFilterValues)
+	}
 	for _, v := range vals {
 		if strings.IndexByte(v.S, 0) >= 0 {
 			// PostgreSQL cannot compare text with NUL characters (Strapi answers a 500 there).

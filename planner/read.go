@@ -56,6 +56,8 @@ type builder struct {
 	who     Principal
 	removed []string
 	graphql bool
+	// values counts the filter values planned so far (MaxFilterValues).
+	values int
 
 	// The plan's parts, carved from slabs sized by sizes.
 	nodes  slab[node]

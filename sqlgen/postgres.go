@@ -128,6 +128,14 @@ func (postgres) sortTerm(expr string, desc bool) (string, int) {
 // exact needs nothing: comparisons and LIKE are case-sensitive here.
 func (postgres) exact(expr string) string { return expr }
 
+// likePattern makes a trailing unpaired backslash (LIKE's escape character here) a literal
+// one: PostgreSQL refuses a pattern ending with its escape character, which Strapi answers
+// with a 500. Every other pattern is left as Strapi sends it.
+func (postgres) likePattern(expr string) string {
+	// No ? in the text: the renderer numbers the ? placeholders.
+	return `regexp_replace(` + expr + `, '(^|[^\\])((\\\\)*)\\$', '\1\2\\\\')`
+}
+
 func (postgres) defaultValues() string { return "DEFAULT VALUES" }
 func (postgres) refType() string       { return "integer" }
 

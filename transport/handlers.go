@@ -171,6 +171,10 @@ func (s *Server) lowerWrite(w http.ResponseWriter, r *http.Request, m *schemas.M
 // nil for an empty body. The errors are Strapi's: 413 over the limit, its SyntaxError
 // envelope for malformed JSON.
 func readJSON(w http.ResponseWriter, r *http.Request, max int64) (any, error) {
+	if r.ContentLength > max {
+		// Refused at once: reading would wait for a body that may never come.
+		return nil, &apierror.Error{Status: 413, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
+	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 	if err != nil {
 		var mbe *http.MaxBytesError

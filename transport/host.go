@@ -97,7 +97,10 @@ func (s *Server) plainBody(w http.ResponseWriter, r *http.Request) (map[string]a
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "application/x-www-form-urlencoded" && s.FormMaxBody > 0 {
 		limit = s.FormMaxBody
 	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	raw, err := []byte(nil), error(&http.MaxBytesError{Limit: limit})
+	if r.ContentLength <= limit { // a declared length over the limit is refused unread
+		raw, err = io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	}
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {

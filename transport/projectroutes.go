@@ -60,7 +60,10 @@ func (s *Server) projectBody(w http.ResponseWriter, r *http.Request) ([]byte, er
 	if mt != "application/json" && mt != "application/vnd.api+json" {
 		return nil, nil
 	}
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBody))
+	b, err := []byte(nil), error(&http.MaxBytesError{Limit: s.MaxBody})
+	if r.ContentLength <= s.MaxBody { // a declared length over the limit is refused unread
+		b, err = io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBody))
+	}
 	if err != nil {
 		return nil, &apierror.Error{Status: http.StatusRequestEntityTooLarge, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
 	}

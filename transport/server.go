@@ -29,6 +29,7 @@ import (
 	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/observe"
 	"github.com/quarrycms/quarry/transport/openapi"
+	"github.com/quarrycms/quarry/transport/plugins"
 	"github.com/quarrycms/quarry/transport/plugins/email"
 	"github.com/quarrycms/quarry/transport/plugins/i18n"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
@@ -220,7 +221,11 @@ func (s *Server) Handler() http.Handler {
 		if path == "" {
 			path = "/graphql"
 		}
-		r.Handle(path, s.GraphQL)
+		gql := s.GraphQL
+		r.Handle(path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			// The auth resolvers share the REST routes' rate limit, keyed by client.
+			gql.ServeHTTP(w, r.WithContext(plugins.WithClientIP(r.Context(), s.clientIP(r))))
+		}))
 	}
 	// The plugins' routes, then the content types'.
 	s.i18n = &i18n.Routes{Host: host, Service: s.I18n, Localize: s.Localize, Writes: s.writes, Schema: s.Schema, DB: s.DB}

@@ -30,6 +30,12 @@ type Config struct {
 	// AmountLimit caps the number of entries of any list in a response (default 100).
 	// Strapi documents it but does not apply it; Quarry applies it as the issue asks.
 	AmountLimit int
+	// MaxAliases, MaxRepeatedFields, MaxFields and MaxEstimatedRows are Quarry's cost
+	// limits (docs/graphql-limits.md); 0 or less turns one off.
+	MaxAliases        int
+	MaxRepeatedFields int
+	MaxFields         int
+	MaxEstimatedRows  int
 	// DefaultLimit is the page size when a query gives no pagination (Strapi: 10).
 	DefaultLimit int
 	// MaxLimit caps limit/pageSize; -1 means no cap (Strapi's default).
@@ -54,6 +60,11 @@ func DefaultConfig() Config {
 		AmountLimit:  100,
 		DefaultLimit: 10,
 		MaxLimit:     -1,
+
+		MaxAliases:        200,
+		MaxRepeatedFields: 50,
+		MaxFields:         5000,
+		MaxEstimatedRows:  200000,
 	}
 }
 
@@ -76,14 +87,18 @@ type rawPlugins struct {
 }
 
 type rawConfig struct {
-	Endpoint         *string         `json:"endpoint"`
-	ShadowCRUD       json.RawMessage `json:"shadowCRUD"`
-	PlaygroundAlways *bool           `json:"playgroundAlways"`
-	DepthLimit       *int            `json:"depthLimit"`
-	AmountLimit      *int            `json:"amountLimit"`
-	DefaultLimit     *int            `json:"defaultLimit"`
-	MaxLimit         *int            `json:"maxLimit"`
-	ApolloServer     *struct {
+	Endpoint          *string         `json:"endpoint"`
+	ShadowCRUD        json.RawMessage `json:"shadowCRUD"`
+	PlaygroundAlways  *bool           `json:"playgroundAlways"`
+	DepthLimit        *int            `json:"depthLimit"`
+	AmountLimit       *int            `json:"amountLimit"`
+	DefaultLimit      *int            `json:"defaultLimit"`
+	MaxLimit          *int            `json:"maxLimit"`
+	MaxAliases        *int            `json:"maxAliases"`
+	MaxRepeatedFields *int            `json:"maxRepeatedFields"`
+	MaxFields         *int            `json:"maxFields"`
+	MaxEstimatedRows  *int            `json:"maxEstimatedRows"`
+	ApolloServer      *struct {
 		Tracing *bool `json:"tracing"`
 	} `json:"apolloServer"`
 	TypeDefs        *string                      `json:"typeDefs"`
@@ -188,6 +203,14 @@ func (c *Config) parse(data []byte) error {
 	}
 	if rc.MaxLimit != nil {
 		c.MaxLimit = *rc.MaxLimit
+	}
+	for _, l := range []struct {
+		to   *int
+		from *int
+	}{{&c.MaxAliases, rc.MaxAliases}, {&c.MaxRepeatedFields, rc.MaxRepeatedFields}, {&c.MaxFields, rc.MaxFields}, {&c.MaxEstimatedRows, rc.MaxEstimatedRows}} {
+		if l.from != nil {
+			*l.to = *l.from
+		}
 	}
 	if rc.ApolloServer != nil && rc.ApolloServer.Tracing != nil {
 		c.Tracing = *rc.ApolloServer.Tracing

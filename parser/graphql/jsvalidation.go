@@ -53,9 +53,16 @@ func asGraphQLJS(s *gqlschema.Schema, doc *ast.QueryDocument, src string, errs g
 			}
 		}
 		out = append(out, &RequestError{Message: e.Message, Locations: loc, Code: CodeValidationFailed})
+		if len(out) == maxValidationErrors {
+			// graphql-js stops validating at its maxErrors (100) and says so.
+			return append(out, &RequestError{Message: "Too many validation errors, error limit reached. Validation aborted.", Code: CodeValidationFailed})
+		}
 	}
 	return out
 }
+
+// maxValidationErrors is graphql-js's default maxErrors.
+const maxValidationErrors = 100
 
 // braceAfter finds the '{' that opens the selection set of the field at l, skipping its
 // arguments.

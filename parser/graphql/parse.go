@@ -73,6 +73,8 @@ type Options struct {
 	DefaultLimit int
 	MaxLimit     int
 	AmountLimit  int
+	// Cost bounds the work a document may ask for; it is checked before validation.
+	Cost CostLimits
 	// Docs, when set, keeps the documents that passed parsing and validation, so a client
 	// sending the same few documents skips both. One cache serves one schema.
 	Docs *Documents
@@ -98,6 +100,8 @@ type Documents struct {
 type docKey struct {
 	query         string
 	tokens, depth int
+	cost          CostLimits
+	pages         [3]int
 }
 
 // NewDocuments returns a cache holding at most size documents (DefaultDocuments when size
@@ -118,7 +122,8 @@ func (d *Documents) Len() int { return d.c.Len() }
 
 // OptionsFrom takes the limits of a plugin configuration.
 func OptionsFrom(c gqlschema.Config) Options {
-	return Options{DepthLimit: c.DepthLimit, DefaultLimit: c.DefaultLimit, MaxLimit: c.MaxLimit, AmountLimit: c.AmountLimit}
+	return Options{DepthLimit: c.DepthLimit, DefaultLimit: c.DefaultLimit, MaxLimit: c.MaxLimit, AmountLimit: c.AmountLimit,
+		Cost: CostLimits{MaxAliases: c.MaxAliases, MaxRepeatedFields: c.MaxRepeatedFields, MaxFields: c.MaxFields, MaxEstimatedRows: c.MaxEstimatedRows}}
 }
 
 // Operation is a parsed, validated and lowered request. Its RootFields and their Query
@@ -181,7 +186,8 @@ func Parse(s *gqlschema.Schema, req Request, opt Options) (op *Operation, err er
 
 // document parses and validates the request's document, or takes it from opt.Docs.
 func document(s *gqlschema.Schema, req Request, opt Options, limit int) (*cachedDoc, RequestErrors) {
-	key := docKey{query: req.Query, tokens: limit, depth: opt.DepthLimit}
+	key := docKey{query: req.Query, tokens: limit, depth: opt.DepthLimit, cost: opt.Cost,
+		pages: [3]int{opt.DefaultLimit, opt.MaxLimit, opt.AmountLimit}}
 	if opt.Docs != nil {
 		if entry, ok := opt.Docs.c.Get(key); ok {
 			// Validation passed, so of the checks below only this one, which depends on the
@@ -196,6 +202,11 @@ func document(s *gqlschema.Schema, req Request, opt Options, limit int) (*cached
 	if perr != nil {
 		return nil, RequestErrors{syntaxError(perr)}
 	}
+	// Before validation: its overlap rule is quadratic in the fields of one response name
+	// and expands every fragment spread.
+	if cerrs := checkCost(s.AST, doc, opt); len(cerrs) > 0 {
+		return nil, cerrs
+	}
 	// graphql-js validates a subscription against a schema without one and fails when it
 	// executes; answer as Strapi does.
 	if rerr := subscriptionError(s, doc, req.OperationName); rerr != nil {
@@ -208,11 +219,6 @@ func document(s *gqlschema.Schema, req Request, opt Options, limit int) (*cached
 	}
 	if lerrs := checkLiterals(s, doc); len(lerrs) > 0 {
 		return nil, lerrs
-	}
-	if opt.DepthLimit > 0 {
-		if derrs := checkDepth(doc, opt.DepthLimit); len(derrs) > 0 {
-			return nil, derrs
-		}
 	}
 	keep := opt.Docs != nil && len(req.Query) <= maxCachedQuery
 	entry := newCachedDoc(doc, keep)

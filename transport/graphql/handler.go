@@ -159,7 +159,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeText(w, http.StatusBadRequest, noBody)
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+		body, err := []byte(nil), error(&http.MaxBytesError{Limit: h.maxBody})
+		if r.ContentLength <= h.maxBody { // a declared length over the limit is refused unread
+			body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+		}
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {

@@ -176,3 +176,17 @@ func ParseID(s string) (int64, error) {
 // BadID is the answer to an id that is not a positive integer (Strapi crashes there with a
 // 500).
 func BadID() error { return apierror.InvalidParam("id") }
+
+type clientIPKey struct{}
+
+// WithClientIP carries the client's address to code that only gets a context (the GraphQL
+// resolvers of a plugin), as the host determines it (trusted proxies included).
+func WithClientIP(ctx context.Context, ip string) context.Context {
+	return context.WithValue(ctx, clientIPKey{}, ip)
+}
+
+// ClientIPFrom is the address WithClientIP stored, "" without one.
+func ClientIPFrom(ctx context.Context) string {
+	ip, _ := ctx.Value(clientIPKey{}).(string)
+	return ip
+}

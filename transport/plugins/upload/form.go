@@ -231,7 +231,10 @@ func readJSONForm(w http.ResponseWriter, r *http.Request, ct string) (*Form, err
 		io.Copy(io.Discard, io.LimitReader(r.Body, maxJSONBody))
 		return form, nil
 	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	raw, err := []byte(nil), error(&http.MaxBytesError{Limit: maxJSONBody})
+	if r.ContentLength <= maxJSONBody { // a declared length over the limit is refused unread
+		raw, err = io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	}
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/gif"
@@ -36,6 +37,33 @@ const maxPixels = 0x3FFF * 0x3FFF
 const thumbWidth, thumbHeight = 245, 156
 
 var errNotImage = apierror.Application("File is not a valid image")
+
+// maxDecodedBytes is the memory budget of one image's decoded pixels: 48 megapixels in
+// RGBA, 192 in 1-byte gray or palette. Beyond it an upload is refused before decoding.
+const maxDecodedBytes = 192 << 20
+
+var errTooLargeImage = apierror.Application(fmt.Sprintf("File is not a valid image: its decoded size exceeds %d MB", maxDecodedBytes>>20))
+
+// decodedSize is what decoding an image allocates for its pixels, from its header: width ×
+// height × the bytes per pixel of the decoder's color model.
+func decodedSize(cfg image.Config) int64 {
+	bpp := int64(4)
+	switch cfg.ColorModel {
+	case color.GrayModel, color.AlphaModel:
+		bpp = 1
+	case color.Gray16Model, color.Alpha16Model:
+		bpp = 2
+	case color.YCbCrModel:
+		bpp = 3 // 4:4:4 at worst
+	case color.RGBA64Model, color.NRGBA64Model:
+		bpp = 8
+	default:
+		if _, ok := cfg.ColorModel.(color.Palette); ok {
+			bpp = 1
+		}
+	}
+	return int64(cfg.Width) * int64(cfg.Height) * bpp
+}
 
 // imageInfo is what probing found out about an image file.
 type imageInfo struct {
@@ -85,6 +113,11 @@ func probe(path, mimeType string) (*imageInfo, error) {
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 || int64(cfg.Width)*int64(cfg.Height) > maxPixels {
 		return nil, errNotImage
+	}
+	if decodedSize(cfg) > maxDecodedBytes {
+		// Decided from the header alone: a 31 KB 1-bit PNG of 16000×16000 decodes to
+		// 256 MB before any format is made.
+		return nil, errTooLargeImage
 	}
 	return &imageInfo{format: format, width: cfg.Width, height: cfg.Height}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -392,5 +393,103 @@ func (s *Routes) serveUpload(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", fmt.Sprintf("max-age=%d", s.Upload.Config.MaxAge))
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox")
+	if rng := r.Header.Get("Range"); rng != "" {
+		r.Header.Set("Range", boundRanges(rng, st.Size()))
+		if r.Header.Get("Range") == "" {
+			r.Header.Del("Range")
+		}
+	}
 	http.ServeContent(w, r, name, st.ModTime(), f)
+}
+
+// maxRanges caps the ranges of one request once coalesced; browsers and media players ask
+// for one, download managers for a few.
+const maxRanges = 16
+
+// partOverhead is about what a multipart/byteranges part adds to its bytes: boundary,
+// Content-Type and Content-Range lines.
+const partOverhead = 120
+
+// boundRanges rewrites a Range header so the answer stays within about twice the file:
+// overlapping and adjacent ranges are coalesced (RFC 9110 lets a server do so), and a set
+// still over maxRanges, or whose multipart answer would outgrow twice the file, is dropped
+// ("" : the whole file, 200). A header it cannot read is returned as is for
+// http.ServeContent to judge (it ignores or refuses it with 416).
+func boundRanges(h string, size int64) string {
+	const prefix = "bytes="
+	if !strings.HasPrefix(h, prefix) || size <= 0 {
+		return h
+	}
+	type span struct{ start, end int64 } // inclusive
+	var spans []span
+	for _, spec := range strings.Split(h[len(prefix):], ",") {
+		spec = strings.TrimSpace(spec)
+		if spec == "" {
+			continue
+		}
+		a, b, ok := strings.Cut(spec, "-")
+		if !ok {
+			return h
+		}
+		a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+		var sp span
+		if a == "" {
+			n, err := strconv.ParseInt(b, 10, 64)
+			if err != nil || n < 0 {
+				return h
+			}
+			if n == 0 {
+				continue // unsatisfiable, as net/http treats it
+			}
+			sp = span{max(size-n, 0), size - 1}
+		} else {
+			start, err := strconv.ParseInt(a, 10, 64)
+			if err != nil || start < 0 {
+				return h
+			}
+			end := size - 1
+			if b != "" {
+				if end, err = strconv.ParseInt(b, 10, 64); err != nil || end < start {
+					return h
+				}
+				end = min(end, size-1)
+			}
+			if start >= size {
+				continue // out of the file: net/http skips it
+			}
+			sp = span{start, end}
+		}
+		spans = append(spans, sp)
+	}
+	if len(spans) == 0 {
+		return h // nothing satisfiable: net/http answers 416
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	merged := spans[:1]
+	for _, sp := range spans[1:] {
+		last := &merged[len(merged)-1]
+		if sp.start <= last.end+1 {
+			last.end = max(last.end, sp.end)
+			continue
+		}
+		merged = append(merged, sp)
+	}
+	if len(merged) > 1 {
+		total := int64(0)
+		for _, sp := range merged {
+			total += sp.end - sp.start + 1 + partOverhead
+		}
+		if len(merged) > maxRanges || total > 2*size {
+			return ""
+		}
+	}
+	var b strings.Builder
+	b.WriteString(prefix)
+	for i, sp := range merged {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%d-%d", sp.start, sp.end)
+	}
+	return b.String()
 }

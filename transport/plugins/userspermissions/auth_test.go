@@ -2,6 +2,7 @@ package userspermissions
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -60,6 +61,15 @@ func TestJWTRefusesForgeries(t *testing.T) {
 		"garbage":      "a.b.c",
 		"empty":        "",
 		"two segments": "eyJhbGciOiJIUzI1NiJ9.eyJpZCI6MX0",
+		"string exp":   sign(jwt.SigningMethodHS256, secret, jwt.MapClaims{"id": 1, "exp": "9999999999"}),
+		"null exp":     sign(jwt.SigningMethodHS256, secret, jwt.MapClaims{"id": 1, "exp": nil}),
+		"object exp":   sign(jwt.SigningMethodHS256, secret, jwt.MapClaims{"id": 1, "exp": map[string]any{}}),
+		"string nbf":   sign(jwt.SigningMethodHS256, secret, jwt.MapClaims{"id": 1, "exp": exp, "nbf": "0"}),
+		"null nbf":     sign(jwt.SigningMethodHS256, secret, jwt.MapClaims{"id": 1, "exp": exp, "nbf": nil}),
+		"string iat":   sign(jwt.SigningMethodHS256, secret, jwt.MapClaims{"id": 1, "exp": exp, "iat": "0"}),
+		"EXP":          sign(jwt.SigningMethodHS256, secret, jwt.MapClaims{"id": 1, "EXP": exp}),
+		"Id":           sign(jwt.SigningMethodHS256, secret, jwt.MapClaims{"Id": 1, "exp": exp}),
+		"bool iat":     sign(jwt.SigningMethodHS256, secret, jwt.MapClaims{"id": 1, "exp": exp, "iat": true}),
 	} {
 		if id, ok := j.Verify(tok, now); ok {
 			t.Errorf("%s: accepted (id %d)", name, id)
@@ -265,4 +275,46 @@ func TestCheckerRules(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
 		}
 	}
+}
+
+// FuzzJWTVerify feeds arbitrary payloads, signed with the real secret, to the token parser:
+// it never panics, and a token it accepts has a numeric exp in the future, numeric iat and
+// nbf when present, and a positive integer id.
+func FuzzJWTVerify(f *testing.F) {
+	for _, p := range []string{`{"id":1,"exp":9999999999}`, `{"id":1,"exp":"9999999999"}`, `{"id":1,"exp":1e10,"nbf":null}`,
+		`{"id":1.0,"exp":9999999999,"iat":-1}`, `{"id":1,"exp":9999999999,"nbf":"1"}`, `[]`, `{"exp":{}}`} {
+		f.Add(p)
+	}
+	secret := []byte("s3cret")
+	j := &JWT{Secret: secret, ExpiresIn: time.Hour}
+	now := time.Unix(1_700_000_000, 0)
+	f.Fuzz(func(t *testing.T, payload string) {
+		head := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
+		unsigned := head + "." + base64.RawURLEncoding.EncodeToString([]byte(payload))
+		sig, err := jwt.SigningMethodHS256.Sign(unsigned, secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, ok := j.Verify(unsigned+"."+base64.RawURLEncoding.EncodeToString(sig), now)
+		if !ok {
+			return
+		}
+		var m map[string]any
+		dec := json.NewDecoder(strings.NewReader(payload))
+		dec.UseNumber()
+		if err := dec.Decode(&m); err != nil {
+			t.Fatalf("%s accepted but not an object: %v", payload, err)
+		}
+		for _, k := range []string{"exp", "iat", "nbf"} {
+			if v, present := m[k]; present {
+				if _, num := v.(json.Number); !num {
+					t.Fatalf("%s accepted with %s %T", payload, k, v)
+				}
+			}
+		}
+		e, _ := m["exp"].(json.Number).Float64()
+		if e <= float64(now.Unix()) || id < 1 {
+			t.Fatalf("%s accepted: exp %v, id %d", payload, e, id)
+		}
+	})
 }

@@ -2,6 +2,7 @@ package userspermissions
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 
 	"github.com/quarrycms/quarry/ir"
@@ -9,6 +10,7 @@ import (
 	"github.com/quarrycms/quarry/parser/gqlschema"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/transport/graphql/execute"
+	"github.com/quarrycms/quarry/transport/plugins"
 )
 
 // GraphQL is the plugin's part of the GraphQL executor: the resolvers of me, login,
@@ -42,12 +44,20 @@ func (s *Service) resolve(ctx context.Context, c *execute.Call) (any, error) {
 		}
 		return meValue(acc, role), nil
 	case gqlschema.ActionLogin:
+		// The REST route's limit and key (Strapi keys login by body.email, which a login
+		// has not): each login of a batch counts.
+		if err := s.graphQLRateLimit(ctx, input["email"], "/api/auth/local"); err != nil {
+			return nil, err
+		}
 		sess, err := s.Login(ctx, map[string]any{"identifier": input["identifier"], "password": input["password"]})
 		if err != nil {
 			return nil, err
 		}
 		return s.sessionPayload(ctx, sess, false)
 	case gqlschema.ActionRegister:
+		if err := s.graphQLRateLimit(ctx, input["email"], "/api/auth/local/register"); err != nil {
+			return nil, err
+		}
 		sess, err := s.Register(ctx, input)
 		if err != nil {
 			return nil, err
@@ -175,4 +185,21 @@ func meValue(acc *Account, role *Role) map[string]any {
 		m["role"] = map[string]any{"id": strconv.FormatInt(role.ID, 10), "name": role.Name, "description": desc, "type": typ}
 	}
 	return m
+}
+
+// graphQLRateLimit counts a GraphQL login or registration against the rate limit of the REST
+// route at path, so one client's attempts are counted together whichever way they come.
+func (s *Service) graphQLRateLimit(ctx context.Context, email any, path string) error {
+	e := ""
+	if email != nil {
+		if str, ok := email.(string); ok {
+			e = str
+		} else {
+			e = fmt.Sprint(email)
+		}
+	}
+	if info, on := s.RateLimit(e, path, plugins.ClientIPFrom(ctx)); on && !info.Allowed {
+		return &apierror.Error{Status: 429, Name: "RateLimitError", Message: "Too many requests, please try again later."}
+	}
+	return nil
 }

@@ -1,8 +1,12 @@
 package userspermissions
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -24,6 +28,38 @@ func (c claims) GetNotBefore() (*jwt.NumericDate, error)      { return c.NotBefo
 func (c claims) GetIssuer() (string, error)                   { return "", nil }
 func (c claims) GetSubject() (string, error)                  { return "", nil }
 func (c claims) GetAudience() (jwt.ClaimStrings, error)       { return nil, nil }
+
+// strictDate is a registered time claim as jsonwebtoken (Strapi) accepts it: a JSON number.
+// jwt.NumericDate also takes a numeric string ("9999999999") and null, which would let a token
+// with exp as a string, or a null exp, pass.
+type strictDate struct{ d *jwt.NumericDate }
+
+func (s *strictDate) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || (b[0] != '-' && (b[0] < '0' || b[0] > '9')) {
+		return errors.New("a time claim must be a number")
+	}
+	s.d = new(jwt.NumericDate)
+	return s.d.UnmarshalJSON(b)
+}
+
+// verified are the claims a token is verified with: the registered time claims strict.
+type verified struct {
+	ID any `json:"id"`
+	// Not pointers: encoding/json hands a null to UnmarshalJSON only then.
+	IssuedAt  strictDate `json:"iat"`
+	ExpiresAt strictDate `json:"exp"`
+	NotBefore strictDate `json:"nbf"`
+}
+
+func date(s strictDate) *jwt.NumericDate { return s.d }
+
+func (c verified) GetExpirationTime() (*jwt.NumericDate, error) { return date(c.ExpiresAt), nil }
+func (c verified) GetIssuedAt() (*jwt.NumericDate, error)       { return date(c.IssuedAt), nil }
+func (c verified) GetNotBefore() (*jwt.NumericDate, error)      { return date(c.NotBefore), nil }
+func (c verified) GetIssuer() (string, error)                   { return "", nil }
+func (c verified) GetSubject() (string, error)                  { return "", nil }
+func (c verified) GetAudience() (jwt.ClaimStrings, error)       { return nil, nil }
 
 // JWT issues and verifies the users' tokens: HS256 only, expiry required.
 type JWT struct {
@@ -48,11 +84,11 @@ func (j *JWT) Verify(token string, now time.Time) (id int64, ok bool) {
 	if len(j.Secret) == 0 || len(token) > 8192 {
 		return 0, false
 	}
-	var c claims
+	var c verified
 	p := jwt.NewParser(jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithExpirationRequired(),
 		jwt.WithTimeFunc(func() time.Time { return now }))
 	t, err := p.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return j.Secret, nil })
-	if err != nil || !t.Valid {
+	if err != nil || !t.Valid || !exactClaims(token) {
 		return 0, false
 	}
 	f, isNum := c.ID.(float64)
@@ -60,4 +96,29 @@ func (j *JWT) Verify(token string, now time.Time) (id int64, ok bool) {
 		return 0, false
 	}
 	return int64(f), true
+}
+
+// exactClaims refuses a payload with a key that encoding/json would take for a claim but
+// jsonwebtoken would not ("EXP" for "exp"): keys are case-sensitive in JavaScript.
+func exactClaims(token string) bool {
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		return false
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return false
+	}
+	for k := range m {
+		for _, c := range [...]string{"id", "exp", "iat", "nbf"} {
+			if k != c && strings.EqualFold(k, c) {
+				return false
+			}
+		}
+	}
+	return true
 }
