@@ -175,3 +175,19 @@ func TestAuthRateLimitAcrossGraphQL(t *testing.T) {
 		t.Errorf("GraphQL login after the batch: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestRequestTimeout: the database work of a read and of a GraphQL request runs under the
+// request's deadline (QUARRY_REQUEST_TIMEOUT); past it the answer is a 503, not a core kept
+// busy. A deadline of 1ns makes every read pass it.
+func TestRequestTimeout(t *testing.T) {
+	be := backends()[0]
+	env := append(be.Env(t), "API_TOKEN_SALT=quarry-e2e-salt", "LOG_LEVEL=warn")
+	token := strings.TrimSpace(quarry(t, env, "tokens", "create", "--app", "../examples/blog", "--name", "e2e", "--type", "full-access"))
+	s := serve(t, append(env, "QUARRY_REQUEST_TIMEOUT=1ns"), "../examples/blog", token)
+	if status, body := s.do(t, http.MethodGet, "/api/articles", nil); status != 503 {
+		t.Errorf("REST read: %d %s", status, body)
+	}
+	if status, body := s.gqlCall(t, s.Token, "{ articles { data { id } } }", nil); status != 503 {
+		t.Errorf("GraphQL: %d %s", status, body)
+	}
+}

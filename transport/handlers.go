@@ -79,6 +79,11 @@ func writeList(w http.ResponseWriter, pl *plan.Plan, res *exec.Result, paginated
 
 // run executes a plan; with LogPlans it logs the plan's statements with their timings.
 func (s *Server) run(ctx context.Context, db exec.Queryer, pl *plan.Plan, r *http.Request) (*exec.Result, error) {
+	if s.ReadTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.ReadTimeout)
+		defer cancel()
+	}
 	if !s.LogPlans {
 		return s.Runner.Run(ctx, db, pl)
 	}

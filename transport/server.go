@@ -51,7 +51,11 @@ type Server struct {
 	TokenSalt string
 	// MaxBody bounds request bodies (Strapi's JSON limit is 1 MB).
 	MaxBody int64
-	Now     func() time.Time
+	// ReadTimeout bounds the database work of one read (0: none): its statements are
+	// cancelled when it passes (SQLite interrupts, PostgreSQL cancels on the server), and
+	// the answer is a 503.
+	ReadTimeout time.Duration
+	Now         func() time.Time
 	// I18n serves locales; nil when the app has no localized types' tables yet.
 	I18n *i18n.Service
 	// Localize applies i18n's rules to localized entries; built from the fields above

@@ -197,6 +197,11 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 
 		DebugStatements: getenv("QUARRY_DEBUG_STATEMENTS") == "1",
 	}
+	timeout, err := requestTimeout(getenv)
+	if err != nil {
+		return err
+	}
+	srv.ReadTimeout = timeout
 	body := a.Settings.Body
 	if body.JSONLimit != nil {
 		srv.MaxBody = int64(*body.JSONLimit)
@@ -350,6 +355,24 @@ func projectRuntime(a *app.App, srv *transport.Server, log *slog.Logger) *projec
 		rt.Timeout = d
 	}
 	return rt
+}
+
+// defaultRequestTimeout bounds the database work of one read or GraphQL request: far above
+// any page a client waits for, low enough that no request holds a core for minutes after
+// its client left.
+const defaultRequestTimeout = 60 * time.Second
+
+// requestTimeout is QUARRY_REQUEST_TIMEOUT (a Go duration; 0 turns the bound off).
+func requestTimeout(getenv func(string) string) (time.Duration, error) {
+	v := getenv("QUARRY_REQUEST_TIMEOUT")
+	if v == "" {
+		return defaultRequestTimeout, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("QUARRY_REQUEST_TIMEOUT: want a duration such as 30s, got %q", v)
+	}
+	return d, nil
 }
 
 func envOr(getenv func(string) string, k, def string) string {

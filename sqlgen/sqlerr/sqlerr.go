@@ -5,6 +5,7 @@
 package sqlerr
 
 import (
+	"context"
 	"database/sql/driver"
 	"errors"
 	"net"
@@ -117,6 +118,15 @@ func Unavailable(err error) bool {
 		return false
 	}
 	if errors.Is(err, ErrUnavailable) || Busy(err) || errors.Is(err, driver.ErrBadConn) {
+		return true
+	}
+	// A request's deadline passed while the database worked on it (SQLite interrupted,
+	// the driver gave up waiting): the database is too slow now, the request may be retried.
+	if errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var sqe *sqlite.Error
+	if errors.As(err, &sqe) && sqe.Code()&0xff == 9 { // SQLITE_INTERRUPT
 		return true
 	}
 	var pe *pgconn.PgError

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/apierror"
@@ -45,6 +46,9 @@ type Options struct {
 	Upload Multipart
 	// MaxBody bounds request bodies (default 1 MB, Strapi's JSON limit).
 	MaxBody int64
+	// Timeout bounds the database work of one request (0: none): its statements are
+	// cancelled when it passes, and the answer is a 503.
+	Timeout time.Duration
 	// Cache, when set, answers queries from memory while the database has not changed
 	// (transport/respcache); the executor marks mutations and answers with errors as not
 	// to be kept.
@@ -61,6 +65,7 @@ type Handler struct {
 	log          *slog.Logger
 	playground   bool
 	maxBody      int64
+	timeout      time.Duration
 	cache        *respcache.Cache
 }
 
@@ -95,7 +100,7 @@ func New(o Options) (*Handler, error) {
 		env = "development"
 	}
 	h := &Handler{exec: x, db: o.DB, upload: o.Upload, authenticate: o.Authenticate, log: log,
-		playground: env != "production" || x.Schema().Config.PlaygroundAlways, maxBody: o.MaxBody,
+		playground: env != "production" || x.Schema().Config.PlaygroundAlways, maxBody: o.MaxBody, timeout: o.Timeout,
 		cache: o.Cache}
 	if h.maxBody <= 0 {
 		h.maxBody = 1 << 20
@@ -212,7 +217,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	run := func(w http.ResponseWriter, r *http.Request) {
-		resp := h.exec.Execute(r.Context(), caller, execute.Request{Request: req, QueriesOnly: r.Method == http.MethodGet || r.Method == http.MethodHead})
+		ctx := r.Context()
+		if h.timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, h.timeout)
+			defer cancel()
+		}
+		resp := h.exec.Execute(ctx, caller, execute.Request{Request: req, QueriesOnly: r.Method == http.MethodGet || r.Method == http.MethodHead})
 		writeResponse(w, resp)
 	}
 	if h.cache == nil {
