@@ -237,14 +237,15 @@ func TestTSProjectConfig(t *testing.T) {
 	}
 }
 
-// TestConfigErrorsStopStartUp: a wrong-typed key and an unreachable MySQL stop `quarry serve` with the
-// file, the key, the value and what was expected.
+// TestConfigErrorsStopStartUp: a wrong-typed key and an unreachable MySQL (once its
+// acquireConnectionTimeout has passed) stop `quarry serve` with the file, the key, the value
+// and what was expected.
 func TestConfigErrorsStopStartUp(t *testing.T) {
 	cases := []struct{ file, src, want string }{
 		{"config/env/production/api.js", "module.exports = { rest: { maxLimit: 'many' } };",
 			`config/env/production/api.js: rest.maxLimit is "many", expected an integer`},
-		{"config/database.js", "module.exports = { connection: { client: 'mysql', connection: { host: '127.0.0.1', port: 1 } } };",
-			"connect to mysql: database unavailable: dial tcp 127.0.0.1:1"},
+		{"config/database.js", "module.exports = { connection: { client: 'mysql', connection: { host: '127.0.0.1', port: 1, database: 'quarry' }, acquireConnectionTimeout: 1000 } };",
+			"connect to mysql: not reachable after waiting 1s (connection.acquireConnectionTimeout in config/database): database unavailable: dial tcp 127.0.0.1:1"},
 		{"config/server.js", "module.exports = () => { while (true) {} };",
 			"Could not load js config file config/server.js: evaluation took too long"},
 	}
