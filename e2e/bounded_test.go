@@ -190,4 +190,19 @@ func TestRequestTimeout(t *testing.T) {
 	if status, body := s.gqlCall(t, s.Token, "{ articles { data { id } } }", nil); status != 503 {
 		t.Errorf("GraphQL: %d %s", status, body)
 	}
+	// Writes too, the plugins' included: nothing is stored.
+	if status, body := s.do(t, http.MethodPost, "/api/tags", []byte(`{"data":{"name":"late"}}`)); status != 503 {
+		t.Errorf("REST write: %d %s", status, body)
+	}
+	if status, body := s.doAs(t, "", http.MethodPost, "/api/auth/local/register", []byte(`{"username":"late","email":"late@example.com","password":"Secret123"}`)); status != 503 {
+		t.Errorf("register: %d %s", status, body)
+	}
+	stopServer(s)
+	s = serve(t, env, "../examples/blog", token)
+	if status, body := s.do(t, http.MethodGet, "/api/tags", nil); status != 200 || strings.Contains(string(body), "late") {
+		t.Errorf("after the refused writes: %d %s", status, body)
+	}
+	if status, body := s.do(t, http.MethodGet, "/api/users?filters[username][$eq]=late", nil); status != 200 || strings.Contains(string(body), "late") {
+		t.Errorf("after the refused register: %d %s", status, body)
+	}
 }

@@ -79,11 +79,8 @@ func writeList(w http.ResponseWriter, pl *plan.Plan, res *exec.Result, paginated
 
 // run executes a plan; with LogPlans it logs the plan's statements with their timings.
 func (s *Server) run(ctx context.Context, db exec.Queryer, pl *plan.Plan, r *http.Request) (*exec.Result, error) {
-	if s.ReadTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.ReadTimeout)
-		defer cancel()
-	}
+	ctx, cancel := s.deadline(ctx)
+	defer cancel()
 	if !s.LogPlans {
 		return s.Runner.Run(ctx, db, pl)
 	}
@@ -232,6 +229,9 @@ func (s *Server) write(ctx context.Context, w http.ResponseWriter, r *http.Reque
 		// Strapi's single-type delete ignores fields and populate.
 		q.Fields, q.Populate = nil, nil
 	}
+	// The body is read: the deadline bounds the write itself (its transaction rolls back).
+	ctx, cancel := s.deadline(ctx)
+	defer cancel()
 	res, err := s.writes.Apply(ctx, q, who)
 	if err != nil {
 		return err

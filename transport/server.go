@@ -51,10 +51,10 @@ type Server struct {
 	TokenSalt string
 	// MaxBody bounds request bodies (Strapi's JSON limit is 1 MB).
 	MaxBody int64
-	// ReadTimeout bounds the database work of one read (0: none): its statements are
-	// cancelled when it passes (SQLite interrupts, PostgreSQL cancels on the server), and
-	// the answer is a 503.
-	ReadTimeout time.Duration
+	// RequestTimeout bounds the database work of one request, read or write (0: none): its
+	// statements are cancelled when it passes (SQLite interrupts, PostgreSQL cancels on the
+	// server, a write's transaction rolls back), and the answer is a 503.
+	RequestTimeout time.Duration
 	Now         func() time.Time
 	// I18n serves locales; nil when the app has no localized types' tables yet.
 	I18n *i18n.Service
@@ -189,6 +189,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	r.Use(s.routeFirst)
 	r.Use(s.recoverer)
+	r.Use(s.writeDeadline)
 	if s.DB != nil && s.DB.HasReplicas() {
 		// Each request's reads may go to a read replica that has caught up with the primary.
 		r.Use(func(next http.Handler) http.Handler {
@@ -669,6 +670,31 @@ func (s *Server) dispatchNow(w http.ResponseWriter, r *http.Request, m *schemas.
 	if err != nil {
 		s.writeError(w, r, err)
 	}
+}
+
+// writeDeadline bounds every write request (the plugins' and the project's code's too) by
+// RequestTimeout, from its start: their JSON bodies are small. Reads are bounded where their
+// statements run (run), so a slow client downloading a file is not cut; multipart uploads,
+// whose bodies may take long to arrive, are not bounded here.
+func (s *Server) writeDeadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.RequestTimeout <= 0 || r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions ||
+			strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "multipart/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), s.RequestTimeout)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// deadline bounds a request's database work by RequestTimeout.
+func (s *Server) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	if s.RequestTimeout <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, s.RequestTimeout)
 }
 
 // Authenticate identifies the caller (see userspermissions.Service.Authenticate): no credentials is the

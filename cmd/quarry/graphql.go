@@ -48,7 +48,7 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 	opts := gqltransport.Options{
 		Options: execute.Options{Schema: a.Schema, Config: gcfg,
 			Planner: srv.Planner, Runner: srv.Runner, Writes: srv.WriteService(), DB: a.DB, Log: log},
-		Authenticate: srv.Authenticate, Env: app.Env(getenv), Cache: srv.Cache, Timeout: srv.ReadTimeout,
+		Authenticate: srv.Authenticate, Env: app.Env(getenv), Cache: srv.Cache, Timeout: srv.RequestTimeout,
 	}
 	if a.I18n != nil { // a nil *i18n.Service must stay a nil interface
 		opts.Locales = a.I18n

@@ -201,7 +201,10 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	if err != nil {
 		return err
 	}
-	srv.ReadTimeout = timeout
+	srv.RequestTimeout = timeout
+	// The schema changes of start-up are done: from here a statement on MySQL/MariaDB is also
+	// bounded on the server, so none runs on after its request's client left.
+	a.DB.BoundStatements(timeout)
 	body := a.Settings.Body
 	if body.JSONLimit != nil {
 		srv.MaxBody = int64(*body.JSONLimit)

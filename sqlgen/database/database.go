@@ -237,7 +237,10 @@ type DB struct {
 	Dialect sqlgen.Dialect
 	// gate bounds the dial rate to a PostgreSQL server that fails (nil on SQLite).
 	gate *dialGate
-	logs logLimiter
+	// limit is MySQL's server-side statement bound in milliseconds (BoundStatements).
+	limit *atomic.Int64
+	idle  int // MySQL's idle connections kept (BoundStatements restores it)
+	logs  logLimiter
 	// writeTurn serializes SQLite's write transactions in process (see BeginTxx);
 	// busyTimeout bounds the wait for a turn.
 	writeTurn   chan struct{}
@@ -278,6 +281,7 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 	}
 	var db, readers, txPool *sqlx.DB
 	var gate *dialGate
+	var limit *atomic.Int64 // MySQL's statement bound (BoundStatements)
 	switch d {
 	case sqlgen.SQLite:
 		if err := os.MkdirAll(filepath.Dir(c.Filename), 0o755); err != nil {
@@ -328,7 +332,8 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 		txPool.SetMaxIdleConns(1)
 	case sqlgen.MySQL:
 		gate = &dialGate{now: time.Now}
-		if db, err = openMySQL(c, gate); err != nil {
+		limit = new(atomic.Int64)
+		if db, err = openMySQL(c, gate, limit); err != nil {
 			return nil, err
 		}
 	case sqlgen.Postgres:
@@ -353,7 +358,10 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 			db.SetMaxIdleConns(max(c.PoolMin, min(c.PoolMax, 20)))
 		}
 	}
-	out := &DB{DB: db, Dialect: d, gate: gate, url: c.URL, readers: readers, txPool: txPool, where: c.Describe()}
+	out := &DB{DB: db, Dialect: d, gate: gate, url: c.URL, readers: readers, txPool: txPool, where: c.Describe(), limit: limit, idle: 20}
+	if c.PoolMax > 0 {
+		out.idle = max(c.PoolMin, min(c.PoolMax, 20))
+	}
 	if len(c.Replicas) > 0 {
 		if d != sqlgen.Postgres {
 			db.Close()

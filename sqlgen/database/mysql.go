@@ -124,7 +124,7 @@ func (mysqlQuiet) Print(...any) {}
 
 // openMySQL opens a pool whose connections release their named locks when a transaction
 // ends (see lockConn).
-func openMySQL(c Config, gate *dialGate) (*sqlx.DB, error) {
+func openMySQL(c Config, gate *dialGate, limit *atomic.Int64) (*sqlx.DB, error) {
 	if c.URL == "" {
 		return nil, fmt.Errorf("DATABASE_URL (or DATABASE_HOST and DATABASE_NAME) is required for mysql")
 	}
@@ -136,7 +136,7 @@ func openMySQL(c Config, gate *dialGate) (*sqlx.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open mysql: %w", err)
 	}
-	db := sqlx.NewDb(sql.OpenDB(gatedConnector{Connector: lockConnector{conn}, gate: gate, dialing: make(chan struct{}, maxDialing)}), "mysql")
+	db := sqlx.NewDb(sql.OpenDB(gatedConnector{Connector: lockConnector{Connector: conn, limit: limit}, gate: gate, dialing: make(chan struct{}, maxDialing)}), "mysql")
 	db.SetMaxOpenConns(20)
 	db.SetMaxIdleConns(20)
 	// Below the server's wait_timeout (8 hours by default, often lowered by hosts).
@@ -154,7 +154,13 @@ func openMySQL(c Config, gate *dialGate) (*sqlx.DB, error) {
 // transaction commits or rolls back, before the pool hands it to anyone else. A connection
 // knows it holds locks because it ran a statement starting with sqlgen.MySQLLockPrefix.
 
-type lockConnector struct{ driver.Connector }
+type lockConnector struct {
+	driver.Connector
+	// limit is the server-side bound on a statement, in milliseconds (0: none), set by
+	// BoundStatements: a statement whose client left (its context passed, the driver closed
+	// the connection) would otherwise run on in the server.
+	limit *atomic.Int64
+}
 
 func (c lockConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	conn, err := c.Connector.Connect(ctx)
@@ -172,6 +178,17 @@ func (c lockConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if _, err := conn.(driver.ExecerContext).ExecContext(ctx, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED", nil); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("%w: %w", sqlerr.ErrUnavailable, err)
+	}
+	if ms := c.limit.Load(); ms > 0 {
+		// MariaDB's max_statement_time (seconds, every statement); MySQL 8 knows only
+		// max_execution_time (milliseconds, SELECT).
+		ex := conn.(driver.ExecerContext)
+		if _, err := ex.ExecContext(ctx, fmt.Sprintf("SET SESSION max_statement_time = %g", float64(ms)/1000), nil); err != nil {
+			if _, err := ex.ExecContext(ctx, fmt.Sprintf("SET SESSION max_execution_time = %d", ms), nil); err != nil {
+				conn.Close()
+				return nil, fmt.Errorf("%w: %w", sqlerr.ErrUnavailable, err)
+			}
+		}
 	}
 	return &lockConn{Conn: conn}, nil
 }
@@ -313,4 +330,18 @@ func (c *Config) urlFromEnv(getenv func(string) string) error {
 		c.URL, err = postgresURL(p)
 	}
 	return err
+}
+
+// BoundStatements bounds every later statement of the server's pool on the MySQL/MariaDB
+// server by d (0: none): connections made from now on set it for their session, and the idle
+// ones, made before (by the start-up's schema changes, which must not be cut), are dropped.
+// Other databases need none: pgx cancels a statement on the PostgreSQL server when its
+// context passes, and SQLite is interrupted in process.
+func (db *DB) BoundStatements(d time.Duration) {
+	if db.Dialect != sqlgen.MySQL || db.limit == nil {
+		return
+	}
+	db.limit.Store(d.Milliseconds())
+	db.DB.SetMaxIdleConns(0)
+	db.DB.SetMaxIdleConns(db.idle)
 }
