@@ -55,7 +55,7 @@ type Server struct {
 	// statements are cancelled when it passes (SQLite interrupts, PostgreSQL cancels on the
 	// server, a write's transaction rolls back), and the answer is a 503.
 	RequestTimeout time.Duration
-	Now         func() time.Time
+	Now            func() time.Time
 	// I18n serves locales; nil when the app has no localized types' tables yet.
 	I18n *i18n.Service
 	// Localize applies i18n's rules to localized entries; built from the fields above
