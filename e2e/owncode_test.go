@@ -68,6 +68,7 @@ var ownCodeSteps = []ownCodeStep{
 	{Name: "ann reads bob", Path: "/api/users/2", As: "ann"},
 	{Name: "nobody lists users", Path: "/api/users", As: "public"},
 	{Name: "ann reads her profile through an inline middleware", Path: "/api/users/me?short=true", As: "ann"},
+	{Name: "ann reads her profile through the plugin extension", Path: "/api/users/me?withNotes=true", As: "ann"},
 	{Name: "ann asks who she is", Path: "/api/notes/whoami", As: "ann"},
 	{Name: "nobody asks who they are", Path: "/api/notes/whoami", As: "public"},
 	{Name: "shop asks a local plugin for the cheapest two", Path: "/api/shop-tools/cheapest?limit=2", As: "public"},

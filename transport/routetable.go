@@ -98,7 +98,8 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 			// (its rate limit) run with its action, which Quarry serves natively.
 			pr.Project = &projectcode.Route{Key: r.Method + " " + pr.Path, Method: r.Method, Path: r.Path,
 				Handler: "plugin::" + r.Plugin + "." + r.Handler, NativeRoute: true, Live: r.Live, Plugin: r.Plugin, PluginHandler: r.Handler,
-				Policies: orEmpty(r.AddedPolicies), Middlewares: orEmpty(r.AddedMiddlewares),
+				Extension: r.Extension != "",
+				Policies:  orEmpty(r.AddedPolicies), Middlewares: orEmpty(r.AddedMiddlewares),
 				Info: map[string]any{"pluginName": r.Plugin, "type": "content-api"}, Config: r.Config()}
 		}
 		t.Plugin = append(t.Plugin, pr)

@@ -582,10 +582,18 @@ func (m *Model) loadExtensions(ctx context.Context, in CodeInput) error {
 		for _, c := range rec.Controllers {
 			ctrl, action, whole := strings.Cut(c, ".")
 			whole = !whole
-			for _, r := range m.PluginRoutes {
+			for i := range m.PluginRoutes {
+				r := &m.PluginRoutes[i]
 				rc, ra, _ := strings.Cut(r.Handler, ".")
 				if r.Plugin == p && rc == ctrl && (whole || ra == action) {
-					m.Plugin[p+" "+r.Handler] = append(m.Plugin[p+" "+r.Handler], Code{File: rel, What: "replaces the controller " + c})
+					// One action replaced (often wrapping the plugin's own, which Quarry
+					// answers natively) runs in Quarry's runtime; a whole controller
+					// replaced does not.
+					runnable := !whole && len(rec.Unsupported) == 0 && m.provided(rel)
+					if runnable {
+						r.Extension = rel
+					}
+					m.Plugin[p+" "+r.Handler] = append(m.Plugin[p+" "+r.Handler], Code{File: rel, What: "replaces the controller " + c, Runnable: runnable})
 				}
 			}
 		}

@@ -24,6 +24,9 @@ type PluginRoute struct {
 	// running code (inline functions): the runtime runs register() in its sandboxes and
 	// reads the route's config there.
 	Live bool
+	// Extension is the plugin extension (src/extensions/<plugin>/strapi-server.*) that
+	// replaces the route's action, which Quarry's runtime then runs ("" when none).
+	Extension string
 }
 
 // URL is the route's path as served: /api, the prefix (or /<plugin>), the path.

@@ -322,7 +322,7 @@ func logLevel(s string) slog.Level {
 // projectFiles finds the project's controllers, services, policies and middlewares by the
 // names Strapi registers them under.
 func projectFiles(dir string) map[string]map[string]string {
-	out := map[string]map[string]string{"controllers": {}, "services": {}, "policies": {}, "middlewares": {}, "lifecycles": {}, "plugins": {}}
+	out := map[string]map[string]string{"controllers": {}, "services": {}, "policies": {}, "middlewares": {}, "lifecycles": {}, "plugins": {}, "extensions": {}}
 	add := func(kind, prefix, folder string) {
 		for _, ext := range []string{".js", ".ts"} {
 			matches, _ := filepath.Glob(filepath.Join(folder, "*"+ext))
@@ -362,6 +362,16 @@ func projectFiles(dir string) map[string]map[string]string {
 			name := filepath.Base(filepath.Dir(f))
 			if _, ok := out["plugins"][name]; !ok {
 				out["plugins"][name] = f
+			}
+		}
+	}
+	// Plugin extensions (src/extensions/<plugin>/strapi-server.*).
+	for _, ext := range []string{".js", ".ts"} {
+		matches, _ := filepath.Glob(filepath.Join(dir, "src", "extensions", "*", "strapi-server"+ext))
+		for _, f := range matches {
+			name := filepath.Base(filepath.Dir(f))
+			if _, ok := out["extensions"][name]; !ok {
+				out["extensions"][name] = f
 			}
 		}
 	}

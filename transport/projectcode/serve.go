@@ -35,7 +35,9 @@ type Route struct {
 	// Live takes the route's policies and middlewares from the plugin's routes as the
 	// project's register(), run in each sandbox, left them (inline functions included);
 	// Plugin and PluginHandler find the route there.
-	Live          bool           `json:"live,omitempty"`
+	Live bool `json:"live,omitempty"`
+	// Extension runs the action as the project's plugin extension replaced it.
+	Extension     bool           `json:"extension,omitempty"`
 	Plugin        string         `json:"plugin,omitempty"`
 	PluginHandler string         `json:"pluginHandler,omitempty"`
 	UID           string         `json:"uid,omitempty"`

@@ -638,7 +638,34 @@
     ctx.__res.body = undefined;
     return undefined;
   }
+  // A plugin as the project's extension (src/extensions/<plugin>/strapi-server) leaves it:
+  // the extension receives the plugin with its controllers' actions, each answering the
+  // request's own route as Quarry serves it natively, and its routes as register() sees them.
+  var extendedPlugins = {};
+  function extendedPlugin(name) {
+    if (Object.prototype.hasOwnProperty.call(extendedPlugins, name)) return extendedPlugins[name];
+    var plugin = { controllers: {}, services: {}, policies: {}, middlewares: {}, contentTypes: {}, config: {}, routes: routesOf(name) };
+    ((host.pluginRoutes || {})[name] || []).forEach(function (r) {
+      var i = r.handler.indexOf('.');
+      var c = r.handler.slice(0, i), a = r.handler.slice(i + 1);
+      (plugin.controllers[c] = plugin.controllers[c] || {})[a] = function (ctx) { return nativeRoute(ctx); };
+    });
+    var f = files.extensions && files.extensions[name];
+    var mod = f ? projectRequire(f) : undefined;
+    if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
+    var out = typeof mod === 'function' ? mod(plugin) : plugin;
+    extendedPlugins[name] = out || plugin;
+    return extendedPlugins[name];
+  }
   function action(route) {
+    if (route.extension) {
+      var ctrls = extendedPlugin(route.plugin).controllers || {};
+      var i = route.pluginHandler.indexOf('.');
+      var c = ctrls[route.pluginHandler.slice(0, i)];
+      var fn = c && c[route.pluginHandler.slice(i + 1)];
+      if (typeof fn !== 'function') throw new errors.NotImplementedError('Handler not found "' + route.handler + '"');
+      return function (ctx, next) { return fn.call(c, ctx, next); };
+    }
     if (route.nativeRoute) return nativeRoute;
     if (route.native) return function (ctx) { return native(ctx, route.uid, route.native, true); };
     var h = route.handler;
