@@ -233,6 +233,10 @@ func TestTSProjectConfig(t *testing.T) {
 			if st, _ := s.do(t, "POST", "/graphql", []byte(`{"query":"{ articles { data { id } } }"}`)); st != 404 {
 				t.Errorf("POST /graphql with graphql disabled: %d", st)
 			}
+			// plugins.ts: email enabled: false: the plugin's route is gone.
+			if st, b := s.do(t, "POST", "/rest/email", []byte(`{"to":"a@example.com","subject":"s","text":"t"}`)); st != 404 {
+				t.Errorf("POST /rest/email with email disabled: %d %s", st, b)
+			}
 		})
 	}
 }

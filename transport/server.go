@@ -55,7 +55,9 @@ type Server struct {
 	// statements are cancelled when it passes (SQLite interrupts, PostgreSQL cancels on the
 	// server, a write's transaction rolls back), and the answer is a 503.
 	RequestTimeout time.Duration
-	Now            func() time.Time
+	// EmailOff unmounts the email plugin's route (config/plugins: email.enabled false).
+	EmailOff bool
+	Now      func() time.Time
 	// I18n serves locales; nil when the app has no localized types' tables yet.
 	I18n *i18n.Service
 	// Localize applies i18n's rules to localized entries; built from the fields above
@@ -236,7 +238,9 @@ func (s *Server) Handler() http.Handler {
 	s.i18n = &i18n.Routes{Host: host, Service: s.I18n, Localize: s.Localize, Writes: s.writes, Schema: s.Schema, DB: s.DB}
 	s.i18n.Mount(r)
 	up.Mount(r)
-	(&email.Routes{Host: host, Mailer: s.Mailer, Log: s.Log}).Mount(r)
+	if !s.EmailOff {
+		(&email.Routes{Host: host, Mailer: s.Mailer, Log: s.Log}).Mount(r)
+	}
 	if s.Upload != nil {
 		s.Upload.Events = s.writes
 		(&upload.Routes{Host: host, Upload: s.Upload, DB: s.DB, Log: s.Log}).Mount(r)

@@ -202,6 +202,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		return err
 	}
 	srv.RequestTimeout = timeout
+	srv.EmailOff = !a.PluginEnabled("email")
 	// The schema changes of start-up are done: from here a statement on MySQL/MariaDB is also
 	// bounded on the server, so none runs on after its request's client left.
 	a.DB.BoundStatements(timeout)

@@ -2,4 +2,7 @@ export default () => ({
   graphql: {
     enabled: false,
   },
+  email: {
+    enabled: false,
+  },
 });
