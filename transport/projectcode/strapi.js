@@ -177,7 +177,11 @@
       fetch: function (id, params) { return entityService.findOne(userUID, id, params); },
       fetchAll: function (params) { return entityService.findMany(userUID, params); },
       fetchAuthenticatedUser: function (id) { return entityService.findOne(userUID, id, { populate: ['role'] }); },
-      count: function (params) { return entityService.count(userUID, params); }
+      count: function (params) { return entityService.count(userUID, params); },
+      // Writes go through the one write path (validation, the password hashed, events).
+      add: function (values) { return entityService.create(userUID, { data: values, populate: ['role'] }); },
+      edit: function (id, params) { return entityService.update(userUID, id, { data: params || {}, populate: ['role'] }); },
+      remove: function (params) { return query(userUID).delete({ where: params }); }
     }
   };
   // What register() calls on the GraphQL extension service (shadowCRUD, ...) is Quarry's

@@ -34,7 +34,9 @@ module.exports = createCoreController('api::note.note', ({ strapi }) => ({
     } catch (e) {
       forged = e.message;
     }
-    const user = await strapi.plugin('users-permissions').service('user').fetch(payload.id, { populate: ['role'] });
-    ctx.body = { jwt: token, id: payload.id, forged, username: user.username, role: user.role.name };
+    const users = strapi.plugin('users-permissions').service('user');
+    const user = await users.fetch(payload.id, { populate: ['role'] });
+    const edited = await users.edit(payload.id, { confirmed: true });
+    ctx.body = { jwt: token, id: payload.id, forged, username: user.username, role: user.role.name, confirmed: edited.confirmed, editedRole: edited.role.type };
   },
 }));
