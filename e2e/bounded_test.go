@@ -142,6 +142,22 @@ func TestDeclaredLengthOverLimit(t *testing.T) {
 			t.Errorf("%s: %d %s", path, res.StatusCode, body)
 		}
 	}
+	// A multipart upload declaring more than its files, fields and part headers may hold.
+	conn, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/upload HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 99999999999\r\n\r\n--x\r\n", host, s.Token)
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("multipart: no answer: %v", err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 413 || !strings.Contains(string(body), `"PayloadTooLargeError"`) {
+		t.Errorf("multipart: %d %s", res.StatusCode, body)
+	}
 }
 
 // TestAuthRateLimitAcrossGraphQL: logins through REST and GraphQL share one budget per

@@ -76,6 +76,7 @@ const (
 	uploadReadTimeout = 30 * time.Minute
 	maxFieldBytes     = 20 << 20 // formidable's maxFieldsSize
 	maxParts          = 1000
+	maxPartHeader     = 4 << 10 // a part's boundary and headers, generously
 	maxJSONBody       = 1 << 20
 )
 
@@ -104,6 +105,11 @@ func (s *Service) ReadFormChecked(w http.ResponseWriter, r *http.Request, check 
 	boundary := params["boundary"]
 	if boundary == "" {
 		return nil, malformed("no boundary")
+	}
+	// A declared length that all the files, fields and part headers allowed cannot fill is
+	// refused at once, unread, as Strapi's body parser refuses a JSON body over its limit.
+	if r.ContentLength > s.Config.MaxFileBytes+maxFieldBytes+maxParts*maxPartHeader {
+		return nil, ErrFileTooBig
 	}
 	// Large files take longer than the server's read timeout for ordinary requests.
 	if w != nil {
