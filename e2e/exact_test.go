@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -91,25 +90,9 @@ func TestExactOnUnseenProjects(t *testing.T) {
 			}
 			out = append(out, frontendAnswer{Name: st.Name, Status: status, Response: body})
 		}
-		b, err := json.MarshalIndent(out, "", " ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeAnswers(t, golden, out)
 	}
-	raw, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []frontendAnswer
-	if err := json.Unmarshal(raw, &want); err != nil {
-		t.Fatal(err)
-	}
-	if len(want) != len(exactSteps) {
-		t.Fatalf("%s has %d answers for %d steps: record it again with -update-exact", golden, len(want), len(exactSteps))
-	}
+	want := readAnswers(t, golden, len(exactSteps), "-update-exact")
 	for _, be := range backends() {
 		t.Run(be.Name, func(t *testing.T) {
 			app := copyProject(t, project)

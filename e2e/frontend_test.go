@@ -144,6 +144,36 @@ type frontendAnswer struct {
 	Response string `json:"response_raw"`
 }
 
+// writeAnswers records a replay's answers (from real Strapi) in golden.
+func writeAnswers(t *testing.T, golden string, out []frontendAnswer) {
+	t.Helper()
+	b, err := json.MarshalIndent(out, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readAnswers reads the recorded answers of a replay of steps steps; update names the flag
+// that records them again.
+func readAnswers(t *testing.T, golden string, steps int, update string) []frontendAnswer {
+	t.Helper()
+	raw, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []frontendAnswer
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != steps {
+		t.Fatalf("%s has %d answers for %d steps: record it again with %s", golden, len(want), steps, update)
+	}
+	return want
+}
+
 // copyProject copies an app folder into a temporary one, so its uploads land there.
 func copyProject(t *testing.T, from string) string {
 	t.Helper()
@@ -207,25 +237,9 @@ func replaySteps(t *testing.T, goldenName, project string, steps []frontendStep,
 			status, body := oracle.frontendStep(t, st, png)
 			out = append(out, frontendAnswer{Name: st.Name, Status: status, Response: body})
 		}
-		b, err := json.MarshalIndent(out, "", " ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeAnswers(t, golden, out)
 	}
-	raw, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []frontendAnswer
-	if err := json.Unmarshal(raw, &want); err != nil {
-		t.Fatal(err)
-	}
-	if len(want) != len(steps) {
-		t.Fatalf("%s has %d answers for %d steps: record it again with -update-frontend", golden, len(want), len(steps))
-	}
+	want := readAnswers(t, golden, len(steps), "-update-frontend")
 	for _, be := range backends() {
 		t.Run(be.Name, func(t *testing.T) {
 			srv := start(t, be, copyProject(t, project))

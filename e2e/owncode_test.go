@@ -144,25 +144,9 @@ func TestOwnCode(t *testing.T) {
 			status, body := c.step(t, st)
 			out = append(out, frontendAnswer{Name: st.Name, Status: status, Response: body})
 		}
-		b, err := json.MarshalIndent(out, "", " ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeAnswers(t, golden, out)
 	}
-	raw, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []frontendAnswer
-	if err := json.Unmarshal(raw, &want); err != nil {
-		t.Fatal(err)
-	}
-	if len(want) != len(ownCodeSteps) {
-		t.Fatalf("%s has %d answers for %d steps: record it again with -update-owncode", golden, len(want), len(ownCodeSteps))
-	}
+	want := readAnswers(t, golden, len(ownCodeSteps), "-update-owncode")
 	for _, be := range backends() {
 		t.Run(be.Name, func(t *testing.T) {
 			app := copyProject(t, project)
