@@ -10,7 +10,6 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/quarrycms/quarry/ir"
-	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/parser/gqlschema"
 )
 
@@ -109,30 +108,14 @@ func (rt *Runtime) resolveGraphQL(ctx context.Context, key, policy string, p gql
 		return nil, err
 	}
 	name := "GraphQL " + p.TypeName + "." + p.FieldName
-	v, err := rt.getFor(ctx)
+	var res boxResult
+	var value string
+	err = rt.run(ctx, &call{who: p.Caller, route: name}, func(v *vm, js *goja.Runtime) (goja.Value, error) {
+		return v.graphql(goja.Undefined(), js.ToValue(key), js.ToValue(policy), js.ToValue(string(params)), js.ToValue(string(reqJSON)))
+	}, func(box *goja.Object) { res, value = readBox(box), boxString(box, "value") })
 	if err != nil {
 		return nil, rt.failed(&Route{Key: name}, err)
 	}
-	v.cur = &call{ctx: context.WithValue(ctx, vmKey{}, v), who: p.Caller, route: name}
-	var box *goja.Object
-	rt.heap.enter(v)
-	err = v.js.Run(ctx, rt.Timeout, func() error {
-		r := v.js.Runtime()
-		b, err := v.graphql(goja.Undefined(), r.ToValue(key), r.ToValue(policy), r.ToValue(string(params)), r.ToValue(string(reqJSON)))
-		if err != nil {
-			return err
-		}
-		box = b.ToObject(r)
-		return nil
-	})
-	rt.heap.leave(v)
-	if err != nil {
-		rt.discardFor(ctx)
-		return nil, rt.failed(&Route{Key: name}, err)
-	}
-	res := readBox(box)
-	value := box.Get("value")
-	rt.putFor(ctx, v)
 	switch {
 	case res.state != "done":
 		rt.Log.Error("project code did not finish: it waits on something that never comes", "resolver", name)
@@ -141,20 +124,13 @@ func (rt *Runtime) resolveGraphQL(ctx context.Context, key, policy string, p gql
 		rt.Log.Error("project code failed", "resolver", name, "error", res.internal)
 		return nil, internal()
 	case res.json != "":
-		var env struct {
-			Error apierror.Error `json:"error"`
-		}
-		if err := json.Unmarshal([]byte(res.json), &env); err != nil {
-			return nil, internal()
-		}
-		e := env.Error
-		return nil, &e
+		return nil, boxError(res)
 	}
-	if value == nil || goja.IsUndefined(value) {
+	if value == "" {
 		return nil, nil
 	}
 	var out any
-	if err := json.Unmarshal([]byte(value.String()), &out); err != nil {
+	if err := json.Unmarshal([]byte(value), &out); err != nil {
 		return nil, err
 	}
 	return out, nil

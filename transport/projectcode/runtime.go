@@ -203,6 +203,39 @@ func (rt *Runtime) discardFor(ctx context.Context) {
 	}
 }
 
+// run makes one call into the project's code (a request's chain, a lifecycle hook, a GraphQL
+// resolver) in a sandbox from the pool (the nested one when a running script makes the
+// call), under the time limit and the heap watch. start calls into the script and returns the
+// box it settles; read takes what it needs of the box before the sandbox goes back. A script
+// that was interrupted leaves its sandbox in an unknown state: a new one replaces it.
+func (rt *Runtime) run(ctx context.Context, c *call, start func(v *vm, r *goja.Runtime) (goja.Value, error), read func(box *goja.Object)) error {
+	v, err := rt.getFor(ctx)
+	if err != nil {
+		return err
+	}
+	c.ctx = context.WithValue(ctx, vmKey{}, v)
+	v.cur = c
+	var box *goja.Object
+	rt.heap.enter(v)
+	err = v.js.Run(ctx, rt.Timeout, func() error {
+		r := v.js.Runtime()
+		b, err := start(v, r)
+		if err != nil {
+			return err
+		}
+		box = b.ToObject(r)
+		return nil
+	})
+	rt.heap.leave(v)
+	if err != nil {
+		rt.discardFor(ctx)
+		return err
+	}
+	read(box)
+	rt.putFor(ctx, v)
+	return nil
+}
+
 func (rt *Runtime) newVM() (*vm, error) {
 	opts := rt.Eval
 	opts.Strict = true

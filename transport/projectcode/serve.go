@@ -112,30 +112,14 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 	if err != nil {
 		return internal()
 	}
-	v, err := rt.get(ctx)
+	var res boxResult
+	c := &call{who: who, route: route.Key, method: r.Method, path: r.URL.Path}
+	err = rt.run(ctx, c, func(v *vm, js *goja.Runtime) (goja.Value, error) {
+		return v.serve(goja.Undefined(), js.ToValue(route.Key), js.ToValue(route.json), js.ToValue(string(reqJSON)))
+	}, func(box *goja.Object) { res = readBox(box) })
 	if err != nil {
 		return rt.failed(route, err)
 	}
-	v.cur = &call{ctx: context.WithValue(ctx, vmKey{}, v), who: who, route: route.Key, method: r.Method, path: r.URL.Path}
-	var box *goja.Object
-	rt.heap.enter(v)
-	err = v.js.Run(ctx, rt.Timeout, func() error {
-		r := v.js.Runtime()
-		b, err := v.serve(goja.Undefined(), r.ToValue(route.Key), r.ToValue(route.json), r.ToValue(string(reqJSON)))
-		if err != nil {
-			return err
-		}
-		box = b.ToObject(v.js.Runtime())
-		return nil
-	})
-	rt.heap.leave(v)
-	if err != nil {
-		// An interrupted script leaves the sandbox in an unknown state: a new one replaces it.
-		rt.discard()
-		return rt.failed(route, err)
-	}
-	res := readBox(box)
-	rt.put(v)
 	if res.state != "done" {
 		rt.Log.Error("project code did not finish: it waits on something that never comes", "route", route.Key)
 		return internal()
@@ -185,14 +169,17 @@ type boxResult struct {
 	headers                          map[string]string
 }
 
-func readBox(b *goja.Object) boxResult {
-	str := func(k string) string {
-		v := b.Get(k)
-		if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-			return ""
-		}
-		return v.String()
+// boxString is a box's field as a string, "" when it is not set.
+func boxString(b *goja.Object, k string) string {
+	v := b.Get(k)
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return ""
 	}
+	return v.String()
+}
+
+func readBox(b *goja.Object) boxResult {
+	str := func(k string) string { return boxString(b, k) }
 	res := boxResult{state: str("state"), internal: str("internal"), raw: str("raw"), json: str("json"), text: str("text"), headers: map[string]string{}}
 	res.status, _ = strconv.Atoi(str("status"))
 	if res.status == 0 {
@@ -215,6 +202,23 @@ func readBox(b *goja.Object) boxResult {
 		}
 	}
 	return res
+}
+
+// boxError is the Strapi error a box settled with (its JSON envelope), for callers that
+// answer it as an error rather than write it.
+func boxError(res boxResult) *apierror.Error {
+	var env struct {
+		Error struct {
+			Status  int    `json:"status"`
+			Name    string `json:"name"`
+			Message string `json:"message"`
+			Details any    `json:"details"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(res.json), &env); err != nil {
+		return internal()
+	}
+	return &apierror.Error{Status: env.Error.Status, Name: env.Error.Name, Message: env.Error.Message, Details: env.Error.Details}
 }
 
 func writeBody(w http.ResponseWriter, status int, contentType, body string) {

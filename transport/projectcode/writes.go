@@ -183,31 +183,17 @@ func (rt *Runtime) runHook(ctx context.Context, l *write.Lifecycle) error {
 	if err != nil {
 		return err
 	}
-	v, err := rt.getFor(ctx)
-	if err != nil {
-		return rt.failed(&Route{Key: string(l.Action) + " " + l.Model.UID}, err)
-	}
-	v.cur = &call{ctx: context.WithValue(ctx, vmKey{}, v), who: ir.System, route: string(l.Action) + " of " + l.Model.UID}
-	var box *goja.Object
-	rt.heap.enter(v)
-	err = v.js.Run(ctx, rt.Timeout, func() error {
-		r := v.js.Runtime()
-		b, err := v.hook(goja.Undefined(), r.ToValue(l.Model.UID), r.ToValue(string(l.Action)), r.ToValue(string(event)))
-		if err != nil {
-			return err
-		}
-		box = b.ToObject(r)
-		return nil
+	var res boxResult
+	var data, state string // JSON; "" when the hook left none
+	c := &call{who: ir.System, route: string(l.Action) + " of " + l.Model.UID}
+	err = rt.run(ctx, c, func(v *vm, js *goja.Runtime) (goja.Value, error) {
+		return v.hook(goja.Undefined(), js.ToValue(l.Model.UID), js.ToValue(string(l.Action)), js.ToValue(string(event)))
+	}, func(box *goja.Object) {
+		res, data, state = readBox(box), boxString(box, "data"), boxString(box, "stateJSON")
 	})
-	rt.heap.leave(v)
 	if err != nil {
-		rt.discardFor(ctx)
 		return rt.failed(&Route{Key: string(l.Action) + " " + l.Model.UID}, err)
 	}
-	res := readBox(box)
-	data := box.Get("data")
-	state := box.Get("stateJSON")
-	rt.putFor(ctx, v)
 	switch {
 	case res.state != "done":
 		rt.Log.Error("lifecycle hook did not finish: it waits on something that never comes", "hook", l.Action, "model", l.Model.UID)
@@ -216,27 +202,16 @@ func (rt *Runtime) runHook(ctx context.Context, l *write.Lifecycle) error {
 		rt.Log.Error("lifecycle hook failed", "hook", l.Action, "model", l.Model.UID, "error", res.internal)
 		return internal()
 	case res.json != "":
-		var env struct {
-			Error struct {
-				Status  int    `json:"status"`
-				Name    string `json:"name"`
-				Message string `json:"message"`
-				Details any    `json:"details"`
-			} `json:"error"`
-		}
-		if err := json.Unmarshal([]byte(res.json), &env); err != nil {
-			return internal()
-		}
-		return &apierror.Error{Status: env.Error.Status, Name: env.Error.Name, Message: env.Error.Message, Details: env.Error.Details}
+		return boxError(res)
 	}
-	if state != nil && !goja.IsUndefined(state) && !goja.IsNull(state) {
+	if state != "" {
 		var st map[string]any
-		if json.Unmarshal([]byte(state.String()), &st) == nil {
+		if json.Unmarshal([]byte(state), &st) == nil {
 			l.State = st
 		}
 	}
-	if strings.HasPrefix(string(l.Action), "before") && l.Params != nil && data != nil && !goja.IsUndefined(data) && !goja.IsNull(data) {
-		return setData(l.Params, json.RawMessage(data.String()))
+	if strings.HasPrefix(string(l.Action), "before") && l.Params != nil && data != "" {
+		return setData(l.Params, json.RawMessage(data))
 	}
 	return nil
 }
