@@ -20,16 +20,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
 )
 
 // s3Gateway is a Versity S3 Gateway, an S3-compatible server, run by the test on loopback
 // over a temporary folder.
 type s3Gateway struct {
 	URL    string
-	client *s3.Client
+	client *minio.Client
 }
 
 const s3Key, s3Secret = "quarrye2e", "quarrye2esecret"
@@ -75,9 +74,12 @@ func startS3(t *testing.T) *s3Gateway {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	g.client = s3.New(s3.Options{Region: "us-east-1", BaseEndpoint: aws.String(g.URL), UsePathStyle: true,
-		Credentials:                credentials.NewStaticCredentialsProvider(s3Key, s3Secret, ""),
-		RequestChecksumCalculation: aws.RequestChecksumCalculationWhenRequired})
+	client, err := minio.New(addr, &minio.Options{Creds: credentials.NewStaticV4(s3Key, s3Secret, ""), Region: "us-east-1",
+		BucketLookup: minio.BucketLookupPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.client = client
 	return g
 }
 
@@ -85,11 +87,11 @@ func startS3(t *testing.T) *s3Gateway {
 func (g *s3Gateway) publicBucket(t *testing.T, name string) {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := g.client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(name)}); err != nil {
+	if err := g.client.MakeBucket(ctx, name, minio.MakeBucketOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	policy := fmt.Sprintf(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":["s3:GetObject"],"Resource":["arn:aws:s3:::%s/*"]}]}`, name)
-	if _, err := g.client.PutBucketPolicy(ctx, &s3.PutBucketPolicyInput{Bucket: aws.String(name), Policy: aws.String(policy)}); err != nil {
+	if err := g.client.SetBucketPolicy(ctx, name, policy); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -98,20 +100,19 @@ func (g *s3Gateway) publicBucket(t *testing.T, name string) {
 func (g *s3Gateway) keys(t *testing.T, bucket string) []string {
 	t.Helper()
 	ctx := context.Background()
-	out, err := g.client.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String(bucket)})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var keys []string
-	for _, o := range out.Contents {
-		keys = append(keys, *o.Key)
+	for o := range g.client.ListObjects(ctx, bucket, minio.ListObjectsOptions{Recursive: true}) {
+		if o.Err != nil {
+			t.Fatal(o.Err)
+		}
+		keys = append(keys, o.Key)
 	}
-	ups, err := g.client.ListMultipartUploads(ctx, &s3.ListMultipartUploadsInput{Bucket: aws.String(bucket)})
+	ups, err := minio.Core{Client: g.client}.ListMultipartUploads(ctx, bucket, "", "", "", "", 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, u := range ups.Uploads {
-		keys = append(keys, "(unfinished) "+*u.Key)
+		keys = append(keys, "(unfinished) "+u.Key)
 	}
 	slices.Sort(keys)
 	return keys
@@ -120,19 +121,19 @@ func (g *s3Gateway) keys(t *testing.T, bucket string) []string {
 // object reads an object with the gateway's credentials; ok is false when it is not there.
 func (g *s3Gateway) object(t *testing.T, bucket, key string) (body []byte, ctype string, ok bool) {
 	t.Helper()
-	out, err := g.client.GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	rc, info, _, err := minio.Core{Client: g.client}.GetObject(context.Background(), bucket, key, minio.GetObjectOptions{})
 	if err != nil {
-		if strings.Contains(err.Error(), "NoSuchKey") || strings.Contains(err.Error(), "404") {
+		if minio.ToErrorResponse(err).StatusCode == http.StatusNotFound {
 			return nil, "", false
 		}
 		t.Fatalf("get %s: %v", key, err)
 	}
-	defer out.Body.Close()
-	b, err := io.ReadAll(out.Body)
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b, aws.ToString(out.ContentType), true
+	return b, info.ContentType, true
 }
 
 // fetch reads a public url as a browser would (no credentials).
@@ -410,8 +411,8 @@ func TestS3Media(t *testing.T) {
 			// bucket like Quarry's own (Strapi records the provider's urls, here through a CDN).
 			ctx := context.Background()
 			for _, k := range []string{"site/legacy_abc123.png", "site/thumbnail_legacy_abc123.png"} {
-				if _, err := gw.client.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(k),
-					Body: bytes.NewReader(small), ContentType: aws.String("image/png")}); err != nil {
+				if _, err := gw.client.PutObject(ctx, bucket, k, bytes.NewReader(small), int64(len(small)),
+					minio.PutObjectOptions{ContentType: "image/png"}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -454,7 +455,7 @@ func TestS3Media(t *testing.T) {
 func TestS3PrivateMedia(t *testing.T) {
 	gw := startS3(t)
 	be := backends()[0]
-	if _, err := gw.client.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String("private")}); err != nil {
+	if err := gw.client.MakeBucket(context.Background(), "private", minio.MakeBucketOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	app := s3App(t)

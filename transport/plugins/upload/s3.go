@@ -7,18 +7,19 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
+	"github.com/minio/minio-go/v7/pkg/encrypt"
 	"golang.org/x/sync/errgroup"
+	"gopkg.in/ini.v1"
 
 	"github.com/quarrycms/quarry/ir/apierror"
 )
@@ -34,13 +35,17 @@ const (
 	// s3CleanupTimeout bounds taking back the objects of a failed write, which runs after
 	// the request's own context may be gone.
 	s3CleanupTimeout = 2 * time.Minute
+	// s3Attempts is how often a request is tried before it fails (the AWS SDKs' standard
+	// retry mode: three attempts).
+	s3Attempts = 3
 )
 
 // s3Storage is Strapi's aws-s3 provider: objects in a bucket under
-// <rootPath>/<hash><ext>, with the urls that provider records.
+// <rootPath>/<hash><ext>, with the urls that provider records. It talks to the bucket with
+// minio-go, an S3 client a fraction of the AWS SDK's size (docs/build.md).
 type s3Storage struct {
 	cfg    *S3Config
-	client *s3.Client
+	client *minio.Core
 	log    *slog.Logger
 	// scheme and host are where the client sends requests for the bucket; urls of
 	// PutObject uploads are built from them as lib-storage builds its Location.
@@ -48,58 +53,144 @@ type s3Storage struct {
 }
 
 // newS3Storage builds the S3 client as the provider's S3Client is built: static credentials
-// when configured, else the SDK's default chain; the region from the configuration or
-// AWS_REGION.
+// when configured, else the default chain of the AWS SDKs (environment, shared credentials
+// and config files, container and instance roles, web identity); the region from the
+// configuration, else AWS_REGION, AWS_DEFAULT_REGION or the shared config file's profile.
 func newS3Storage(ctx context.Context, c *S3Config, log *slog.Logger) (*s3Storage, error) {
-	var opts []func(*awsconfig.LoadOptions) error
-	if c.Region != "" {
-		opts = append(opts, awsconfig.WithRegion(c.Region))
+	region := c.Region
+	if region == "" {
+		region = regionFromEnvironment()
 	}
-	if c.AccessKeyID != "" {
-		opts = append(opts, awsconfig.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(c.AccessKeyID, c.SecretAccessKey, c.SessionToken)))
-	}
-	acfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("aws-s3: load AWS configuration: %w", err)
-	}
-	if acfg.Region == "" {
+	if region == "" {
 		return nil, errors.New("aws-s3: no region: set providerOptions.s3Options.region (or AWS_REGION)")
 	}
-	client := s3.NewFromConfig(acfg, func(o *s3.Options) {
-		if c.Endpoint != "" {
-			o.BaseEndpoint = aws.String(c.Endpoint)
-		}
-		o.UsePathStyle = c.ForcePathStyle
-		o.UseAccelerate = c.Accelerate
-		if c.DualStack {
-			o.EndpointOptions.UseDualStackEndpoint = aws.DualStackEndpointStateEnabled
-		}
-		// The JavaScript SDK Strapi pins sends no CRC checksums; several S3-compatible
-		// services refuse the ones newer SDKs add by default.
-		o.RequestChecksumCalculation = aws.RequestChecksumCalculationWhenRequired
-		o.ResponseChecksumValidation = aws.ResponseChecksumValidationWhenRequired
-	})
-	if log == nil {
-		log = slog.Default()
+	var creds *credentials.Credentials
+	if c.AccessKeyID != "" {
+		creds = credentials.NewStaticV4(c.AccessKeyID, c.SecretAccessKey, c.SessionToken)
+	} else {
+		creds = credentials.NewChainCredentials([]credentials.Provider{
+			&credentials.EnvAWS{},
+			&credentials.FileAWSCredentials{},
+			&credentials.IAM{Client: &http.Client{Transport: http.DefaultTransport}},
+		})
 	}
-	st := &s3Storage{cfg: c, client: client, log: log}
+	opts := &minio.Options{Creds: creds, Region: region, MaxRetries: s3Attempts, BucketLookup: minio.BucketLookupDNS}
+	if c.ForcePathStyle {
+		opts.BucketLookup = minio.BucketLookupPath
+	}
+	st := &s3Storage{cfg: c, log: log}
+	if st.log == nil {
+		st.log = slog.Default()
+	}
+	var endpoint string
 	if c.Endpoint != "" {
 		u, err := url.Parse(c.Endpoint)
 		if err != nil || u.Host == "" {
 			return nil, fmt.Errorf("aws-s3: endpoint %q is not a URL", c.Endpoint)
 		}
-		st.scheme, st.host = u.Scheme, u.Host
-	} else {
-		ep, err := s3.NewDefaultEndpointResolverV2().ResolveEndpoint(ctx, s3.EndpointParameters{
-			Bucket: aws.String(c.Bucket), Region: aws.String(acfg.Region), ForcePathStyle: aws.Bool(c.ForcePathStyle),
-			Accelerate: aws.Bool(c.Accelerate), UseDualStack: aws.Bool(c.DualStack), UseFIPS: aws.Bool(false),
-		})
-		if err != nil {
-			return nil, fmt.Errorf("aws-s3: resolve the bucket's endpoint: %w", err)
+		if u.Path != "" && u.Path != "/" {
+			return nil, fmt.Errorf("aws-s3: endpoint %q has a path; give the service's address only", c.Endpoint)
 		}
-		st.scheme, st.host = ep.URI.Scheme, ep.URI.Host
+		st.scheme, st.host = u.Scheme, u.Host
+		endpoint, opts.Secure = u.Host, u.Scheme == "https"
+	} else {
+		host, pathStyle, err := awsBucketHost(c.Bucket, region, c.ForcePathStyle, c.Accelerate, c.DualStack)
+		if err != nil {
+			return nil, err
+		}
+		st.scheme, st.host = "https", host
+		// minio-go picks the regional (or accelerate) host of an AWS endpoint itself, from
+		// the region, and puts the bucket where the same rules put it.
+		endpoint, opts.Secure = "s3.amazonaws.com", true
+		if strings.HasPrefix(region, "cn-") {
+			endpoint = "s3.amazonaws.com.cn"
+		}
+		opts.BucketLookup = minio.BucketLookupDNS
+		if pathStyle {
+			opts.BucketLookup = minio.BucketLookupPath
+		}
 	}
+	client, err := minio.NewCore(endpoint, opts)
+	if err != nil {
+		return nil, fmt.Errorf("aws-s3: %w", err)
+	}
+	if c.Endpoint == "" {
+		// minio-go's default is dual-stack; the SDKs' (and the provider's) is not.
+		client.SetS3EnableDualstack(c.DualStack)
+		if c.Accelerate {
+			accel := "s3-accelerate.amazonaws.com"
+			if c.DualStack {
+				accel = "s3-accelerate.dualstack.amazonaws.com"
+			}
+			client.SetS3TransferAccelerate(accel)
+		}
+	}
+	st.client = client
 	return st, nil
+}
+
+// regionFromEnvironment is where the AWS SDKs find a region that the configuration does not
+// name: AWS_REGION, AWS_DEFAULT_REGION, then the profile (AWS_PROFILE, else default) of the
+// shared config file (AWS_CONFIG_FILE, else ~/.aws/config).
+func regionFromEnvironment() string {
+	for _, v := range []string{"AWS_REGION", "AWS_DEFAULT_REGION"} {
+		if r := os.Getenv(v); r != "" {
+			return r
+		}
+	}
+	file := os.Getenv("AWS_CONFIG_FILE")
+	if file == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		file = filepath.Join(home, ".aws", "config")
+	}
+	cfg, err := ini.Load(file)
+	if err != nil {
+		return ""
+	}
+	section := "default"
+	if p := os.Getenv("AWS_PROFILE"); p != "" && p != "default" {
+		section = "profile " + p
+	}
+	return cfg.Section(section).Key("region").String()
+}
+
+// awsBucketHost is the S3 endpoint rules' address of a bucket on AWS (aws and aws-cn
+// partitions): the bucket in the host name (virtual-hosted style) when the bucket's name
+// allows it, else in the path; the accelerate and dual-stack variants when asked for.
+func awsBucketHost(bucket, region string, forcePathStyle, accelerate, dualStack bool) (host string, pathStyle bool, err error) {
+	suffix := "amazonaws.com"
+	if strings.HasPrefix(region, "cn-") {
+		suffix = "amazonaws.com.cn"
+	}
+	pathStyle = forcePathStyle || !virtualHostable(bucket)
+	if accelerate {
+		if pathStyle {
+			return "", false, fmt.Errorf("aws-s3: bucket %q cannot be used with useAccelerateEndpoint (path-style addressing)", bucket)
+		}
+		if dualStack {
+			return bucket + ".s3-accelerate.dualstack." + suffix, false, nil
+		}
+		return bucket + ".s3-accelerate." + suffix, false, nil
+	}
+	service := "s3." + region + "." + suffix
+	if dualStack {
+		service = "s3.dualstack." + region + "." + suffix
+	}
+	if pathStyle {
+		return service, true, nil
+	}
+	return bucket + "." + service, false, nil
+}
+
+var hostableBucket = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$`)
+
+// virtualHostable is the endpoint rules' isVirtualHostableS3Bucket without subdomains: a
+// DNS label of 3 to 63 lower-case letters, digits and hyphens that is not an IP address.
+func virtualHostable(bucket string) bool {
+	return hostableBucket.MatchString(bucket) && net.ParseIP(bucket) == nil
 }
 
 // stagingDir: uploads are processed in the system's temporary folder (the app folder may
@@ -131,8 +222,8 @@ func (s *s3Storage) put(ctx context.Context, o object) (string, error) {
 const s3RetryAfter = 5
 
 // unreachable tells a bucket that cannot be reached now (a refused or timed-out connection,
-// a 5xx answer, once the SDK's retries are spent) from a refusal (a missing bucket, denied
-// access), which is a configuration error.
+// a 5xx answer, once the client's retries are spent) from a refusal (a missing bucket,
+// denied access), which is a configuration error.
 func unreachable(err error) bool {
 	if errors.Is(err, context.Canceled) {
 		return false
@@ -141,8 +232,8 @@ func unreachable(err error) bool {
 	if errors.As(err, &ne) {
 		return true
 	}
-	var status interface{ HTTPStatusCode() int }
-	return errors.As(err, &status) && status.HTTPStatusCode() >= 500
+	var resp minio.ErrorResponse
+	return errors.As(err, &resp) && resp.StatusCode >= 500
 }
 
 func (s *s3Storage) upload(ctx context.Context, o object) (string, error) {
@@ -156,12 +247,12 @@ func (s *s3Storage) upload(ctx context.Context, o object) (string, error) {
 		return "", err
 	}
 	key := s.key(o)
+	opts, err := s.putOptions(o.mime)
+	if err != nil {
+		return "", err
+	}
 	if st.Size() < s3PartSize {
-		in := &s3.PutObjectInput{Bucket: aws.String(s.cfg.Bucket), Key: aws.String(key), Body: f,
-			ContentLength: aws.Int64(st.Size()), ContentType: aws.String(o.mime), ACL: types.ObjectCannedACL(s.cfg.ACL)}
-		s.putParams(&in.ACL, &in.CacheControl, &in.ContentDisposition, &in.ContentEncoding, &in.ContentLanguage,
-			&in.ServerSideEncryption, &in.SSEKMSKeyId, &in.StorageClass, &in.Tagging, &in.Metadata)
-		if _, err := s.client.PutObject(ctx, in); err != nil {
+		if _, err := s.client.PutObject(ctx, s.cfg.Bucket, key, f, st.Size(), "", "", opts); err != nil {
 			return "", fmt.Errorf("aws-s3: upload %s: %w", key, err)
 		}
 		return s.url(key, s.location(key)), nil
@@ -173,49 +264,64 @@ func (s *s3Storage) upload(ctx context.Context, o object) (string, error) {
 	return s.url(key, loc), nil
 }
 
-// putParams applies actionOptions.uploadStream over the object's parameters, as the
-// provider spreads them last.
-func (s *s3Storage) putParams(acl *types.ObjectCannedACL, cacheControl, disposition, encoding, language **string,
-	sse *types.ServerSideEncryption, kms **string, class *types.StorageClass, tagging **string, meta *map[string]string) {
+// putOptions are an upload's parameters: the content type, the configured ACL, and
+// actionOptions.uploadStream over them, as the provider spreads it last.
+func (s *s3Storage) putOptions(mime string) (minio.PutObjectOptions, error) {
 	p := s.cfg.Put
+	acl := s.cfg.ACL
 	if p.ACL != "" {
-		*acl = types.ObjectCannedACL(p.ACL)
+		acl = p.ACL
 	}
-	for _, f := range []struct {
-		v   string
-		dst **string
-	}{{p.CacheControl, cacheControl}, {p.ContentDisposition, disposition}, {p.ContentEncoding, encoding},
-		{p.ContentLanguage, language}, {p.SSEKMSKeyID, kms}, {p.Tagging, tagging}} {
-		if f.v != "" {
-			*f.dst = aws.String(f.v)
+	// Headers minio-go has no field for go through UserMetadata: x-amz-* names are sent as
+	// they are, so the object's own metadata is named x-amz-meta-* here already.
+	meta := map[string]string{}
+	if acl != "" {
+		meta["x-amz-acl"] = acl
+	}
+	for k, v := range p.Metadata {
+		meta["x-amz-meta-"+k] = v
+	}
+	opts := minio.PutObjectOptions{ContentType: mime, CacheControl: p.CacheControl, ContentDisposition: p.ContentDisposition,
+		ContentEncoding: p.ContentEncoding, ContentLanguage: p.ContentLanguage, StorageClass: p.StorageClass, UserMetadata: meta}
+	switch p.ServerSideEncryption {
+	case "":
+	case "AES256":
+		opts.ServerSideEncryption = encrypt.NewSSE()
+	case "aws:kms":
+		sse, err := encrypt.NewSSEKMS(p.SSEKMSKeyID, nil)
+		if err != nil {
+			return opts, fmt.Errorf("aws-s3: actionOptions.uploadStream.SSEKMSKeyId: %w", err)
+		}
+		opts.ServerSideEncryption = sse
+	default:
+		return opts, fmt.Errorf("aws-s3: actionOptions.uploadStream.ServerSideEncryption %q: want AES256 or aws:kms", p.ServerSideEncryption)
+	}
+	if p.Tagging != "" {
+		tags, err := url.ParseQuery(p.Tagging)
+		if err != nil {
+			return opts, fmt.Errorf("aws-s3: actionOptions.uploadStream.Tagging: %w", err)
+		}
+		opts.UserTags = map[string]string{}
+		for k, v := range tags {
+			opts.UserTags[k] = v[0]
 		}
 	}
-	if p.ServerSideEncryption != "" {
-		*sse = types.ServerSideEncryption(p.ServerSideEncryption)
-	}
-	if p.StorageClass != "" {
-		*class = types.StorageClass(p.StorageClass)
-	}
-	if p.Metadata != nil {
-		*meta = p.Metadata
-	}
+	return opts, nil
 }
 
 func (s *s3Storage) multipart(ctx context.Context, key string, f *os.File, size int64, mime string) (string, error) {
-	in := &s3.CreateMultipartUploadInput{Bucket: aws.String(s.cfg.Bucket), Key: aws.String(key),
-		ContentType: aws.String(mime), ACL: types.ObjectCannedACL(s.cfg.ACL)}
-	s.putParams(&in.ACL, &in.CacheControl, &in.ContentDisposition, &in.ContentEncoding, &in.ContentLanguage,
-		&in.ServerSideEncryption, &in.SSEKMSKeyId, &in.StorageClass, &in.Tagging, &in.Metadata)
-	created, err := s.client.CreateMultipartUpload(ctx, in)
+	opts, err := s.putOptions(mime)
+	if err != nil {
+		return "", err
+	}
+	id, err := s.client.NewMultipartUpload(ctx, s.cfg.Bucket, key, opts)
 	if err != nil {
 		return "", fmt.Errorf("aws-s3: start the upload of %s: %w", key, err)
 	}
-	id := created.UploadId
 	abort := func(cause error) error {
 		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s3CleanupTimeout)
 		defer cancel()
-		if _, err := s.client.AbortMultipartUpload(actx, &s3.AbortMultipartUploadInput{Bucket: aws.String(s.cfg.Bucket),
-			Key: aws.String(key), UploadId: id}); err != nil {
+		if err := s.client.AbortMultipartUpload(actx, s.cfg.Bucket, key, id); err != nil {
 			return errors.Join(cause, fmt.Errorf("aws-s3: abort the upload of %s: %w", key, err))
 		}
 		return cause
@@ -225,32 +331,30 @@ func (s *s3Storage) multipart(ctx context.Context, key string, f *os.File, size 
 		partSize *= 2
 	}
 	n := int((size + partSize - 1) / partSize)
-	parts := make([]types.CompletedPart, n)
+	parts := make([]minio.CompletePart, n)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(s3PartsAtOnce)
 	for i := range n {
 		off := int64(i) * partSize
 		length := min(partSize, size-off)
 		g.Go(func() error {
-			num := aws.Int32(int32(i + 1))
-			out, err := s.client.UploadPart(gctx, &s3.UploadPartInput{Bucket: aws.String(s.cfg.Bucket), Key: aws.String(key),
-				UploadId: id, PartNumber: num, Body: io.NewSectionReader(f, off, length), ContentLength: aws.Int64(length)})
+			out, err := s.client.PutObjectPart(gctx, s.cfg.Bucket, key, id, i+1, io.NewSectionReader(f, off, length), length,
+				minio.PutObjectPartOptions{SSE: opts.ServerSideEncryption})
 			if err != nil {
 				return fmt.Errorf("aws-s3: upload part %d of %s: %w", i+1, key, err)
 			}
-			parts[i] = types.CompletedPart{ETag: out.ETag, PartNumber: num}
+			parts[i] = minio.CompletePart{ETag: out.ETag, PartNumber: i + 1}
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return "", abort(err)
 	}
-	done, err := s.client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String(s.cfg.Bucket),
-		Key: aws.String(key), UploadId: id, MultipartUpload: &types.CompletedMultipartUpload{Parts: parts}})
+	done, err := s.client.CompleteMultipartUpload(ctx, s.cfg.Bucket, key, id, parts, minio.PutObjectOptions{})
 	if err != nil {
 		return "", abort(fmt.Errorf("aws-s3: complete the upload of %s: %w", key, err))
 	}
-	loc := aws.ToString(done.Location)
+	loc := done.Location
 	if loc == "" {
 		loc = s.location(key)
 	}
@@ -315,7 +419,7 @@ func (s *s3Storage) publish(object) error { return nil }
 
 func (s *s3Storage) remove(ctx context.Context, o object) error {
 	key := s.key(o)
-	if _, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.cfg.Bucket), Key: aws.String(key)}); err != nil {
+	if err := s.client.RemoveObject(ctx, s.cfg.Bucket, key, minio.RemoveObjectOptions{}); err != nil {
 		return fmt.Errorf("aws-s3: delete %s: %w", key, err)
 	}
 	return nil
@@ -325,24 +429,25 @@ func (s *s3Storage) remove(ctx context.Context, o object) error {
 // cutoff: what a process killed in the middle of an upload leaves in the bucket (parts no
 // object is made of, billed all the same). Other instances' uploads in progress are younger.
 func (s *s3Storage) abortStale(ctx context.Context, cutoff time.Time) (int, error) {
-	pages := s3.NewListMultipartUploadsPaginator(s.client, &s3.ListMultipartUploadsInput{
-		Bucket: aws.String(s.cfg.Bucket), Prefix: aws.String(s.cfg.KeyPrefix)})
 	n := 0
-	for pages.HasMorePages() {
-		page, err := pages.NextPage(ctx)
+	var keyMarker, idMarker string
+	for {
+		page, err := s.client.ListMultipartUploads(ctx, s.cfg.Bucket, s.cfg.KeyPrefix, keyMarker, idMarker, "", 1000)
 		if err != nil {
 			return n, fmt.Errorf("aws-s3: list unfinished uploads: %w", err)
 		}
 		for _, u := range page.Uploads {
-			if u.Initiated == nil || !u.Initiated.Before(cutoff) {
+			if u.Initiated.IsZero() || !u.Initiated.Before(cutoff) {
 				continue
 			}
-			if _, err := s.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{Bucket: aws.String(s.cfg.Bucket),
-				Key: u.Key, UploadId: u.UploadId}); err != nil {
-				return n, fmt.Errorf("aws-s3: abort the unfinished upload of %s: %w", aws.ToString(u.Key), err)
+			if err := s.client.AbortMultipartUpload(ctx, s.cfg.Bucket, u.Key, u.UploadID); err != nil {
+				return n, fmt.Errorf("aws-s3: abort the unfinished upload of %s: %w", u.Key, err)
 			}
 			n++
 		}
+		if !page.IsTruncated || page.NextKeyMarker == "" && page.NextUploadIDMarker == "" {
+			return n, nil
+		}
+		keyMarker, idMarker = page.NextKeyMarker, page.NextUploadIDMarker
 	}
-	return n, nil
 }

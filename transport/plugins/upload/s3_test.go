@@ -17,8 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/minio/minio-go/v7"
 
 	"github.com/quarrycms/quarry/ir/apierror"
 )
@@ -115,12 +114,60 @@ func TestS3URLs(t *testing.T) {
 	if err != nil || st.location("x.png") != "https://s3.eu-west-1.amazonaws.com/my-bucket/x.png" {
 		t.Fatalf("resolved path style: %v %v", st.location("x.png"), err)
 	}
+	for _, c := range []struct {
+		bucket, region      string
+		accelerate, dual    bool
+		wantHost            string
+		wantPath, wantError bool
+	}{
+		{"my-bucket", "eu-west-1", false, true, "my-bucket.s3.dualstack.eu-west-1.amazonaws.com", false, false},
+		{"my-bucket", "eu-west-1", true, false, "my-bucket.s3-accelerate.amazonaws.com", false, false},
+		{"my-bucket", "eu-west-1", true, true, "my-bucket.s3-accelerate.dualstack.amazonaws.com", false, false},
+		{"my-bucket", "cn-north-1", false, false, "my-bucket.s3.cn-north-1.amazonaws.com.cn", false, false},
+		// Names that are no DNS label go in the path (and cannot be accelerated).
+		{"my.bucket", "us-east-1", false, false, "s3.us-east-1.amazonaws.com", true, false},
+		{"My_Bucket", "us-east-1", false, false, "s3.us-east-1.amazonaws.com", true, false},
+		{"my.bucket", "us-east-1", true, false, "", false, true},
+	} {
+		host, path, err := awsBucketHost(c.bucket, c.region, false, c.accelerate, c.dual)
+		if host != c.wantHost || path != c.wantPath || (err != nil) != c.wantError {
+			t.Errorf("%+v: %q %v %v", c, host, path, err)
+		}
+	}
+}
+
+// Without a configured region, the region comes from the environment or the shared config
+// file's profile, as the AWS SDKs find it.
+func TestS3RegionFromEnvironment(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(cfg, []byte("[default]\nregion = eu-north-1\n[profile work]\nregion = ap-south-2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_CONFIG_FILE", cfg)
+	t.Setenv("AWS_REGION", "")
+	t.Setenv("AWS_DEFAULT_REGION", "")
+	t.Setenv("AWS_PROFILE", "")
+	if r := regionFromEnvironment(); r != "eu-north-1" {
+		t.Errorf("default profile: %q", r)
+	}
+	t.Setenv("AWS_PROFILE", "work")
+	if r := regionFromEnvironment(); r != "ap-south-2" {
+		t.Errorf("named profile: %q", r)
+	}
+	t.Setenv("AWS_DEFAULT_REGION", "us-west-2")
+	if r := regionFromEnvironment(); r != "us-west-2" {
+		t.Errorf("AWS_DEFAULT_REGION: %q", r)
+	}
+	t.Setenv("AWS_REGION", "eu-west-3")
+	if r := regionFromEnvironment(); r != "eu-west-3" {
+		t.Errorf("AWS_REGION: %q", r)
+	}
 }
 
 // gateway is a Versity S3 Gateway (an S3-compatible server) run by a test on loopback.
 type gateway struct {
 	URL    string
-	client *s3.Client
+	client *minio.Core
 }
 
 const gatewayKey, gatewaySecret = "quarrytest", "quarrytestsecret"
@@ -178,43 +225,42 @@ func startGateway(t *testing.T) *gateway {
 
 func (g *gateway) bucket(t *testing.T, name string) {
 	t.Helper()
-	if _, err := g.client.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String(name)}); err != nil {
+	if err := g.client.MakeBucket(context.Background(), name, minio.MakeBucketOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func (g *gateway) keys(t *testing.T, bucket string) []string {
 	t.Helper()
-	out, err := g.client.ListObjectsV2(context.Background(), &s3.ListObjectsV2Input{Bucket: aws.String(bucket)})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var keys []string
-	for _, o := range out.Contents {
-		keys = append(keys, *o.Key)
+	for o := range g.client.Client.ListObjects(context.Background(), bucket, minio.ListObjectsOptions{Recursive: true}) {
+		if o.Err != nil {
+			t.Fatal(o.Err)
+		}
+		keys = append(keys, o.Key)
 	}
-	ups, err := g.client.ListMultipartUploads(context.Background(), &s3.ListMultipartUploadsInput{Bucket: aws.String(bucket)})
+	ups, err := g.client.ListMultipartUploads(context.Background(), bucket, "", "", "", "", 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, u := range ups.Uploads {
-		keys = append(keys, "(unfinished) "+*u.Key)
+		keys = append(keys, "(unfinished) "+u.Key)
 	}
 	return keys
 }
 
 func (g *gateway) get(t *testing.T, bucket, key string) ([]byte, string) {
 	t.Helper()
-	out, err := g.client.GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	body, info, _, err := g.client.GetObject(context.Background(), bucket, key, minio.GetObjectOptions{})
 	if err != nil {
 		t.Fatalf("get %s: %v", key, err)
 	}
-	defer out.Body.Close()
-	b, err := io.ReadAll(out.Body)
+	defer body.Close()
+	b, err := io.ReadAll(body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b, aws.ToString(out.ContentType)
+	return b, info.ContentType
 }
 
 func unescape(s string) string {
@@ -341,7 +387,7 @@ func TestS3Store(t *testing.T) {
 	// Unfinished uploads a killed process left under the key prefix are aborted; those of
 	// other keys, and younger ones, are not.
 	for _, k := range []string{"site/killed.bin", "elsewhere/other.bin"} {
-		if _, err := g.client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("media"), Key: aws.String(k)}); err != nil {
+		if _, err := g.client.NewMultipartUpload(ctx, "media", k, minio.PutObjectOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -34,7 +34,7 @@ type S3Config struct {
 	ForcePathStyle bool
 	Accelerate     bool
 	DualStack      bool
-	// Static credentials; when empty the AWS SDK's default chain is used (environment,
+	// Static credentials; when empty the AWS SDKs' default chain is followed (environment,
 	// shared config files, container and instance roles), as the JavaScript SDK does.
 	AccessKeyID, SecretAccessKey, SessionToken string
 	// Put holds `actionOptions.uploadStream`: extra parameters of every upload.

@@ -9,9 +9,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-
 	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
@@ -214,13 +211,11 @@ func (s *s3Storage) sign(ctx context.Context, o object, current string) (string,
 	if !isURLFromBucket(current, s.cfg.Bucket, s.cfg.BaseURL) {
 		return current, nil
 	}
-	req, err := s3.NewPresignClient(s.client).PresignGetObject(ctx,
-		&s3.GetObjectInput{Bucket: aws.String(s.cfg.Bucket), Key: aws.String(s.key(o))},
-		s3.WithPresignExpires(s.cfg.SignedURLExpires))
+	u, err := s.client.PresignedGetObject(ctx, s.cfg.Bucket, s.key(o), s.cfg.SignedURLExpires, nil)
 	if err != nil {
 		return "", fmt.Errorf("aws-s3: sign the url of %s: %w", s.key(o), err)
 	}
-	return req.URL, nil
+	return u.String(), nil
 }
 
 var awsEndpoint = regexp.MustCompile(`^(.+\.)?s3[.-]([a-z0-9-]+)\.`)

@@ -9,8 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/minio/minio-go/v7"
 )
 
 // Object names one stored file (a file or one of its formats) the way Strapi's providers
@@ -162,11 +161,11 @@ func (s *Service) OpenObject(ctx context.Context, o Object) (io.ReadCloser, int6
 		}
 		return f, fi.Size(), nil
 	case *s3Storage:
-		out, err := st.client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(st.cfg.Bucket), Key: aws.String(st.key(o.object()))})
+		body, info, _, err := st.client.GetObject(ctx, st.cfg.Bucket, st.key(o.object()), minio.GetObjectOptions{})
 		if err != nil {
 			return nil, 0, fmt.Errorf("aws-s3: read %s: %w", st.key(o.object()), err)
 		}
-		return out.Body, aws.ToInt64(out.ContentLength), nil
+		return body, info.Size, nil
 	}
 	return nil, 0, errors.New("upload: the provider cannot be read")
 }
