@@ -99,11 +99,11 @@ func newS3Storage(ctx context.Context, c *S3Config, log *slog.Logger) (*s3Storag
 			return nil, err
 		}
 		st.scheme, st.host = "https", host
-		// minio-go picks the regional (or accelerate) host of an AWS endpoint itself, from
-		// the region, and puts the bucket where the same rules put it.
-		endpoint, opts.Secure = "s3.amazonaws.com", true
-		if strings.HasPrefix(region, "cn-") {
-			endpoint = "s3.amazonaws.com.cn"
+		// The client gets the service's host (minio-go picks the same regional or
+		// accelerate host of an AWS address from the region) and the bucket's place.
+		endpoint, opts.Secure = strings.TrimPrefix(host, c.Bucket+"."), true
+		if c.Accelerate {
+			endpoint = "s3.amazonaws.com"
 		}
 		opts.BucketLookup = minio.BucketLookupDNS
 		if pathStyle {
@@ -114,9 +114,10 @@ func newS3Storage(ctx context.Context, c *S3Config, log *slog.Logger) (*s3Storag
 	if err != nil {
 		return nil, fmt.Errorf("aws-s3: %w", err)
 	}
+	// minio-go's default on an AWS address (an endpoint naming one too) is dual-stack; the
+	// SDKs' (and the provider's) is not.
+	client.SetS3EnableDualstack(c.DualStack)
 	if c.Endpoint == "" {
-		// minio-go's default is dual-stack; the SDKs' (and the provider's) is not.
-		client.SetS3EnableDualstack(c.DualStack)
 		if c.Accelerate {
 			accel := "s3-accelerate.amazonaws.com"
 			if c.DualStack {

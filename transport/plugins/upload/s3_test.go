@@ -136,6 +136,48 @@ func TestS3URLs(t *testing.T) {
 	}
 }
 
+// The client sends its requests where the S3 endpoint rules say (a presigned url is made
+// without a request): for every bucket whose name is a DNS label, where the provider's urls
+// point.
+func TestS3ClientAddress(t *testing.T) {
+	for _, c := range []struct {
+		cfg  S3Config
+		want string
+	}{
+		{S3Config{Bucket: "my-bucket", Region: "eu-west-1"}, "https://my-bucket.s3.eu-west-1.amazonaws.com/k.png"},
+		{S3Config{Bucket: "my-bucket", Region: "eu-west-1", ForcePathStyle: true}, "https://s3.eu-west-1.amazonaws.com/my-bucket/k.png"},
+		{S3Config{Bucket: "my-bucket", Region: "eu-west-1", DualStack: true}, "https://my-bucket.s3.dualstack.eu-west-1.amazonaws.com/k.png"},
+		{S3Config{Bucket: "my-bucket", Region: "eu-west-1", Accelerate: true}, "https://my-bucket.s3-accelerate.amazonaws.com/k.png"},
+		{S3Config{Bucket: "my-bucket", Region: "us-east-1", Accelerate: true, DualStack: true}, "https://my-bucket.s3-accelerate.dualstack.amazonaws.com/k.png"},
+		{S3Config{Bucket: "my-bucket", Region: "cn-north-1"}, "https://my-bucket.s3.cn-north-1.amazonaws.com.cn/k.png"},
+		{S3Config{Bucket: "my-bucket", Region: "eu-west-1", Endpoint: "https://s3.eu-west-1.amazonaws.com"}, "https://my-bucket.s3.eu-west-1.amazonaws.com/k.png"},
+		{S3Config{Bucket: "media", Region: "us-east-1", Endpoint: "http://127.0.0.1:9000", ForcePathStyle: true}, "http://127.0.0.1:9000/media/k.png"},
+		{S3Config{Bucket: "media", Region: "nyc3", Endpoint: "https://nyc3.digitaloceanspaces.com"}, "https://media.nyc3.digitaloceanspaces.com/k.png"},
+		// A name that is no DNS label goes in the path (lib-storage's url of a small file
+		// still puts it in the host name, as the provider records it).
+		{S3Config{Bucket: "my.dotted.bucket", Region: "ap-southeast-2"}, "https://s3.ap-southeast-2.amazonaws.com/my.dotted.bucket/k.png"},
+	} {
+		cfg := c.cfg
+		cfg.AccessKeyID, cfg.SecretAccessKey = "a", "s"
+		st, err := newS3Storage(context.Background(), &cfg, nil)
+		if err != nil {
+			t.Errorf("%s: %v", c.want, err)
+			continue
+		}
+		u, err := st.client.PresignedGetObject(context.Background(), cfg.Bucket, "k.png", time.Minute, nil)
+		if err != nil {
+			t.Errorf("%s: %v", c.want, err)
+			continue
+		}
+		if got := u.Scheme + "://" + u.Host + u.Path; got != c.want {
+			t.Errorf("the client asks %s, want %s", got, c.want)
+		}
+		if loc := st.location("k.png"); loc != c.want && !strings.Contains(cfg.Bucket, ".") {
+			t.Errorf("the url is %s, the client asks %s", loc, c.want)
+		}
+	}
+}
+
 // Without a configured region, the region comes from the environment or the shared config
 // file's profile, as the AWS SDKs find it.
 func TestS3RegionFromEnvironment(t *testing.T) {
