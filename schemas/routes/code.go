@@ -356,7 +356,7 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 		if !rec.Called || !rec.Touched && rec.Threw == "" {
 			continue
 		}
-		m.applyRecording(rel, what, rec)
+		m.applyRecording(rel, what, rec, plugin == "")
 		switch {
 		case export == "register" && len(rec.Unsupported) > 0:
 			m.Global = append(m.Global, Code{File: rel, What: what + " uses " + strings.Join(rec.Unsupported, ", ") + ", which Quarry does not provide"})
@@ -373,7 +373,7 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 	}
 	if src, err := os.ReadFile(abs); err == nil && subscribeUse.Match(src) && !m.subscribed[rel] {
 		// A subscription the recording did not reach: every model's writes and reads.
-		m.addSubscription(rel, jseval.Subscription{})
+		m.addSubscription(rel, jseval.Subscription{}, false)
 	}
 }
 
@@ -386,9 +386,18 @@ func firstN(list []string, n int) []string {
 
 // applyRecording takes what a recorded call declared: lifecycle subscriptions, plugin route
 // changes and GraphQL extensions.
-func (m *Model) applyRecording(rel, what string, rec *jseval.Recording) {
+func (m *Model) applyRecording(rel, what string, rec *jseval.Recording, index bool) {
 	for _, s := range rec.Subscriptions {
-		m.addSubscription(rel, s)
+		// The runtime runs the write hooks of src/index's subscriptions (made in register()
+		// or in bootstrap() before its first use of data, which every sandbox replays).
+		runnable := index && s.Hooks != nil && m.provided(rel)
+		for _, h := range s.Hooks {
+			runnable = runnable && slices.Contains(writeHooks, h)
+		}
+		if index {
+			m.Subscriptions++
+		}
+		m.addSubscription(rel, s, runnable)
 	}
 	m.diffPluginRoutes(rel, what, rec.Routes)
 	m.Shadow = append(m.Shadow, rec.Shadow...)
@@ -397,7 +406,7 @@ func (m *Model) applyRecording(rel, what string, rec *jseval.Recording) {
 	}
 }
 
-func (m *Model) addSubscription(rel string, s jseval.Subscription) {
+func (m *Model) addSubscription(rel string, s jseval.Subscription, runnable bool) {
 	if m.subscribed == nil {
 		m.subscribed = map[string]bool{}
 	}
@@ -409,7 +418,7 @@ func (m *Model) addSubscription(rel string, s jseval.Subscription) {
 	if len(hooks) == 0 {
 		return
 	}
-	c := Code{File: rel, What: "strapi.db.lifecycles.subscribe: " + strings.Join(hooks, ", ")}
+	c := Code{File: rel, What: "strapi.db.lifecycles.subscribe: " + strings.Join(hooks, ", "), Runnable: runnable, Lifecycle: runnable}
 	if s.Models == nil {
 		m.addHooks("*", c, hooks)
 		return

@@ -77,6 +77,9 @@ type Runtime struct {
 	// Services are the plugins' services the project's code may call, by "plugin.service"
 	// (strapi.plugin('users-permissions').service('jwt')).
 	Services map[string]PluginService
+	// Subscriptions counts the lifecycle subscriptions src/index's register() and bootstrap()
+	// make (routes.Model.Subscriptions): each sandbox replays them before running hooks.
+	Subscriptions int
 	// Timeout bounds one request's run of the project's code (default 10 s).
 	Timeout time.Duration
 	// Size is the number of sandboxes (default GOMAXPROCS).
@@ -98,6 +101,7 @@ type vm struct {
 	js      *jseval.VM
 	serve   goja.Callable
 	hook    goja.Callable
+	boot    goja.Callable // bootstrap
 	graphql goja.Callable // resolveGraphQL
 	exts    goja.Callable // graphqlExtensions
 	cur     *call         // the request being served
@@ -132,6 +136,10 @@ func (rt *Runtime) init() {
 			rt.MaxHeap = 1 << 30
 		}
 		rt.heap.max = rt.MaxHeap
+		// The sandbox requires project files by absolute path (--app . is relative).
+		if abs, err := filepath.Abs(rt.Dir); err == nil {
+			rt.Dir = abs
+		}
 		rt.files = projectFiles(rt.Dir)
 		rt.setup, rt.err = rt.setupJSON()
 		rt.pool = make(chan *vm, rt.Size)
@@ -335,6 +343,7 @@ func (rt *Runtime) newVM() (*vm, error) {
 	r.Set("strapi", apiObj.Get("strapi"))
 	v.serve, _ = goja.AssertFunction(apiObj.Get("serve"))
 	v.hook, _ = goja.AssertFunction(apiObj.Get("hook"))
+	v.boot, _ = goja.AssertFunction(apiObj.Get("bootstrap"))
 	v.graphql, _ = goja.AssertFunction(apiObj.Get("resolveGraphQL"))
 	v.exts, _ = goja.AssertFunction(apiObj.Get("graphqlExtensions"))
 	return v, nil
@@ -467,7 +476,7 @@ func (rt *Runtime) setupJSON() (string, error) {
 	}
 	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
 		"statuses": statuses, "root": rt.Dir, "maxLength": maxLength,
-		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir)})
+		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions})
 	return string(b), err
 }
 

@@ -15,8 +15,13 @@
   var errors = utils.errors;
 
   var registering = false; // src/index's register() is running (liveRoutes)
+  // dry: bootstrap() runs only up to its first use of data, in every sandbox, for the
+  // lifecycle subscriptions it makes there (Quarry runs it for real once, at start).
+  var dry = false;
+  var DRY = { dry: true };
   function call(op, args) {
     if (registering) throw new errors.NotImplementedError('register() reaches ' + op + ', which Strapi does not offer before bootstrap');
+    if (dry) throw DRY;
     var out = host.call(op, JSON.stringify(args === undefined ? null : args));
     if (out === undefined || out === null || out === '') return undefined;
     var v = JSON.parse(out);
@@ -40,7 +45,10 @@
   }
   function async(fn) {
     return function () {
-      try { return Promise.resolve(fn.apply(this, arguments)); } catch (e) { return Promise.reject(e); }
+      try { return Promise.resolve(fn.apply(this, arguments)); } catch (e) {
+        if (e === DRY) return new Promise(function () {}); // the dry bootstrap stops here
+        return Promise.reject(e);
+      }
     };
   }
 
@@ -93,8 +101,14 @@
     });
     return q;
   }
+  // strapi.db.lifecycles.subscribe: run after the model's lifecycles file, in the order made,
+  // as Strapi's lifecycles provider runs its subscribers.
   var subscribers = [];
-  var db = { query: query, lifecycles: { subscribe: function (s) { subscribers.push(s); } } };
+  var db = { query: query, lifecycles: { subscribe: function (s) {
+    if (s === null || (typeof s !== 'object' && typeof s !== 'function')) throw new Error('Lifecycle subscriber must be an object or a function');
+    subscribers.push(s);
+    return function () { var i = subscribers.indexOf(s); if (i >= 0) subscribers.splice(i, 1); };
+  } } };
 
   // ---- registries: the project's controllers, services, policies, middlewares ----
   var files = host.files; // kind → name → file path
@@ -691,8 +705,7 @@
   function ensureRegister() {
     if (registered) return registered;
     registered = new Promise(function (resolve) {
-      var mod = host.indexFile ? projectRequire(host.indexFile) : undefined;
-      if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
+      var mod = indexModule();
       var reg = mod && mod.register;
       registering = true;
       try { resolve(typeof reg === 'function' ? reg.call(mod, { strapi: strapi }) : undefined); } finally { registering = false; }
@@ -700,6 +713,44 @@
       throw new errors.NotImplementedError('register() in ' + host.indexFile + ' failed under Quarry: ' + (e && e.message ? e.message : String(e)));
     });
     return registered;
+  }
+  function indexModule() {
+    var mod = host.indexFile ? projectRequire(host.indexFile) : undefined;
+    if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
+    return mod;
+  }
+  // ensureStartup is register() and the dry bootstrap(): what a sandbox needs of the start-up
+  // code before it runs lifecycle subscribers.
+  var started;
+  function ensureStartup() {
+    if (started) return started;
+    started = ensureRegister().then(function () {
+      var mod = indexModule();
+      if (!mod || typeof mod.bootstrap !== 'function' || !host.subscriptions) return;
+      dry = true;
+      try { Promise.resolve(mod.bootstrap.call(mod, { strapi: strapi })).catch(function () {}); } catch (e) { /* stopped at its first use of data */ } finally { dry = false; }
+    });
+    return started;
+  }
+  // bootstrap runs the local plugins' and then the project's bootstrap() for real, once at
+  // start (in a sandbox of its own, dropped afterwards), as Strapi does after register().
+  function bootstrap() {
+    var box = { state: 'pending' };
+    try {
+      ensureRegister().then(function () {
+        var chain = Promise.resolve();
+        Object.keys(files.plugins || {}).sort().forEach(function (name) {
+          var c = (host.config.plugins || {})[name]; // Strapi loads a local plugin config/plugins declares
+          if (!c || c.enabled === false) return;
+          var p = localPlugin(name);
+          if (p && typeof p.bootstrap === 'function') chain = chain.then(function () { return p.bootstrap({ strapi: strapi }); });
+        });
+        var mod = indexModule();
+        if (mod && typeof mod.bootstrap === 'function') chain = chain.then(function () { return mod.bootstrap.call(mod, { strapi: strapi }); });
+        return chain;
+      }).then(function () { box.state = 'done'; }, function (e) { box.state = 'done'; box.error = e && e.message ? String(e.message) : String(e); });
+    } catch (e) { box.state = 'done'; box.error = e && e.message ? String(e.message) : String(e); }
+    return box;
   }
   // A live route's chain: its policies and middlewares as register() left them, without the
   // plugin's own (its action, Quarry's, applies those).
@@ -864,13 +915,30 @@
         if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
         lifecycleModules[uid] = mod;
       }
-      var fn = mod && mod[action];
-      if (typeof fn !== 'function') { box.state = 'done'; return box; }
-      var event = JSON.parse(eventJSON);
-      Promise.resolve(fn.call(mod, event)).then(function () {
+      var base = JSON.parse(eventJSON);
+      // One state per subscriber (the lifecycles file is the first), as Strapi keeps them.
+      var states = base.state && Array.isArray(base.state.subscribers) ? base.state.subscribers : [];
+      var props = { params: base.params };
+      if ('result' in base) props.result = base.result;
+      var list;
+      var run = function (i) {
+        if (i >= list.length) return Promise.resolve();
+        var s = list[i];
+        var fn = typeof s === 'function' ? s : (s && (!s.models || s.models.indexOf(uid) >= 0) ? s[action] : undefined);
+        if (typeof fn !== 'function') return run(i + 1);
+        var event = Object.assign({ action: action, model: base.model, state: states[i] || {} }, props);
+        return Promise.resolve(fn.call(s, event)).then(function () { states[i] = event.state || {}; return run(i + 1); });
+      };
+      ensureStartup().then(function () {
+        if (host.subscriptions > subscribers.length) {
+          throw new errors.NotImplementedError('strapi.db.lifecycles.subscribe is called in bootstrap() after its first use of data, where Quarry does not reach it');
+        }
+        list = [mod].concat(subscribers); // as the start-up code left them
+        return run(0);
+      }).then(function () {
         box.state = 'done';
-        if (event.params && event.params.data !== undefined) box.data = JSON.stringify(event.params.data);
-        box.stateJSON = JSON.stringify(event.state || {});
+        if (props.params && props.params.data !== undefined) box.data = JSON.stringify(props.params.data);
+        box.stateJSON = JSON.stringify({ subscribers: states.map(function (x) { return x || {}; }) });
       }, function (e) { fail(box, null, e); });
     } catch (e) { fail(box, null, e); }
     return box;
@@ -953,6 +1021,6 @@
   }
 
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
-  return { strapi: strapi, factories: factories, serve: serve, hook: hook, subscribers: subscribers, transformResponse: transformResponse,
+  return { strapi: strapi, factories: factories, serve: serve, hook: hook, bootstrap: bootstrap, subscribers: subscribers, transformResponse: transformResponse,
     graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL };
 })

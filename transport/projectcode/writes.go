@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dop251/goja"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/quarrycms/quarry/parser/jsquery"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/jseval"
 	"github.com/quarrycms/quarry/transport/envelope"
 )
 
@@ -171,12 +174,12 @@ func (rt *Runtime) After(ctx context.Context, l *write.Lifecycle) error {
 // HasLifecycles says whether some model has a lifecycles file Quarry runs.
 func (rt *Runtime) HasLifecycles() bool {
 	// Not init: the server sets the runtime's services after asking, before the first request.
-	return len(projectFiles(rt.Dir)["lifecycles"]) > 0
+	return len(projectFiles(rt.Dir)["lifecycles"]) > 0 || rt.Subscriptions > 0
 }
 
 func (rt *Runtime) runHook(ctx context.Context, l *write.Lifecycle) error {
 	rt.init()
-	if rt.files["lifecycles"][l.Model.UID] == "" {
+	if rt.files["lifecycles"][l.Model.UID] == "" && rt.Subscriptions == 0 {
 		return nil
 	}
 	event, err := rt.eventJSON(l)
@@ -319,4 +322,45 @@ func dataKeys(m *schemas.Model, data map[string]any) []string {
 	}
 	sort.Strings(rest)
 	return append(keys, rest...)
+}
+
+// Bootstrap runs the start-up code Strapi runs after register(): the enabled local plugins'
+// bootstrap() and then src/index's, with the entity service, the query engine and the
+// plugins' services, as the system. It runs in a sandbox of its own, dropped afterwards (the
+// sandboxes that serve requests replay only the subscriptions it makes), under a time limit
+// of its own: Strapi gives start-up code as long as it takes, Quarry a few minutes.
+func (rt *Runtime) Bootstrap(ctx context.Context, limit time.Duration) error {
+	rt.init()
+	if rt.err != nil {
+		return rt.err
+	}
+	v, err := rt.newVM()
+	if err != nil {
+		return err
+	}
+	c := &call{ctx: ctx, who: ir.System, route: "bootstrap()"}
+	c.ctx = context.WithValue(ctx, vmKey{}, v)
+	v.cur = c
+	var res struct{ state, err string }
+	rt.heap.enter(v)
+	err = v.js.Run(ctx, limit, func() error {
+		r := v.js.Runtime()
+		b, err := v.boot(goja.Undefined())
+		if err != nil {
+			return err
+		}
+		box := b.ToObject(r)
+		res.state, res.err = boxString(box, "state"), boxString(box, "error")
+		return nil
+	})
+	rt.heap.leave(v)
+	switch {
+	case err != nil:
+		return fmt.Errorf("bootstrap(): %w", jseval.JSError(err))
+	case res.state != "done":
+		return errors.New("bootstrap() did not finish: it waits on something that never comes")
+	case res.err != "":
+		return fmt.Errorf("bootstrap(): %s", res.err)
+	}
+	return nil
 }
