@@ -2,10 +2,13 @@ package e2e
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/quarrycms/quarry/transport/plugins/email/emailtest"
 )
 
 var updateStartup = flag.Bool("update-startup", false, "record testdata/startup_rest.json from the Strapi at QUARRY_ORACLE_URL (started with --fresh on testdata/projects/startup and ORACLE_GRANTS=testdata/projects/startup/config/permissions.json)")
@@ -92,5 +95,49 @@ func TestStartupCodeLateSubscription(t *testing.T) {
 	status, body, _ = srv.send(t, "", "GET", "/api/events", "", nil)
 	if status != 200 || !strings.Contains(string(body), `"total":0`) {
 		t.Fatalf("the refused write stored something: %d %s", status, body)
+	}
+}
+
+// eventMail is a lifecycles file as projects write it to announce new entries by e-mail.
+const eventMail = `'use strict';
+module.exports = {
+  async afterCreate(event) {
+    const { result } = event;
+    await strapi.plugin('email').service('email').send({
+      to: 'team@example.com',
+      from: 'site@example.com',
+      subject: 'New event: ' + result.title,
+      text: 'See /events/' + result.slug,
+    });
+  },
+};
+`
+
+// TestProjectCodeSendsEmail: the project's code sends through the email plugin's service, with
+// the project's provider configuration (SMTP to a real server on loopback).
+func TestProjectCodeSendsEmail(t *testing.T) {
+	mail, err := emailtest.Start(emailtest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mail.Close()
+	app := copyProject(t, filepath.Join("testdata", "projects", "startup"))
+	files := map[string]string{
+		"src/api/event/content-types/event/lifecycles.js": eventMail,
+		"config/plugins.json": fmt.Sprintf(`{"email":{"config":{"provider":"nodemailer","providerOptions":{"host":"127.0.0.1","port":%d}}}}`, mail.Port),
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(app, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := start(t, backends()[0], app)
+	status, body, _ := srv.send(t, "", "POST", "/api/events", "application/json", []byte(`{"data":{"title":"Summer Fair"}}`))
+	if status != 200 {
+		t.Fatalf("create: %d %s", status, body)
+	}
+	got := waitMail(t, mail, 1)
+	if got.hdr["Subject"] != "New event: Summer Fair" || got.hdr["To"] != "<team@example.com>" || !strings.Contains(got.text, "/events/summer-fair") {
+		t.Fatalf("mail: %v %q", got.hdr, got.text)
 	}
 }

@@ -166,6 +166,9 @@ func (s *Server) Handler() http.Handler {
 		s.Code.Services = map[string]projectcode.PluginService{
 			"users-permissions.jwt": userspermissions.JWTService{JWT: s.Auth.JWT, Now: s.Now},
 		}
+		if !s.EmailOff {
+			s.Code.Services["email.email"] = email.ProjectService{Mailer: s.Mailer, Log: s.Log}
+		}
 	}
 	if s.Code != nil && s.Code.Localize == nil {
 		s.Code.Localize = s.Localize
