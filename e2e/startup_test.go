@@ -141,3 +141,55 @@ func TestProjectCodeSendsEmail(t *testing.T) {
 		t.Fatalf("mail: %v %q", got.hdr, got.text)
 	}
 }
+
+// sanitizingFind is a controller override as Strapi's documentation teaches it: the query
+// sanitized for the caller, then read as the system through the entity service.
+const sanitizingFind = `'use strict';
+const { createCoreController } = require('@strapi/strapi').factories;
+module.exports = createCoreController('api::event.event', ({ strapi }) => ({
+  async find(ctx) {
+    const query = await this.sanitizeQuery(ctx);
+    const entries = await strapi.entityService.findMany('api::event.event', query);
+    return this.transformResponse(await this.sanitizeOutput(entries, ctx));
+  },
+}));
+`
+
+// TestSanitizeQueryRefuses: where Strapi's sanitizeQuery silently drops a filter on a private
+// field or through a relation the caller may not read (and the system read then answers every
+// entry), Quarry answers as the REST API does to the same query.
+func TestSanitizeQueryRefuses(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "startup"))
+	schema := filepath.Join(app, "src", "api", "category", "content-types", "category", "schema.json")
+	b, err := os.ReadFile(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = []byte(strings.Replace(string(b), `"position": { "type": "integer" }`, `"position": { "type": "integer" }, "secret": { "type": "string", "private": true }`, 1))
+	// The public may not read categories: a filter through event.category is one Strapi drops.
+	perms := `{"public": ["api::event.event.find", "api::event.event.create"]}`
+	files := map[string]string{"src/api/event/controllers/event.js": sanitizingFind,
+		"src/api/category/content-types/category/schema.json": string(b), "config/permissions.json": perms}
+	for name, src := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(app, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(app, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := start(t, backends()[0], app)
+	if status, body, _ := srv.send(t, "", "POST", "/api/events", "application/json", []byte(`{"data":{"title":"A","category":1}}`)); status != 200 {
+		t.Fatalf("create: %d %s", status, body)
+	}
+	status, body, _ := srv.send(t, "", "GET", "/api/events?filters[title][$eq]=A", "", nil)
+	if status != 200 || !strings.Contains(string(body), `"title":"A"`) {
+		t.Fatalf("allowed filter: %d %s", status, body)
+	}
+	for _, q := range []string{"filters[category][secret][$null]=true", "filters[category][name][$eq]=News"} {
+		status, body, _ = srv.send(t, "", "GET", "/api/events?"+q, "", nil)
+		if status != 400 && status != 403 {
+			t.Errorf("%s: %d %s, want the REST API's refusal", q, status, body)
+		}
+	}
+}

@@ -82,10 +82,17 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		}
 		return json.Marshal(rt.sanitizeOutput(c, m, data))
 	case "sanitize.query":
+		// Strapi drops what the caller may not filter, sort or populate by (private fields,
+		// relations it cannot read) and the service then reads as the system: a silently
+		// wider result. Quarry checks the query as the REST API would for the caller and
+		// refuses it instead (the same 400 REST answers); a query that passes is unchanged.
 		var a struct {
 			Query json.RawMessage `json:"query"`
 		}
 		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		if err := rt.checkQuery(c, args); err != nil {
 			return nil, err
 		}
 		return a.Query, nil
@@ -98,18 +105,7 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		}
 		return a.Data, nil
 	case "validate.query":
-		var a struct {
-			UID   string          `json:"uid"`
-			Query json.RawMessage `json:"query"`
-		}
-		if err := json.Unmarshal(args, &a); err != nil {
-			return nil, err
-		}
-		q := &ir.Query{Model: a.UID}
-		if err := rest.Parse(QueryString(a.Query), q); err != nil {
-			return nil, err
-		}
-		if _, err := rt.Planner.Read(q, c.who); err != nil {
+		if err := rt.checkQuery(c, args); err != nil {
 			return nil, err
 		}
 		return []byte("null"), nil
@@ -157,6 +153,27 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		api = "strapi.db.query('" + a.UID + "')." + name
 	}
 	return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: api + " is not provided by Quarry yet"}
+}
+
+// checkQuery plans a controller's query ({uid, query}) as the REST API would for the caller:
+// the REST API's 400 for what the caller may not filter, sort, select or populate by.
+func (rt *Runtime) checkQuery(c *call, args []byte) error {
+	var a struct {
+		UID   string          `json:"uid"`
+		Query json.RawMessage `json:"query"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil {
+		return err
+	}
+	if _, ok := rt.model(a.UID); !ok {
+		return nil // Strapi's sanitizers need a model too; the service call that follows says so
+	}
+	q := &ir.Query{Model: a.UID}
+	if err := rest.Parse(QueryString(a.Query), q); err != nil {
+		return err
+	}
+	_, err := rt.Planner.Read(q, c.who)
+	return err
 }
 
 // read runs a read of the entity service or the query engine and answers it as they do:
