@@ -23,6 +23,11 @@ var startupSteps = []ownCodeStep{
 	{Name: "a blank title is refused", Method: "PUT", Path: "/api/events/1", Body: `{"data":{"title":"   "}}`, As: "public"},
 	{Name: "a rename makes a new slug", Method: "PUT", Path: "/api/events/1", Body: `{"data":{"title":"Launch Party, again"}}`, As: "public"},
 	{Name: "the events", Path: "/api/events?sort=id&populate[category][fields][0]=name", As: "public"},
+	{Name: "retitle the untitled (updateMany)", Method: "POST", Path: "/api/events/retitle", Body: `{"title":"To be named"}`, As: "public"},
+	{Name: "retitle again: nothing left", Method: "POST", Path: "/api/events/retitle", Body: `{}`, As: "public"},
+	{Name: "clean up without prefix", Method: "POST", Path: "/api/events/cleanup", Body: `{}`, As: "public"},
+	{Name: "clean up custom slugs (deleteMany)", Method: "POST", Path: "/api/events/cleanup", Body: `{"prefix":"cust"}`, As: "public"},
+	{Name: "the events after", Path: "/api/events?sort=id&fields[0]=title&fields[1]=slug", As: "public"},
 	{Name: "no profiles yet", Path: "/api/profiles", As: "public"},
 	{Name: "register ann", Method: "POST", Path: "/api/auth/local/register", Body: `{"username":"ann","email":"ann@example.com","password":"Secret123"}`, As: "public", Register: "ann"},
 	{Name: "register bob", Method: "POST", Path: "/api/auth/local/register", Body: `{"username":"bob","email":"bob@example.com","password":"Secret123"}`, As: "public", Register: "bob"},
@@ -191,5 +196,26 @@ func TestSanitizeQueryRefuses(t *testing.T) {
 		if status != 400 && status != 403 {
 			t.Errorf("%s: %d %s, want the REST API's refusal", q, status, body)
 		}
+	}
+}
+
+// TestQueryEngineManyHooks: updateMany on a model whose lifecycles file has beforeUpdateMany,
+// which Quarry does not run, is refused, and nothing changes.
+func TestQueryEngineManyHooks(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "startup"))
+	hooks := "module.exports = { beforeUpdateMany(event) { event.params.data.title = 'hooked'; } };\n"
+	if err := os.WriteFile(filepath.Join(app, "src", "api", "event", "content-types", "event", "lifecycles.js"), []byte(hooks), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := start(t, backends()[0], app)
+	if status, body, _ := srv.send(t, "", "POST", "/api/events", "application/json", []byte(`{"data":{"slug":"x"}}`)); status != 200 {
+		t.Fatalf("create: %d %s", status, body)
+	}
+	status, body, _ := srv.send(t, "", "POST", "/api/events/retitle", "application/json", []byte(`{}`))
+	if status != 501 || !strings.Contains(string(body), "beforeUpdateMany") {
+		t.Fatalf("retitle: %d %s, want 501 naming the hook", status, body)
+	}
+	if _, body, _ = srv.send(t, "", "GET", "/api/events", "", nil); !strings.Contains(string(body), `"title":null`) {
+		t.Fatalf("the refused updateMany changed something: %s", body)
 	}
 }

@@ -45,6 +45,25 @@ type Lifecycles struct {
 	// Hooks are the hooks' names (beforeCreate, afterFindMany, …); "*" stands for every
 	// hook (a subscriber function, or a file Quarry could not read).
 	Hooks []string
+	// hooksOf are the hooks of each Code, in order.
+	hooksOf [][]string
+}
+
+// runs says whether one of hooks runs on one of the events, and whether every one that
+// does is a hook the write path runs.
+func runs(hooks, events []string) (match, writeOnly bool) {
+	writeOnly = true
+	for _, h := range hooks {
+		hit := h == "*"
+		for _, e := range events {
+			hit = hit || e == "*" || h == "before"+e || h == "after"+e
+		}
+		if hit {
+			match = true
+			writeOnly = writeOnly && slices.Contains(writeHooks, h)
+		}
+	}
+	return match, writeOnly
 }
 
 // writeHooks are the lifecycle hooks the write path runs (planner/write.Lifecycles); a file
@@ -303,13 +322,8 @@ func (m *Model) loadLifecycles(ctx context.Context, api string) error {
 		}
 		m.noteUnprovided(rel, res.Unresolved)
 		if len(res.Keys) > 0 {
-			runnable := m.provided(rel)
-			for _, k := range res.Keys {
-				if !slices.Contains(writeHooks, k) {
-					runnable = false
-				}
-			}
-			m.addHooks(uid, Code{File: rel, What: "lifecycle hooks " + strings.Join(res.Keys, ", ") + m.unprovidedNote(rel), Runnable: runnable, Lifecycle: true}, res.Keys)
+			// Runnable where the route's events reach only write hooks (Hooks decides per route).
+			m.addHooks(uid, Code{File: rel, What: "lifecycle hooks " + strings.Join(res.Keys, ", ") + m.unprovidedNote(rel), Runnable: m.provided(rel), Lifecycle: true}, res.Keys)
 		}
 	}
 	return nil
@@ -322,6 +336,7 @@ func (m *Model) addHooks(uid string, c Code, hooks []string) {
 		m.Lifecycles[uid] = l
 	}
 	l.Code = append(l.Code, c)
+	l.hooksOf = append(l.hooksOf, hooks)
 	for _, h := range hooks {
 		if !slices.Contains(l.Hooks, h) {
 			l.Hooks = append(l.Hooks, h)
@@ -390,10 +405,8 @@ func (m *Model) applyRecording(rel, what string, rec *jseval.Recording, index bo
 	for _, s := range rec.Subscriptions {
 		// The runtime runs the write hooks of src/index's subscriptions (made in register()
 		// or in bootstrap() before its first use of data, which every sandbox replays).
+		// (Hooks decides per route: where the route's events reach only write hooks.)
 		runnable := index && s.Hooks != nil && m.provided(rel)
-		for _, h := range s.Hooks {
-			runnable = runnable && slices.Contains(writeHooks, h)
-		}
 		if index {
 			m.Subscriptions++
 		}
@@ -742,8 +755,18 @@ func (m *Model) Hooks(uid string, events []string) []Code {
 	}
 	var out []Code
 	for _, key := range []string{uid, "*"} {
-		if l := m.Lifecycles[key]; l.Runs(events) {
-			out = append(out, l.Code...)
+		l := m.Lifecycles[key]
+		if l == nil {
+			continue
+		}
+		for i, c := range l.Code {
+			match, writeOnly := runs(l.hooksOf[i], events)
+			if !match {
+				continue
+			}
+			c.Runnable = c.Runnable && writeOnly
+			c.Lifecycle = c.Lifecycle && c.Runnable
+			out = append(out, c)
 		}
 	}
 	return out

@@ -147,6 +147,10 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		return rt.read(c, style, name, m, a)
 	case "create", "update", "delete":
 		return rt.write(c, style, name, a)
+	case "updateMany", "deleteMany":
+		if style == jsquery.QueryEngine {
+			return rt.writeMany(c, m, name, a)
+		}
 	}
 	api := "strapi.entityService." + name
 	if style == jsquery.QueryEngine {

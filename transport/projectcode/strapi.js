@@ -95,6 +95,7 @@
     ['findOne', 'findMany', 'findWithCount', 'findPage', 'count', 'create', 'createMany', 'update', 'updateMany',
      'delete', 'deleteMany', 'load', 'populate'].forEach(function (op) {
       q[op] = async(function (params) {
+        if (/Many$/.test(op) && op !== 'findMany') manyHooks(String(uid), op);
         var extra = Array.prototype.slice.call(arguments, 1);
         return call('db.' + op, { uid: String(uid), params: params || {}, extra: extra });
       });
@@ -905,16 +906,32 @@
   // hook runs a model's lifecycle hook on Strapi's event object; the box says what the
   // before hooks left in params.data and the state, or the error to answer.
   var lifecycleModules = {};
+  function lifecycleModule(uid) {
+    var mod = lifecycleModules[uid];
+    if (mod === undefined) {
+      var f = files.lifecycles[uid];
+      mod = f ? projectRequire(f) : null;
+      if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
+      lifecycleModules[uid] = mod;
+    }
+    return mod;
+  }
+  // manyHooks refuses a query-engine createMany/updateMany/deleteMany on a model whose
+  // lifecycle hooks for it Quarry does not run (before<Op>, after<Op>, function subscribers).
+  function manyHooks(uid, op) {
+    var name = op.charAt(0).toUpperCase() + op.slice(1);
+    var hooked = function (s) {
+      if (typeof s === 'function') return true;
+      return !!s && (!s.models || s.models.indexOf(uid) >= 0) && (typeof s['before' + name] === 'function' || typeof s['after' + name] === 'function');
+    };
+    if ([lifecycleModule(uid)].concat(subscribers).some(hooked)) {
+      throw new errors.NotImplementedError('strapi.db.query(\'' + uid + '\').' + op + ': its lifecycle hooks (before' + name + ', after' + name + ') are not run by Quarry');
+    }
+  }
   function hook(uid, action, eventJSON) {
     var box = { state: 'pending' };
     try {
-      var mod = lifecycleModules[uid];
-      if (mod === undefined) {
-        var f = files.lifecycles[uid];
-        mod = f ? projectRequire(f) : null;
-        if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
-        lifecycleModules[uid] = mod;
-      }
+      var mod = lifecycleModule(uid);
       var base = JSON.parse(eventJSON);
       // One state per subscriber (the lifecycles file is the first), as Strapi keeps them.
       var states = base.state && Array.isArray(base.state.subscribers) ? base.state.subscribers : [];

@@ -25,6 +25,8 @@ import (
 // Writer is the one write path the project's writes go through (planner/write.Service).
 type Writer interface {
 	Apply(ctx context.Context, q *ir.Query, who *ir.Caller) (*write.Result, error)
+	UpdateMany(ctx context.Context, m *schemas.Model, ids []int64, data map[string]any) (int64, error)
+	DeleteMany(ctx context.Context, m *schemas.Model, ids []int64) (int64, error)
 }
 
 // vmKey carries, in a request's context, the sandbox its script runs in: a write that
@@ -93,6 +95,59 @@ func (rt *Runtime) write(c *call, style jsquery.Style, op string, a readArgs) ([
 	defer envelope.Put(b)
 	b.FlatEntry(res.Plan.Root, res.Entry)
 	return bytes.Clone(b.Bytes()), nil
+}
+
+// writeMany runs the query engine's updateMany and deleteMany: the entries its where finds
+// (one read, through the planner), then the one write path's bulk write of them.
+func (rt *Runtime) writeMany(c *call, m *schemas.Model, op string, a readArgs) ([]byte, error) {
+	if rt.Writes == nil {
+		return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "writes from the project's code are not available"}
+	}
+	var params struct {
+		Data  json.RawMessage `json:"data"`
+		Where json.RawMessage `json:"where"`
+	}
+	if len(a.Params) > 0 {
+		if err := json.Unmarshal(a.Params, &params); err != nil {
+			return nil, apierror.Validation("Invalid params: %v", err)
+		}
+	}
+	var q ir.Query
+	if op == "updateMany" {
+		if err := setData(&q, params.Data); err != nil {
+			return nil, err
+		}
+	}
+	where := params.Where
+	if len(where) == 0 || string(where) == "null" {
+		where = json.RawMessage("{}") // Strapi's query builder: no where, every row
+	}
+	sel, _ := json.Marshal(map[string]json.RawMessage{"where": where, "select": json.RawMessage(`["id"]`)})
+	out, err := rt.read(c, jsquery.QueryEngine, "findMany", m, readArgs{UID: m.UID, Params: sel})
+	if err != nil {
+		return nil, err
+	}
+	var found []struct {
+		ID int64 `json:"id"`
+	}
+	if err := json.Unmarshal(out, &found); err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(found))
+	for i, e := range found {
+		ids[i] = e.ID
+	}
+	var n int64
+	switch {
+	case op == "updateMany":
+		n, err = rt.Writes.UpdateMany(c.ctx, m, ids, q.Data) // validates data even when nothing matches
+	case len(ids) > 0:
+		n, err = rt.Writes.DeleteMany(c.ctx, m, ids)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(map[string]int64{"count": n})
 }
 
 // writeTarget is the id an update or delete writes: the entity service's id argument, or
