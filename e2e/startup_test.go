@@ -3,9 +3,13 @@ package e2e
 import (
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/quarrycms/quarry/transport/plugins/email/emailtest"
@@ -217,5 +221,90 @@ func TestQueryEngineManyHooks(t *testing.T) {
 	}
 	if _, body, _ = srv.send(t, "", "GET", "/api/events", "", nil); !strings.Contains(string(body), `"title":null`) {
 		t.Fatalf("the refused updateMany changed something: %s", body)
+	}
+}
+
+// TestProjectCodeFetch: the project's code reaches the hosts config/quarry allows with
+// axios (a lifecycle hook asking a front-end to revalidate, as many projects do) and fetch
+// (a controller reading another service), and is refused every other host.
+func TestProjectCodeFetch(t *testing.T) {
+	var mu sync.Mutex
+	var revalidated []string
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/revalidate":
+			b, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			revalidated = append(revalidated, r.Header.Get("X-Secret")+" "+r.Header.Get("Content-Type")+" "+string(b))
+			mu.Unlock()
+			w.Write([]byte(`{"revalidated":true}`))
+		case "/weather":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"city":%q,"degrees":21}`, r.URL.Query().Get("city"))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer front.Close()
+	host := strings.TrimPrefix(front.URL, "http://")
+	app := copyProject(t, filepath.Join("testdata", "projects", "startup"))
+	files := map[string]string{
+		"config/quarry.json": fmt.Sprintf(`{"fetch":{"allow":[%q]}}`, host),
+		"src/api/event/content-types/event/lifecycles.js": fmt.Sprintf(`'use strict';
+const axios = require('axios');
+module.exports = {
+  async afterCreate(event) {
+    try {
+      await axios.post(%q + '/api/revalidate', { model: 'event', id: event.result.id }, { headers: { 'x-secret': 's3' } });
+    } catch (e) {
+      strapi.log.error('revalidate failed: ' + e.message);
+    }
+  },
+};
+`, front.URL),
+		"src/api/event/routes/02-fetch.js": `module.exports = { routes: [
+  { method: 'GET', path: '/events/weather', handler: 'weather.show', config: { auth: false } },
+  { method: 'GET', path: '/events/elsewhere', handler: 'weather.elsewhere', config: { auth: false } },
+] };
+`,
+		"src/api/event/controllers/weather.js": fmt.Sprintf(`'use strict';
+module.exports = {
+  async show(ctx) {
+    const res = await fetch(%q + '/weather?city=' + encodeURIComponent(ctx.query.city));
+    ctx.body = { ok: res.ok, status: res.status, type: res.headers.get('content-type'), data: await res.json() };
+  },
+  async elsewhere(ctx) {
+    try {
+      await fetch('https://example.com/');
+      ctx.body = { reached: true };
+    } catch (e) {
+      ctx.body = { refused: e.message };
+    }
+  },
+};
+`, front.URL),
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(app, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := start(t, backends()[0], app)
+	if status, body, _ := srv.send(t, "", "POST", "/api/events", "application/json", []byte(`{"data":{"title":"Fair"}}`)); status != 200 {
+		t.Fatalf("create: %d %s", status, body)
+	}
+	mu.Lock()
+	got := strings.Join(revalidated, "|")
+	mu.Unlock()
+	if got != `s3 application/json {"model":"event","id":1}` {
+		t.Errorf("revalidate calls: %q", got)
+	}
+	status, body, _ := srv.send(t, "", "GET", "/api/events/weather?city=Lyon", "", nil)
+	if want := `{"ok":true,"status":200,"type":"application/json","data":{"city":"Lyon","degrees":21}}`; status != 200 || string(body) != want {
+		t.Errorf("weather: %d %s, want %s", status, body, want)
+	}
+	status, body, _ = srv.send(t, "", "GET", "/api/events/elsewhere", "", nil)
+	if status != 200 || !strings.Contains(string(body), "Quarry refuses fetch to example.com") {
+		t.Errorf("elsewhere: %d %s, want the refusal", status, body)
 	}
 }

@@ -66,6 +66,8 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 			return []byte("null"), nil
 		}
 		return b, err
+	case "net.fetch":
+		return rt.fetch(c.ctx, args)
 	case "sanitize.output":
 		var v any
 		if err := decodeOrdered(args, &v); err != nil {

@@ -77,6 +77,8 @@ type Runtime struct {
 	// Services are the plugins' services the project's code may call, by "plugin.service"
 	// (strapi.plugin('users-permissions').service('jwt')).
 	Services map[string]PluginService
+	// FetchAllow are the hosts the project's code may fetch (config/quarry's fetch.allow).
+	FetchAllow []string
 	// Subscriptions counts the lifecycle subscriptions src/index's register() and bootstrap()
 	// make (routes.Model.Subscriptions): each sandbox replays them before running hooks.
 	Subscriptions int

@@ -73,6 +73,40 @@
     return words.map(function (w, i) { w = w.toLowerCase(); return i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1); }).join('');
   }
 
+  // ---- fetch: the hosts config/quarry lists under fetch.allow (Quarry fetches, in Go) ----
+  function responseOf(out) {
+    var hdrs = out.headers || {};
+    var text = out.body || '';
+    var used = false;
+    function read() { if (used) return Promise.reject(new TypeError('Body is unusable')); used = true; return Promise.resolve(text); }
+    return {
+      ok: out.status >= 200 && out.status < 300, status: out.status, statusText: out.statusText || '', url: out.url, redirected: !!out.redirected,
+      headers: {
+        get: function (n) { var v = hdrs[String(n).toLowerCase()]; return v === undefined ? null : v; },
+        has: function (n) { return hdrs[String(n).toLowerCase()] !== undefined; },
+        forEach: function (fn) { Object.keys(hdrs).forEach(function (k) { fn(hdrs[k], k); }); }
+      },
+      text: read,
+      json: function () { return read().then(function (t) { return JSON.parse(t); }); }
+    };
+  }
+  function quarryFetch(input, init) {
+    if (dry) return new Promise(function () {});
+    init = init || {};
+    return new Promise(function (resolve) {
+      var headers = {};
+      var h = init.headers || {};
+      if (Array.isArray(h)) h.forEach(function (p) { headers[String(p[0])] = String(p[1]); });
+      else if (typeof h.forEach === 'function') h.forEach(function (v, k) { headers[String(k)] = String(v); });
+      else Object.keys(h).forEach(function (k) { headers[k] = String(h[k]); });
+      var url = input && typeof input === 'object' && input.url ? input.url : input;
+      var body = init.body === undefined || init.body === null ? null : String(init.body);
+      resolve(responseOf(call('net.fetch', { url: String(url), method: String(init.method || 'GET').toUpperCase(), headers: headers, body: body })));
+    });
+  }
+  globalThis.fetch = quarryFetch;
+  globalThis.__quarryFetch = quarryFetch;
+
   // ---- models ----
   var contentTypes = host.contentTypes; // uid → {uid, kind, info, options, attributes}
   var components = host.components;     // uid → {uid, attributes}
