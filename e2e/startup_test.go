@@ -36,6 +36,7 @@ var startupSteps = []ownCodeStep{
 	{Name: "register ann", Method: "POST", Path: "/api/auth/local/register", Body: `{"username":"ann","email":"ann@example.com","password":"Secret123"}`, As: "public", Register: "ann"},
 	{Name: "register bob", Method: "POST", Path: "/api/auth/local/register", Body: `{"username":"bob","email":"bob@example.com","password":"Secret123"}`, As: "public", Register: "bob"},
 	{Name: "a profile for each", Path: "/api/profiles?sort=id&fields[0]=displayName", As: "ann"},
+	{Name: "everyone may read profiles (granted by bootstrap())", Path: "/api/profiles?sort=id&fields[0]=displayName", As: "public"},
 }
 
 // TestStartupCode serves a project whose bootstrap() seeds content and subscribes lifecycle

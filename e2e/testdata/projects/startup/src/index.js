@@ -50,5 +50,14 @@ module.exports = {
       }
     }
     strapi.log.info(`categories ready: ${CATEGORIES.length}`);
+
+    // Let everyone read the profiles, as many projects grant public permissions at start.
+    const publicRole = await strapi.query('plugin::users-permissions.role').findOne({ where: { type: 'public' } });
+    const granted = await strapi.query('plugin::users-permissions.permission').findMany({ where: { role: publicRole.id } });
+    for (const action of ['api::profile.profile.find']) {
+      if (!granted.some((p) => p.action === action)) {
+        await strapi.query('plugin::users-permissions.permission').create({ data: { action, role: publicRole.id } });
+      }
+    }
   },
 };
