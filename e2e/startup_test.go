@@ -37,6 +37,9 @@ var startupSteps = []ownCodeStep{
 	{Name: "register bob", Method: "POST", Path: "/api/auth/local/register", Body: `{"username":"bob","email":"bob@example.com","password":"Secret123"}`, As: "public", Register: "bob"},
 	{Name: "a profile for each", Path: "/api/profiles?sort=id&fields[0]=displayName", As: "ann"},
 	{Name: "everyone may read profiles (granted by bootstrap())", Path: "/api/profiles?sort=id&fields[0]=displayName", As: "public"},
+	{Name: "ann counts users (a whole controller replaced by an extension)", Path: "/api/users/count", As: "ann"},
+	{Name: "ann reads herself (the plugin's own action, kept by the extension)", Path: "/api/users/me", As: "ann"},
+	{Name: "nobody counts users", Path: "/api/users/count", As: "public"},
 }
 
 // TestStartupCode serves a project whose bootstrap() seeds content and subscribes lifecycle

@@ -608,10 +608,10 @@ func (m *Model) loadExtensions(ctx context.Context, in CodeInput) error {
 				r := &m.PluginRoutes[i]
 				rc, ra, _ := strings.Cut(r.Handler, ".")
 				if r.Plugin == p && rc == ctrl && (whole || ra == action) {
-					// One action replaced (often wrapping the plugin's own, which Quarry
-					// answers natively) runs in Quarry's runtime; a whole controller
-					// replaced does not.
-					runnable := !whole && len(rec.Unsupported) == 0 && m.provided(rel)
+					// The action replaced, alone or with its whole controller (often
+					// wrapping or spreading the plugin's own actions, which Quarry answers
+					// natively), runs in Quarry's runtime.
+					runnable := len(rec.Unsupported) == 0 && m.provided(rel)
 					if runnable {
 						r.Extension = rel
 					}

@@ -714,7 +714,10 @@
     if (route.extension) {
       var ctrls = extendedPlugin(route.plugin).controllers || {};
       var i = route.pluginHandler.indexOf('.');
-      var c = ctrls[route.pluginHandler.slice(0, i)];
+      var name = route.pluginHandler.slice(0, i);
+      var c = ctrls[name];
+      // A controller given as a factory, as Strapi's controller registry takes it.
+      if (typeof c === 'function') c = ctrls[name] = c({ strapi: strapi });
       var fn = c && c[route.pluginHandler.slice(i + 1)];
       if (typeof fn !== 'function') throw new errors.NotImplementedError('Handler not found "' + route.handler + '"');
       return function (ctx, next) { return fn.call(c, ctx, next); };
