@@ -312,3 +312,48 @@ module.exports = {
 		t.Errorf("elsewhere: %d %s, want the refusal", status, body)
 	}
 }
+
+// TestAppMiddlewares: the startup project's own app-level middlewares (config/middlewares:
+// a header set after every answer, from the middleware's config, and a user agent turned
+// away before anything runs) run around the content API and GraphQL, as Strapi 4.26.2 runs
+// them (its answers, seen with the oracle: x-site on every answer, the bot's 403 with the
+// middleware's body); TestStartupCode replays the rest through them.
+func TestAppMiddlewares(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "startup"))
+	srv := start(t, backends()[0], app)
+	get := func(path, agent string) (int, string, http.Header) {
+		req, err := http.NewRequest("GET", srv.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if agent != "" {
+			req.Header.Set("User-Agent", agent)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), resp.Header
+	}
+	status, body, h := get("/api/categories?fields[0]=name", "")
+	if status != 200 || h.Get("X-Site") != "startup" || !strings.Contains(body, `"name":"News"`) || h.Get("Content-Type") != "application/json; charset=utf-8" {
+		t.Errorf("categories: %d %v %s", status, h, body)
+	}
+	status, body, h = get("/api/categories", "BadBot/1.0")
+	if status != 403 || body != `{"error":"bots are not welcome"}` || h.Get("X-Site") != "startup" {
+		t.Errorf("bot: %d %v %s", status, h, body)
+	}
+	status, _, h = get("/api/events/999", "")
+	if status != 404 || h.Get("X-Site") != "startup" {
+		t.Errorf("missing: %d %v", status, h)
+	}
+	// Media files do not travel through the chain: refused, never served without it.
+	if status, body, _ = get("/uploads/x.png", ""); status != 501 || !strings.Contains(body, "global::site-header") {
+		t.Errorf("uploads: %d %s", status, body)
+	}
+	if status, _, _ = get("/_health", ""); status != 204 {
+		t.Errorf("health: %d", status)
+	}
+}

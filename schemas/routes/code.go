@@ -236,6 +236,10 @@ func (m *Model) globalMiddlewares(list []any) {
 			}
 			cfg, _ = o["config"].(map[string]any)
 		}
+		if file, ok := m.appMiddleware(name); ok {
+			m.AppMiddlewares = append(m.AppMiddlewares, AppMiddleware{Name: "global::" + file, Config: cfg, File: filepath.ToSlash(filepath.Join("src", "middlewares", file))})
+			continue
+		}
 		switch {
 		case builtinMiddlewares[name]:
 		case name == "strapi::ip" && len(cfg) == 0:
@@ -247,6 +251,34 @@ func (m *Model) globalMiddlewares(list []any) {
 			m.Global = append(m.Global, Code{File: "config/middlewares", What: what})
 		}
 	}
+}
+
+// AppMiddleware is one of the project's own middlewares config/middlewares lists for every
+// request (global::<name>, or resolve: './src/middlewares/<name>'), with its config: Quarry
+// runs them, in order, around every content-API and GraphQL request.
+type AppMiddleware struct {
+	Name   string         `json:"name"`
+	Config map[string]any `json:"config,omitempty"`
+	File   string         `json:"-"`
+}
+
+// appMiddleware finds the src/middlewares file an app-level middleware entry names.
+func (m *Model) appMiddleware(name string) (string, bool) {
+	base, ok := strings.CutPrefix(name, "global::")
+	if !ok {
+		p := filepath.ToSlash(filepath.Clean(name))
+		if base, ok = strings.CutPrefix(p, "src/middlewares/"); !ok {
+			return "", false
+		}
+		base = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	if base == "" || strings.ContainsAny(base, "/\\") {
+		return "", false
+	}
+	if firstSource(m.Dir, filepath.Join("src", "middlewares", base)) == "" {
+		return "", false
+	}
+	return base, true
 }
 
 func (m *Model) loadServices(ctx context.Context, api string) error {

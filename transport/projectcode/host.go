@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -320,22 +321,27 @@ func (rt *Runtime) native(c *call, args []byte) (int, []byte, error) {
 }
 
 // nativeRoute answers the request's own route natively for a chain that ends there.
-func (rt *Runtime) nativeRoute(c *call, args []byte) (int, []byte) {
+func (rt *Runtime) nativeRoute(c *call, args []byte) (int, []byte, http.Header) {
 	if c == nil {
-		return 501, []byte(`{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"a plugin's action is not available outside a request under Quarry","details":{}}}`)
+		return 501, []byte(`{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"a plugin's action is not available outside a request under Quarry","details":{}}}`), nil
 	}
 	var a struct {
 		Query json.RawMessage `json:"query"`
 		Body  json.RawMessage `json:"body"`
+		App   bool            `json:"app"`
 	}
 	if err := json.Unmarshal(args, &a); err != nil {
-		return 400, []byte(`{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`)
+		return 400, []byte(`{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`), nil
 	}
 	var body []byte
 	if len(a.Body) > 0 && string(a.Body) != "null" {
 		body = a.Body
 	}
-	return rt.Host.NativeRoute(c.ctx, c.method, c.path, QueryString(a.Query), body)
+	if a.App {
+		return rt.Host.AppNext(c.ctx, c.method, c.path, QueryString(a.Query), body)
+	}
+	status, out := rt.Host.NativeRoute(c.ctx, c.method, c.path, QueryString(a.Query), body)
+	return status, out, nil
 }
 
 // sanitizeOutput is Strapi's sanitize.contentAPI.output: private attributes and passwords

@@ -52,6 +52,10 @@ type Host interface {
 	// chain (a plugin's action), with the query (raw, qs notation) and JSON body the chain
 	// left: its status and JSON body.
 	NativeRoute(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte)
+	// AppNext serves a request whose app-level middlewares have run, as the router serves
+	// it (its route's own chain included), with the query and JSON body they left: its
+	// status, body and headers.
+	AppNext(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte, http.Header)
 	// User is the users-permissions user with its role, as Strapi puts it in ctx.state.user
 	// (flat JSON, without password and tokens); nil when there is none.
 	User(ctx context.Context, id int64) ([]byte, error)
@@ -108,6 +112,7 @@ type vm struct {
 	exts    goja.Callable // graphqlExtensions
 	cur     *call         // the request being served
 	status  int           // the status of the last native call
+	headers []string      // the headers of the last nativeRoute call, as name, value pairs
 }
 
 // call is one request's state while the project's code runs.
@@ -289,9 +294,23 @@ func (rt *Runtime) newVM() (*vm, error) {
 		return r.ToValue(string(body))
 	})
 	host.Set("nativeRoute", func(c goja.FunctionCall) goja.Value {
-		status, body := rt.nativeRoute(v.cur, []byte(c.Argument(0).String()))
+		status, body, hdr := rt.nativeRoute(v.cur, []byte(c.Argument(0).String()))
 		v.status = status
+		v.headers = v.headers[:0]
+		for k, vals := range hdr {
+			if len(vals) > 0 && k != "Content-Length" {
+				v.headers = append(v.headers, strings.ToLower(k), vals[0])
+			}
+		}
 		return r.ToValue(string(body))
+	})
+	// nativeHeaders are the last nativeRoute answer's headers, as [name, value, …].
+	host.Set("nativeHeaders", func(goja.FunctionCall) goja.Value {
+		out := make([]any, len(v.headers))
+		for i, s := range v.headers {
+			out[i] = s
+		}
+		return r.NewArray(out...)
 	})
 	host.Set("nativeStatus", func(goja.FunctionCall) goja.Value { return r.ToValue(v.status) })
 	// serviceMethods lists a plugin service's methods ("null" when Quarry has none); read at

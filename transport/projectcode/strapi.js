@@ -691,6 +691,18 @@
     ctx.__res.body = undefined;
     return undefined;
   }
+  // The end of the app-level middlewares' chain: the request served as the router serves it
+  // (its route's own chain included), with the query and body they left; its answer, headers
+  // included, becomes ctx's response.
+  function appNext(ctx) {
+    var body = host.nativeRoute(JSON.stringify({ query: ctx.query, body: ctx.request.body === undefined ? null : ctx.request.body, app: true }));
+    ctx.__res.status = host.nativeStatus();
+    var h = host.nativeHeaders();
+    for (var i = 0; i + 1 < h.length; i += 2) ctx.__res.headers[h[i]] = h[i + 1];
+    ctx.__res.raw = body;
+    ctx.__res.body = undefined;
+    return undefined;
+  }
   // A plugin as the project's extension (src/extensions/<plugin>/strapi-server) leaves it:
   // the extension receives the plugin with its controllers' actions, each answering the
   // request's own route as Quarry serves it natively, and its routes as register() sees them.
@@ -822,6 +834,10 @@
       return chains[key];
     }
     var info = route.info || {};
+    if (route.app) {
+      chains[key] = compose((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }).concat([appNext]));
+      return chains[key];
+    }
     var pols = (route.policies || []).map(function (p) { return resolvePolicy(p, info); });
     var policyMw = function (ctx, next) {
       // Strapi's createPolicyContext: Object.assign({ is, type }, ctx), so only koa's own
@@ -881,7 +897,8 @@
     var ctx;
     try {
       ctx = makeCtx(req);
-      ctx.state.route = route.state || (route.state = { method: route.method, path: route.path, handler: route.handler, info: route.info || {}, config: route.config || {} });
+      // App-level middlewares run before routing: no route yet.
+      if (!route.app) ctx.state.route = route.state || (route.state = { method: route.method, path: route.path, handler: route.handler, info: route.info || {}, config: route.config || {} });
       chain(route)(ctx).then(function () { box.state = 'done'; finish(box, ctx); }, function (e) { fail(box, ctx, e); });
     } catch (e) { fail(box, ctx, e); }
     return box;
