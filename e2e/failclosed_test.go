@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"bufio"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,7 +124,9 @@ func TestFailClosed(t *testing.T) {
 }
 
 // TestFailClosedGlobalMiddleware: an app-level middleware of the project's runs on every
-// request, so nothing but the health checks is served without Strapi.
+// request: Quarry runs it around the content API and GraphQL (here it refuses a request
+// with x-block), refuses what does not travel through it (media files), and with the
+// runtime for project code off serves nothing but the health checks.
 func TestFailClosedGlobalMiddleware(t *testing.T) {
 	be := backends()[0]
 	app := copyProject(t, "../examples/blog")
@@ -139,14 +143,34 @@ func TestFailClosedGlobalMiddleware(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := start(t, be, app)
-	for _, p := range []string{"/api/articles", "/api/users/me", "/api/i18n/locales", "/graphql"} {
-		st, b := srv.do(t, "GET", p, nil)
-		if st != 501 || !strings.Contains(string(b), "global::audit") {
+	for _, p := range []string{"/api/articles", "/api/i18n/locales", "/graphql?query=%7B__typename%7D"} {
+		if st, b := srv.do(t, "GET", p, nil); st != 200 {
 			t.Errorf("GET %s: %d %s", p, st, b)
 		}
+		req, _ := http.NewRequest("GET", srv.URL+p, nil)
+		req.Header.Set("X-Block", "1")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 403 || !strings.Contains(string(b), `"name":"ForbiddenError"`) {
+			t.Errorf("GET %s with x-block: %d %s", p, resp.StatusCode, b)
+		}
+	}
+	if st, b := srv.do(t, "GET", "/uploads/a.png", nil); st != 501 || !strings.Contains(string(b), "global::audit") {
+		t.Errorf("GET /uploads/a.png: %d %s", st, b)
 	}
 	if st, _ := srv.do(t, "GET", "/_health", nil); st != 204 {
 		t.Errorf("/_health: %d", st)
+	}
+	env := append(be.Env(t), "API_TOKEN_SALT=quarry-e2e-salt", "LOG_LEVEL=warn", "QUARRY_PROJECT_CODE=off")
+	off := serve(t, env, app, srv.Token)
+	for _, p := range []string{"/api/articles", "/api/users/me", "/graphql"} {
+		if st, b := off.do(t, "GET", p, nil); st != 501 || !strings.Contains(string(b), "global::audit") {
+			t.Errorf("runtime off: GET %s: %d %s", p, st, b)
+		}
 	}
 }
 
@@ -203,13 +227,13 @@ func TestUnprovidedModules(t *testing.T) {
 	var listed bool
 	for _, r := range rest {
 		if r.method == "GET" && r.path == "/api/writers" {
-			listed = strings.Contains(r.why, "'axios'")
+			listed = strings.Contains(r.why, "'stripe'")
 		}
 	}
 	if !listed {
-		t.Errorf("quarry routes does not refuse GET /api/writers for 'axios': %v", rest)
+		t.Errorf("quarry routes does not refuse GET /api/writers for 'stripe': %v", rest)
 	}
-	for path, module := range map[string]string{"/api/writers": "axios", "/api/footer": "dayjs"} {
+	for path, module := range map[string]string{"/api/writers": "stripe", "/api/footer": "dayjs"} {
 		st, b := srv.do(t, "GET", path, nil)
 		if st != 501 || !strings.Contains(string(b), `"name":"NotImplementedError"`) || !strings.Contains(string(b), module) {
 			t.Errorf("GET %s: %d %s, want 501 naming %s", path, st, b, module)

@@ -272,3 +272,16 @@ func (c *WriteCache) UniqueTaken(d Dialect, table, col string, value any, exclud
 	}
 	return Stmt{SQL: sql, Args: []any{value, exclude}}
 }
+
+// UpdateIn sets columns of the rows of table whose id is one of ids (the query engine's
+// updateMany).
+func UpdateIn(d Dialect, table string, cols []string, vals []any, ids []int64) Stmt {
+	if len(cols) != len(vals) || len(cols) == 0 {
+		panic(fmt.Sprintf("sqlgen: update %s: %d columns, %d values", table, len(cols), len(vals)))
+	}
+	b := sq.Update(d.Quote(table))
+	for i, c := range cols {
+		b = b.Set(d.Quote(c), vals[i])
+	}
+	return build(d, b.Where(inList(d, "id", ids)))
+}

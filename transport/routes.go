@@ -37,6 +37,9 @@ type RouteTable struct {
 	// Global is code that runs on every request (an app-level middleware of the project's):
 	// while it is set, nothing is served but health checks.
 	Global []routes.Code
+	// App are the project's own app-level middlewares Quarry runs around every content-API
+	// and GraphQL request (Server.appChain).
+	App []routes.AppMiddleware
 	// GraphQL is code that changes the GraphQL endpoint as a whole (the extension service's
 	// use() in register()).
 	GraphQL []routes.Code

@@ -27,6 +27,16 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 		return nil
 	}
 	t := &RouteTable{Files: m.Files, Core: map[string]*CoreRoutes{}, Global: m.Global, GraphQL: m.GraphQL}
+	if runProject {
+		t.App = m.AppMiddlewares
+	} else {
+		// Without the runtime, the project's app-level middlewares keep every route from
+		// being served, as any code that runs on every request.
+		t.Global = slices.Clone(m.Global)
+		for _, a := range m.AppMiddlewares {
+			t.Global = append(t.Global, routes.Code{File: "config/middlewares", What: "app-level middleware " + a.Name})
+		}
+	}
 	for _, ct := range s.ContentTypes {
 		if !ct.IsContentType() || !strings.HasPrefix(ct.UID, "api::") {
 			continue

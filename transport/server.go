@@ -166,6 +166,9 @@ func (s *Server) Handler() http.Handler {
 		s.Code.Services = map[string]projectcode.PluginService{
 			"users-permissions.jwt": userspermissions.JWTService{JWT: s.Auth.JWT, Now: s.Now},
 		}
+		if !s.EmailOff {
+			s.Code.Services["email.email"] = email.ProjectService{Mailer: s.Mailer, Log: s.Log}
+		}
 	}
 	if s.Code != nil && s.Code.Localize == nil {
 		s.Code.Localize = s.Localize
@@ -181,7 +184,7 @@ func (s *Server) Handler() http.Handler {
 		r.Use(func(next http.Handler) http.Handler {
 			obs := observed(next)
 			return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-				if native, _ := req.Context().Value(nativeKey{}).(bool); native {
+				if native, _ := req.Context().Value(nativeKey{}).(bool); native || req.Context().Value(appDoneKey{}) != nil {
 					next.ServeHTTP(w, req) // part of the client's request, logged once
 					return
 				}
@@ -189,6 +192,7 @@ func (s *Server) Handler() http.Handler {
 			})
 		})
 	}
+	r.Use(s.appChain)
 	r.Use(s.routeFirst)
 	r.Use(s.recoverer)
 	r.Use(s.writeDeadline)

@@ -299,6 +299,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		ReadTimeout:       readTimeout,
 		MaxHeaderBytes:    64 << 10,
 	}
+	// After Handler: the project's code writes through the server's write path.
+	startupCode(ctx, a, srv, *upstream != "", log)
 	ln, err := net.Listen("tcp", hs.Addr)
 	if err != nil {
 		return listenError(hs.Addr, err)
@@ -359,6 +361,32 @@ func projectRuntime(a *app.App, srv *transport.Server, log *slog.Logger) *projec
 		rt.Timeout = d
 	}
 	return rt
+}
+
+// bootstrapLimit bounds the project's bootstrap() at start: seeding may take a while, a
+// bootstrap() waiting forever must not keep the server from starting.
+const bootstrapLimit = 5 * time.Minute
+
+// startupCode runs the project's bootstrap() once before serving, as Strapi does at every
+// start; beside Strapi (--upstream) that is Strapi's to run, on the same database. A
+// bootstrap() that fails under Quarry is logged and the server starts anyway: what it does is
+// content, which every route still checks as the project declares.
+func startupCode(ctx context.Context, a *app.App, srv *transport.Server, upstream bool, log *slog.Logger) {
+	if len(a.Routes.NotRun) == 0 && a.Routes.Subscriptions == 0 {
+		return
+	}
+	if srv.Code == nil || upstream {
+		for _, c := range a.Routes.NotRun {
+			log.Info("start-up code left to Strapi", "code", c.String())
+		}
+		return
+	}
+	start := time.Now()
+	if err := srv.Code.Bootstrap(ctx, bootstrapLimit); err != nil {
+		log.Warn("the project's bootstrap() failed under Quarry; the content it would create is missing", "error", err)
+		return
+	}
+	log.Info("ran the project's bootstrap()", "took", time.Since(start).Round(time.Millisecond))
 }
 
 // defaultRequestTimeout bounds the database work of one read or GraphQL request: far above

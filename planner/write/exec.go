@@ -373,7 +373,12 @@ func (x *execer) deleteLinksOf(m *schemas.Model, ids []int64) error {
 // deleteEntry deletes an entry with its components, its links in both directions and its
 // media links.
 func (x *execer) deleteEntry(m *schemas.Model, id int64) error {
-	ids := []int64{id}
+	return x.deleteEntries(m, []int64{id})
+}
+
+// deleteEntries deletes entries ids of m as deleteEntry deletes one, with statements
+// independent of their number (the caller keeps ids within the bind-parameter limits).
+func (x *execer) deleteEntries(m *schemas.Model, ids []int64) error {
 	if m.ComponentsTable != "" {
 		comps, err := x.componentsOf(m.ComponentsTable, ids)
 		if err != nil {
@@ -382,7 +387,7 @@ func (x *execer) deleteEntry(m *schemas.Model, id int64) error {
 		if err := x.deleteComponents(comps); err != nil {
 			return err
 		}
-		if err := x.db.exec(sqlgen.Delete(x.db.d, m.ComponentsTable, "entity_id", id)); err != nil {
+		if err := x.db.exec(deleteIn(x.db.d, m.ComponentsTable, "entity_id", ids)); err != nil {
 			return err
 		}
 	}
@@ -408,12 +413,21 @@ func (x *execer) deleteEntry(m *schemas.Model, id int64) error {
 				continue
 			}
 			seen[k] = true
-			if err := x.db.exec(sqlgen.Delete(x.db.d, a.Link.Table, a.Link.TargetCol, id)); err != nil {
+			if err := x.db.exec(deleteIn(x.db.d, a.Link.Table, a.Link.TargetCol, ids)); err != nil {
 				return err
 			}
 		}
 	}
-	return x.db.exec(sqlgen.Delete(x.db.d, m.Table, "id", id))
+	return x.db.exec(deleteIn(x.db.d, m.Table, "id", ids))
+}
+
+// deleteIn deletes the rows whose col is one of ids: "= ?" for one (the single delete's
+// statement), a list otherwise.
+func deleteIn(d sqlgen.Dialect, table, col string, ids []int64) sqlgen.Stmt {
+	if len(ids) == 1 {
+		return sqlgen.Delete(d, table, col, ids[0])
+	}
+	return sqlgen.DeleteIn(d, table, col, ids)
 }
 
 type curLink struct {

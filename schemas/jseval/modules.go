@@ -20,14 +20,16 @@ import (
 )
 
 // The npm modules real Strapi projects require most, written for Quarry's sandbox: lodash
-// (and lodash/<function>), slugify, qs; crypto's basics are Go's. A module not here is an
+// (and lodash/<function>), slugify, qs, axios and node-fetch (over the sandbox's fetch, to
+// the hosts config/quarry allows); crypto's basics are Go's. A module not here is an
 // inert stub when reading files and a NotImplementedError (501) when running requests.
 //
 //go:embed modules/*.js
 var moduleFiles embed.FS
 
 // npmModules maps a module name to its embedded source.
-var npmModules = map[string]string{"lodash": "modules/lodash.js", "slugify": "modules/slugify.js", "qs": "modules/qs.js"}
+var npmModules = map[string]string{"lodash": "modules/lodash.js", "slugify": "modules/slugify.js", "qs": "modules/qs.js",
+	"axios": "modules/axios.js", "node-fetch": "modules/node-fetch.js"}
 
 // Provided reports whether the sandbox gives a module of that name (beyond the project's own
 // files), so that a project requiring it can run under Quarry.

@@ -35,6 +35,13 @@ type Quarry struct {
 	CustomFields map[string]string `json:"customFields" validate:"omitempty,dive,customfieldtype"`
 	// ResponseCache configures the exact response cache (transport/respcache).
 	ResponseCache ResponseCache `json:"responseCache"`
+	// Fetch lists the hosts the project's code may reach with fetch, axios or node-fetch.
+	Fetch Fetch `json:"fetch"`
+}
+
+// Fetch is config/quarry's fetch: {allow: ["api.example.com", "*.example.com", "host:8443"]}.
+type Fetch struct {
+	Allow []string `json:"allow" validate:"dive,required"`
 }
 
 // ResponseCache is config/quarry's responseCache: {enabled, maxBytes, maxEntryBytes}.

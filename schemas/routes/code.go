@@ -45,6 +45,25 @@ type Lifecycles struct {
 	// Hooks are the hooks' names (beforeCreate, afterFindMany, …); "*" stands for every
 	// hook (a subscriber function, or a file Quarry could not read).
 	Hooks []string
+	// hooksOf are the hooks of each Code, in order.
+	hooksOf [][]string
+}
+
+// runs says whether one of hooks runs on one of the events, and whether every one that
+// does is a hook the write path runs.
+func runs(hooks, events []string) (match, writeOnly bool) {
+	writeOnly = true
+	for _, h := range hooks {
+		hit := h == "*"
+		for _, e := range events {
+			hit = hit || e == "*" || h == "before"+e || h == "after"+e
+		}
+		if hit {
+			match = true
+			writeOnly = writeOnly && slices.Contains(writeHooks, h)
+		}
+	}
+	return match, writeOnly
 }
 
 // writeHooks are the lifecycle hooks the write path runs (planner/write.Lifecycles); a file
@@ -217,6 +236,10 @@ func (m *Model) globalMiddlewares(list []any) {
 			}
 			cfg, _ = o["config"].(map[string]any)
 		}
+		if file, ok := m.appMiddleware(name); ok {
+			m.AppMiddlewares = append(m.AppMiddlewares, AppMiddleware{Name: "global::" + file, Config: cfg, File: filepath.ToSlash(filepath.Join("src", "middlewares", file))})
+			continue
+		}
 		switch {
 		case builtinMiddlewares[name]:
 		case name == "strapi::ip" && len(cfg) == 0:
@@ -228,6 +251,34 @@ func (m *Model) globalMiddlewares(list []any) {
 			m.Global = append(m.Global, Code{File: "config/middlewares", What: what})
 		}
 	}
+}
+
+// AppMiddleware is one of the project's own middlewares config/middlewares lists for every
+// request (global::<name>, or resolve: './src/middlewares/<name>'), with its config: Quarry
+// runs them, in order, around every content-API and GraphQL request.
+type AppMiddleware struct {
+	Name   string         `json:"name"`
+	Config map[string]any `json:"config,omitempty"`
+	File   string         `json:"-"`
+}
+
+// appMiddleware finds the src/middlewares file an app-level middleware entry names.
+func (m *Model) appMiddleware(name string) (string, bool) {
+	base, ok := strings.CutPrefix(name, "global::")
+	if !ok {
+		p := filepath.ToSlash(filepath.Clean(name))
+		if base, ok = strings.CutPrefix(p, "src/middlewares/"); !ok {
+			return "", false
+		}
+		base = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	if base == "" || strings.ContainsAny(base, "/\\") {
+		return "", false
+	}
+	if firstSource(m.Dir, filepath.Join("src", "middlewares", base)) == "" {
+		return "", false
+	}
+	return base, true
 }
 
 func (m *Model) loadServices(ctx context.Context, api string) error {
@@ -303,13 +354,8 @@ func (m *Model) loadLifecycles(ctx context.Context, api string) error {
 		}
 		m.noteUnprovided(rel, res.Unresolved)
 		if len(res.Keys) > 0 {
-			runnable := m.provided(rel)
-			for _, k := range res.Keys {
-				if !slices.Contains(writeHooks, k) {
-					runnable = false
-				}
-			}
-			m.addHooks(uid, Code{File: rel, What: "lifecycle hooks " + strings.Join(res.Keys, ", ") + m.unprovidedNote(rel), Runnable: runnable, Lifecycle: true}, res.Keys)
+			// Runnable where the route's events reach only write hooks (Hooks decides per route).
+			m.addHooks(uid, Code{File: rel, What: "lifecycle hooks " + strings.Join(res.Keys, ", ") + m.unprovidedNote(rel), Runnable: m.provided(rel), Lifecycle: true}, res.Keys)
 		}
 	}
 	return nil
@@ -322,6 +368,7 @@ func (m *Model) addHooks(uid string, c Code, hooks []string) {
 		m.Lifecycles[uid] = l
 	}
 	l.Code = append(l.Code, c)
+	l.hooksOf = append(l.hooksOf, hooks)
 	for _, h := range hooks {
 		if !slices.Contains(l.Hooks, h) {
 			l.Hooks = append(l.Hooks, h)
@@ -356,7 +403,7 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 		if !rec.Called || !rec.Touched && rec.Threw == "" {
 			continue
 		}
-		m.applyRecording(rel, what, rec)
+		m.applyRecording(rel, what, rec, plugin == "")
 		switch {
 		case export == "register" && len(rec.Unsupported) > 0:
 			m.Global = append(m.Global, Code{File: rel, What: what + " uses " + strings.Join(rec.Unsupported, ", ") + ", which Quarry does not provide"})
@@ -373,7 +420,7 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 	}
 	if src, err := os.ReadFile(abs); err == nil && subscribeUse.Match(src) && !m.subscribed[rel] {
 		// A subscription the recording did not reach: every model's writes and reads.
-		m.addSubscription(rel, jseval.Subscription{})
+		m.addSubscription(rel, jseval.Subscription{}, false)
 	}
 }
 
@@ -386,9 +433,16 @@ func firstN(list []string, n int) []string {
 
 // applyRecording takes what a recorded call declared: lifecycle subscriptions, plugin route
 // changes and GraphQL extensions.
-func (m *Model) applyRecording(rel, what string, rec *jseval.Recording) {
+func (m *Model) applyRecording(rel, what string, rec *jseval.Recording, index bool) {
 	for _, s := range rec.Subscriptions {
-		m.addSubscription(rel, s)
+		// The runtime runs the write hooks of src/index's subscriptions (made in register()
+		// or in bootstrap() before its first use of data, which every sandbox replays).
+		// (Hooks decides per route: where the route's events reach only write hooks.)
+		runnable := index && s.Hooks != nil && m.provided(rel)
+		if index {
+			m.Subscriptions++
+		}
+		m.addSubscription(rel, s, runnable)
 	}
 	m.diffPluginRoutes(rel, what, rec.Routes)
 	m.Shadow = append(m.Shadow, rec.Shadow...)
@@ -397,7 +451,7 @@ func (m *Model) applyRecording(rel, what string, rec *jseval.Recording) {
 	}
 }
 
-func (m *Model) addSubscription(rel string, s jseval.Subscription) {
+func (m *Model) addSubscription(rel string, s jseval.Subscription, runnable bool) {
 	if m.subscribed == nil {
 		m.subscribed = map[string]bool{}
 	}
@@ -409,7 +463,7 @@ func (m *Model) addSubscription(rel string, s jseval.Subscription) {
 	if len(hooks) == 0 {
 		return
 	}
-	c := Code{File: rel, What: "strapi.db.lifecycles.subscribe: " + strings.Join(hooks, ", ")}
+	c := Code{File: rel, What: "strapi.db.lifecycles.subscribe: " + strings.Join(hooks, ", "), Runnable: runnable, Lifecycle: runnable}
 	if s.Models == nil {
 		m.addHooks("*", c, hooks)
 		return
@@ -586,10 +640,10 @@ func (m *Model) loadExtensions(ctx context.Context, in CodeInput) error {
 				r := &m.PluginRoutes[i]
 				rc, ra, _ := strings.Cut(r.Handler, ".")
 				if r.Plugin == p && rc == ctrl && (whole || ra == action) {
-					// One action replaced (often wrapping the plugin's own, which Quarry
-					// answers natively) runs in Quarry's runtime; a whole controller
-					// replaced does not.
-					runnable := !whole && len(rec.Unsupported) == 0 && m.provided(rel)
+					// The action replaced, alone or with its whole controller (often
+					// wrapping or spreading the plugin's own actions, which Quarry answers
+					// natively), runs in Quarry's runtime.
+					runnable := len(rec.Unsupported) == 0 && m.provided(rel)
 					if runnable {
 						r.Extension = rel
 					}
@@ -733,8 +787,18 @@ func (m *Model) Hooks(uid string, events []string) []Code {
 	}
 	var out []Code
 	for _, key := range []string{uid, "*"} {
-		if l := m.Lifecycles[key]; l.Runs(events) {
-			out = append(out, l.Code...)
+		l := m.Lifecycles[key]
+		if l == nil {
+			continue
+		}
+		for i, c := range l.Code {
+			match, writeOnly := runs(l.hooksOf[i], events)
+			if !match {
+				continue
+			}
+			c.Runnable = c.Runnable && writeOnly
+			c.Lifecycle = c.Lifecycle && c.Runnable
+			out = append(out, c)
 		}
 	}
 	return out

@@ -127,6 +127,12 @@ type Model struct {
 	// plugin name: kind (controllers, services, policies, middlewares) → names.
 	localPlugins map[string]map[string][]string
 	subscribed   map[string]bool // files whose lifecycle subscriptions were recorded
+	// AppMiddlewares are the project's own app-level middlewares (config/middlewares), which
+	// Quarry runs around every content-API and GraphQL request.
+	AppMiddlewares []AppMiddleware
+	// Subscriptions counts the strapi.db.lifecycles.subscribe calls src/index's register()
+	// and bootstrap() make: a sandbox that replays fewer refuses to run the hooks.
+	Subscriptions int
 }
 
 // IsCoreEnabled says whether a content type's core action is routed: always when the project

@@ -252,18 +252,15 @@ func schemaOptions(proj *projectconfig.Project, log *slog.Logger) (schemas.Optio
 }
 
 // warnRoutes names, once each, what of the project's code Quarry does not run: files it could
-// not read, code that keeps every route from being served, and start-up code whose effects are
-// on content. Which routes that code refuses (or, beside Strapi, forwards) `quarry routes`
-// lists, and the start-up log counts.
+// not read and code that keeps every route from being served (bootstrap(), whose effects are
+// on content, is serve's to run or to leave to Strapi). Which routes that code refuses (or,
+// beside Strapi, forwards) `quarry routes` lists, and the start-up log counts.
 func warnRoutes(m *routes.Model, log *slog.Logger) {
 	if len(m.Unreadable) > 0 {
 		log.Warn("project files Quarry could not evaluate; the routes they may configure are not served by Quarry", "files", strings.Join(m.Unreadable, "; "))
 	}
 	for _, c := range m.Global {
 		log.Warn("the project runs code on every request that Quarry does not run: only Strapi beside Quarry (--upstream) can serve the API", "code", c.String())
-	}
-	for _, c := range m.NotRun {
-		log.Warn("start-up code of the project that Quarry does not run; run it in Strapi, or create the content it would", "code", c.String())
 	}
 }
 
@@ -301,9 +298,10 @@ func (a *App) codeInput() routes.CodeInput {
 func (a *App) ProjectCode(host projectcode.Host, runner *exec.Runner, log *slog.Logger) *projectcode.Runtime {
 	cfg := a.REST
 	cfg.MaxLimit = 0
+	qc, _ := a.Config.Quarry() // checked when the app was opened
 	return &projectcode.Runtime{Dir: a.Dir, Schema: a.Schema, Eval: a.Routes.Eval, Host: host,
 		Planner: &planner.Planner{Schema: a.Schema, Config: cfg}, Runner: runner, DB: a.DB,
-		Log: log, Config: a.ConfigMap()}
+		Log: log, Config: a.ConfigMap(), Subscriptions: a.Routes.Subscriptions, FetchAllow: qc.Fetch.Allow}
 }
 
 // ConfigMap is the project's configuration by name (api, plugins, server, …), as

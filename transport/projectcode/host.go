@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -66,6 +67,8 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 			return []byte("null"), nil
 		}
 		return b, err
+	case "net.fetch":
+		return rt.fetch(c.ctx, args)
 	case "sanitize.output":
 		var v any
 		if err := decodeOrdered(args, &v); err != nil {
@@ -82,10 +85,17 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		}
 		return json.Marshal(rt.sanitizeOutput(c, m, data))
 	case "sanitize.query":
+		// Strapi drops what the caller may not filter, sort or populate by (private fields,
+		// relations it cannot read) and the service then reads as the system: a silently
+		// wider result. Quarry checks the query as the REST API would for the caller and
+		// refuses it instead (the same 400 REST answers); a query that passes is unchanged.
 		var a struct {
 			Query json.RawMessage `json:"query"`
 		}
 		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		if err := rt.checkQuery(c, args); err != nil {
 			return nil, err
 		}
 		return a.Query, nil
@@ -98,18 +108,7 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		}
 		return a.Data, nil
 	case "validate.query":
-		var a struct {
-			UID   string          `json:"uid"`
-			Query json.RawMessage `json:"query"`
-		}
-		if err := json.Unmarshal(args, &a); err != nil {
-			return nil, err
-		}
-		q := &ir.Query{Model: a.UID}
-		if err := rest.Parse(QueryString(a.Query), q); err != nil {
-			return nil, err
-		}
-		if _, err := rt.Planner.Read(q, c.who); err != nil {
+		if err := rt.checkQuery(c, args); err != nil {
 			return nil, err
 		}
 		return []byte("null"), nil
@@ -151,12 +150,37 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		return rt.read(c, style, name, m, a)
 	case "create", "update", "delete":
 		return rt.write(c, style, name, a)
+	case "updateMany", "deleteMany":
+		if style == jsquery.QueryEngine {
+			return rt.writeMany(c, m, name, a)
+		}
 	}
 	api := "strapi.entityService." + name
 	if style == jsquery.QueryEngine {
 		api = "strapi.db.query('" + a.UID + "')." + name
 	}
 	return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: api + " is not provided by Quarry yet"}
+}
+
+// checkQuery plans a controller's query ({uid, query}) as the REST API would for the caller:
+// the REST API's 400 for what the caller may not filter, sort, select or populate by.
+func (rt *Runtime) checkQuery(c *call, args []byte) error {
+	var a struct {
+		UID   string          `json:"uid"`
+		Query json.RawMessage `json:"query"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil {
+		return err
+	}
+	if _, ok := rt.model(a.UID); !ok {
+		return nil // Strapi's sanitizers need a model too; the service call that follows says so
+	}
+	q := &ir.Query{Model: a.UID}
+	if err := rest.Parse(QueryString(a.Query), q); err != nil {
+		return err
+	}
+	_, err := rt.Planner.Read(q, c.who)
+	return err
 }
 
 // read runs a read of the entity service or the query engine and answers it as they do:
@@ -297,22 +321,27 @@ func (rt *Runtime) native(c *call, args []byte) (int, []byte, error) {
 }
 
 // nativeRoute answers the request's own route natively for a chain that ends there.
-func (rt *Runtime) nativeRoute(c *call, args []byte) (int, []byte) {
+func (rt *Runtime) nativeRoute(c *call, args []byte) (int, []byte, http.Header) {
 	if c == nil {
-		return 501, []byte(`{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"a plugin's action is not available outside a request under Quarry","details":{}}}`)
+		return 501, []byte(`{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"a plugin's action is not available outside a request under Quarry","details":{}}}`), nil
 	}
 	var a struct {
 		Query json.RawMessage `json:"query"`
 		Body  json.RawMessage `json:"body"`
+		App   bool            `json:"app"`
 	}
 	if err := json.Unmarshal(args, &a); err != nil {
-		return 400, []byte(`{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`)
+		return 400, []byte(`{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`), nil
 	}
 	var body []byte
 	if len(a.Body) > 0 && string(a.Body) != "null" {
 		body = a.Body
 	}
-	return rt.Host.NativeRoute(c.ctx, c.method, c.path, QueryString(a.Query), body)
+	if a.App {
+		return rt.Host.AppNext(c.ctx, c.method, c.path, QueryString(a.Query), body)
+	}
+	status, out := rt.Host.NativeRoute(c.ctx, c.method, c.path, QueryString(a.Query), body)
+	return status, out, nil
 }
 
 // sanitizeOutput is Strapi's sanitize.contentAPI.output: private attributes and passwords

@@ -52,6 +52,10 @@ type Host interface {
 	// chain (a plugin's action), with the query (raw, qs notation) and JSON body the chain
 	// left: its status and JSON body.
 	NativeRoute(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte)
+	// AppNext serves a request whose app-level middlewares have run, as the router serves
+	// it (its route's own chain included), with the query and JSON body they left: its
+	// status, body and headers.
+	AppNext(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte, http.Header)
 	// User is the users-permissions user with its role, as Strapi puts it in ctx.state.user
 	// (flat JSON, without password and tokens); nil when there is none.
 	User(ctx context.Context, id int64) ([]byte, error)
@@ -77,6 +81,11 @@ type Runtime struct {
 	// Services are the plugins' services the project's code may call, by "plugin.service"
 	// (strapi.plugin('users-permissions').service('jwt')).
 	Services map[string]PluginService
+	// FetchAllow are the hosts the project's code may fetch (config/quarry's fetch.allow).
+	FetchAllow []string
+	// Subscriptions counts the lifecycle subscriptions src/index's register() and bootstrap()
+	// make (routes.Model.Subscriptions): each sandbox replays them before running hooks.
+	Subscriptions int
 	// Timeout bounds one request's run of the project's code (default 10 s).
 	Timeout time.Duration
 	// Size is the number of sandboxes (default GOMAXPROCS).
@@ -98,10 +107,12 @@ type vm struct {
 	js      *jseval.VM
 	serve   goja.Callable
 	hook    goja.Callable
+	boot    goja.Callable // bootstrap
 	graphql goja.Callable // resolveGraphQL
 	exts    goja.Callable // graphqlExtensions
 	cur     *call         // the request being served
 	status  int           // the status of the last native call
+	headers []string      // the headers of the last nativeRoute call, as name, value pairs
 }
 
 // call is one request's state while the project's code runs.
@@ -132,6 +143,10 @@ func (rt *Runtime) init() {
 			rt.MaxHeap = 1 << 30
 		}
 		rt.heap.max = rt.MaxHeap
+		// The sandbox requires project files by absolute path (--app . is relative).
+		if abs, err := filepath.Abs(rt.Dir); err == nil {
+			rt.Dir = abs
+		}
 		rt.files = projectFiles(rt.Dir)
 		rt.setup, rt.err = rt.setupJSON()
 		rt.pool = make(chan *vm, rt.Size)
@@ -279,9 +294,23 @@ func (rt *Runtime) newVM() (*vm, error) {
 		return r.ToValue(string(body))
 	})
 	host.Set("nativeRoute", func(c goja.FunctionCall) goja.Value {
-		status, body := rt.nativeRoute(v.cur, []byte(c.Argument(0).String()))
+		status, body, hdr := rt.nativeRoute(v.cur, []byte(c.Argument(0).String()))
 		v.status = status
+		v.headers = v.headers[:0]
+		for k, vals := range hdr {
+			if len(vals) > 0 && k != "Content-Length" {
+				v.headers = append(v.headers, strings.ToLower(k), vals[0])
+			}
+		}
 		return r.ToValue(string(body))
+	})
+	// nativeHeaders are the last nativeRoute answer's headers, as [name, value, …].
+	host.Set("nativeHeaders", func(goja.FunctionCall) goja.Value {
+		out := make([]any, len(v.headers))
+		for i, s := range v.headers {
+			out[i] = s
+		}
+		return r.NewArray(out...)
 	})
 	host.Set("nativeStatus", func(goja.FunctionCall) goja.Value { return r.ToValue(v.status) })
 	// serviceMethods lists a plugin service's methods ("null" when Quarry has none); read at
@@ -335,6 +364,7 @@ func (rt *Runtime) newVM() (*vm, error) {
 	r.Set("strapi", apiObj.Get("strapi"))
 	v.serve, _ = goja.AssertFunction(apiObj.Get("serve"))
 	v.hook, _ = goja.AssertFunction(apiObj.Get("hook"))
+	v.boot, _ = goja.AssertFunction(apiObj.Get("bootstrap"))
 	v.graphql, _ = goja.AssertFunction(apiObj.Get("resolveGraphQL"))
 	v.exts, _ = goja.AssertFunction(apiObj.Get("graphqlExtensions"))
 	return v, nil
@@ -467,7 +497,7 @@ func (rt *Runtime) setupJSON() (string, error) {
 	}
 	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
 		"statuses": statuses, "root": rt.Dir, "maxLength": maxLength,
-		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir)})
+		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions})
 	return string(b), err
 }
 

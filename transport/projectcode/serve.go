@@ -36,6 +36,9 @@ type Route struct {
 	// project's register(), run in each sandbox, left them (inline functions included);
 	// Plugin and PluginHandler find the route there.
 	Live bool `json:"live,omitempty"`
+	// App is the chain of the project's app-level middlewares (Middlewares), which ends in
+	// the request served as the router serves it (Host.AppNext).
+	App bool `json:"app,omitempty"`
 	// Extension runs the action as the project's plugin extension replaced it.
 	Extension     bool           `json:"extension,omitempty"`
 	Plugin        string         `json:"plugin,omitempty"`

@@ -15,8 +15,13 @@
   var errors = utils.errors;
 
   var registering = false; // src/index's register() is running (liveRoutes)
+  // dry: bootstrap() runs only up to its first use of data, in every sandbox, for the
+  // lifecycle subscriptions it makes there (Quarry runs it for real once, at start).
+  var dry = false;
+  var DRY = { dry: true };
   function call(op, args) {
     if (registering) throw new errors.NotImplementedError('register() reaches ' + op + ', which Strapi does not offer before bootstrap');
+    if (dry) throw DRY;
     var out = host.call(op, JSON.stringify(args === undefined ? null : args));
     if (out === undefined || out === null || out === '') return undefined;
     var v = JSON.parse(out);
@@ -40,7 +45,10 @@
   }
   function async(fn) {
     return function () {
-      try { return Promise.resolve(fn.apply(this, arguments)); } catch (e) { return Promise.reject(e); }
+      try { return Promise.resolve(fn.apply(this, arguments)); } catch (e) {
+        if (e === DRY) return new Promise(function () {}); // the dry bootstrap stops here
+        return Promise.reject(e);
+      }
     };
   }
 
@@ -65,6 +73,40 @@
     return words.map(function (w, i) { w = w.toLowerCase(); return i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1); }).join('');
   }
 
+  // ---- fetch: the hosts config/quarry lists under fetch.allow (Quarry fetches, in Go) ----
+  function responseOf(out) {
+    var hdrs = out.headers || {};
+    var text = out.body || '';
+    var used = false;
+    function read() { if (used) return Promise.reject(new TypeError('Body is unusable')); used = true; return Promise.resolve(text); }
+    return {
+      ok: out.status >= 200 && out.status < 300, status: out.status, statusText: out.statusText || '', url: out.url, redirected: !!out.redirected,
+      headers: {
+        get: function (n) { var v = hdrs[String(n).toLowerCase()]; return v === undefined ? null : v; },
+        has: function (n) { return hdrs[String(n).toLowerCase()] !== undefined; },
+        forEach: function (fn) { Object.keys(hdrs).forEach(function (k) { fn(hdrs[k], k); }); }
+      },
+      text: read,
+      json: function () { return read().then(function (t) { return JSON.parse(t); }); }
+    };
+  }
+  function quarryFetch(input, init) {
+    if (dry) return new Promise(function () {});
+    init = init || {};
+    return new Promise(function (resolve) {
+      var headers = {};
+      var h = init.headers || {};
+      if (Array.isArray(h)) h.forEach(function (p) { headers[String(p[0])] = String(p[1]); });
+      else if (typeof h.forEach === 'function') h.forEach(function (v, k) { headers[String(k)] = String(v); });
+      else Object.keys(h).forEach(function (k) { headers[k] = String(h[k]); });
+      var url = input && typeof input === 'object' && input.url ? input.url : input;
+      var body = init.body === undefined || init.body === null ? null : String(init.body);
+      resolve(responseOf(call('net.fetch', { url: String(url), method: String(init.method || 'GET').toUpperCase(), headers: headers, body: body })));
+    });
+  }
+  globalThis.fetch = quarryFetch;
+  globalThis.__quarryFetch = quarryFetch;
+
   // ---- models ----
   var contentTypes = host.contentTypes; // uid → {uid, kind, info, options, attributes}
   var components = host.components;     // uid → {uid, attributes}
@@ -87,14 +129,21 @@
     ['findOne', 'findMany', 'findWithCount', 'findPage', 'count', 'create', 'createMany', 'update', 'updateMany',
      'delete', 'deleteMany', 'load', 'populate'].forEach(function (op) {
       q[op] = async(function (params) {
+        if (/Many$/.test(op) && op !== 'findMany') manyHooks(String(uid), op);
         var extra = Array.prototype.slice.call(arguments, 1);
         return call('db.' + op, { uid: String(uid), params: params || {}, extra: extra });
       });
     });
     return q;
   }
+  // strapi.db.lifecycles.subscribe: run after the model's lifecycles file, in the order made,
+  // as Strapi's lifecycles provider runs its subscribers.
   var subscribers = [];
-  var db = { query: query, lifecycles: { subscribe: function (s) { subscribers.push(s); } } };
+  var db = { query: query, lifecycles: { subscribe: function (s) {
+    if (s === null || (typeof s !== 'object' && typeof s !== 'function')) throw new Error('Lifecycle subscriber must be an object or a function');
+    subscribers.push(s);
+    return function () { var i = subscribers.indexOf(s); if (i >= 0) subscribers.splice(i, 1); };
+  } } };
 
   // ---- registries: the project's controllers, services, policies, middlewares ----
   var files = host.files; // kind → name → file path
@@ -642,6 +691,18 @@
     ctx.__res.body = undefined;
     return undefined;
   }
+  // The end of the app-level middlewares' chain: the request served as the router serves it
+  // (its route's own chain included), with the query and body they left; its answer, headers
+  // included, becomes ctx's response.
+  function appNext(ctx) {
+    var body = host.nativeRoute(JSON.stringify({ query: ctx.query, body: ctx.request.body === undefined ? null : ctx.request.body, app: true }));
+    ctx.__res.status = host.nativeStatus();
+    var h = host.nativeHeaders();
+    for (var i = 0; i + 1 < h.length; i += 2) ctx.__res.headers[h[i]] = h[i + 1];
+    ctx.__res.raw = body;
+    ctx.__res.body = undefined;
+    return undefined;
+  }
   // A plugin as the project's extension (src/extensions/<plugin>/strapi-server) leaves it:
   // the extension receives the plugin with its controllers' actions, each answering the
   // request's own route as Quarry serves it natively, and its routes as register() sees them.
@@ -665,7 +726,10 @@
     if (route.extension) {
       var ctrls = extendedPlugin(route.plugin).controllers || {};
       var i = route.pluginHandler.indexOf('.');
-      var c = ctrls[route.pluginHandler.slice(0, i)];
+      var name = route.pluginHandler.slice(0, i);
+      var c = ctrls[name];
+      // A controller given as a factory, as Strapi's controller registry takes it.
+      if (typeof c === 'function') c = ctrls[name] = c({ strapi: strapi });
       var fn = c && c[route.pluginHandler.slice(i + 1)];
       if (typeof fn !== 'function') throw new errors.NotImplementedError('Handler not found "' + route.handler + '"');
       return function (ctx, next) { return fn.call(c, ctx, next); };
@@ -691,8 +755,7 @@
   function ensureRegister() {
     if (registered) return registered;
     registered = new Promise(function (resolve) {
-      var mod = host.indexFile ? projectRequire(host.indexFile) : undefined;
-      if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
+      var mod = indexModule();
       var reg = mod && mod.register;
       registering = true;
       try { resolve(typeof reg === 'function' ? reg.call(mod, { strapi: strapi }) : undefined); } finally { registering = false; }
@@ -700,6 +763,44 @@
       throw new errors.NotImplementedError('register() in ' + host.indexFile + ' failed under Quarry: ' + (e && e.message ? e.message : String(e)));
     });
     return registered;
+  }
+  function indexModule() {
+    var mod = host.indexFile ? projectRequire(host.indexFile) : undefined;
+    if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
+    return mod;
+  }
+  // ensureStartup is register() and the dry bootstrap(): what a sandbox needs of the start-up
+  // code before it runs lifecycle subscribers.
+  var started;
+  function ensureStartup() {
+    if (started) return started;
+    started = ensureRegister().then(function () {
+      var mod = indexModule();
+      if (!mod || typeof mod.bootstrap !== 'function' || !host.subscriptions) return;
+      dry = true;
+      try { Promise.resolve(mod.bootstrap.call(mod, { strapi: strapi })).catch(function () {}); } catch (e) { /* stopped at its first use of data */ } finally { dry = false; }
+    });
+    return started;
+  }
+  // bootstrap runs the local plugins' and then the project's bootstrap() for real, once at
+  // start (in a sandbox of its own, dropped afterwards), as Strapi does after register().
+  function bootstrap() {
+    var box = { state: 'pending' };
+    try {
+      ensureRegister().then(function () {
+        var chain = Promise.resolve();
+        Object.keys(files.plugins || {}).sort().forEach(function (name) {
+          var c = (host.config.plugins || {})[name]; // Strapi loads a local plugin config/plugins declares
+          if (!c || c.enabled === false) return;
+          var p = localPlugin(name);
+          if (p && typeof p.bootstrap === 'function') chain = chain.then(function () { return p.bootstrap({ strapi: strapi }); });
+        });
+        var mod = indexModule();
+        if (mod && typeof mod.bootstrap === 'function') chain = chain.then(function () { return mod.bootstrap.call(mod, { strapi: strapi }); });
+        return chain;
+      }).then(function () { box.state = 'done'; }, function (e) { box.state = 'done'; box.error = e && e.message ? String(e.message) : String(e); });
+    } catch (e) { box.state = 'done'; box.error = e && e.message ? String(e.message) : String(e); }
+    return box;
   }
   // A live route's chain: its policies and middlewares as register() left them, without the
   // plugin's own (its action, Quarry's, applies those).
@@ -733,6 +834,10 @@
       return chains[key];
     }
     var info = route.info || {};
+    if (route.app) {
+      chains[key] = compose((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }).concat([appNext]));
+      return chains[key];
+    }
     var pols = (route.policies || []).map(function (p) { return resolvePolicy(p, info); });
     var policyMw = function (ctx, next) {
       // Strapi's createPolicyContext: Object.assign({ is, type }, ctx), so only koa's own
@@ -792,7 +897,8 @@
     var ctx;
     try {
       ctx = makeCtx(req);
-      ctx.state.route = route.state || (route.state = { method: route.method, path: route.path, handler: route.handler, info: route.info || {}, config: route.config || {} });
+      // App-level middlewares run before routing: no route yet.
+      if (!route.app) ctx.state.route = route.state || (route.state = { method: route.method, path: route.path, handler: route.handler, info: route.info || {}, config: route.config || {} });
       chain(route)(ctx).then(function () { box.state = 'done'; finish(box, ctx); }, function (e) { fail(box, ctx, e); });
     } catch (e) { fail(box, ctx, e); }
     return box;
@@ -854,23 +960,56 @@
   // hook runs a model's lifecycle hook on Strapi's event object; the box says what the
   // before hooks left in params.data and the state, or the error to answer.
   var lifecycleModules = {};
+  function lifecycleModule(uid) {
+    var mod = lifecycleModules[uid];
+    if (mod === undefined) {
+      var f = files.lifecycles[uid];
+      mod = f ? projectRequire(f) : null;
+      if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
+      lifecycleModules[uid] = mod;
+    }
+    return mod;
+  }
+  // manyHooks refuses a query-engine createMany/updateMany/deleteMany on a model whose
+  // lifecycle hooks for it Quarry does not run (before<Op>, after<Op>, function subscribers).
+  function manyHooks(uid, op) {
+    var name = op.charAt(0).toUpperCase() + op.slice(1);
+    var hooked = function (s) {
+      if (typeof s === 'function') return true;
+      return !!s && (!s.models || s.models.indexOf(uid) >= 0) && (typeof s['before' + name] === 'function' || typeof s['after' + name] === 'function');
+    };
+    if ([lifecycleModule(uid)].concat(subscribers).some(hooked)) {
+      throw new errors.NotImplementedError('strapi.db.query(\'' + uid + '\').' + op + ': its lifecycle hooks (before' + name + ', after' + name + ') are not run by Quarry');
+    }
+  }
   function hook(uid, action, eventJSON) {
     var box = { state: 'pending' };
     try {
-      var mod = lifecycleModules[uid];
-      if (mod === undefined) {
-        var f = files.lifecycles[uid];
-        mod = f ? projectRequire(f) : null;
-        if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
-        lifecycleModules[uid] = mod;
-      }
-      var fn = mod && mod[action];
-      if (typeof fn !== 'function') { box.state = 'done'; return box; }
-      var event = JSON.parse(eventJSON);
-      Promise.resolve(fn.call(mod, event)).then(function () {
+      var mod = lifecycleModule(uid);
+      var base = JSON.parse(eventJSON);
+      // One state per subscriber (the lifecycles file is the first), as Strapi keeps them.
+      var states = base.state && Array.isArray(base.state.subscribers) ? base.state.subscribers : [];
+      var props = { params: base.params };
+      if ('result' in base) props.result = base.result;
+      var list;
+      var run = function (i) {
+        if (i >= list.length) return Promise.resolve();
+        var s = list[i];
+        var fn = typeof s === 'function' ? s : (s && (!s.models || s.models.indexOf(uid) >= 0) ? s[action] : undefined);
+        if (typeof fn !== 'function') return run(i + 1);
+        var event = Object.assign({ action: action, model: base.model, state: states[i] || {} }, props);
+        return Promise.resolve(fn.call(s, event)).then(function () { states[i] = event.state || {}; return run(i + 1); });
+      };
+      ensureStartup().then(function () {
+        if (host.subscriptions > subscribers.length) {
+          throw new errors.NotImplementedError('strapi.db.lifecycles.subscribe is called in bootstrap() after its first use of data, where Quarry does not reach it');
+        }
+        list = [mod].concat(subscribers); // as the start-up code left them
+        return run(0);
+      }).then(function () {
         box.state = 'done';
-        if (event.params && event.params.data !== undefined) box.data = JSON.stringify(event.params.data);
-        box.stateJSON = JSON.stringify(event.state || {});
+        if (props.params && props.params.data !== undefined) box.data = JSON.stringify(props.params.data);
+        box.stateJSON = JSON.stringify({ subscribers: states.map(function (x) { return x || {}; }) });
       }, function (e) { fail(box, null, e); });
     } catch (e) { fail(box, null, e); }
     return box;
@@ -953,6 +1092,6 @@
   }
 
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
-  return { strapi: strapi, factories: factories, serve: serve, hook: hook, subscribers: subscribers, transformResponse: transformResponse,
+  return { strapi: strapi, factories: factories, serve: serve, hook: hook, bootstrap: bootstrap, subscribers: subscribers, transformResponse: transformResponse,
     graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL };
 })

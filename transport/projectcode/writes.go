@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dop251/goja"
 
@@ -16,12 +18,15 @@ import (
 	"github.com/quarrycms/quarry/parser/jsquery"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/jseval"
 	"github.com/quarrycms/quarry/transport/envelope"
 )
 
 // Writer is the one write path the project's writes go through (planner/write.Service).
 type Writer interface {
 	Apply(ctx context.Context, q *ir.Query, who *ir.Caller) (*write.Result, error)
+	UpdateMany(ctx context.Context, m *schemas.Model, ids []int64, data map[string]any) (int64, error)
+	DeleteMany(ctx context.Context, m *schemas.Model, ids []int64) (int64, error)
 }
 
 // vmKey carries, in a request's context, the sandbox its script runs in: a write that
@@ -90,6 +95,59 @@ func (rt *Runtime) write(c *call, style jsquery.Style, op string, a readArgs) ([
 	defer envelope.Put(b)
 	b.FlatEntry(res.Plan.Root, res.Entry)
 	return bytes.Clone(b.Bytes()), nil
+}
+
+// writeMany runs the query engine's updateMany and deleteMany: the entries its where finds
+// (one read, through the planner), then the one write path's bulk write of them.
+func (rt *Runtime) writeMany(c *call, m *schemas.Model, op string, a readArgs) ([]byte, error) {
+	if rt.Writes == nil {
+		return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "writes from the project's code are not available"}
+	}
+	var params struct {
+		Data  json.RawMessage `json:"data"`
+		Where json.RawMessage `json:"where"`
+	}
+	if len(a.Params) > 0 {
+		if err := json.Unmarshal(a.Params, &params); err != nil {
+			return nil, apierror.Validation("Invalid params: %v", err)
+		}
+	}
+	var q ir.Query
+	if op == "updateMany" {
+		if err := setData(&q, params.Data); err != nil {
+			return nil, err
+		}
+	}
+	where := params.Where
+	if len(where) == 0 || string(where) == "null" {
+		where = json.RawMessage("{}") // Strapi's query builder: no where, every row
+	}
+	sel, _ := json.Marshal(map[string]json.RawMessage{"where": where, "select": json.RawMessage(`["id"]`)})
+	out, err := rt.read(c, jsquery.QueryEngine, "findMany", m, readArgs{UID: m.UID, Params: sel})
+	if err != nil {
+		return nil, err
+	}
+	var found []struct {
+		ID int64 `json:"id"`
+	}
+	if err := json.Unmarshal(out, &found); err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(found))
+	for i, e := range found {
+		ids[i] = e.ID
+	}
+	var n int64
+	switch {
+	case op == "updateMany":
+		n, err = rt.Writes.UpdateMany(c.ctx, m, ids, q.Data) // validates data even when nothing matches
+	case len(ids) > 0:
+		n, err = rt.Writes.DeleteMany(c.ctx, m, ids)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(map[string]int64{"count": n})
 }
 
 // writeTarget is the id an update or delete writes: the entity service's id argument, or
@@ -171,12 +229,12 @@ func (rt *Runtime) After(ctx context.Context, l *write.Lifecycle) error {
 // HasLifecycles says whether some model has a lifecycles file Quarry runs.
 func (rt *Runtime) HasLifecycles() bool {
 	// Not init: the server sets the runtime's services after asking, before the first request.
-	return len(projectFiles(rt.Dir)["lifecycles"]) > 0
+	return len(projectFiles(rt.Dir)["lifecycles"]) > 0 || rt.Subscriptions > 0
 }
 
 func (rt *Runtime) runHook(ctx context.Context, l *write.Lifecycle) error {
 	rt.init()
-	if rt.files["lifecycles"][l.Model.UID] == "" {
+	if rt.files["lifecycles"][l.Model.UID] == "" && rt.Subscriptions == 0 {
 		return nil
 	}
 	event, err := rt.eventJSON(l)
@@ -319,4 +377,45 @@ func dataKeys(m *schemas.Model, data map[string]any) []string {
 	}
 	sort.Strings(rest)
 	return append(keys, rest...)
+}
+
+// Bootstrap runs the start-up code Strapi runs after register(): the enabled local plugins'
+// bootstrap() and then src/index's, with the entity service, the query engine and the
+// plugins' services, as the system. It runs in a sandbox of its own, dropped afterwards (the
+// sandboxes that serve requests replay only the subscriptions it makes), under a time limit
+// of its own: Strapi gives start-up code as long as it takes, Quarry a few minutes.
+func (rt *Runtime) Bootstrap(ctx context.Context, limit time.Duration) error {
+	rt.init()
+	if rt.err != nil {
+		return rt.err
+	}
+	v, err := rt.newVM()
+	if err != nil {
+		return err
+	}
+	c := &call{ctx: ctx, who: ir.System, route: "bootstrap()"}
+	c.ctx = context.WithValue(ctx, vmKey{}, v)
+	v.cur = c
+	var res struct{ state, err string }
+	rt.heap.enter(v)
+	err = v.js.Run(ctx, limit, func() error {
+		r := v.js.Runtime()
+		b, err := v.boot(goja.Undefined())
+		if err != nil {
+			return err
+		}
+		box := b.ToObject(r)
+		res.state, res.err = boxString(box, "state"), boxString(box, "error")
+		return nil
+	})
+	rt.heap.leave(v)
+	switch {
+	case err != nil:
+		return fmt.Errorf("bootstrap(): %w", jseval.JSError(err))
+	case res.state != "done":
+		return errors.New("bootstrap() did not finish: it waits on something that never comes")
+	case res.err != "":
+		return fmt.Errorf("bootstrap(): %s", res.err)
+	}
+	return nil
 }

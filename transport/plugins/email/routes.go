@@ -1,7 +1,9 @@
 package email
 
 import (
+	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -195,4 +197,42 @@ func attachment(v any) (Attachment, error) {
 		a.Filename = "attachment"
 	}
 	return a, nil
+}
+
+// ProjectService is the plugin's email service as a project's code calls it
+// (strapi.plugin('email').service('email').send({ to, subject, text, … })): the same message
+// rules and provider as POST /api/email, for code Quarry runs (a contact form's controller, a
+// lifecycle hook announcing an order).
+type ProjectService struct {
+	Mailer Sender
+	Log    *slog.Logger
+}
+
+// Methods are the service's methods the project's code may call; sendTemplatedEmail (lodash
+// templates) is not among them and answers 501 naming it.
+func (ProjectService) Methods() []string { return []string{"send"} }
+
+// Call runs send with its one argument, the message's options.
+func (p ProjectService) Call(ctx context.Context, _ *ir.Caller, method string, args []json.RawMessage) (any, error) {
+	if method != "send" {
+		return nil, &apierror.Error{Status: http.StatusNotImplemented, Name: "NotImplementedError", Message: "strapi.plugin('email').service('email')." + method + " is not provided by Quarry"}
+	}
+	var body map[string]any
+	if len(args) > 0 {
+		if err := json.Unmarshal(args[0], &body); err != nil {
+			return nil, apierror.Validation("send(options): options must be an object")
+		}
+	}
+	m, err := emailMessage(body)
+	if err != nil {
+		return nil, err
+	}
+	if p.Mailer == nil {
+		return nil, nil
+	}
+	if err := p.Mailer.Send(ctx, m); err != nil {
+		p.Log.Error("email plugin: e-mail not sent", "err", err)
+		return nil, &apierror.Error{Status: http.StatusInternalServerError, Name: "InternalServerError", Message: "Internal Server Error"}
+	}
+	return nil, nil
 }

@@ -1,0 +1,8 @@
+'use strict';
+
+module.exports = {
+  routes: [
+    { method: 'POST', path: '/events/retitle', handler: 'event.retitle' },
+    { method: 'POST', path: '/events/cleanup', handler: 'event.cleanup' },
+  ],
+};

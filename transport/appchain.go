@@ -1,0 +1,133 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/transport/envelope"
+	"github.com/quarrycms/quarry/transport/projectcode"
+)
+
+// appDoneKey marks, in a request's context, a request whose app-level middlewares have run
+// (Server.AppNext): the router serves it as usual, its own route's chain included.
+type appDoneKey struct{}
+
+// appChain runs the project's own app-level middlewares (config/middlewares' global::…)
+// around every request before Quarry routes it, as Strapi's koa app does: the chain runs in
+// the runtime for project code and ends in AppNext, which serves the request as the chain
+// left it. Only JSON travels through the chain: a request under the content API or GraphQL
+// with another body (an upload), and every other path (media files), is refused rather than
+// served without the project's middlewares. Beside Strapi those requests are Strapi's.
+func (s *Server) appChain(next http.Handler) http.Handler {
+	var once sync.Once
+	var route *projectcode.Route
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.Routes == nil || len(s.Routes.App) == 0 || r.Context().Value(appDoneKey{}) != nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		segs := splitPath(r.URL.Path)
+		if len(segs) == 1 && (segs[0] == "_health" || segs[0] == "_ready") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		what := "the project's app-level middlewares (config/middlewares: " + s.appNames() + ")"
+		if s.Upstream != nil {
+			s.toUpstream(w, r, what)
+			return
+		}
+		refuse := func(why string) {
+			envelope.WriteAPIError(w, &apierror.Error{Status: http.StatusNotImplemented, Name: "NotImplementedError", Message: why})
+		}
+		if s.Code == nil {
+			refuse("This request runs " + what + ", which this server does not run")
+			return
+		}
+		if !s.appPath(r.URL.Path) {
+			refuse("This request runs " + what + "; Quarry runs them for the content API and GraphQL only")
+			return
+		}
+		body, err := s.projectBody(w, r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if body == nil && r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
+			refuse("This request runs " + what + "; Quarry runs them for JSON bodies only")
+			return
+		}
+		once.Do(func() {
+			route = &projectcode.Route{Key: "app-level middlewares", App: true, Method: "*", Path: "*",
+				Info: map[string]any{}, Config: map[string]any{}}
+			for _, a := range s.Routes.App {
+				route.Middlewares = append(route.Middlewares, map[string]any{"name": a.Name, "config": a.Config})
+			}
+		})
+		r = r.WithContext(context.WithValue(r.Context(), origRequestKey{}, r))
+		s.Code.Serve(w, r, route, nil, nil, body, s.clientIP(r))
+	})
+}
+
+// appPath says whether the app-level middlewares run for a path here: the content API and
+// GraphQL (JSON both ways).
+func (s *Server) appPath(p string) bool {
+	api := "/api"
+	if s.RESTPrefix != "" {
+		api = s.RESTPrefix
+	}
+	gql := s.GraphQLPath
+	if gql == "" {
+		gql = "/graphql"
+	}
+	for _, base := range []string{api, gql} {
+		if p == base || strings.HasPrefix(p, base+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) appNames() string {
+	names := make([]string, len(s.Routes.App))
+	for i, a := range s.Routes.App {
+		names[i] = a.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// AppNext serves a request whose app-level middlewares have run, with the query and body
+// they left (projectcode.Host): its status, body and headers.
+func (s *Server) AppNext(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte, http.Header) {
+	target := path
+	if rawQuery != "" {
+		target += "?" + rawQuery
+	}
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(context.WithValue(ctx, appDoneKey{}, true), method, target, rd)
+	if err != nil {
+		return http.StatusBadRequest, []byte(`{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`), nil
+	}
+	if orig, ok := ctx.Value(origRequestKey{}).(*http.Request); ok {
+		req.Header = orig.Header.Clone()
+		req.RemoteAddr = orig.RemoteAddr
+		req.Host = orig.Host
+	}
+	req.Header.Del("Content-Length")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+		req.ContentLength = int64(len(body))
+	} else {
+		req.ContentLength = 0
+	}
+	rec := &capture{header: http.Header{}, status: http.StatusOK}
+	s.router.ServeHTTP(rec, req)
+	return rec.status, rec.body.Bytes(), rec.header
+}
