@@ -131,22 +131,30 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 // with the one real Strapi 4.26.2 gave to the same requests (recorded with -update-owncode
 // and QUARRY_ORACLE_URL, Strapi started with ORACLE_GRANTS=config/permissions.json).
 func TestOwnCode(t *testing.T) {
-	golden := filepath.Join("testdata", "owncode_rest.json")
-	project := filepath.Join("testdata", "projects", "owncode")
-	if *updateOwnCode {
+	replayProject(t, "owncode", ownCodeSteps, *updateOwnCode, "-update-owncode")
+}
+
+// replayProject serves testdata/projects/<name> on every database with Quarry alone and
+// replays steps against it, comparing each answer with the one real Strapi 4.26.2 gave
+// (testdata/<name>_rest.json, recorded from QUARRY_ORACLE_URL when update is set, flag
+// naming the flag that sets it); nothing of the project's may be refused.
+func replayProject(t *testing.T, name string, steps []ownCodeStep, update bool, flag string) {
+	golden := filepath.Join("testdata", name+"_rest.json")
+	project := filepath.Join("testdata", "projects", name)
+	if update {
 		u := os.Getenv("QUARRY_ORACLE_URL")
 		if u == "" {
-			t.Fatal("-update-owncode needs QUARRY_ORACLE_URL")
+			t.Fatal(flag + " needs QUARRY_ORACLE_URL")
 		}
 		c := &ownCodeClient{srv: &server{URL: u, Token: "oracle0full0access0token0000000000000000000000000000000000000001"}, jwts: map[string]string{}}
 		var out []frontendAnswer
-		for _, st := range ownCodeSteps {
+		for _, st := range steps {
 			status, body := c.step(t, st)
 			out = append(out, frontendAnswer{Name: st.Name, Status: status, Response: body})
 		}
 		writeAnswers(t, golden, out)
 	}
-	want := readAnswers(t, golden, len(ownCodeSteps), "-update-owncode")
+	want := readAnswers(t, golden, len(steps), flag)
 	for _, be := range backends() {
 		t.Run(be.Name, func(t *testing.T) {
 			app := copyProject(t, project)
@@ -156,7 +164,7 @@ func TestOwnCode(t *testing.T) {
 				t.Fatalf("routes refused:\n%s", out)
 			}
 			c := &ownCodeClient{srv: srv, jwts: map[string]string{}}
-			for i, st := range ownCodeSteps {
+			for i, st := range steps {
 				status, got := c.step(t, st)
 				if w := want[i]; status != w.Status || got != w.Response {
 					t.Errorf("step %q %s %s:\n got %d %s\nwant %d %s", st.Name, st.Method, st.Path, status, got, w.Status, w.Response)

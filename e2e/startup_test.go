@@ -46,38 +46,7 @@ var startupSteps = []ownCodeStep{
 // hooks (strapi.db.lifecycles.subscribe) on Quarry alone, on every database, and compares
 // each answer with real Strapi 4.26.2's (recorded with -update-startup).
 func TestStartupCode(t *testing.T) {
-	golden := filepath.Join("testdata", "startup_rest.json")
-	project := filepath.Join("testdata", "projects", "startup")
-	if *updateStartup {
-		u := os.Getenv("QUARRY_ORACLE_URL")
-		if u == "" {
-			t.Fatal("-update-startup needs QUARRY_ORACLE_URL")
-		}
-		c := &ownCodeClient{srv: &server{URL: u, Token: "oracle0full0access0token0000000000000000000000000000000000000001"}, jwts: map[string]string{}}
-		var out []frontendAnswer
-		for _, st := range startupSteps {
-			status, body := c.step(t, st)
-			out = append(out, frontendAnswer{Name: st.Name, Status: status, Response: body})
-		}
-		writeAnswers(t, golden, out)
-	}
-	want := readAnswers(t, golden, len(startupSteps), "-update-startup")
-	for _, be := range backends() {
-		t.Run(be.Name, func(t *testing.T) {
-			app := copyProject(t, project)
-			srv := start(t, be, app)
-			if out := quarry(t, srv.Env, "routes", "--app", app); strings.Contains(out, " refused ") {
-				t.Fatalf("routes refused:\n%s", out)
-			}
-			c := &ownCodeClient{srv: srv, jwts: map[string]string{}}
-			for i, st := range startupSteps {
-				status, got := c.step(t, st)
-				if w := want[i]; status != w.Status || got != w.Response {
-					t.Errorf("step %q %s %s:\n got %d %s\nwant %d %s", st.Name, st.Method, st.Path, status, got, w.Status, w.Response)
-				}
-			}
-		})
-	}
+	replayProject(t, "startup", startupSteps, *updateStartup, "-update-startup")
 }
 
 // lateSubscription subscribes a hook after bootstrap()'s first use of data: the sandboxes that

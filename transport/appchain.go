@@ -1,9 +1,7 @@
 package transport
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -103,31 +101,5 @@ func (s *Server) appNames() string {
 // AppNext serves a request whose app-level middlewares have run, with the query and body
 // they left (projectcode.Host): its status, body and headers.
 func (s *Server) AppNext(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte, http.Header) {
-	target := path
-	if rawQuery != "" {
-		target += "?" + rawQuery
-	}
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(context.WithValue(ctx, appDoneKey{}, true), method, target, rd)
-	if err != nil {
-		return http.StatusBadRequest, []byte(`{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`), nil
-	}
-	if orig, ok := ctx.Value(origRequestKey{}).(*http.Request); ok {
-		req.Header = orig.Header.Clone()
-		req.RemoteAddr = orig.RemoteAddr
-		req.Host = orig.Host
-	}
-	req.Header.Del("Content-Length")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-		req.ContentLength = int64(len(body))
-	} else {
-		req.ContentLength = 0
-	}
-	rec := &capture{header: http.Header{}, status: http.StatusOK}
-	s.router.ServeHTTP(rec, req)
-	return rec.status, rec.body.Bytes(), rec.header
+	return s.reenter(context.WithValue(ctx, appDoneKey{}, true), method, path, rawQuery, body)
 }

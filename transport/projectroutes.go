@@ -117,6 +117,14 @@ type origRequestKey struct{}
 // NativeRoute answers a request's route as Quarry serves it natively, with the chain's query
 // and body (projectcode.Host).
 func (s *Server) NativeRoute(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte) {
+	status, out, _ := s.reenter(context.WithValue(ctx, nativeKey{}, true), method, path, rawQuery, body)
+	return status, out
+}
+
+// reenter serves, through the router, the request whose project chain has run (ctx says
+// which: nativeKey, appDoneKey), with the client's headers and the query and JSON body the
+// chain left: its status, body and headers.
+func (s *Server) reenter(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte, http.Header) {
 	target := path
 	if rawQuery != "" {
 		target += "?" + rawQuery
@@ -125,9 +133,9 @@ func (s *Server) NativeRoute(ctx context.Context, method, path, rawQuery string,
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(context.WithValue(ctx, nativeKey{}, true), method, target, rd)
+	req, err := http.NewRequestWithContext(ctx, method, target, rd)
 	if err != nil {
-		return http.StatusBadRequest, []byte(`{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`)
+		return http.StatusBadRequest, []byte(`{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`), nil
 	}
 	if orig, ok := ctx.Value(origRequestKey{}).(*http.Request); ok {
 		req.Header = orig.Header.Clone()
@@ -143,7 +151,7 @@ func (s *Server) NativeRoute(ctx context.Context, method, path, rawQuery string,
 	}
 	rec := &capture{header: http.Header{}, status: http.StatusOK}
 	s.router.ServeHTTP(rec, req)
-	return rec.status, rec.body.Bytes()
+	return rec.status, rec.body.Bytes(), rec.header
 }
 
 // User is ctx.state.user: the user with its role, flat, without secrets (projectcode.Host).
