@@ -38,20 +38,12 @@ type vmKey struct{}
 // create/update/delete through the one write path, as the system (no permission check),
 // and answers the entry flat, as Strapi's entity service returns it.
 func (rt *Runtime) write(c *call, style jsquery.Style, op string, a readArgs) ([]byte, error) {
-	if rt.Writes == nil {
-		return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "writes from the project's code are not available"}
+	params, err := rt.writeParams(a)
+	if err != nil {
+		return nil, err
 	}
 	m, _ := rt.model(a.UID)
 	q := &ir.Query{Model: m.UID, Via: ir.ViaEntityService}
-	var params struct {
-		Data  json.RawMessage `json:"data"`
-		Where json.RawMessage `json:"where"`
-	}
-	if len(a.Params) > 0 {
-		if err := json.Unmarshal(a.Params, &params); err != nil {
-			return nil, apierror.Validation("Invalid params: %v", err)
-		}
-	}
 	readParams := a.Params
 	switch op {
 	case "create":
@@ -97,20 +89,28 @@ func (rt *Runtime) write(c *call, style jsquery.Style, op string, a readArgs) ([
 	return bytes.Clone(b.Bytes()), nil
 }
 
-// writeMany runs the query engine's updateMany and deleteMany: the entries its where finds
-// (one read, through the planner), then the one write path's bulk write of them.
-func (rt *Runtime) writeMany(c *call, m *schemas.Model, op string, a readArgs) ([]byte, error) {
+// writeParams are a write call's data and where, once the runtime has a write path.
+func (rt *Runtime) writeParams(a readArgs) (params struct {
+	Data  json.RawMessage `json:"data"`
+	Where json.RawMessage `json:"where"`
+}, err error) {
 	if rt.Writes == nil {
-		return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "writes from the project's code are not available"}
-	}
-	var params struct {
-		Data  json.RawMessage `json:"data"`
-		Where json.RawMessage `json:"where"`
+		return params, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "writes from the project's code are not available"}
 	}
 	if len(a.Params) > 0 {
 		if err := json.Unmarshal(a.Params, &params); err != nil {
-			return nil, apierror.Validation("Invalid params: %v", err)
+			return params, apierror.Validation("Invalid params: %v", err)
 		}
+	}
+	return params, nil
+}
+
+// writeMany runs the query engine's updateMany and deleteMany: the entries its where finds
+// (one read, through the planner), then the one write path's bulk write of them.
+func (rt *Runtime) writeMany(c *call, m *schemas.Model, op string, a readArgs) ([]byte, error) {
+	params, err := rt.writeParams(a)
+	if err != nil {
+		return nil, err
 	}
 	var q ir.Query
 	if op == "updateMany" {
