@@ -325,4 +325,7 @@ func TestAppMiddlewares(t *testing.T) {
 	if status, _, _ = get("/_health", ""); status != 204 {
 		t.Errorf("health: %d", status)
 	}
+	if out := quarry(t, srv.Env, "routes", "--app", app); !strings.Contains(out, "app-level middlewares (config/middlewares: global::site-header, global::block-bots), run by Quarry") {
+		t.Errorf("quarry routes does not say the app-level middlewares run:\n%s", out)
+	}
 }

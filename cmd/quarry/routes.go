@@ -59,6 +59,17 @@ func routesCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 			log.Warn("the GraphQL endpoint is refused: the project's GraphQL extension cannot run under Quarry", "error", err)
 		}
 	}
+	if len(table.App) > 0 {
+		names := make([]string, len(table.App))
+		for i, m := range table.App {
+			names[i] = m.Name
+		}
+		how := "run by Quarry"
+		if *upstream != "" {
+			how = "Strapi's: the content API and GraphQL are forwarded"
+		}
+		fmt.Fprintf(stdout, "Every content-API and GraphQL request first runs the project's app-level middlewares (config/middlewares: %s), %s; other paths are refused.\n\n", strings.Join(names, ", "), how)
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "METHOD\tPATH\tSERVED\tWHY")
 	for _, r := range table.List(a.Schema, a.RESTPrefix, *upstream != "") {
