@@ -47,7 +47,7 @@ type Config struct {
 }
 
 // DefaultImageMemory lets one image of the largest decoded size (maxDecodedBytes) be
-// processed beside a few ordinary photos (a 24-megapixel JPEG needs about 100 MB).
+// processed beside an ordinary photo or two (a 24-megapixel JPEG reserves about 180 MB).
 const DefaultImageMemory = 512 << 20
 
 func (c Config) imageMemory() int64 {

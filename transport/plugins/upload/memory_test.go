@@ -96,12 +96,15 @@ func peakHeap(fn func()) uint64 {
 	return peak - base
 }
 
-// benchPrepare measures preparing one upload of body: B/op is what it allocates, and
-// peak-MB/op the most heap it held at once (the order of the RSS it adds).
+// benchPrepare measures preparing one upload of body: B/op is what it allocates,
+// peak-MB/op the most heap it held at once (the order of the RSS it adds) and reserved-MB/op
+// what it reserved of the image memory budget.
 func benchPrepare(b *testing.B, body []byte, name, mime string, wantErr error) {
 	dir := b.TempDir()
 	s := &Service{Config: Config{Dir: dir, SizeLimit: DefaultSizeLimit, MaxFileBytes: DefaultMaxFileBytes,
 		Breakpoints: DefaultBreakpoints, ResponsiveDimensions: true, SizeOptimization: true}}
+	var reserved int64
+	s.reserved = func(n int64) { reserved = n }
 	b.ReportAllocs()
 	b.ResetTimer() // the test image's making is not the upload's
 	var peak uint64
@@ -122,6 +125,7 @@ func benchPrepare(b *testing.B, body []byte, name, mime string, wantErr error) {
 		}
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MB/op")
+	b.ReportMetric(float64(reserved)/(1<<20), "reserved-MB/op")
 }
 
 // BenchmarkPrepareLargePhoto: one upload of a 24-megapixel JPEG (6000×4000) and its four
