@@ -78,7 +78,9 @@ type imageInfo struct {
 	format        string // png, jpeg, gif, webp, tiff, svg
 	width, height int
 	decoded       int64 // decodedSize
-	shrinkBpp     int64 // the bytes per pixel of the image shrink makes of it
+	// deep is 16 bits per channel: Go's PNG and TIFF encoders read such an image a pixel
+	// at a time through At, 8 bytes of garbage per pixel.
+	deep bool
 }
 
 // resizable formats get thumbnail and responsive formats (Strapi's FORMATS_TO_RESIZE).
@@ -129,12 +131,12 @@ func probe(path, mimeType string) (*imageInfo, error) {
 		// 256 MB before any format is made.
 		return nil, errTooLargeImage
 	}
-	bpp := int64(4)
+	deep := false
 	switch cfg.ColorModel {
 	case color.Gray16Model, color.Alpha16Model, color.RGBA64Model, color.NRGBA64Model:
-		bpp = 8
+		deep = true
 	}
-	return &imageInfo{format: format, width: cfg.Width, height: cfg.Height, decoded: decodedSize(cfg), shrinkBpp: bpp}, nil
+	return &imageInfo{format: format, width: cfg.Width, height: cfg.Height, decoded: decodedSize(cfg), deep: deep}, nil
 }
 
 // decode reads the whole image (the first frame of a GIF); a file whose header reads but
@@ -235,7 +237,7 @@ func blank(m image.Image) image.Image {
 // the destination's width times the source's height: 128 MB for a 1000 px wide format of a
 // 4000 px high photo, and as much again for each format made from the photo itself. So the
 // photo is first box-averaged down by an integer factor to at most twice the largest
-// format (shrink, a few bytes per pixel of the result and one pass over the photo), and the
+// format (shrink, 4 bytes per pixel of the result and one pass over the photo), and the
 // formats are made from that.
 
 // shrinkFactor is the factor a w×h image is box-averaged down by before the largest format,
@@ -248,31 +250,15 @@ func shrinkFactor(w, h, tw, th int) int {
 	return max(k, 1)
 }
 
-// shrinkBpp is the bytes per pixel of shrink's result for an image like m.
-func shrinkBpp(m image.Image) int64 {
-	switch m.(type) {
-	case *image.NRGBA64, *image.RGBA64, *image.Gray16:
-		return 8
-	}
-	return 4
-}
-
-// shrink box-averages src down by k: each pixel of the result is the mean of a k×k block
-// (premultiplied, so transparent pixels do not darken their neighbours); the last
+// shrink box-averages src down by k into an 8-bit RGBA image (the type the quality scaler
+// reads fastest, without an allocation per pixel): each pixel of the result is the mean of a
+// k×k block (premultiplied, so transparent pixels do not darken their neighbours); the last
 // src.Dx() mod k columns and rows, less than a pixel of the result, are left out. It stops
 // when ctx ends.
-func shrink(ctx context.Context, src image.Image, k int) (image.Image, error) {
+func shrink(ctx context.Context, src image.Image, k int) (*image.RGBA, error) {
 	b := src.Bounds()
 	w, h := b.Dx()/k, b.Dy()/k
-	var dst interface {
-		image.Image
-		SetRGBA64(x, y int, c color.RGBA64)
-	}
-	if shrinkBpp(src) == 8 {
-		dst = image.NewRGBA64(image.Rect(0, 0, w, h))
-	} else {
-		dst = image.NewRGBA(image.Rect(0, 0, w, h))
-	}
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	at := rgba64At(src)
 	n := uint64(k * k)
 	for oy := 0; oy < h; oy++ {
@@ -280,6 +266,7 @@ func shrink(ctx context.Context, src image.Image, k int) (image.Image, error) {
 			return nil, fmt.Errorf("resizing an image: %w", err)
 		}
 		y0 := b.Min.Y + oy*k
+		row := dst.Pix[oy*dst.Stride : oy*dst.Stride+4*w]
 		for ox := 0; ox < w; ox++ {
 			x0 := b.Min.X + ox*k
 			var r, g, bl, a uint64
@@ -289,7 +276,9 @@ func shrink(ctx context.Context, src image.Image, k int) (image.Image, error) {
 					r, g, bl, a = r+uint64(c.R), g+uint64(c.G), bl+uint64(c.B), a+uint64(c.A)
 				}
 			}
-			dst.SetRGBA64(ox, oy, color.RGBA64{uint16((r + n/2) / n), uint16((g + n/2) / n), uint16((bl + n/2) / n), uint16((a + n/2) / n)})
+			// The mean of 16-bit values, rounded to 8 bits.
+			d := 257 * n
+			row[4*ox], row[4*ox+1], row[4*ox+2], row[4*ox+3] = uint8((r+d/2)/d), uint8((g+d/2)/d), uint8((bl+d/2)/d), uint8((a+d/2)/d)
 		}
 	}
 	return dst, nil

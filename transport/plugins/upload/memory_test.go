@@ -7,7 +7,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"image"
+	"image/color"
+	"image/color/palette"
+	"image/draw"
+	"image/gif"
 	"image/jpeg"
+	"image/png"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -205,12 +211,27 @@ func TestImageWork(t *testing.T) {
 	if err := jpeg.Encode(&jb, testImage(3000, 2000), &jpeg.Options{Quality: 80}); err != nil {
 		t.Fatal(err)
 	}
+	// A GIF (palette) and a 16-bit PNG go through the other kinds of image shrink makes.
+	src := testImage(3000, 2000)
+	pal := image.NewPaletted(src.Bounds(), palette.WebSafe)
+	draw.Draw(pal, pal.Bounds(), src, image.Point{}, draw.Src)
+	var gb, pb bytes.Buffer
+	if err := gif.Encode(&gb, pal, nil); err != nil {
+		t.Fatal(err)
+	}
+	deep := image.NewNRGBA64(src.Bounds())
+	draw.Draw(deep, deep.Bounds(), src, image.Point{}, draw.Src)
+	if err := png.Encode(&pb, deep); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name, mime string
 		body       []byte
 	}{
 		{"a.jpg", "image/jpeg", jb.Bytes()},
 		{"a.png", "image/png", bilevelPNG(t, 4500, 3000)},
+		{"a.gif", "image/gif", gb.Bytes()},
+		{"deep.png", "image/png", pb.Bytes()},
 	} {
 		s := &Service{Config: Config{Dir: t.TempDir(), SizeLimit: DefaultSizeLimit, MaxFileBytes: DefaultMaxFileBytes,
 			Breakpoints: DefaultBreakpoints, ResponsiveDimensions: true, SizeOptimization: true}}
@@ -239,5 +260,40 @@ func TestImageWork(t *testing.T) {
 				t.Errorf("%s %s: %+v", c.name, key, f)
 			}
 		}
+	}
+}
+
+// TestShrink: each pixel is the premultiplied mean of its block, whatever the image's type;
+// the leftover column and row are left out.
+func TestShrink(t *testing.T) {
+	src := image.NewNRGBA(image.Rect(10, 20, 15, 25)) // 5×5, offset bounds
+	for y := 20; y < 25; y++ {
+		for x := 10; x < 15; x++ {
+			src.SetNRGBA(x, y, color.NRGBA{200, 100, 0, 255})
+		}
+	}
+	src.SetNRGBA(10, 20, color.NRGBA{0, 0, 0, 0}) // one transparent pixel in the first block
+	got, err := shrink(context.Background(), src, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Bounds() != image.Rect(0, 0, 2, 2) {
+		t.Fatalf("bounds %v", got.Bounds())
+	}
+	// Premultiplied: three opaque pixels and a transparent one, 3/4 of the color and alpha.
+	if c := got.RGBAAt(0, 0); c != (color.RGBA{150, 75, 0, 191}) {
+		t.Errorf("first block %v", c)
+	}
+	if c := got.RGBAAt(1, 1); c != (color.RGBA{200, 100, 0, 255}) {
+		t.Errorf("last block %v", c)
+	}
+	gray := image.NewGray(image.Rect(0, 0, 4, 2))
+	copy(gray.Pix, []byte{0, 100, 10, 20, 50, 150, 30, 40})
+	got, _ = shrink(context.Background(), gray, 2)
+	if c := got.RGBAAt(0, 0); c != (color.RGBA{75, 75, 75, 255}) {
+		t.Errorf("gray %v", c)
+	}
+	if c := got.RGBAAt(1, 0); c != (color.RGBA{25, 25, 25, 255}) {
+		t.Errorf("gray %v", c)
 	}
 }

@@ -189,7 +189,10 @@ func imageWork(ii *imageInfo, k int, formats []formatSize) int64 {
 	baseW, baseH := ii.width, ii.height
 	if k > 1 {
 		baseW, baseH = ii.width/k, ii.height/k
-		n += int64(baseW) * int64(baseH) * ii.shrinkBpp
+		n += int64(baseW) * int64(baseH) * 4
+	}
+	if ii.deep {
+		n += ii.decoded // re-encoding it (sizeOptimization) reads it through At
 	}
 	var biggest int64
 	for i, from := range formatSources(formats) {
@@ -200,6 +203,9 @@ func imageWork(ii *imageInfo, k int, formats []formatSize) int64 {
 		}
 		px := int64(f.w) * int64(f.h)
 		n += px*8 + int64(f.w)*int64(srcH)*32 // the format (at most 16-bit RGBA), the scaler's buffer
+		if ii.deep {
+			n += px * 8 // its encoding reads it through At
+		}
 		biggest = max(biggest, px)
 	}
 	return n + biggest*16
