@@ -67,7 +67,8 @@ func (t *trickle) Read(p []byte) (int, error) {
 // TestUploadDeadline: a multipart upload's body may take longer than the request deadline
 // (QUARRY_REQUEST_TIMEOUT) to arrive, but the work after it may not: processing that
 // outlasts the deadline ends with a 503 and nothing stored, on the REST upload route, in an
-// entry's creation and through GraphQL.
+// entry's creation and through GraphQL. An image whose decoded size is over the budget is
+// refused at once.
 func TestUploadDeadline(t *testing.T) {
 	for _, be := range backends() {
 		t.Run(be.Name, func(t *testing.T) {
@@ -98,6 +99,13 @@ func TestUploadDeadline(t *testing.T) {
 			}
 			before := strings.Join(settledDir(t, uploads), ",")
 
+			// The abuse suite's 16000×16000 1-bit PNG (256 MB decoded) is refused from its
+			// header, well within the deadline.
+			st, b := s.upload(t, "/api/upload", filepart("files", "bomb.png", "image/png", bilevelPNG(t, 16000, 16000)))
+			if st != 400 || !strings.Contains(string(b), "its decoded size exceeds 192 MB") {
+				t.Errorf("16000x16000 PNG: %d %s", st, b)
+			}
+
 			// Processing longer than the deadline: 503, nothing stored.
 			big := bilevelPNG(t, 12000, 12000)
 			unavailable := func(what string, st int, b string) {
@@ -106,7 +114,7 @@ func TestUploadDeadline(t *testing.T) {
 					t.Errorf("%s: %d %.300s", what, st, b)
 				}
 			}
-			st, b := s.upload(t, "/api/upload", filepart("files", "big.png", "image/png", big))
+			st, b = s.upload(t, "/api/upload", filepart("files", "big.png", "image/png", big))
 			unavailable("REST upload", st, string(b))
 			st, b = s.upload(t, "/api/articles", field("data", `{"title":"Late article"}`), filepart("files.cover", "big.png", "image/png", big))
 			unavailable("entry creation", st, string(b))
@@ -117,7 +125,7 @@ func TestUploadDeadline(t *testing.T) {
 			if after := strings.Join(settledDir(t, uploads), ","); after != before {
 				t.Errorf("files left: %s, before %s", after, before)
 			}
-			if st, b := s.do(t, "GET", "/api/upload/files", nil); st != 200 || strings.Contains(string(b), "big.png") || !strings.Contains(string(b), "slow.txt") {
+			if st, b := s.do(t, "GET", "/api/upload/files", nil); st != 200 || strings.Contains(string(b), "big.png") || strings.Contains(string(b), "bomb.png") || !strings.Contains(string(b), "slow.txt") {
 				t.Errorf("files after: %d %.500s", st, b)
 			}
 			if st, b := s.do(t, "GET", "/api/articles?filters[title][$eq]=Late%20article&publicationState=preview", nil); st != 200 || strings.Contains(string(b), "Late") {
