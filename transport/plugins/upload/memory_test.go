@@ -297,3 +297,28 @@ func TestShrink(t *testing.T) {
 		t.Errorf("gray %v", c)
 	}
 }
+
+// TestImageMemoryConfig: QUARRY_IMAGE_MEMORY takes a size with its unit; a bad one stops
+// the start.
+func TestImageMemoryConfig(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "QUARRY_IMAGE_MEMORY" {
+				return v
+			}
+			return ""
+		}
+	}
+	c, err := ParseConfig(t.TempDir(), nil, env("256MiB"))
+	if err != nil || c.ImageMemory != 256<<20 || c.imageMemory() != 256<<20 {
+		t.Fatalf("256MiB: %d %v", c.ImageMemory, err)
+	}
+	if c, _ := ParseConfig(t.TempDir(), nil, env("")); c.imageMemory() != DefaultImageMemory {
+		t.Fatalf("default: %d", c.imageMemory())
+	}
+	for _, bad := range []string{"lots", "0", "-1MB"} {
+		if _, err := ParseConfig(t.TempDir(), nil, env(bad)); err == nil || !strings.Contains(err.Error(), "QUARRY_IMAGE_MEMORY") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
