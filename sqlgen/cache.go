@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/plan"
 	"github.com/quarrycms/quarry/schemas"
 )
@@ -16,6 +17,7 @@ type slot int
 // and its values in a fixed order; the renderer refers to values by their slot. Shapes are
 // pooled: building the key is on every request's path.
 type shape struct {
+	d    Dialect
 	key  []byte
 	vals []any
 	cmps []cmpSlot
@@ -43,7 +45,7 @@ var shapes = sync.Pool{New: func() any { return &shape{key: make([]byte, 0, 256)
 
 func newShape(d Dialect, s *plan.Select, parents Parents) *shape {
 	sh := shapes.Get().(*shape)
-	sh.key, sh.vals, sh.cmps = sh.key[:0], sh.vals[:0], sh.cmps[:0]
+	sh.d, sh.key, sh.vals, sh.cmps = d, sh.key[:0], sh.vals[:0], sh.cmps[:0]
 	sh.parent, sh.limit, sh.offset, sh.upper = -1, -1, -1, -1
 	sh.str(d.Name())
 	sh.byte('|')
@@ -110,6 +112,7 @@ func newShape(d Dialect, s *plan.Select, parents Parents) *shape {
 func (sh *shape) release() {
 	clear(sh.vals)
 	clear(sh.cmps)
+	sh.d = nil
 	shapes.Put(sh)
 }
 
@@ -167,7 +170,17 @@ func (sh *shape) expr(e plan.Expr) {
 			sh.byte('t')
 		}
 		sh.cmps = append(sh.cmps, cmpSlot{x, len(sh.vals)})
-		sh.vals = append(sh.vals, x.Args...)
+		switch x.Op {
+		case ir.CmpLike, ir.CmpNotLike, ir.CmpILike, ir.CmpNotILike:
+			for _, a := range x.Args {
+				if p, ok := a.(string); ok {
+					a = sh.d.likeValue(p)
+				}
+				sh.vals = append(sh.vals, a)
+			}
+		default:
+			sh.vals = append(sh.vals, x.Args...)
+		}
 	}
 }
 

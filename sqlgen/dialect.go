@@ -73,9 +73,9 @@ type Dialect interface {
 	// under the C collation and SQLite do, whatever the column's collation: $eq and $contains
 	// are case-sensitive, and sort orders match Strapi's answers.
 	exact(expr string) string
-	// likePattern is a LIKE pattern operand the database accepts whatever its text: the
-	// patterns are Strapi's, with % and _ as wildcards.
-	likePattern(expr string) string
+	// likeValue is a LIKE pattern's bound value made one the database accepts whatever its
+	// text: the patterns are Strapi's, with % and _ as wildcards.
+	likeValue(pattern string) string
 	// defaultValues ends an INSERT that takes every column's default.
 	defaultValues() string
 	// returningID is the clause an INSERT ends with to return the new row's id, or "" where

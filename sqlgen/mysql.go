@@ -154,8 +154,8 @@ func (mysql) asText(col string) string { return "CAST(" + col + " AS CHAR)" }
 // narrows, the bytes decide).
 func (mysql) exact(expr string) string { return "CAST(" + expr + " AS BINARY)" }
 
-// likePattern needs nothing: a trailing escape character (backslash) is a literal here.
-func (mysql) likePattern(expr string) string { return expr }
+// likeValue needs nothing: a trailing escape character (backslash) is a literal here.
+func (mysql) likeValue(pattern string) string { return pattern }
 
 func (mysql) tableExists() string {
 	return `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?`

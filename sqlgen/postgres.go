@@ -128,12 +128,16 @@ func (postgres) sortTerm(expr string, desc bool) (string, int) {
 // exact needs nothing: comparisons and LIKE are case-sensitive here.
 func (postgres) exact(expr string) string { return expr }
 
-// likePattern makes a trailing unpaired backslash (LIKE's escape character here) a literal
+// likeValue makes a trailing unpaired backslash (LIKE's escape character here) a literal
 // one: PostgreSQL refuses a pattern ending with its escape character, which Strapi answers
-// with a 500. Every other pattern is left as Strapi sends it.
-func (postgres) likePattern(expr string) string {
-	// No ? in the text: the renderer numbers the ? placeholders.
-	return `regexp_replace(` + expr + `, '(^|[^\\])((\\\\)*)\\$', '\1\2\\\\')`
+// with a 500. Every other pattern is left as Strapi sends it (% and _ are wildcards, and a
+// backslash escapes the character after it, as in Strapi's SQL).
+func (postgres) likeValue(pattern string) string {
+	n := len(pattern) - len(strings.TrimRight(pattern, `\`))
+	if n%2 == 1 {
+		return pattern + `\`
+	}
+	return pattern
 }
 
 func (postgres) defaultValues() string { return "DEFAULT VALUES" }

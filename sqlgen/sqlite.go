@@ -118,8 +118,8 @@ func (sqlite) sortTerm(expr string, desc bool) (string, int) {
 // exact needs nothing: comparisons and LIKE are case-sensitive here (the connection sets case_sensitive_like).
 func (sqlite) exact(expr string) string { return expr }
 
-// likePattern needs nothing: LIKE has no escape character unless one is given.
-func (sqlite) likePattern(expr string) string { return expr }
+// likeValue needs nothing: LIKE has no escape character unless one is given.
+func (sqlite) likeValue(pattern string) string { return pattern }
 
 func (sqlite) defaultValues() string { return "DEFAULT VALUES" }
 func (sqlite) refType() string       { return "integer" }

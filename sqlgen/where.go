@@ -418,18 +418,18 @@ func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.At
 		bind(0)
 		bind(1)
 	case ir.CmpLike:
-		b.WriteString(c + " LIKE " + r.d.exact(r.d.likePattern("?")))
+		b.WriteString(c + " LIKE " + r.d.exact("?"))
 		bind(0)
 	case ir.CmpNotLike:
-		b.WriteString(c + " NOT LIKE " + r.d.exact(r.d.likePattern("?")))
+		b.WriteString(c + " NOT LIKE " + r.d.exact("?"))
 		bind(0)
 	case ir.CmpILike:
 		// Both sides lowered, then compared by bytes: case-insensitive, but not accent- or
 		// space-insensitive as a MySQL collation would be.
-		b.WriteString("LOWER(" + c + ") LIKE " + r.d.exact(r.d.likePattern("LOWER(?)")))
+		b.WriteString("LOWER(" + c + ") LIKE " + r.d.exact("LOWER(?)"))
 		bind(0)
 	case ir.CmpNotILike:
-		b.WriteString("LOWER(" + c + ") NOT LIKE " + r.d.exact(r.d.likePattern("LOWER(?)")))
+		b.WriteString("LOWER(" + c + ") NOT LIKE " + r.d.exact("LOWER(?)"))
 		bind(0)
 	}
 }

@@ -440,6 +440,9 @@ func (s *Server) toUpstream(w http.ResponseWriter, r *http.Request, reason strin
 	if rw, ok := w.(*routedWriter); ok {
 		rw.upstream = true
 	}
+	// An upload through Strapi (its admin panel's) streams to Strapi, which processes it
+	// in its own time.
+	plugins.ReceivingBody(r.Context())
 	if u, ok := r.Context().Value(publicURLKey{}).(*url.URL); ok {
 		// Strapi serves the content API under the same prefix: forward the path the client
 		// sent, not the /api path Quarry routes internally.
@@ -684,16 +687,23 @@ func (s *Server) dispatchNow(w http.ResponseWriter, r *http.Request, m *schemas.
 
 // writeDeadline bounds every write request (the plugins' and the project's code's too) by
 // RequestTimeout, from its start: their JSON bodies are small. Reads are bounded where their
-// statements run (run), so a slow client downloading a file is not cut; multipart uploads,
-// whose bodies may take long to arrive, are not bounded here.
+// statements run (run), so a slow client downloading a file is not cut. A multipart
+// request's deadline pauses while the upload plugin receives its body, which may take long
+// to arrive, and starts again, whole, once it is in (plugins.WithBodyDeadline): the files'
+// processing and the rows are bounded like any write.
 func (s *Server) writeDeadline(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.RequestTimeout <= 0 || r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions ||
-			strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "multipart/") {
+		if s.RequestTimeout <= 0 || r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions {
 			next.ServeHTTP(w, r)
 			return
 		}
-		ctx, cancel := context.WithTimeout(r.Context(), s.RequestTimeout)
+		var ctx context.Context
+		var cancel context.CancelFunc
+		if strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "multipart/") {
+			ctx, cancel = plugins.WithBodyDeadline(r.Context(), s.RequestTimeout)
+		} else {
+			ctx, cancel = context.WithTimeout(r.Context(), s.RequestTimeout)
+		}
 		defer cancel()
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})

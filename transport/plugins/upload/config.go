@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/quarrycms/quarry/schemas/projectconfig"
 )
 
@@ -38,6 +40,21 @@ type Config struct {
 	Provider string
 	// S3 is the aws-s3 provider's configuration; nil for the local provider.
 	S3 *S3Config
+	// ImageMemory is the memory the images being processed at once may hold, in bytes
+	// (decoded pixels and the formats' working buffers; QUARRY_IMAGE_MEMORY, 0: the
+	// default, DefaultImageMemory). Uploads past it wait for others to finish.
+	ImageMemory int64
+}
+
+// DefaultImageMemory lets one image of the largest decoded size (maxDecodedBytes) be
+// processed beside an ordinary photo or two (a 24-megapixel JPEG reserves about 180 MB).
+const DefaultImageMemory = 512 << 20
+
+func (c Config) imageMemory() int64 {
+	if c.ImageMemory > 0 {
+		return c.ImageMemory
+	}
+	return DefaultImageMemory
 }
 
 // DefaultBreakpoints are Strapi's responsive formats.
@@ -146,6 +163,13 @@ func ParseConfig(appDir string, plugins []byte, getenv func(string) string) (Con
 	}
 	if v := po.LocalServer.MaxAge; v != nil && *v > 0 {
 		c.MaxAge = int(*v / 1000)
+	}
+	if v := getenv("QUARRY_IMAGE_MEMORY"); v != "" {
+		n, err := humanize.ParseBytes(v)
+		if err != nil || n == 0 || n > 1<<50 {
+			return c, fmt.Errorf("QUARRY_IMAGE_MEMORY: want a size such as 512MiB, got %q", v)
+		}
+		c.ImageMemory = int64(n)
 	}
 	dir := po.UploadsDir
 	if v := getenv("UPLOADS_DIR"); v != "" {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/crc32"
-	"image/jpeg"
 	"os"
 	"path/filepath"
 	"testing"
@@ -53,29 +52,6 @@ func TestDecodedSizeBudget(t *testing.T) {
 		}
 		if !c.refused && (ii == nil || ii.width != int(c.w)) {
 			t.Errorf("%s: got %v %v", c.name, ii, err)
-		}
-	}
-}
-
-// BenchmarkPrepareLargePhoto measures what one upload of a 24-megapixel JPEG allocates to
-// make its formats (B/op): the memory an upload costs at its peak is of that order.
-func BenchmarkPrepareLargePhoto(b *testing.B) {
-	dir := b.TempDir()
-	s := &Service{Config: Config{Dir: dir, SizeLimit: DefaultSizeLimit, MaxFileBytes: DefaultMaxFileBytes,
-		Breakpoints: DefaultBreakpoints, ResponsiveDimensions: true, SizeOptimization: true}}
-	var jb bytes.Buffer
-	if err := jpeg.Encode(&jb, testImage(6000, 4000), &jpeg.Options{Quality: 80}); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer() // the test image's making is not the upload's
-	for i := 0; i < b.N; i++ {
-		in, err := s.Stage(bytes.NewReader(jb.Bytes()), "a.jpg", "image/jpeg")
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := s.prepare(in, FileInfo{}, "", ""); err != nil {
-			b.Fatal(err)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/transport/plugins"
 )
 
 // Incoming is one received file, held in a temporary file of the uploads folder until it is
@@ -111,10 +112,13 @@ func (s *Service) ReadFormChecked(w http.ResponseWriter, r *http.Request, check 
 	if r.ContentLength > s.Config.MaxFileBytes+maxFieldBytes+maxParts*maxPartHeader {
 		return nil, ErrFileTooBig
 	}
-	// Large files take longer than the server's read timeout for ordinary requests.
+	// Large files take longer than the server's read timeout for ordinary requests, and
+	// than the request's deadline, which bounds the work once the body is in.
 	if w != nil {
 		http.NewResponseController(w).SetReadDeadline(time.Now().Add(uploadReadTimeout))
 	}
+	plugins.ReceivingBody(r.Context())
+	defer plugins.BodyReceived(r.Context())
 	if err := os.MkdirAll(s.storage().stagingDir(), 0o755); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package upload
 
 import (
 	"bufio"
+	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -44,6 +45,13 @@ const maxDecodedBytes = 192 << 20
 
 var errTooLargeImage = apierror.Application(fmt.Sprintf("File is not a valid image: its decoded size exceeds %d MB", maxDecodedBytes>>20))
 
+// errImageBudget refuses an image whose processing needs more memory than the server's
+// whole image budget (a budget set below what the largest images need, or breakpoints
+// so large that the formats themselves do).
+func errImageBudget(budget int64) error {
+	return apierror.Application(fmt.Sprintf("File is not a valid image: making its formats needs more than the %d MB of image memory", budget>>20))
+}
+
 // decodedSize is what decoding an image allocates for its pixels, from its header: width ×
 // height × the bytes per pixel of the decoder's color model.
 func decodedSize(cfg image.Config) int64 {
@@ -69,6 +77,10 @@ func decodedSize(cfg image.Config) int64 {
 type imageInfo struct {
 	format        string // png, jpeg, gif, webp, tiff, svg
 	width, height int
+	decoded       int64 // decodedSize
+	// deep is 16 bits per channel: Go's PNG and TIFF encoders read such an image a pixel
+	// at a time through At, 8 bytes of garbage per pixel.
+	deep bool
 }
 
 // resizable formats get thumbnail and responsive formats (Strapi's FORMATS_TO_RESIZE).
@@ -119,22 +131,57 @@ func probe(path, mimeType string) (*imageInfo, error) {
 		// 256 MB before any format is made.
 		return nil, errTooLargeImage
 	}
-	return &imageInfo{format: format, width: cfg.Width, height: cfg.Height}, nil
+	deep := false
+	switch cfg.ColorModel {
+	case color.Gray16Model, color.Alpha16Model, color.RGBA64Model, color.NRGBA64Model:
+		deep = true
+	}
+	return &imageInfo{format: format, width: cfg.Width, height: cfg.Height, decoded: decodedSize(cfg), deep: deep}, nil
 }
 
 // decode reads the whole image (the first frame of a GIF); a file whose header reads but
-// whose data does not is "not a valid image", as Strapi's sharp check says.
-func decode(path string) (image.Image, error) {
+// whose data does not is "not a valid image", as Strapi's sharp check says. Decoding stops
+// when ctx ends (the request's deadline passed): the decoder's reads fail.
+func decode(ctx context.Context, path string) (image.Image, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	m, _, err := image.Decode(bufio.NewReader(f))
+	m, _, err := image.Decode(bufio.NewReader(ctxReader{ctx, f}))
 	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, fmt.Errorf("decoding an image: %w", cerr)
+		}
 		return nil, errNotImage
 	}
 	return m, nil
+}
+
+// ctxReader fails its reads once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// ctxWriter fails its writes once ctx is done (an encoder writing a format stops there).
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // fitInside is sharp's resize with fit "inside": the largest size within the box that keeps
@@ -146,10 +193,11 @@ func fitInside(w, h, bw, bh int) (int, int) {
 	return max(1, int((2*int64(w)*int64(bh)+int64(h))/(2*int64(h)))), bh
 }
 
-// resize scales src to w×h.
-func resize(src image.Image, w, h int) image.Image {
+// resize scales src to w×h into an image of the kind made for like (the decoded file's
+// type: gray stays gray, 16 bits stay 16 bits), whatever src's own type.
+func resize(src, like image.Image, w, h int) image.Image {
 	var dst draw.Image
-	switch src.(type) {
+	switch like.(type) {
 	case *image.Gray:
 		dst = image.NewGray(image.Rect(0, 0, w, h))
 	case *image.NRGBA, *image.Paletted:
@@ -165,8 +213,91 @@ func resize(src image.Image, w, h int) image.Image {
 	return dst
 }
 
+// blank is an empty image of the same type as m: what resize needs to know of the decoded
+// file once its pixels are let go.
+func blank(m image.Image) image.Image {
+	switch m := m.(type) {
+	case *image.Gray:
+		return &image.Gray{}
+	case *image.NRGBA:
+		return &image.NRGBA{}
+	case *image.Paletted:
+		return &image.Paletted{Palette: m.Palette}
+	case *image.NRGBA64:
+		return &image.NRGBA64{}
+	case *image.RGBA64:
+		return &image.RGBA64{}
+	case *image.Gray16:
+		return &image.Gray16{}
+	}
+	return &image.RGBA{}
+}
+
+// The quality scaler (x/image/draw's Catmull-Rom) holds a buffer of 32 bytes per pixel of
+// the destination's width times the source's height: 128 MB for a 1000 px wide format of a
+// 4000 px high photo, and as much again for each format made from the photo itself. So the
+// photo is first box-averaged down by an integer factor to at most twice the largest
+// format (shrink, 4 bytes per pixel of the result and one pass over the photo), and the
+// formats are made from that.
+
+// shrinkFactor is the factor a w×h image is box-averaged down by before the largest format,
+// tw×th, is made of it: the result is at most twice the format (about), never smaller.
+func shrinkFactor(w, h, tw, th int) int {
+	k := max((w+2*tw-1)/(2*tw), (h+2*th-1)/(2*th))
+	for k > 1 && (w/k < tw || h/k < th) {
+		k--
+	}
+	return max(k, 1)
+}
+
+// shrink box-averages src down by k into an 8-bit RGBA image (the type the quality scaler
+// reads fastest, without an allocation per pixel): each pixel of the result is the mean of a
+// k×k block (premultiplied, so transparent pixels do not darken their neighbours); the last
+// src.Dx() mod k columns and rows, less than a pixel of the result, are left out. It stops
+// when ctx ends.
+func shrink(ctx context.Context, src image.Image, k int) (*image.RGBA, error) {
+	b := src.Bounds()
+	w, h := b.Dx()/k, b.Dy()/k
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	at := rgba64At(src)
+	n := uint64(k * k)
+	for oy := 0; oy < h; oy++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("resizing an image: %w", err)
+		}
+		y0 := b.Min.Y + oy*k
+		row := dst.Pix[oy*dst.Stride : oy*dst.Stride+4*w]
+		for ox := 0; ox < w; ox++ {
+			x0 := b.Min.X + ox*k
+			var r, g, bl, a uint64
+			for y := y0; y < y0+k; y++ {
+				for x := x0; x < x0+k; x++ {
+					c := at(x, y)
+					r, g, bl, a = r+uint64(c.R), g+uint64(c.G), bl+uint64(c.B), a+uint64(c.A)
+				}
+			}
+			// The mean of 16-bit values, rounded to 8 bits.
+			d := 257 * n
+			row[4*ox], row[4*ox+1], row[4*ox+2], row[4*ox+3] = uint8((r+d/2)/d), uint8((g+d/2)/d), uint8((bl+d/2)/d), uint8((a+d/2)/d)
+		}
+	}
+	return dst, nil
+}
+
+// rgba64At reads m's pixels as premultiplied 16-bit colors, without an allocation per
+// pixel for the standard library's image types (all implement image.RGBA64Image).
+func rgba64At(m image.Image) func(x, y int) color.RGBA64 {
+	if m, ok := m.(image.RGBA64Image); ok {
+		return m.RGBA64At
+	}
+	return func(x, y int) color.RGBA64 {
+		r, g, b, a := m.At(x, y).RGBA()
+		return color.RGBA64{uint16(r), uint16(g), uint16(b), uint16(a)}
+	}
+}
+
 // encode writes m in the given format with sharp's default output settings.
-func encode(w io.Writer, m image.Image, format string, src image.Image) error {
+func encode(w io.Writer, m image.Image, format string, like image.Image) error {
 	switch format {
 	case "jpeg":
 		return jpeg.Encode(w, m, &jpeg.Options{Quality: 80})
@@ -174,7 +305,7 @@ func encode(w io.Writer, m image.Image, format string, src image.Image) error {
 		return (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(w, m)
 	case "gif":
 		opts := &gif.Options{NumColors: 256, Drawer: draw.FloydSteinberg}
-		if p, ok := src.(*image.Paletted); ok {
+		if p, ok := like.(*image.Paletted); ok {
 			opts.Quantizer = fixedPalette(p.Palette)
 		}
 		return gif.Encode(w, m, opts)

@@ -56,7 +56,7 @@ func TestPrepareFormats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := s.prepare(in, FileInfo{}, "", "")
+		p, err := s.prepare(context.Background(), in, FileInfo{}, "", "")
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

@@ -272,7 +272,7 @@ func (s *Service) Prepare(ctx context.Context, req UploadRequest) (*Batch, error
 		if i < len(req.Infos) {
 			info = req.Infos[i]
 		}
-		p, err := s.prepare(in, info, "", "")
+		p, err := s.prepare(ctx, in, info, "", "")
 		if err != nil {
 			b.Discard()
 			return nil, err
@@ -466,7 +466,7 @@ func (s *Service) Replace(ctx context.Context, id int64, in *Incoming, info File
 	if old == nil {
 		return errEntityNotFound()
 	}
-	p, err := s.prepare(in, info, old.Hash, deref(old.Ext))
+	p, err := s.prepare(ctx, in, info, old.Hash, deref(old.Ext))
 	if err != nil {
 		return err
 	}

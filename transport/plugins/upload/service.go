@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,6 +33,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/planner/exec"
@@ -55,9 +57,13 @@ type Service struct {
 	// of files and folders) through the write path's one event step; nil announces none.
 	Events *write.Service
 
-	// sem bounds concurrent image processing (decoding holds whole images in memory).
+	// sem bounds concurrent image processing (a core each), mem the memory it holds (the
+	// decoded pixels and the working buffers of the formats, Config.ImageMemory).
 	sem     chan struct{}
+	mem     *semaphore.Weighted
 	semOnce sync.Once
+	// reserved, when set (tests), is told what each image reserves of the budget.
+	reserved func(n int64)
 
 	rulesOnce sync.Once
 	ruleSet   *write.Strings // the body's rules (ParseInfos)
@@ -143,10 +149,82 @@ func (s *Service) now() time.Time {
 	return now().UTC().Truncate(time.Millisecond)
 }
 
-func (s *Service) acquire() func() {
-	s.semOnce.Do(func() { s.sem = make(chan struct{}, max(1, runtime.NumCPU()/2)) })
-	s.sem <- struct{}{}
-	return func() { <-s.sem }
+// acquire reserves n bytes of the image memory budget (Config.ImageMemory) and one of the
+// image processing slots (half the cores: decoding and resizing keep a core busy), waiting
+// while other uploads hold them, for as long as ctx allows (the request's deadline). An
+// image needing more than the whole budget is refused.
+func (s *Service) acquire(ctx context.Context, n int64) (func(), error) {
+	s.semOnce.Do(func() {
+		s.sem = make(chan struct{}, max(1, runtime.NumCPU()/2))
+		s.mem = semaphore.NewWeighted(s.Config.imageMemory())
+	})
+	if s.reserved != nil {
+		s.reserved(n)
+	}
+	if n > s.Config.imageMemory() {
+		return nil, errImageBudget(s.Config.imageMemory())
+	}
+	if err := s.mem.Acquire(ctx, n); err != nil {
+		return nil, fmt.Errorf("waiting for image memory: %w", err)
+	}
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		s.mem.Release(n)
+		return nil, fmt.Errorf("waiting to process an image: %w", ctx.Err())
+	}
+	return func() {
+		<-s.sem
+		s.mem.Release(n)
+	}, nil
+}
+
+// imageWork bounds the memory processing an image allocates, from its header: the decoded
+// pixels, the shrunk copy (k > 1), the formats, the quality scaler's buffer for each (32
+// bytes per pixel of the format's width times its source's height) and the encoders'
+// buffers. All of it, not only what is live at once: the collector frees nothing before
+// its next cycle, so until then the process holds that much.
+func imageWork(ii *imageInfo, k int, formats []formatSize) int64 {
+	n := ii.decoded + 1<<20
+	baseW, baseH := ii.width, ii.height
+	if k > 1 {
+		baseW, baseH = ii.width/k, ii.height/k
+		n += int64(baseW) * int64(baseH) * 4
+	}
+	if ii.deep {
+		n += ii.decoded // re-encoding it (sizeOptimization) reads it through At
+	}
+	var biggest int64
+	for i, from := range formatSources(formats) {
+		f := formats[i]
+		srcH := baseH
+		if from >= 0 {
+			srcH = formats[from].h
+		}
+		px := int64(f.w) * int64(f.h)
+		n += px*8 + int64(f.w)*int64(srcH)*32 // the format (at most 16-bit RGBA), the scaler's buffer
+		if ii.deep {
+			n += px * 8 // its encoding reads it through At
+		}
+		biggest = max(biggest, px)
+	}
+	return n + biggest*16
+}
+
+// formatSources says what each format is made from: the index of the smallest format before
+// it that is at least twice as large (the result is indistinguishable and much cheaper),
+// else -1, the (shrunk) image.
+func formatSources(formats []formatSize) []int {
+	from := make([]int, len(formats))
+	for i, f := range formats {
+		from[i] = -1
+		for j := range i {
+			if formats[j].w >= 2*f.w && formats[j].h >= 2*f.h {
+				from[i] = j
+			}
+		}
+	}
+	return from
 }
 
 // FileInfo is the client's information about one file (the `fileInfo` field). A nil field
@@ -245,7 +323,7 @@ func (s *Service) tempFile() (*os.File, error) {
 
 // prepare validates and processes one received file: name, type, size limit, dimensions,
 // optimization and formats. keepHash/keepExt are set when replacing a file.
-func (s *Service) prepare(in *Incoming, info FileInfo, keepHash, keepExt string) (*prepared, error) {
+func (s *Service) prepare(ctx context.Context, in *Incoming, info FileInfo, keepHash, keepExt string) (*prepared, error) {
 	if !validFilename(in.Filename) {
 		return nil, apierror.Application("File name contains invalid characters")
 	}
@@ -287,7 +365,7 @@ func (s *Service) prepare(in *Incoming, info FileInfo, keepHash, keepExt string)
 		}
 	}()
 	mainPath := in.path
-	if err := s.processImage(p, &mainPath, sniffed, keepHash != ""); err != nil {
+	if err := s.processImage(ctx, p, &mainPath, sniffed, keepHash != ""); err != nil {
 		return nil, err
 	}
 	p.objects = append(p.objects, staged{object: object{hash: p.hash, ext: p.ext, mime: p.mime, tmp: mainPath}})
@@ -313,13 +391,13 @@ func readHead(path string) ([]byte, error) {
 // replacing mirrors Strapi's replace, which records formats as {} for a non-image.
 // writeTemp writes a derived image into a new temporary file of the upload (removed by
 // cleanup unless moved into place) and reports its name and size.
-func (s *Service) writeTemp(p *prepared, write func(io.Writer) error) (string, int64, error) {
+func (s *Service) writeTemp(ctx context.Context, p *prepared, write func(io.Writer) error) (string, int64, error) {
 	f, err := s.tempFile()
 	if err != nil {
 		return "", 0, err
 	}
 	p.temps = append(p.temps, f.Name())
-	bw := bufio.NewWriter(f)
+	bw := bufio.NewWriter(ctxWriter{ctx, f})
 	err = write(bw)
 	if err == nil {
 		err = bw.Flush()
@@ -334,7 +412,7 @@ func (s *Service) writeTemp(p *prepared, write func(io.Writer) error) (string, i
 	return f.Name(), st.Size(), nil
 }
 
-func (s *Service) processImage(p *prepared, mainPath *string, sniffed string, replacing bool) error {
+func (s *Service) processImage(ctx context.Context, p *prepared, mainPath *string, sniffed string, replacing bool) error {
 	if replacing {
 		p.formats = map[string]*format{}
 	}
@@ -347,14 +425,43 @@ func (s *Service) processImage(p *prepared, mainPath *string, sniffed string, re
 	if !ii.resizable() {
 		return nil
 	}
-	release := s.acquire()
-	defer release()
-	src, err := decode(*mainPath)
+	// The formats, largest first (the thumbnail last), with their sizes.
+	var formats []formatSize
+	if s.Config.ResponsiveDimensions {
+		for _, k := range breakpointsInOrder(s.Config.Breakpoints) {
+			bp := s.Config.Breakpoints[k]
+			if bp < w || bp < h {
+				tw, th := fitInside(w, h, bp, bp)
+				formats = append(formats, formatSize{k, tw, th})
+			}
+		}
+	}
+	if w > thumbWidth || h > thumbHeight {
+		tw, th := fitInside(w, h, thumbWidth, thumbHeight)
+		formats = append(formats, formatSize{"thumbnail", tw, th})
+	}
+	optimizing := s.Config.SizeOptimization && (ii.format == "jpeg" || ii.format == "png")
+	if len(formats) == 0 && !optimizing {
+		return nil
+	}
+	// The formats are made from the image box-averaged down to about twice the largest
+	// (shrink), the smaller ones from a larger format where that is at least twice as large.
+	k := 1
+	if len(formats) > 0 {
+		big := slices.MaxFunc(formats, func(a, b formatSize) int { return a.w - b.w })
+		k = shrinkFactor(w, h, big.w, big.h)
+	}
+	release, err := s.acquire(ctx, imageWork(ii, k, formats))
 	if err != nil {
 		return err
 	}
-	if s.Config.SizeOptimization && (ii.format == "jpeg" || ii.format == "png") {
-		name, size, err := s.writeTemp(p, func(w io.Writer) error { return optimize(w, src, ii.format) })
+	defer release()
+	src, err := decode(ctx, *mainPath)
+	if err != nil {
+		return err
+	}
+	if optimizing {
+		name, size, err := s.writeTemp(ctx, p, func(w io.Writer) error { return optimize(w, src, ii.format) })
 		if err != nil {
 			return err
 		}
@@ -367,52 +474,48 @@ func (s *Service) processImage(p *prepared, mainPath *string, sniffed string, re
 			p.size = KB(size)
 		}
 	}
-	type box struct {
-		key    string
-		bw, bh int
+	if len(formats) == 0 {
+		return nil
 	}
-	var boxes []box
-	if s.Config.ResponsiveDimensions {
-		for _, k := range breakpointsInOrder(s.Config.Breakpoints) {
-			bp := s.Config.Breakpoints[k]
-			if bp < w || bp < h {
-				boxes = append(boxes, box{k, bp, bp})
-			}
-		}
-	}
-	if w > thumbWidth || h > thumbHeight {
-		boxes = append(boxes, box{"thumbnail", thumbWidth, thumbHeight})
-	}
-	if len(boxes) > 0 && p.formats == nil {
+	if p.formats == nil {
 		p.formats = map[string]*format{}
 	}
-	var made []image2
-	for _, b := range boxes {
-		tw, th := fitInside(w, h, b.bw, b.bh)
-		from := src
-		// Resize from the smallest copy made so far that is still at least twice as large:
-		// the result is indistinguishable and much cheaper for big photos.
-		for _, m := range made {
-			if m.w >= 2*tw && m.h >= 2*th {
-				from = m.img
-			}
+	like := blank(src)
+	base := src
+	if k > 1 {
+		if base, err = shrink(ctx, src, k); err != nil {
+			return err
 		}
-		out := resize(from, tw, th)
-		made = append(made, image2{out, tw, th})
-		name, size, err := s.writeTemp(p, func(w io.Writer) error { return encode(w, out, ii.format, src) })
+	}
+	// From here the decoded pixels are garbage (unless base is them): the formats are
+	// made from base.
+	made := make([]image.Image, len(formats))
+	for i, from := range formatSources(formats) {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("making image formats: %w", err)
+		}
+		f := formats[i]
+		m := base
+		if from >= 0 {
+			m = made[from]
+		}
+		out := resize(m, like, f.w, f.h)
+		made[i] = out
+		name, size, err := s.writeTemp(ctx, p, func(w io.Writer) error { return encode(w, out, ii.format, like) })
 		if err != nil {
 			return err
 		}
-		hash := b.key + "_" + p.hash
-		p.formats[b.key] = &format{Ext: p.ext, Hash: hash, Mime: p.mime,
-			Name: b.key + "_" + p.name, Size: KB(size), Width: tw, Height: th, SizeInBytes: size}
-		p.objects = append(p.objects, staged{object: object{hash: hash, ext: p.ext, mime: p.mime, tmp: name}, format: b.key})
+		hash := f.key + "_" + p.hash
+		p.formats[f.key] = &format{Ext: p.ext, Hash: hash, Mime: p.mime,
+			Name: f.key + "_" + p.name, Size: KB(size), Width: f.w, Height: f.h, SizeInBytes: size}
+		p.objects = append(p.objects, staged{object: object{hash: hash, ext: p.ext, mime: p.mime, tmp: name}, format: f.key})
 	}
 	return nil
 }
 
-type image2 struct {
-	img  image.Image
+// formatSize is a format to make (its key) and its size.
+type formatSize struct {
+	key  string
 	w, h int
 }
 
