@@ -100,13 +100,20 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		}
 		return a.Query, nil
 	case "sanitize.input":
-		var a struct {
-			Data json.RawMessage `json:"data"`
-		}
-		if err := json.Unmarshal(args, &a); err != nil {
+		var v any
+		if err := decodeOrdered(args, &v); err != nil {
 			return nil, err
 		}
-		return a.Data, nil
+		a, _ := v.(*ordered)
+		if a == nil {
+			return []byte("null"), nil
+		}
+		data := a.get("data")
+		m, ok := rt.model(a.str("uid"))
+		if !ok {
+			return json.Marshal(data)
+		}
+		return json.Marshal(rt.sanitizeInput(c, m, data))
 	case "validate.query":
 		if err := rt.checkQuery(c, args); err != nil {
 			return nil, err
@@ -384,6 +391,55 @@ func (rt *Runtime) sanitizeOutput(c *call, m *schemas.Model, data any) any {
 							if o, ok := it.(*ordered); ok {
 								if comp, ok := rt.model(o.str("__component")); ok {
 									it = rt.sanitizeOutput(c, comp, o)
+								}
+							}
+							items = append(items, it)
+						}
+						v = items
+					}
+				}
+			}
+			out.keys = append(out.keys, k)
+			out.vals = append(out.vals, v)
+		}
+		return out
+	}
+	return data
+}
+
+// sanitizeInput is Strapi's sanitize.contentAPI.input: the attributes no one writes (id and
+// the timestamps) go, and relations to types the caller may not read (media stays), in
+// components and dynamic zones too; other keys stay for the write to check.
+func (rt *Runtime) sanitizeInput(c *call, m *schemas.Model, data any) any {
+	switch d := data.(type) {
+	case []any:
+		out := make([]any, 0, len(d))
+		for _, x := range d {
+			out = append(out, rt.sanitizeInput(c, m, x))
+		}
+		return out
+	case *ordered:
+		out := &ordered{}
+		for i, k := range d.keys {
+			v := d.vals[i]
+			if k == "id" || k == "createdAt" || k == "updatedAt" {
+				continue
+			}
+			if a, ok := m.Attr(k); ok {
+				switch a.Type {
+				case schemas.Relation:
+					if a.Target != nil && !c.who.CanFind(a.Target.UID) {
+						continue
+					}
+				case schemas.ComponentT:
+					v = rt.sanitizeInput(c, a.Components[0], v)
+				case schemas.DynamicZone:
+					if list, ok := v.([]any); ok {
+						items := make([]any, 0, len(list))
+						for _, it := range list {
+							if o, ok := it.(*ordered); ok {
+								if comp, ok := rt.model(o.str("__component")); ok {
+									it = rt.sanitizeInput(c, comp, o)
 								}
 							}
 							items = append(items, it)
