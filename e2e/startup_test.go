@@ -32,6 +32,7 @@ var startupSteps = []ownCodeStep{
 	{Name: "clean up without prefix", Method: "POST", Path: "/api/events/cleanup", Body: `{}`, As: "public"},
 	{Name: "clean up custom slugs (deleteMany)", Method: "POST", Path: "/api/events/cleanup", Body: `{"prefix":"cust"}`, As: "public"},
 	{Name: "the events after", Path: "/api/events?sort=id&fields[0]=title&fields[1]=slug", As: "public"},
+	{Name: "a token through strapi.plugins[...].services", Path: "/api/events/token", As: "public"},
 	{Name: "no profiles yet", Path: "/api/profiles", As: "public"},
 	{Name: "register ann", Method: "POST", Path: "/api/auth/local/register", Body: `{"username":"ann","email":"ann@example.com","password":"Secret123"}`, As: "public", Register: "ann"},
 	{Name: "register bob", Method: "POST", Path: "/api/auth/local/register", Body: `{"username":"bob","email":"bob@example.com","password":"Secret123"}`, As: "public", Register: "bob"},

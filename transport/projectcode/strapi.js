@@ -206,8 +206,13 @@
     }
     return pluginRoutes[name];
   }
+  // byName is a registry as an object (strapi.services, strapi.plugins[p].services, …): a
+  // property read is a lookup.
+  function byName(get) {
+    return new Proxy({}, { get: function (t, k) { return typeof k === 'string' && k !== 'then' ? get(k) : undefined; } });
+  }
   function plugin(name) {
-    return {
+    var p = {
       get routes() { return routesOf(name); },
       service: function (s) { return localPlugin(name) ? instance('services', 'plugin::' + name + '.' + s) : pluginService(name, s); },
       controller: function (c) {
@@ -218,6 +223,10 @@
       config: function (k, d) { return getPath(((host.config.plugins || {})[name] || {}).config || {}, k, d); },
       contentType: function (c) { return contentTypes['plugin::' + name + '.' + c]; }
     };
+    // strapi.plugins[name].services.jwt, as v3-style code still reads them.
+    p.services = byName(function (s) { return p.service(s); });
+    p.controllers = byName(function (c) { return p.controller(c); });
+    return p;
   }
   var userUID = 'plugin::users-permissions.user';
   // Services of plugins written over the entity service, as the plugins write them.
@@ -245,6 +254,7 @@
   var extensionService = new Proxy({ use: function (x) { graphqlUses.push(x); return extensionService; } }, {
     get: function (t, k) { return Object.prototype.hasOwnProperty.call(t, k) ? t[k] : inert[k]; }
   });
+  var syncMethods = { 'users-permissions.jwt': ['issue'] };
   function pluginService(p, s) {
     if (registering && p === 'graphql') return s === 'extension' ? extensionService : inert;
     var svc = JSON.parse(host.serviceMethods(p + '.' + s));
@@ -252,7 +262,9 @@
     if (!svc && !own) throw new errors.NotImplementedError('strapi.plugin(\'' + p + '\').service(\'' + s + '\') is not provided by Quarry');
     var out = {};
     (svc || []).forEach(function (m) {
-      out[m] = async(function () { return call('plugin.' + p + '.' + s + '.' + m, Array.prototype.slice.call(arguments)); });
+      var run = function () { return call('plugin.' + p + '.' + s + '.' + m, Array.prototype.slice.call(arguments)); };
+      // The plugins' synchronous methods stay synchronous (jwt.issue returns the token).
+      out[m] = (syncMethods[p + '.' + s] || []).indexOf(m) >= 0 ? run : async(run);
     });
     if (own) Object.keys(own).forEach(function (m) { out[m] = own[m]; });
     if (p === 'users-permissions' && s === 'jwt' && out.verify) {
@@ -299,6 +311,8 @@
     log: { info: logger('info'), warn: logger('warn'), error: logger('error'), debug: logger('debug'), trace: logger('debug'), fatal: logger('error') },
     entityService: entityService, db: db, query: query,
     service: function (uid) { return instance('services', uid); },
+    services: byName(function (uid) { return instance('services', uid); }),
+    controllers: byName(function (uid) { return instance('controllers', uid); }),
     controller: function (uid) { return instance('controllers', uid); },
     policy: policy, middleware: middleware, plugin: plugin,
     plugins: new Proxy({}, { get: function (t, k) { return typeof k === 'string' ? plugin(k) : undefined; } }),
