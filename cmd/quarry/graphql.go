@@ -27,6 +27,7 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 		// serves no /graphql then, and neither does Quarry.
 		return nil
 	}
+	gcfg.UsersPermissionsOff, gcfg.I18nOff = srv.UsersPermissionsOff, srv.I18nOff
 	if err := applyShadowCRUD(gcfg.Extension(), a.Routes.Shadow); err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 		opts.Locales = a.I18n
 	}
 	// The plugins register their resolvers, as Strapi's do through the extension service.
-	if srv.Auth != nil {
+	if srv.Auth != nil && !srv.UsersPermissionsOff {
 		opts.Plugins = append(opts.Plugins, srv.Auth.GraphQL())
 	}
 	if srv.Upload != nil {
