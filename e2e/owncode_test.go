@@ -81,6 +81,12 @@ var ownCodeSteps = []ownCodeStep{
 		Body: `{"query":"{ notes { data { id } } }"}`},
 	{Name: "ann lists notes over GraphQL", Method: "POST", Path: "/graphql", As: "ann",
 		Body: `{"query":"{ notes(sort: \"id\") { data { id attributes { title } } } }"}`},
+	{Name: "product names through two resolver middlewares", Method: "POST", Path: "/graphql", As: "public",
+		Body: `{"query":"{ productNames(limit: 5) }"}`},
+	{Name: "products through a resolver middleware that lets them pass", Method: "POST", Path: "/graphql", As: "public",
+		Body: `{"query":"{ products(sort: \"name\") { data { attributes { name } } } }"}`},
+	{Name: "hidden products, refused by the resolver middleware", Method: "POST", Path: "/graphql", As: "public",
+		Body: `{"query":"{ products(filters: { hidden: { eq: true } }) { data { id } } }"}`},
 }
 
 var jwtMask = regexp.MustCompile(`"jwt":"[^"]*"`)

@@ -877,7 +877,7 @@
   }
 
   // ---- GraphQL extensions (use() in register()) ----
-  var gqlResolvers = null, gqlPolicies = {};
+  var gqlResolvers = null, gqlPolicies = {}, gqlMiddlewares = {};
   var nexusStub = new Proxy({}, { get: function (t, k) {
     return function () { throw new errors.NotImplementedError('nexus.' + String(k) + ' is not provided by Quarry: write the extension with typeDefs'); };
   } });
@@ -911,7 +911,13 @@
         var dc = { policies: [] };
         if (c.auth === false) dc.authDisabled = true;
         else if (c.auth && Array.isArray(c.auth.scope)) dc.scope = c.auth.scope;
-        if (c.middlewares && c.middlewares.length) d.unsupported.push('middlewares of ' + k);
+        dc.middlewares = [];
+        (c.middlewares || []).forEach(function (m, j) {
+          var id = i + ' ' + k + ' m' + j;
+          try { gqlMiddlewares[id] = resolverMiddleware(m); dc.middlewares.push(id); } catch (e) {
+            d.unsupported.push('the middleware ' + (typeof m === 'string' ? m : (m && m.name) || 'given inline') + ' of ' + k + ' (' + (e && e.message) + ')');
+          }
+        });
         (c.policies || []).forEach(function (p, j) {
           var id = i + ' ' + k + ' ' + j;
           try { gqlPolicies[id] = resolvePolicy(p, {}); dc.policies.push(id); } catch (e) { d.unsupported.push('the policy ' + (typeof p === 'string' ? p : (p && p.name) || 'given inline') + ' of ' + k); }
@@ -922,16 +928,62 @@
     });
     return JSON.stringify(out);
   }
+  // A resolversConfig middleware as the GraphQL plugin's parseMiddlewares takes it: a function
+  // (resolve, parent, args, context, info), a registered middleware's name (the module itself
+  // is the resolver middleware), or {name, options} (the module is a factory of one).
+  function resolverMiddleware(m) {
+    var f;
+    if (typeof m === 'function') f = m;
+    else if (typeof m === 'string') f = middleware(qualify(m, null, 'middleware'));
+    else if (m && typeof m === 'object') f = middleware(qualify(m.name, null, 'middleware'))(m.options || {}, { strapi: strapi });
+    else throw new TypeError('Invalid middleware type, expected (function,string,object), received ' + typeof m);
+    if (typeof f !== 'function') throw new TypeError('it is not a function');
+    return f;
+  }
+  // gqlCall is what a resolver, policy or middleware of a request receives: the parsed
+  // parameters, the GraphQL context (state, koaContext) and an info with the field's names.
+  function gqlCall(paramsJSON, reqJSON) {
+    var p = JSON.parse(paramsJSON);
+    var ctx = makeCtx(JSON.parse(reqJSON));
+    return { p: p, ctx: ctx, context: { state: ctx.state, koaContext: ctx },
+      info: { fieldName: p.fieldName, parentType: { name: p.typeName }, returnType: undefined, path: { key: p.fieldName } } };
+  }
+  // middlewareGraphQL runs a resolversConfig middleware for a request. Its resolve runs the
+  // rest of the chain in Quarry (host.graphqlNext, with the args the middleware passes): a plain
+  // value comes back as itself, a generated query's result as an opaque object to return as
+  // it is, and a failure as a rejection the host answers with its own error.
+  function middlewareGraphQL(id, paramsJSON, reqJSON) {
+    var box = { state: 'pending' };
+    try {
+      if (!gqlResolvers) graphqlExtensions();
+      var mw = gqlMiddlewares[id];
+      if (!mw) throw new errors.NotImplementedError('the middleware ' + id + ' is not loaded');
+      var g = gqlCall(paramsJSON, reqJSON);
+      var opaque = Object.freeze({}), nextFailed = {};
+      var resolve = function (parent, args) {
+        var out = JSON.parse(host.graphqlNext(JSON.stringify(args === undefined ? null : args)));
+        if (out.failed) return Promise.reject(nextFailed);
+        return Promise.resolve(out.opaque ? opaque : out.value);
+      };
+      Promise.resolve().then(function () { return mw(resolve, g.p.parent, g.p.args, g.context, g.info); }).then(function (v) {
+        box.state = 'done';
+        if (v === opaque) box.opaque = true;
+        else box.value = JSON.stringify(v === undefined ? null : v);
+      }, function (e) {
+        if (e === nextFailed) { box.state = 'done'; box.nextFailed = true; return; }
+        fail(box, null, e);
+      });
+    } catch (e) { fail(box, null, e); }
+    return box;
+  }
   // resolveGraphQL runs an extension resolver (or, with policy set, a resolversConfig policy)
   // for a request, settling a box the host reads: value (JSON) or an error.
   function resolveGraphQL(key, policyID, paramsJSON, reqJSON) {
     var box = { state: 'pending' };
     try {
       if (!gqlResolvers) graphqlExtensions();
-      var p = JSON.parse(paramsJSON);
-      var ctx = makeCtx(JSON.parse(reqJSON));
-      var context = { state: ctx.state, koaContext: ctx };
-      var info = { fieldName: p.fieldName, parentType: { name: p.typeName }, returnType: undefined, path: { key: p.fieldName } };
+      var g = gqlCall(paramsJSON, reqJSON);
+      var p = g.p, ctx = g.ctx, context = g.context, info = g.info;
       var run;
       if (policyID) {
         var pol = gqlPolicies[policyID];
@@ -954,5 +1006,5 @@
 
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
   return { strapi: strapi, factories: factories, serve: serve, hook: hook, subscribers: subscribers, transformResponse: transformResponse,
-    graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL };
+    graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL, middlewareGraphQL: middlewareGraphQL };
 })

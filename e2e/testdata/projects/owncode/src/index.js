@@ -27,7 +27,7 @@ module.exports = {
     extension.use(({ strapi }) => ({
       typeDefs: `
         type ShopStats { total: Int!, visible: Int!, cheapest: String }
-        extend type Query { shopStats(minPrice: Float): ShopStats }
+        extend type Query { shopStats(minPrice: Float): ShopStats, productNames(limit: Int): [String] }
       `,
       resolvers: {
         Query: {
@@ -40,11 +40,31 @@ module.exports = {
               return { total, visible, cheapest: first ? first.name : null };
             },
           },
+          async productNames(parent, args) {
+            const list = await strapi.entityService.findMany('api::product.product', { sort: { name: 'asc' }, limit: args.limit });
+            return list.map((p) => p.name);
+          },
         },
       },
       resolversConfig: {
         'Query.shopStats': { auth: false },
         'Query.notes': { policies: ['global::is-authenticated'] },
+        // Resolver middlewares: inline ones that change the answer, one given by name that
+        // changes the args, one given by name with options that refuses some args of a
+        // generated query.
+        'Query.productNames': {
+          auth: false,
+          middlewares: [
+            async (next, parent, args, context, info) => {
+              const names = await next(parent, args, context, info);
+              return names.map((n) => n.toUpperCase());
+            },
+            'global::gql-cap-limit',
+          ],
+        },
+        'Query.products': {
+          middlewares: [{ name: 'global::gql-no-hidden', options: { message: 'Hidden products are not listed here' } }],
+        },
       },
     }));
   },
