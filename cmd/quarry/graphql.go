@@ -37,6 +37,8 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 		exts, err := srv.Code.GraphQLExtensions(context.Background())
 		if err != nil {
 			log.Warn("the GraphQL endpoint is refused: the project's GraphQL extension cannot run under Quarry", "error", err)
+			srv.Routes.RefuseGraphQL(gcfg.Endpoint, routes.Code{File: a.Routes.GraphQL[0].File,
+				What: "register()'s GraphQL extension: " + err.Error()})
 		} else {
 			for _, x := range exts {
 				gcfg.Extension().Use(x)

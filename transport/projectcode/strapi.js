@@ -878,9 +878,93 @@
 
   // ---- GraphQL extensions (use() in register()) ----
   var gqlResolvers = null, gqlPolicies = {}, gqlMiddlewares = {};
+  // nexus, the GraphQL plugin's type builder, as far as Quarry builds it: objectType,
+  // inputObjectType, enumType and extendType/extendInputType with scalar and named fields,
+  // arguments and resolvers, translated to SDL; the resolvers run like the extension's own.
+  // Anything else of nexus (plugins, interfaces, unions, connection fields, ...) is named and
+  // keeps the endpoint refused.
   var nexusStub = new Proxy({}, { get: function (t, k) {
-    return function () { throw new errors.NotImplementedError('nexus.' + String(k) + ' is not provided by Quarry: write the extension with typeDefs'); };
+    if (typeof k === 'symbol' || k === 'then' || k === 'toJSON') return undefined;
+    if (k === 'nonNull' || k === 'list' || k === 'nullable') return function (inner) { return { __nexus: k, inner: inner }; };
+    return function (config) { return { __nexus: String(k), config: config || {} }; };
   } });
+  var nexusScalars = { string: 'String', int: 'Int', float: 'Float', boolean: 'Boolean', id: 'ID' };
+  function nexusType(x) {
+    if (typeof x === 'string') return x;
+    if (x && x.__nexus === 'nonNull') return nexusType(x.inner).replace(/!$/, '') + '!';
+    if (x && x.__nexus === 'nullable') return nexusType(x.inner).replace(/!$/, '');
+    if (x && x.__nexus === 'list') return '[' + nexusType(x.inner) + ']';
+    if (x && (x.__nexus === 'objectType' || x.__nexus === 'inputObjectType' || x.__nexus === 'enumType') && x.config.name) return x.config.name;
+    throw new Error('a field or argument type Quarry cannot read (' + (x && x.__nexus ? 'nexus.' + x.__nexus : typeof x) + ')');
+  }
+  function nexusArg(a) {
+    if (typeof a === 'string') return a;
+    if (a && (a.__nexus === 'nonNull' || a.__nexus === 'nullable' || a.__nexus === 'list')) {
+      var inner = nexusArg(a.inner), dflt = '', at = inner.indexOf(' = ');
+      if (at >= 0) { dflt = inner.slice(at); inner = inner.slice(0, at); }
+      return (a.__nexus === 'list' ? '[' + inner + ']' : a.__nexus === 'nonNull' ? inner.replace(/!$/, '') + '!' : inner.replace(/!$/, '')) + dflt;
+    }
+    var kind = a && a.__nexus, c = (a && a.config) || {};
+    var scalar = { stringArg: 'String', intArg: 'Int', floatArg: 'Float', booleanArg: 'Boolean', idArg: 'ID' }[kind];
+    var t = scalar || (kind === 'arg' ? nexusType(c.type) : null);
+    if (!t) throw new Error('an argument Quarry cannot read (' + (kind ? 'nexus.' + kind : typeof a) + ')');
+    if (scalar && c.type !== undefined) t = nexusType(c.type);
+    if (c.default !== undefined) {
+      if (c.default !== null && typeof c.default === 'object') throw new Error('an argument default that is not a scalar');
+      t += ' = ' + JSON.stringify(c.default);
+    }
+    return t;
+  }
+  // nexusBlock runs a definition(t) and returns its fields as SDL lines, keeping resolvers.
+  function nexusBlock(def, resolvers) {
+    var lines = [];
+    function add(name, type, cfg) {
+      cfg = cfg || {};
+      var args = Object.keys(cfg.args || {}).map(function (k) { return k + ': ' + nexusArg(cfg.args[k]); });
+      var desc = typeof cfg.description === 'string' ? JSON.stringify(cfg.description) + ' ' : '';
+      lines.push('  ' + desc + name + (args.length ? '(' + args.join(', ') + ')' : '') + ': ' + type);
+      if (typeof cfg.resolve === 'function') resolvers[name] = cfg.resolve;
+    }
+    function t(wraps) {
+      var render = function (base) {
+        for (var i = wraps.length - 1; i >= 0; i--) base = wraps[i] === 'list' ? '[' + base + ']' : base.replace(/!$/, '') + '!';
+        return base;
+      };
+      var b = { field: function (name, cfg) { add(name, render(nexusType((cfg || {}).type)), cfg); } };
+      Object.keys(nexusScalars).forEach(function (k) { b[k] = function (name, cfg) { add(name, render(nexusScalars[k]), cfg); }; });
+      return new Proxy(b, { get: function (o, k) {
+        if (k === 'nonNull' || k === 'list') return t(wraps.concat([k]));
+        if (k === 'nullable') return t(wraps.filter(function (w, i) { return !(w === 'nonNull' && i === wraps.length - 1); }));
+        if (Object.prototype.hasOwnProperty.call(o, k)) return o[k];
+        if (typeof k === 'symbol' || k === 'then') return undefined;
+        throw new Error('t.' + String(k) + ' (in a nexus definition)');
+      } });
+    }
+    if (typeof def !== 'function') throw new Error('a type without a definition(t)');
+    def(t([]));
+    return lines;
+  }
+  // nexusSDL translates use()'s types to SDL and the resolvers they declare ({Type: {field: fn}}).
+  function nexusSDL(types) {
+    var sdl = [], resolvers = {};
+    [].concat(types).forEach(function (x) {
+      var kind = x && x.__nexus, c = (x && x.config) || {};
+      var head = { objectType: 'type ' + c.name, inputObjectType: 'input ' + c.name, extendType: 'extend type ' + c.type,
+        extendInputType: 'extend input ' + c.type }[kind];
+      if (kind === 'enumType') {
+        var members = Array.isArray(c.members) ? c.members.map(function (m) { return typeof m === 'string' ? m : m && m.name; }) : Object.keys(c.members || {});
+        sdl.push('enum ' + c.name + ' {\n  ' + members.join('\n  ') + '\n}');
+        return;
+      }
+      if (!head || head.indexOf('undefined') >= 0) throw new Error(kind ? 'nexus.' + kind + (c.name ? ' ' + c.name : '') : 'a type that is not made with nexus');
+      var own = {};
+      var lines = nexusBlock(c.definition, own);
+      var typeName = c.name || c.type;
+      if (Object.keys(own).length) resolvers[typeName] = own;
+      sdl.push(head + ' {\n' + lines.join('\n') + '\n}');
+    });
+    return { sdl: sdl.join('\n'), resolvers: resolvers };
+  }
   // graphqlExtensions describes each use() as JSON: its typeDefs, the resolvers and the
   // resolversConfig it declares, and what Quarry cannot run of it.
   function graphqlExtensions() {
@@ -892,12 +976,26 @@
       var ext;
       try { ext = typeof u === 'function' ? u({ nexus: nexusStub, strapi: strapi }) : u; } catch (e) { d.unsupported.push('use() failed: ' + (e && e.message)); out.push(d); return; }
       if (!ext || typeof ext !== 'object') { d.unsupported.push('use() made no extension'); out.push(d); return; }
-      if (ext.types !== undefined || ext.plugins !== undefined) d.unsupported.push('nexus types');
+      if (ext.plugins !== undefined && [].concat(ext.plugins).length) d.unsupported.push('nexus plugins');
       if (ext.typeDefs !== undefined) {
         if (typeof ext.typeDefs === 'string') d.typeDefs = ext.typeDefs; else d.unsupported.push('typeDefs that are not SDL text');
       }
-      Object.keys(ext.resolvers || {}).forEach(function (type) {
-        var fields = ext.resolvers[type] || {};
+      var allResolvers = {};
+      Object.keys(ext.resolvers || {}).forEach(function (type) { allResolvers[type] = ext.resolvers[type]; });
+      if (ext.types !== undefined) {
+        try {
+          var nx = nexusSDL(ext.types);
+          d.typeDefs = d.typeDefs ? d.typeDefs + '\n' + nx.sdl : nx.sdl;
+          Object.keys(nx.resolvers).forEach(function (type) {
+            var merged = {}, a = allResolvers[type] || {}, b = nx.resolvers[type];
+            Object.keys(a).forEach(function (f) { merged[f] = a[f]; });
+            Object.keys(b).forEach(function (f) { merged[f] = b[f]; });
+            allResolvers[type] = merged;
+          });
+        } catch (e) { d.unsupported.push('nexus types: ' + (e && e.message)); }
+      }
+      Object.keys(allResolvers).forEach(function (type) {
+        var fields = allResolvers[type] || {};
         Object.keys(fields).forEach(function (f) {
           var r = fields[f];
           var fn = typeof r === 'function' ? r : (r && typeof r.resolve === 'function' ? r.resolve : null);

@@ -67,6 +67,42 @@ module.exports = {
         },
       },
     }));
+    // An extension built with nexus, as the plugin's own are: a type and a query of the shop's.
+    extension.use(({ nexus }) => ({
+      types: [
+        nexus.objectType({
+          name: 'PriceRange',
+          definition(t) {
+            t.nonNull.int('count');
+            t.float('lowest');
+            t.float('highest');
+            t.list.nonNull.string('names');
+          },
+        }),
+        nexus.extendType({
+          type: 'Query',
+          definition(t) {
+            t.field('priceRange', {
+              type: 'PriceRange',
+              args: { upTo: nexus.floatArg(), visibleOnly: nexus.nonNull(nexus.booleanArg({ default: true })) },
+              async resolve(parent, args) {
+                const filters = {};
+                if (args.upTo !== undefined && args.upTo !== null) filters.price = { $lte: args.upTo };
+                if (args.visibleOnly) filters.hidden = false;
+                const list = await strapi.entityService.findMany('api::product.product', { filters, sort: { price: 'asc' } });
+                return {
+                  count: list.length,
+                  lowest: list.length ? Number(list[0].price) : null,
+                  highest: list.length ? Number(list[list.length - 1].price) : null,
+                  names: list.map((p) => p.name),
+                };
+              },
+            });
+          },
+        }),
+      ],
+      resolversConfig: { 'Query.priceRange': { auth: false } },
+    }));
   },
 
   bootstrap() {},
