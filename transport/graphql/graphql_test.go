@@ -361,14 +361,15 @@ func TestExtensions(t *testing.T) {
 	ext := cfg.Extension()
 	ext.Use(gqlschema.SchemaExtension{
 		TypeDefs: `type Greeting { text: String! upper: String }
-extend type Query { hello(name: String = "you"): Greeting secret: String keys(v: JSON): JSON }
+extend type Query { hello(name: String = "you"): Greeting secret: String keys(v: JSON): JSON ordered: String }
 extend type Article { wordCount: Int }`,
 		Resolvers: map[string]map[string]gqlschema.Resolver{
 			"Query": {
 				"hello": func(_ context.Context, p gqlschema.ResolveParams) (any, error) {
 					return map[string]any{"text": "hello " + p.Args["name"].(string)}, nil
 				},
-				"secret": func(context.Context, gqlschema.ResolveParams) (any, error) { return "s3cret", nil },
+				"secret":  func(context.Context, gqlschema.ResolveParams) (any, error) { return "s3cret", nil },
+				"ordered": func(context.Context, gqlschema.ResolveParams) (any, error) { return "resolved", nil },
 				// Changes the object it is given, as extension code may.
 				"keys": func(_ context.Context, p gqlschema.ResolveParams) (any, error) {
 					m, _ := p.Args["v"].(map[string]any)
@@ -389,6 +390,19 @@ extend type Article { wordCount: Int }`,
 			"Query.secret": {Policies: []gqlschema.Policy{func(_ context.Context, pc gqlschema.PolicyContext) (bool, error) {
 				return pc.Caller.TokenType == ir.TokenFullAccess, nil
 			}}},
+			// Strapi composes [middlewares, policies, resolver]: a middleware answering on its
+			// own is never refused by the policy.
+			"Query.ordered": {
+				Policies: []gqlschema.Policy{func(context.Context, gqlschema.PolicyContext) (bool, error) { return false, nil }},
+				Middlewares: []gqlschema.Middleware{func(next gqlschema.Resolver) gqlschema.Resolver {
+					return func(ctx context.Context, p gqlschema.ResolveParams) (any, error) {
+						if p.Caller.TokenType == ir.TokenReadOnly {
+							return "middleware first", nil
+						}
+						return next(ctx, p)
+					}
+				}},
+			},
 			"Query.tags": {Middlewares: []gqlschema.Middleware{func(next gqlschema.Resolver) gqlschema.Resolver {
 				return func(ctx context.Context, p gqlschema.ResolveParams) (any, error) {
 					if p.Args["filters"] != nil {
@@ -431,6 +445,9 @@ extend type Article { wordCount: Int }`,
 	expect(t, "policy", string(e.exec(readOnly, `{ secret }`, nil).Body),
 		`{"errors":[{"message":"Policy Failed","extensions":{"error":{"name":"PolicyError","message":"Policy Failed","details":{}},"code":"FORBIDDEN"}}],"data":{"secret":null}}`)
 	expect(t, "policy passes", e.q(`{ secret }`), `{"data":{"secret":"s3cret"}}`)
+	expect(t, "middleware before the policy", string(e.exec(readOnly, `{ ordered }`, nil).Body), `{"data":{"ordered":"middleware first"}}`)
+	expect(t, "the policy after the middleware", e.q(`{ ordered }`),
+		`{"errors":[{"message":"Policy Failed","extensions":{"error":{"name":"PolicyError","message":"Policy Failed","details":{}},"code":"FORBIDDEN"}}],"data":{"ordered":null}}`)
 	// The document's lowering is kept, its constant arguments with it: each request's
 	// resolver gets its own copy.
 	for i := 0; i < 2; i++ {
