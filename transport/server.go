@@ -55,7 +55,8 @@ type Server struct {
 	// statements are cancelled when it passes (SQLite interrupts, PostgreSQL cancels on the
 	// server, a write's transaction rolls back), and the answer is a 503.
 	RequestTimeout time.Duration
-	// EmailOff unmounts the email plugin's route (config/plugins: email.enabled false).
+	// EmailOff unmounts the email plugin's route (for a program embedding Quarry: Strapi, and
+	// so quarry serve, keeps its internal plugins on whatever config/plugins says).
 	EmailOff bool
 	// I18nOff unmounts the i18n plugin's routes (/api/i18n/locales, the localizations
 	// route): the plugin is not installed or config/plugins disables it.

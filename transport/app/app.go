@@ -119,6 +119,11 @@ func OpenWith(ctx context.Context, dir string, getenv func(string) string, log *
 	for file, mods := range proj.Unresolved {
 		warn("a config file requires npm modules Quarry does not load; they are inert stubs", "file", file, "modules", strings.Join(mods, ", "))
 	}
+	for _, name := range proj.IgnoredPluginSwitches(typed) {
+		warn("config/plugins: "+name+" is one of Strapi's internal plugins, which Strapi 4 keeps on whatever enabled says: "+
+			"enabled: false is ignored, by Quarry too; remove it, or refuse the plugin's routes with a policy or the Public/Authenticated roles' permissions",
+			"plugin", name)
+	}
 	if missing := proj.UnimplementedPlugins(typed); len(missing) > 0 {
 		warn("enabled plugins that Quarry does not implement: their routes and features are not served; run Strapi beside Quarry (quarry serve --upstream STRAPI_URL) to serve them",
 			"plugins", strings.Join(missing, ", "))
