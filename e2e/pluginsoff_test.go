@@ -83,7 +83,7 @@ func TestUsersPermissionsDisabled(t *testing.T) {
 	if st, b := s.do(t, "POST", "/graphql", []byte(`{"query":"{ articles { data { id } } }"}`)); st != 200 || string(bytes.TrimSpace(b)) != `{"data":{"articles":{"data":[{"id":"1"}]}}}` {
 		t.Errorf("GraphQL with the token: %d %s", st, b)
 	}
-	if !strings.Contains(s.log.String(), "the users-permissions plugin is not on") {
+	if !strings.Contains(s.log.String(), "the users-permissions plugin is off (config/plugins says enabled: false)") {
 		t.Errorf("the start-up log does not say users-permissions is off:\n%s", s.log.String())
 	}
 }
@@ -115,6 +115,10 @@ func TestI18nDisabled(t *testing.T) {
 			}
 			if st, b := s.doAs(t, "", "GET", "/api/i18n/locales", nil); st != 404 || string(b) != notFound404 {
 				t.Errorf("GET /api/i18n/locales: %d %s", st, b)
+			}
+			why := map[string]string{"enabled false": "config/plugins says enabled: false", "not installed": "package.json does not depend on @strapi/plugin-i18n"}[name]
+			if !strings.Contains(s.log.String(), "the i18n plugin is off ("+why+")") {
+				t.Errorf("the start-up log does not say why i18n is off:\n%s", s.log.String())
 			}
 			st, b = s.do(t, "POST", "/graphql", []byte(`{"query":"{ i18NLocales { data { id } } }"}`))
 			if st != 400 || !bytes.Contains(b, []byte(`Cannot query field`)) {

@@ -212,7 +212,11 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 		{srv.I18nOff, "i18n", "no /api/i18n/locales, and the schemas' pluginOptions.i18n is ignored: no type is localized"},
 	} {
 		if p.off {
-			log.Info("the "+p.name+" plugin is not on (not a dependency in package.json, or config/plugins says enabled: false), as Strapi would run without it", "plugin", p.name, "so", p.what)
+			why := "package.json does not depend on @strapi/plugin-" + p.name
+			if d, ok := a.Settings.PluginDecls[p.name]; ok && d.Enabled != nil && !*d.Enabled {
+				why = "config/plugins says enabled: false"
+			}
+			log.Info("the "+p.name+" plugin is off ("+why+"), as Strapi runs without it", "plugin", p.name, "so", p.what)
 		}
 	}
 	// The schema changes of start-up are done: from here a statement on MySQL/MariaDB is also
