@@ -81,6 +81,16 @@ var ownCodeSteps = []ownCodeStep{
 		Body: `{"query":"{ notes { data { id } } }"}`},
 	{Name: "ann lists notes over GraphQL", Method: "POST", Path: "/graphql", As: "ann",
 		Body: `{"query":"{ notes(sort: \"id\") { data { id attributes { title } } } }"}`},
+	{Name: "product names through two resolver middlewares", Method: "POST", Path: "/graphql", As: "public",
+		Body: `{"query":"{ productNames(limit: 5) }"}`},
+	{Name: "products through a resolver middleware that lets them pass", Method: "POST", Path: "/graphql", As: "public",
+		Body: `{"query":"{ products(sort: \"name\") { data { attributes { name } } } }"}`},
+	{Name: "hidden products, refused by the resolver middleware", Method: "POST", Path: "/graphql", As: "public",
+		Body: `{"query":"{ products(filters: { hidden: { eq: true } }) { data { id } } }"}`},
+	{Name: "price range through the nexus extension", Method: "POST", Path: "/graphql", As: "public",
+		Body: `{"query":"{ priceRange { count lowest highest names } all: priceRange(visibleOnly: false, upTo: 50) { count highest __typename } }"}`},
+	{Name: "the nexus extension's types, introspected", Method: "POST", Path: "/graphql", As: "public",
+		Body: `{"query":"{ __type(name: \"PriceRange\") { fields { name type { kind name ofType { kind name ofType { kind name } } } } } }"}`},
 }
 
 var jwtMask = regexp.MustCompile(`"jwt":"[^"]*"`)
@@ -171,5 +181,36 @@ func replayProject(t *testing.T, name string, steps []ownCodeStep, update bool, 
 				}
 			}
 		})
+	}
+}
+
+// TestNexusRefusedAtStart: a nexus construct Quarry does not build (here t.connectionField)
+// keeps the GraphQL endpoint refused, named in the start-up log, while the REST API is served;
+// before, nexus in register() made every route of the project answer 501.
+func TestNexusRefusedAtStart(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "owncode"))
+	index := filepath.Join(app, "src", "index.js")
+	src, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const at = "t.field('priceRange', {"
+	if !strings.Contains(string(src), at) {
+		t.Fatal("owncode's index.js has no priceRange field")
+	}
+	if err := os.WriteFile(index, []byte(strings.Replace(string(src), at, "t.connectionField('ranges', { type: 'PriceRange' });\n            "+at, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	be := backends()[0]
+	srv := start(t, be, app)
+	if st, b := srv.doAs(t, "", "GET", "/api/products", nil); st != 200 {
+		t.Errorf("GET /api/products: %d %s", st, b)
+	}
+	st, b := srv.do(t, "POST", "/graphql", []byte(`{"query":"{ priceRange { count } }"}`))
+	if st != 501 || !strings.Contains(string(b), `"NotImplementedError"`) || !strings.Contains(string(b), "t.connectionField (in a nexus definition)") {
+		t.Errorf("POST /graphql: %d %s", st, b)
+	}
+	if log := srv.log.String(); !strings.Contains(log, "the GraphQL endpoint is refused") || !strings.Contains(log, "t.connectionField (in a nexus definition)") {
+		t.Errorf("the start-up log does not name the nexus construct:\n%s", log)
 	}
 }

@@ -57,6 +57,9 @@ type Options struct {
 	StoredType func(table, column string) (AttrType, bool)
 	// Warn reports a problem that does not stop start-up.
 	Warn func(msg string, args ...any)
+	// I18nOff says the i18n plugin is not on (not installed, or config/plugins disables it):
+	// the schemas' pluginOptions.i18n.localized is then ignored, as Strapi ignores it.
+	I18nOff bool
 }
 
 // resolveCustomFields gives every customField attribute its underlying type, as Strapi does

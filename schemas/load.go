@@ -150,6 +150,13 @@ func LoadWith(appDir string, opts Options) (*Schema, error) {
 		}
 		todo = append(todo, p)
 	}
+	if opts.I18nOff {
+		// Without the i18n plugin Strapi never adds locale and localizations: pluginOptions.i18n
+		// is inert and every type is served as not localized.
+		for _, p := range todo {
+			p.model.Localized = false
+		}
+	}
 	up, err := usersPermissionsModels(src)
 	if err != nil {
 		return nil, err

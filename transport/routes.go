@@ -378,6 +378,15 @@ func (t *RouteTable) ServeGraphQL(path string) {
 	t.GraphQL = nil
 }
 
+// RefuseGraphQL puts first, among the reasons the GraphQL endpoint at path is refused, what
+// of the project's extension Quarry found it cannot run (c), which a request is answered with.
+func (t *RouteTable) RefuseGraphQL(path string, c routes.Code) {
+	if t == nil {
+		return
+	}
+	t.Prefixes = append([]PrefixRoute{{Path: path, Code: c}}, t.Prefixes...)
+}
+
 // PluginProject is the chain of a plugin route whose added policies and middlewares Quarry's
 // runtime runs (nil when there is none), with the request's path parameters.
 func (t *RouteTable) PluginProject(method, path string) (*projectcode.Route, map[string]string) {

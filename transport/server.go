@@ -55,9 +55,17 @@ type Server struct {
 	// statements are cancelled when it passes (SQLite interrupts, PostgreSQL cancels on the
 	// server, a write's transaction rolls back), and the answer is a 503.
 	RequestTimeout time.Duration
-	// EmailOff unmounts the email plugin's route (config/plugins: email.enabled false).
+	// EmailOff unmounts the email plugin's route (for a program embedding Quarry: Strapi, and
+	// so quarry serve, keeps its internal plugins on whatever config/plugins says).
 	EmailOff bool
-	Now      func() time.Time
+	// I18nOff unmounts the i18n plugin's routes (/api/i18n/locales, the localizations
+	// route): the plugin is not installed or config/plugins disables it.
+	I18nOff bool
+	// UsersPermissionsOff unmounts the users-permissions plugin's routes (/api/auth/*,
+	// /api/connect/*, /api/users*, /api/users-permissions/*); Auth then authenticates API
+	// tokens only (its PluginOff).
+	UsersPermissionsOff bool
+	Now                 func() time.Time
 	// I18n serves locales; nil when the app has no localized types' tables yet.
 	I18n *i18n.Service
 	// Localize applies i18n's rules to localized entries; built from the fields above
@@ -240,8 +248,12 @@ func (s *Server) Handler() http.Handler {
 	}
 	// The plugins' routes, then the content types'.
 	s.i18n = &i18n.Routes{Host: host, Service: s.I18n, Localize: s.Localize, Writes: s.writes, Schema: s.Schema, DB: s.DB}
-	s.i18n.Mount(r)
-	up.Mount(r)
+	if !s.I18nOff {
+		s.i18n.Mount(r)
+	}
+	if !s.UsersPermissionsOff {
+		up.Mount(r)
+	}
 	if !s.EmailOff {
 		(&email.Routes{Host: host, Mailer: s.Mailer, Log: s.Log}).Mount(r)
 	}

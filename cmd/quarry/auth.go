@@ -28,6 +28,7 @@ func setupAuth(ctx context.Context, a *app.App, srv *transport.Server, host stri
 	cfg.JWTSecret = secret
 	srv.Auth = userspermissions.NewService(a.DB, a.Schema, cfg, a.TokenSalt, log)
 	srv.Auth.Entries = srv.Writer
+	srv.Auth.PluginOff = srv.UsersPermissionsOff
 	srv.Auth.Production = app.Env(getenv) == "production"
 	if srv.Auth.URLs, err = a.LinkURLs(host, port, app.Env(getenv)); err != nil {
 		return err

@@ -27,6 +27,7 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 		// serves no /graphql then, and neither does Quarry.
 		return nil
 	}
+	gcfg.UsersPermissionsOff, gcfg.I18nOff = srv.UsersPermissionsOff, srv.I18nOff
 	if err := applyShadowCRUD(gcfg.Extension(), a.Routes.Shadow); err != nil {
 		return err
 	}
@@ -36,6 +37,8 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 		exts, err := srv.Code.GraphQLExtensions(context.Background())
 		if err != nil {
 			log.Warn("the GraphQL endpoint is refused: the project's GraphQL extension cannot run under Quarry", "error", err)
+			srv.Routes.RefuseGraphQL(gcfg.Endpoint, routes.Code{File: a.Routes.GraphQL[0].File,
+				What: "register()'s GraphQL extension: " + err.Error()})
 		} else {
 			for _, x := range exts {
 				gcfg.Extension().Use(x)
@@ -54,7 +57,7 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 		opts.Locales = a.I18n
 	}
 	// The plugins register their resolvers, as Strapi's do through the extension service.
-	if srv.Auth != nil {
+	if srv.Auth != nil && !srv.UsersPermissionsOff {
 		opts.Plugins = append(opts.Plugins, srv.Auth.GraphQL())
 	}
 	if srv.Upload != nil {

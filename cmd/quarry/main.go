@@ -203,6 +203,22 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	}
 	srv.RequestTimeout = timeout
 	srv.EmailOff = !a.PluginEnabled("email")
+	srv.I18nOff, srv.UsersPermissionsOff = !a.PluginEnabled("i18n"), !a.PluginEnabled("users-permissions")
+	for _, p := range []struct {
+		off        bool
+		name, what string
+	}{
+		{srv.UsersPermissionsOff, "users-permissions", "no /api/auth, /api/users or /api/users-permissions routes, no public role and no users' JWTs: only API tokens authenticate"},
+		{srv.I18nOff, "i18n", "no /api/i18n/locales, and the schemas' pluginOptions.i18n is ignored: no type is localized"},
+	} {
+		if p.off {
+			why := "package.json does not depend on @strapi/plugin-" + p.name
+			if d, ok := a.Settings.PluginDecls[p.name]; ok && d.Enabled != nil && !*d.Enabled {
+				why = "config/plugins says enabled: false"
+			}
+			log.Info("the "+p.name+" plugin is off ("+why+"), as Strapi runs without it", "plugin", p.name, "so", p.what)
+		}
+	}
 	// The schema changes of start-up are done: from here a statement on MySQL/MariaDB is also
 	// bounded on the server, so none runs on after its request's client left.
 	a.DB.BoundStatements(timeout)

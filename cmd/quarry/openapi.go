@@ -33,7 +33,7 @@ func printOpenAPI(args []string, stdout io.Writer) error {
 
 // serveOpenAPI has the server serve the document of the routes it mounts.
 func serveOpenAPI(srv *transport.Server) error {
-	opt := openapi.Options{I18n: srv.I18n != nil, Upload: srv.Upload != nil, Users: srv.Auth != nil}
+	opt := openapi.Options{I18n: srv.I18n != nil && !srv.I18nOff, Upload: srv.Upload != nil, Users: srv.Auth != nil && !srv.UsersPermissionsOff}
 	if t := srv.Routes; t != nil && t.Files {
 		opt.Routers = map[string]openapi.Router{}
 		for uid, r := range t.Core {

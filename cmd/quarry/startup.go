@@ -31,13 +31,13 @@ func logStartup(log *slog.Logger, addr net.Addr, a *app.App, srv *transport.Serv
 		}
 		features = append(features, "graphql "+p)
 	}
-	if srv.I18n != nil {
+	if srv.I18n != nil && !srv.I18nOff {
 		features = append(features, "i18n")
 	}
 	if srv.Upload != nil {
 		features = append(features, "upload")
 	}
-	if srv.Auth != nil {
+	if srv.Auth != nil && !srv.UsersPermissionsOff {
 		features = append(features, "users-permissions")
 	}
 	if srv.Webhooks != nil {

@@ -91,12 +91,16 @@ func Build(cs *schemas.Schema, cfg Config) (*Schema, error) {
 		}
 		g.genericMorph()
 		g.uploadPlugin()
-		g.usersPermissions()
+		if !cfg.UsersPermissionsOff {
+			g.usersPermissions()
+		}
 		if g.meQuery != nil {
 			g.meQuery()
 		}
 	}
-	g.i18nPlugin()
+	if !cfg.I18nOff {
+		g.i18nPlugin()
+	}
 	g.defs = append(g.defs, &def{kind: ast.InputObject, name: "PaginationArg", fields: []fdef{
 		{name: "page", typ: "Int"}, {name: "pageSize", typ: "Int"}, {name: "start", typ: "Int"}, {name: "limit", typ: "Int"}}})
 	if len(g.query) > 0 {
@@ -173,6 +177,11 @@ func (g *gen) models() []*schemas.Model {
 		out = append(out, m)
 	}
 	for _, uid := range pluginModelOrder {
+		switch {
+		case g.cfg.UsersPermissionsOff && (uid == schemas.UserUID || uid == schemas.RoleUID || uid == schemas.PermissionUID),
+			g.cfg.I18nOff && uid == schemas.LocaleUID:
+			continue
+		}
 		add(g.cs.Models[uid])
 	}
 	for _, m := range g.cs.ContentTypes {

@@ -47,6 +47,10 @@ type Config struct {
 	// ResolversConfig configures resolvers by "Type.field" (auth, scope). Policies and
 	// middlewares are Go functions and come through the Extension API only.
 	ResolversConfig map[string]ResolverConfig
+	// UsersPermissionsOff and I18nOff are those plugins not on (not installed, or disabled
+	// in config/plugins): their types, queries and mutations are left out, as Strapi
+	// registers none of them then.
+	UsersPermissionsOff, I18nOff bool
 
 	ext *Extension
 }

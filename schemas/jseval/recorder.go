@@ -121,7 +121,18 @@ const recorderSource = `(function (init) {
     };
     return h;
   }
-  var nexus = unsupported('nexus');
+  // nexus builds GraphQL types: inert markers here, as the types are the GraphQL extension's
+  // to build or refuse (Quarry's runtime), not a concern of every route.
+  var nexus = new Proxy({}, { get: function (t, k) {
+    if (typeof k === 'symbol' || k === 'then' || k === 'toJSON') return undefined;
+    return function (config) { return { __nexus: String(k), config: config }; };
+  } });
+  function nexusNames(types) {
+    return [].concat(types).map(function (x) {
+      var c = x && x.config;
+      return x && x.__nexus ? x.__nexus + (c && (c.type || c.name) ? ' ' + (c.type || c.name) : '') : 'a type';
+    }).join(', ');
+  }
   var strapi;
   var extension = {
     shadowCRUD: function (uid) { return shadowHandle(String(uid)); },
@@ -129,7 +140,7 @@ const recorderSource = `(function (init) {
       if (typeof ext === 'function') ext = ext({ nexus: nexus, strapi: strapi });
       var parts = [];
       if (ext && ext.typeDefs) parts.push('typeDefs');
-      if (ext && ext.types) parts.push('nexus types');
+      if (ext && ext.types) parts.push('nexus types: ' + nexusNames(ext.types));
       if (ext && ext.resolvers) parts.push('resolvers ' + Object.keys(ext.resolvers).map(function (t) {
         return Object.keys(ext.resolvers[t] || {}).map(function (f) { return t + '.' + f; }).join(', ');
       }).join(', '));

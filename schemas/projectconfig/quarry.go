@@ -165,6 +165,19 @@ func (p *Project) UnimplementedPlugins(t *Typed) []string {
 	return out
 }
 
+// IgnoredPluginSwitches names the internal plugins plugins.* declares enabled: false, which
+// Strapi (and so Quarry) leaves on.
+func (p *Project) IgnoredPluginSwitches(t *Typed) []string {
+	var out []string
+	for name, d := range t.PluginDecls {
+		if internalPlugins[name] && d.Enabled != nil && !*d.Enabled {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // dependencyPlugins names the Strapi plugins package.json depends on: the plugin name
 // from node_modules/<pkg>/package.json's strapi.kind/name when installed, else from the
 // package name's convention (@strapi/plugin-X, strapi-plugin-X, @scope/strapi-plugin-X).
@@ -226,22 +239,24 @@ func (p *Project) localPlugin(name string) bool {
 	return err == nil && st.IsDir()
 }
 
-// internalPlugins are on in every Strapi 4 project unless plugins.* turns them off.
+// internalPlugins are on in every Strapi 4 project, whatever plugins.* says: Strapi 4.26.2's
+// loader (getEnabledPlugins) lays the declarations under its internal plugins' own
+// enabled: true (lodash defaultsDeep), so `upload: { enabled: false }` changes nothing.
 var internalPlugins = map[string]bool{"content-manager": true, "content-type-builder": true, "email": true, "upload": true,
 	"content-releases": true}
 
-// PluginOn is whether Strapi runs the plugin name, as its loader decides: a plugin
-// plugins.* declares with `enabled` is on as that says; one declared without it, or not
-// declared, is on when it is internal (email, upload, ...) or installed (a package.json
-// dependency, or a local plugin under src/plugins). A project without package.json (a folder
-// of schemas only) cannot say what is installed: every plugin Quarry implements is then on
-// unless declared off, as before.
+// PluginOn is whether Strapi runs the plugin name, as its loader decides: an internal plugin
+// (email, upload, ...) always; another that plugins.* declares with `enabled` as that says;
+// one declared without it, or not declared, when it is installed (a package.json dependency,
+// or a local plugin under src/plugins). A project without package.json (a folder of schemas
+// only) cannot say what is installed: every plugin Quarry implements is then on unless
+// declared off, as before.
 func (p *Project) PluginOn(name string, t *Typed) bool {
-	if d, ok := t.PluginDecls[name]; ok && d.Enabled != nil {
-		return *d.Enabled
-	}
 	if internalPlugins[name] {
 		return true
+	}
+	if d, ok := t.PluginDecls[name]; ok && d.Enabled != nil {
+		return *d.Enabled
 	}
 	if _, err := os.Stat(filepath.Join(p.Dir, "package.json")); err != nil {
 		return true

@@ -119,6 +119,11 @@ func OpenWith(ctx context.Context, dir string, getenv func(string) string, log *
 	for file, mods := range proj.Unresolved {
 		warn("a config file requires npm modules Quarry does not load; they are inert stubs", "file", file, "modules", strings.Join(mods, ", "))
 	}
+	for _, name := range proj.IgnoredPluginSwitches(typed) {
+		warn("config/plugins: "+name+" is one of Strapi's internal plugins, which Strapi 4 keeps on whatever enabled says: "+
+			"enabled: false is ignored, by Quarry too; remove it, or refuse the plugin's routes with a policy or the Public/Authenticated roles' permissions",
+			"plugin", name)
+	}
 	if missing := proj.UnimplementedPlugins(typed); len(missing) > 0 {
 		warn("enabled plugins that Quarry does not implement: their routes and features are not served; run Strapi beside Quarry (quarry serve --upstream STRAPI_URL) to serve them",
 			"plugins", strings.Join(missing, ", "))
@@ -156,7 +161,7 @@ func OpenWith(ctx context.Context, dir string, getenv func(string) string, log *
 // open loads the schemas with the database's stored column types at hand (an unknown custom
 // field is served as its column's type) and sets the app up on db.
 func open(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger, db *database.DB, proj *projectconfig.Project, typed *projectconfig.Typed, o Options) (*App, error) {
-	opts, err := schemaOptions(proj, log)
+	opts, err := schemaOptions(proj, typed, log)
 	if err != nil {
 		return nil, err
 	}
@@ -238,13 +243,14 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	return a, nil
 }
 
-// schemaOptions reads the schema loader's settings from config/quarry.* (js, ts or json).
-func schemaOptions(proj *projectconfig.Project, log *slog.Logger) (schemas.Options, error) {
+// schemaOptions reads the schema loader's settings from config/quarry.* (js, ts or json), and
+// whether the i18n plugin is on (config/plugins.*, package.json).
+func schemaOptions(proj *projectconfig.Project, typed *projectconfig.Typed, log *slog.Logger) (schemas.Options, error) {
 	qc, err := proj.Quarry()
 	if err != nil {
 		return schemas.Options{}, err
 	}
-	opts := schemas.Options{CustomFields: qc.CustomFields}
+	opts := schemas.Options{CustomFields: qc.CustomFields, I18nOff: !proj.PluginOn("i18n", typed)}
 	if log != nil {
 		opts.Warn = log.Warn
 	}
@@ -379,11 +385,11 @@ func PopulateDeepConfig(dir string, plugins []byte, getenv func(string) string, 
 // LoadSchema loads dir's schemas with its settings but without a database (unmapped custom
 // fields are then served as text), for tools that only read them.
 func LoadSchema(dir string) (*schemas.Schema, error) {
-	proj, _, err := LoadConfig(context.Background(), dir, os.Getenv)
+	proj, typed, err := LoadConfig(context.Background(), dir, os.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	opts, err := schemaOptions(proj, nil)
+	opts, err := schemaOptions(proj, typed, nil)
 	if err != nil {
 		return nil, err
 	}

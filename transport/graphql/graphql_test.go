@@ -361,14 +361,15 @@ func TestExtensions(t *testing.T) {
 	ext := cfg.Extension()
 	ext.Use(gqlschema.SchemaExtension{
 		TypeDefs: `type Greeting { text: String! upper: String }
-extend type Query { hello(name: String = "you"): Greeting secret: String keys(v: JSON): JSON }
+extend type Query { hello(name: String = "you"): Greeting secret: String keys(v: JSON): JSON ordered: String }
 extend type Article { wordCount: Int }`,
 		Resolvers: map[string]map[string]gqlschema.Resolver{
 			"Query": {
 				"hello": func(_ context.Context, p gqlschema.ResolveParams) (any, error) {
 					return map[string]any{"text": "hello " + p.Args["name"].(string)}, nil
 				},
-				"secret": func(context.Context, gqlschema.ResolveParams) (any, error) { return "s3cret", nil },
+				"secret":  func(context.Context, gqlschema.ResolveParams) (any, error) { return "s3cret", nil },
+				"ordered": func(context.Context, gqlschema.ResolveParams) (any, error) { return "resolved", nil },
 				// Changes the object it is given, as extension code may.
 				"keys": func(_ context.Context, p gqlschema.ResolveParams) (any, error) {
 					m, _ := p.Args["v"].(map[string]any)
@@ -389,8 +390,27 @@ extend type Article { wordCount: Int }`,
 			"Query.secret": {Policies: []gqlschema.Policy{func(_ context.Context, pc gqlschema.PolicyContext) (bool, error) {
 				return pc.Caller.TokenType == ir.TokenFullAccess, nil
 			}}},
+			// Strapi composes [middlewares, policies, resolver]: a middleware answering on its
+			// own is never refused by the policy.
+			"Query.ordered": {
+				Policies: []gqlschema.Policy{func(context.Context, gqlschema.PolicyContext) (bool, error) { return false, nil }},
+				Middlewares: []gqlschema.Middleware{func(next gqlschema.Resolver) gqlschema.Resolver {
+					return func(ctx context.Context, p gqlschema.ResolveParams) (any, error) {
+						if p.Caller.TokenType == ir.TokenReadOnly {
+							return "middleware first", nil
+						}
+						return next(ctx, p)
+					}
+				}},
+			},
 			"Query.tags": {Middlewares: []gqlschema.Middleware{func(next gqlschema.Resolver) gqlschema.Resolver {
 				return func(ctx context.Context, p gqlschema.ResolveParams) (any, error) {
+					if p.Args["filters"] != nil {
+						// A middleware that narrows a generated query (to the caller's own, say).
+						q := p
+						q.Args = map[string]any{"filters": map[string]any{"id": map[string]any{"eq": "1"}}}
+						return next(ctx, q)
+					}
 					if p.Args["sort"] != nil && len(p.Args["sort"].([]any)) > 0 {
 						return nil, errors.New("boom")
 					}
@@ -425,6 +445,9 @@ extend type Article { wordCount: Int }`,
 	expect(t, "policy", string(e.exec(readOnly, `{ secret }`, nil).Body),
 		`{"errors":[{"message":"Policy Failed","extensions":{"error":{"name":"PolicyError","message":"Policy Failed","details":{}},"code":"FORBIDDEN"}}],"data":{"secret":null}}`)
 	expect(t, "policy passes", e.q(`{ secret }`), `{"data":{"secret":"s3cret"}}`)
+	expect(t, "middleware before the policy", string(e.exec(readOnly, `{ ordered }`, nil).Body), `{"data":{"ordered":"middleware first"}}`)
+	expect(t, "the policy after the middleware", e.q(`{ ordered }`),
+		`{"errors":[{"message":"Policy Failed","extensions":{"error":{"name":"PolicyError","message":"Policy Failed","details":{}},"code":"FORBIDDEN"}}],"data":{"ordered":null}}`)
 	// The document's lowering is kept, its constant arguments with it: each request's
 	// resolver gets its own copy.
 	for i := 0; i < 2; i++ {
@@ -435,6 +458,11 @@ extend type Article { wordCount: Int }`,
 	expect(t, "middleware", e.q(`{ tags(sort: "name") { data { id } } }`),
 		`{"errors":[{"message":"Internal Server Error","extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"tags":null}}`)
 	expect(t, "middleware passes", e.q(`{ tags { data { id } } }`), `{"data":{"tags":{"data":[]}}}`)
+	// The generated query was lowered from the document: run with other args it would
+	// ignore them, so it is refused.
+	if got := e.q(`{ tags(filters: {name: {eq: "x"}}) { data { id } } }`); !strings.Contains(got, `"name":"NotImplementedError"`) || !strings.Contains(got, `"data":{"tags":null}`) {
+		t.Errorf("middleware changing a generated query's args: %s", got)
+	}
 	e.q(`mutation { createWriter(data: {name: "Ann"}) { data { id } } }`)
 	expect(t, "middleware around a written result", e.q(`{ writers { data { id } } n: writers(sort: "name") { data { id } } o: writers(sort: "id") { data { id } } }`),
 		`{"errors":[{"message":"Internal Server Error","extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"writers":{"data":[{"id":"1"}]},"n":null,"o":{"data":[],"note":"own"}}}`)

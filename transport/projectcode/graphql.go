@@ -25,13 +25,14 @@ type resolverConfig struct {
 	AuthDisabled bool     `json:"authDisabled"`
 	Scope        []string `json:"scope"`
 	Policies     []string `json:"policies"`
+	Middlewares  []string `json:"middlewares"`
 }
 
 // GraphQLExtensions runs src/index's register() in a sandbox and returns what it gives the
 // GraphQL extension service's use() as schema extensions: the SDL as written, resolvers and
-// resolversConfig policies that run in the sandboxes. An extension Quarry cannot run (nexus
-// types, resolver middlewares, policies that are not the project's files) is an error naming
-// it, and the caller keeps the GraphQL endpoint refused.
+// resolversConfig policies and middlewares that run in the sandboxes. An extension Quarry
+// cannot run (nexus types, policies or middlewares that are not the project's files) is an
+// error naming it.
 func (rt *Runtime) GraphQLExtensions(ctx context.Context) ([]gqlschema.SchemaExtension, error) {
 	rt.init()
 	v, err := rt.get(ctx)
@@ -84,6 +85,13 @@ func (rt *Runtime) GraphQLExtensions(ctx context.Context) ([]gqlschema.SchemaExt
 					return v == nil || v == true, nil
 				})
 			}
+			for _, id := range c.Middlewares {
+				rc.Middlewares = append(rc.Middlewares, func(next gqlschema.Resolver) gqlschema.Resolver {
+					return func(ctx context.Context, p gqlschema.ResolveParams) (any, error) {
+						return rt.middlewareGraphQL(ctx, id, next, p)
+					}
+				})
+			}
 			x.ResolversConfig[field] = rc
 		}
 		out = append(out, x)
@@ -91,19 +99,88 @@ func (rt *Runtime) GraphQLExtensions(ctx context.Context) ([]gqlschema.SchemaExt
 	return out, nil
 }
 
-// resolveGraphQL runs an extension resolver (key) or a resolversConfig policy (policy) in a
-// sandbox for the request's caller, and returns its JSON result as Go values.
-func (rt *Runtime) resolveGraphQL(ctx context.Context, key, policy string, p gqlschema.ResolveParams) (any, error) {
-	params, err := json.Marshal(map[string]any{"parent": p.Parent, "args": p.Args, "typeName": p.TypeName, "fieldName": p.FieldName})
+// graphqlRequest is what a resolver, policy or middleware of the project's is given of a
+// GraphQL field's resolution: its parameters and the request (for ctx), as JSON.
+func graphqlRequest(p gqlschema.ResolveParams) (params, req []byte, err error) {
+	params, err = json.Marshal(map[string]any{"parent": p.Parent, "args": p.Args, "typeName": p.TypeName, "fieldName": p.FieldName})
+	if err != nil {
+		return nil, nil, err
+	}
+	r := request{Method: http.MethodPost, URL: "/graphql", Path: "/graphql", Headers: map[string]string{},
+		Params: map[string]string{}, Query: json.RawMessage("{}"), Body: json.RawMessage("null"), Auth: authState(p.Caller)}
+	if p.Caller != nil && p.Caller.Kind == ir.UserCaller {
+		r.UserID = p.Caller.UserID
+	}
+	req, err = json.Marshal(r)
+	return params, req, err
+}
+
+// middlewareGraphQL runs a resolversConfig middleware (id) in a sandbox around next, the rest
+// of the field's chain (the policies, then the resolver), as Strapi's GraphQL plugin composes
+// them: the middleware's resolve(parent, args, ...) runs next with those args. What next
+// answers goes back as it is unless the middleware answers something else; an error of
+// next's that the middleware lets through is next's own.
+func (rt *Runtime) middlewareGraphQL(ctx context.Context, id string, next gqlschema.Resolver, p gqlschema.ResolveParams) (any, error) {
+	params, reqJSON, err := graphqlRequest(p)
 	if err != nil {
 		return nil, err
 	}
-	req := request{Method: http.MethodPost, URL: "/graphql", Path: "/graphql", Headers: map[string]string{},
-		Params: map[string]string{}, Query: json.RawMessage("{}"), Body: json.RawMessage("null"), Auth: authState(p.Caller)}
-	if p.Caller != nil && p.Caller.Kind == ir.UserCaller {
-		req.UserID = p.Caller.UserID
+	name := "GraphQL " + p.TypeName + "." + p.FieldName
+	var nextVal any
+	var nextErr error
+	c := &call{who: p.Caller, route: name}
+	c.graphqlNext = func(args string) string {
+		q := p
+		var a map[string]any
+		if json.Unmarshal([]byte(args), &a) == nil && a != nil {
+			q.Args = a
+		}
+		nextVal, nextErr = next(c.ctx, q)
+		if nextErr != nil {
+			return `{"failed":true}`
+		}
+		if plainValue(nextVal) {
+			if b, err := json.Marshal(nextVal); err == nil {
+				return `{"value":` + string(b) + `}`
+			}
+		}
+		return `{"opaque":true}`
 	}
-	reqJSON, err := json.Marshal(req)
+	var res boxResult
+	var value string
+	var opaque, nextFailed bool
+	err = rt.run(ctx, c, func(v *vm, js *goja.Runtime) (goja.Value, error) {
+		return v.gqlMw(goja.Undefined(), js.ToValue(id), js.ToValue(string(params)), js.ToValue(string(reqJSON)))
+	}, func(box *goja.Object) {
+		res, value = readBox(box), boxString(box, "value")
+		set := func(k string) bool { x := box.Get(k); return x != nil && x.ToBoolean() }
+		opaque, nextFailed = set("opaque"), set("nextFailed")
+	})
+	switch {
+	case err != nil:
+		return nil, rt.failed(&Route{Key: name}, err)
+	case nextFailed && nextErr != nil:
+		return nil, nextErr
+	case opaque:
+		return nextVal, nil
+	}
+	return rt.graphqlResult(name, res, value)
+}
+
+// plainValue says whether a resolver's value is plain JSON data (an extension resolver's),
+// which a middleware may read; anything else (a generated query's result) stays opaque to it.
+func plainValue(v any) bool {
+	switch v.(type) {
+	case nil, map[string]any, []any, string, bool, float64, int, int64, json.Number:
+		return true
+	}
+	return false
+}
+
+// resolveGraphQL runs an extension resolver (key) or a resolversConfig policy (policy) in a
+// sandbox for the request's caller, and returns its JSON result as Go values.
+func (rt *Runtime) resolveGraphQL(ctx context.Context, key, policy string, p gqlschema.ResolveParams) (any, error) {
+	params, reqJSON, err := graphqlRequest(p)
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +193,11 @@ func (rt *Runtime) resolveGraphQL(ctx context.Context, key, policy string, p gql
 	if err != nil {
 		return nil, rt.failed(&Route{Key: name}, err)
 	}
+	return rt.graphqlResult(name, res, value)
+}
+
+// graphqlResult reads a settled box of a GraphQL call: its value as Go values, or the error.
+func (rt *Runtime) graphqlResult(name string, res boxResult, value string) (any, error) {
 	switch {
 	case res.state != "done":
 		rt.Log.Error("project code did not finish: it waits on something that never comes", "resolver", name)

@@ -109,6 +109,7 @@ type vm struct {
 	hook    goja.Callable
 	boot    goja.Callable // bootstrap
 	graphql goja.Callable // resolveGraphQL
+	gqlMw   goja.Callable // middlewareGraphQL
 	exts    goja.Callable // graphqlExtensions
 	cur     *call         // the request being served
 	status  int           // the status of the last native call
@@ -121,6 +122,9 @@ type call struct {
 	who          *ir.Caller
 	route        string
 	method, path string // the request's, for a chain ending in its native route
+	// graphqlNext runs the rest of a GraphQL resolver's chain for a resolversConfig
+	// middleware, with the args (JSON) it passes; nil outside one.
+	graphqlNext func(args string) string
 }
 
 // New makes a runtime for the project whose code m describes.
@@ -269,6 +273,12 @@ func (rt *Runtime) newVM() (*vm, error) {
 	for k, val := range setup {
 		host.Set(k, val)
 	}
+	host.Set("graphqlNext", func(c goja.FunctionCall) goja.Value {
+		if v.cur == nil || v.cur.graphqlNext == nil {
+			panic(r.NewTypeError("resolve is called outside its GraphQL middleware"))
+		}
+		return r.ToValue(v.cur.graphqlNext(c.Argument(0).String()))
+	})
 	host.Set("call", func(c goja.FunctionCall) goja.Value {
 		out := rt.hostCall(v, c.Argument(0).String(), c.Argument(1).String())
 		return r.ToValue(string(out))
@@ -366,6 +376,7 @@ func (rt *Runtime) newVM() (*vm, error) {
 	v.hook, _ = goja.AssertFunction(apiObj.Get("hook"))
 	v.boot, _ = goja.AssertFunction(apiObj.Get("bootstrap"))
 	v.graphql, _ = goja.AssertFunction(apiObj.Get("resolveGraphQL"))
+	v.gqlMw, _ = goja.AssertFunction(apiObj.Get("middlewareGraphQL"))
 	v.exts, _ = goja.AssertFunction(apiObj.Get("graphqlExtensions"))
 	return v, nil
 }

@@ -1030,10 +1030,94 @@
   }
 
   // ---- GraphQL extensions (use() in register()) ----
-  var gqlResolvers = null, gqlPolicies = {};
+  var gqlResolvers = null, gqlPolicies = {}, gqlMiddlewares = {};
+  // nexus, the GraphQL plugin's type builder, as far as Quarry builds it: objectType,
+  // inputObjectType, enumType and extendType/extendInputType with scalar and named fields,
+  // arguments and resolvers, translated to SDL; the resolvers run like the extension's own.
+  // Anything else of nexus (plugins, interfaces, unions, connection fields, ...) is named and
+  // keeps the endpoint refused.
   var nexusStub = new Proxy({}, { get: function (t, k) {
-    return function () { throw new errors.NotImplementedError('nexus.' + String(k) + ' is not provided by Quarry: write the extension with typeDefs'); };
+    if (typeof k === 'symbol' || k === 'then' || k === 'toJSON') return undefined;
+    if (k === 'nonNull' || k === 'list' || k === 'nullable') return function (inner) { return { __nexus: k, inner: inner }; };
+    return function (config) { return { __nexus: String(k), config: config || {} }; };
   } });
+  var nexusScalars = { string: 'String', int: 'Int', float: 'Float', boolean: 'Boolean', id: 'ID' };
+  function nexusType(x) {
+    if (typeof x === 'string') return x;
+    if (x && x.__nexus === 'nonNull') return nexusType(x.inner).replace(/!$/, '') + '!';
+    if (x && x.__nexus === 'nullable') return nexusType(x.inner).replace(/!$/, '');
+    if (x && x.__nexus === 'list') return '[' + nexusType(x.inner) + ']';
+    if (x && (x.__nexus === 'objectType' || x.__nexus === 'inputObjectType' || x.__nexus === 'enumType') && x.config.name) return x.config.name;
+    throw new Error('a field or argument type Quarry cannot read (' + (x && x.__nexus ? 'nexus.' + x.__nexus : typeof x) + ')');
+  }
+  function nexusArg(a) {
+    if (typeof a === 'string') return a;
+    if (a && (a.__nexus === 'nonNull' || a.__nexus === 'nullable' || a.__nexus === 'list')) {
+      var inner = nexusArg(a.inner), dflt = '', at = inner.indexOf(' = ');
+      if (at >= 0) { dflt = inner.slice(at); inner = inner.slice(0, at); }
+      return (a.__nexus === 'list' ? '[' + inner + ']' : a.__nexus === 'nonNull' ? inner.replace(/!$/, '') + '!' : inner.replace(/!$/, '')) + dflt;
+    }
+    var kind = a && a.__nexus, c = (a && a.config) || {};
+    var scalar = { stringArg: 'String', intArg: 'Int', floatArg: 'Float', booleanArg: 'Boolean', idArg: 'ID' }[kind];
+    var t = scalar || (kind === 'arg' ? nexusType(c.type) : null);
+    if (!t) throw new Error('an argument Quarry cannot read (' + (kind ? 'nexus.' + kind : typeof a) + ')');
+    if (scalar && c.type !== undefined) t = nexusType(c.type);
+    if (c.default !== undefined) {
+      if (c.default !== null && typeof c.default === 'object') throw new Error('an argument default that is not a scalar');
+      t += ' = ' + JSON.stringify(c.default);
+    }
+    return t;
+  }
+  // nexusBlock runs a definition(t) and returns its fields as SDL lines, keeping resolvers.
+  function nexusBlock(def, resolvers) {
+    var lines = [];
+    function add(name, type, cfg) {
+      cfg = cfg || {};
+      var args = Object.keys(cfg.args || {}).map(function (k) { return k + ': ' + nexusArg(cfg.args[k]); });
+      var desc = typeof cfg.description === 'string' ? JSON.stringify(cfg.description) + ' ' : '';
+      lines.push('  ' + desc + name + (args.length ? '(' + args.join(', ') + ')' : '') + ': ' + type);
+      if (typeof cfg.resolve === 'function') resolvers[name] = cfg.resolve;
+    }
+    function t(wraps) {
+      var render = function (base) {
+        for (var i = wraps.length - 1; i >= 0; i--) base = wraps[i] === 'list' ? '[' + base + ']' : base.replace(/!$/, '') + '!';
+        return base;
+      };
+      var b = { field: function (name, cfg) { add(name, render(nexusType((cfg || {}).type)), cfg); } };
+      Object.keys(nexusScalars).forEach(function (k) { b[k] = function (name, cfg) { add(name, render(nexusScalars[k]), cfg); }; });
+      return new Proxy(b, { get: function (o, k) {
+        if (k === 'nonNull' || k === 'list') return t(wraps.concat([k]));
+        if (k === 'nullable') return t(wraps.filter(function (w, i) { return !(w === 'nonNull' && i === wraps.length - 1); }));
+        if (Object.prototype.hasOwnProperty.call(o, k)) return o[k];
+        if (typeof k === 'symbol' || k === 'then') return undefined;
+        throw new Error('t.' + String(k) + ' (in a nexus definition)');
+      } });
+    }
+    if (typeof def !== 'function') throw new Error('a type without a definition(t)');
+    def(t([]));
+    return lines;
+  }
+  // nexusSDL translates use()'s types to SDL and the resolvers they declare ({Type: {field: fn}}).
+  function nexusSDL(types) {
+    var sdl = [], resolvers = {};
+    [].concat(types).forEach(function (x) {
+      var kind = x && x.__nexus, c = (x && x.config) || {};
+      var head = { objectType: 'type ' + c.name, inputObjectType: 'input ' + c.name, extendType: 'extend type ' + c.type,
+        extendInputType: 'extend input ' + c.type }[kind];
+      if (kind === 'enumType') {
+        var members = Array.isArray(c.members) ? c.members.map(function (m) { return typeof m === 'string' ? m : m && m.name; }) : Object.keys(c.members || {});
+        sdl.push('enum ' + c.name + ' {\n  ' + members.join('\n  ') + '\n}');
+        return;
+      }
+      if (!head || head.indexOf('undefined') >= 0) throw new Error(kind ? 'nexus.' + kind + (c.name ? ' ' + c.name : '') : 'a type that is not made with nexus');
+      var own = {};
+      var lines = nexusBlock(c.definition, own);
+      var typeName = c.name || c.type;
+      if (Object.keys(own).length) resolvers[typeName] = own;
+      sdl.push(head + ' {\n' + lines.join('\n') + '\n}');
+    });
+    return { sdl: sdl.join('\n'), resolvers: resolvers };
+  }
   // graphqlExtensions describes each use() as JSON: its typeDefs, the resolvers and the
   // resolversConfig it declares, and what Quarry cannot run of it.
   function graphqlExtensions() {
@@ -1045,12 +1129,26 @@
       var ext;
       try { ext = typeof u === 'function' ? u({ nexus: nexusStub, strapi: strapi }) : u; } catch (e) { d.unsupported.push('use() failed: ' + (e && e.message)); out.push(d); return; }
       if (!ext || typeof ext !== 'object') { d.unsupported.push('use() made no extension'); out.push(d); return; }
-      if (ext.types !== undefined || ext.plugins !== undefined) d.unsupported.push('nexus types');
+      if (ext.plugins !== undefined && [].concat(ext.plugins).length) d.unsupported.push('nexus plugins');
       if (ext.typeDefs !== undefined) {
         if (typeof ext.typeDefs === 'string') d.typeDefs = ext.typeDefs; else d.unsupported.push('typeDefs that are not SDL text');
       }
-      Object.keys(ext.resolvers || {}).forEach(function (type) {
-        var fields = ext.resolvers[type] || {};
+      var allResolvers = {};
+      Object.keys(ext.resolvers || {}).forEach(function (type) { allResolvers[type] = ext.resolvers[type]; });
+      if (ext.types !== undefined) {
+        try {
+          var nx = nexusSDL(ext.types);
+          d.typeDefs = d.typeDefs ? d.typeDefs + '\n' + nx.sdl : nx.sdl;
+          Object.keys(nx.resolvers).forEach(function (type) {
+            var merged = {}, a = allResolvers[type] || {}, b = nx.resolvers[type];
+            Object.keys(a).forEach(function (f) { merged[f] = a[f]; });
+            Object.keys(b).forEach(function (f) { merged[f] = b[f]; });
+            allResolvers[type] = merged;
+          });
+        } catch (e) { d.unsupported.push('nexus types: ' + (e && e.message)); }
+      }
+      Object.keys(allResolvers).forEach(function (type) {
+        var fields = allResolvers[type] || {};
         Object.keys(fields).forEach(function (f) {
           var r = fields[f];
           var fn = typeof r === 'function' ? r : (r && typeof r.resolve === 'function' ? r.resolve : null);
@@ -1064,7 +1162,13 @@
         var dc = { policies: [] };
         if (c.auth === false) dc.authDisabled = true;
         else if (c.auth && Array.isArray(c.auth.scope)) dc.scope = c.auth.scope;
-        if (c.middlewares && c.middlewares.length) d.unsupported.push('middlewares of ' + k);
+        dc.middlewares = [];
+        (c.middlewares || []).forEach(function (m, j) {
+          var id = i + ' ' + k + ' m' + j;
+          try { gqlMiddlewares[id] = resolverMiddleware(m); dc.middlewares.push(id); } catch (e) {
+            d.unsupported.push('the middleware ' + (typeof m === 'string' ? m : (m && m.name) || 'given inline') + ' of ' + k + ' (' + (e && e.message) + ')');
+          }
+        });
         (c.policies || []).forEach(function (p, j) {
           var id = i + ' ' + k + ' ' + j;
           try { gqlPolicies[id] = resolvePolicy(p, {}); dc.policies.push(id); } catch (e) { d.unsupported.push('the policy ' + (typeof p === 'string' ? p : (p && p.name) || 'given inline') + ' of ' + k); }
@@ -1075,16 +1179,62 @@
     });
     return JSON.stringify(out);
   }
+  // A resolversConfig middleware as the GraphQL plugin's parseMiddlewares takes it: a function
+  // (resolve, parent, args, context, info), a registered middleware's name (the module itself
+  // is the resolver middleware), or {name, options} (the module is a factory of one).
+  function resolverMiddleware(m) {
+    var f;
+    if (typeof m === 'function') f = m;
+    else if (typeof m === 'string') f = middleware(qualify(m, null, 'middleware'));
+    else if (m && typeof m === 'object') f = middleware(qualify(m.name, null, 'middleware'))(m.options || {}, { strapi: strapi });
+    else throw new TypeError('Invalid middleware type, expected (function,string,object), received ' + typeof m);
+    if (typeof f !== 'function') throw new TypeError('it is not a function');
+    return f;
+  }
+  // gqlCall is what a resolver, policy or middleware of a request receives: the parsed
+  // parameters, the GraphQL context (state, koaContext) and an info with the field's names.
+  function gqlCall(paramsJSON, reqJSON) {
+    var p = JSON.parse(paramsJSON);
+    var ctx = makeCtx(JSON.parse(reqJSON));
+    return { p: p, ctx: ctx, context: { state: ctx.state, koaContext: ctx },
+      info: { fieldName: p.fieldName, parentType: { name: p.typeName }, returnType: undefined, path: { key: p.fieldName } } };
+  }
+  // middlewareGraphQL runs a resolversConfig middleware for a request. Its resolve runs the
+  // rest of the chain in Quarry (host.graphqlNext, with the args the middleware passes): a plain
+  // value comes back as itself, a generated query's result as an opaque object to return as
+  // it is, and a failure as a rejection the host answers with its own error.
+  function middlewareGraphQL(id, paramsJSON, reqJSON) {
+    var box = { state: 'pending' };
+    try {
+      if (!gqlResolvers) graphqlExtensions();
+      var mw = gqlMiddlewares[id];
+      if (!mw) throw new errors.NotImplementedError('the middleware ' + id + ' is not loaded');
+      var g = gqlCall(paramsJSON, reqJSON);
+      var opaque = Object.freeze({}), nextFailed = {};
+      var resolve = function (parent, args) {
+        var out = JSON.parse(host.graphqlNext(JSON.stringify(args === undefined ? null : args)));
+        if (out.failed) return Promise.reject(nextFailed);
+        return Promise.resolve(out.opaque ? opaque : out.value);
+      };
+      Promise.resolve().then(function () { return mw(resolve, g.p.parent, g.p.args, g.context, g.info); }).then(function (v) {
+        box.state = 'done';
+        if (v === opaque) box.opaque = true;
+        else box.value = JSON.stringify(v === undefined ? null : v);
+      }, function (e) {
+        if (e === nextFailed) { box.state = 'done'; box.nextFailed = true; return; }
+        fail(box, null, e);
+      });
+    } catch (e) { fail(box, null, e); }
+    return box;
+  }
   // resolveGraphQL runs an extension resolver (or, with policy set, a resolversConfig policy)
   // for a request, settling a box the host reads: value (JSON) or an error.
   function resolveGraphQL(key, policyID, paramsJSON, reqJSON) {
     var box = { state: 'pending' };
     try {
       if (!gqlResolvers) graphqlExtensions();
-      var p = JSON.parse(paramsJSON);
-      var ctx = makeCtx(JSON.parse(reqJSON));
-      var context = { state: ctx.state, koaContext: ctx };
-      var info = { fieldName: p.fieldName, parentType: { name: p.typeName }, returnType: undefined, path: { key: p.fieldName } };
+      var g = gqlCall(paramsJSON, reqJSON);
+      var p = g.p, ctx = g.ctx, context = g.context, info = g.info;
       var run;
       if (policyID) {
         var pol = gqlPolicies[policyID];
@@ -1107,5 +1257,5 @@
 
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
   return { strapi: strapi, factories: factories, serve: serve, hook: hook, bootstrap: bootstrap, subscribers: subscribers, transformResponse: transformResponse,
-    graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL };
+    graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL, middlewareGraphQL: middlewareGraphQL };
 })

@@ -2,9 +2,11 @@ package execute
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -120,7 +122,10 @@ func (x *execution) rootField(rootType *ast.Definition, rf *pg.RootField, p *pat
 	}
 	scope := []string{rf.Model.UID + "." + rf.Action}
 	open := false
-	next := func(ctx context.Context, _ gqlschema.ResolveParams) (any, error) {
+	next := func(ctx context.Context, rp gqlschema.ResolveParams) (any, error) {
+		if err := argsKept(rf.Field, rp); err != nil {
+			return nil, err
+		}
 		x.w.Truncate(mark) // a middleware may run it more than once
 		return x.shadowCRUD(ctx, rf, p)
 	}
@@ -131,7 +136,10 @@ func (x *execution) rootField(rootType *ast.Definition, rf *pg.RootField, p *pat
 				scope, open = []string{s}, false
 			}
 		}
-		next = func(ctx context.Context, _ gqlschema.ResolveParams) (any, error) {
+		next = func(ctx context.Context, rp gqlschema.ResolveParams) (any, error) {
+			if err := argsKept(rf.Field, rp); err != nil {
+				return nil, err
+			}
 			x.w.Truncate(mark)
 			v, err := x.plugin(ctx, rf, p)
 			if err != nil {
@@ -169,6 +177,39 @@ func (x *execution) rootField(rootType *ast.Definition, rf *pg.RootField, p *pat
 	x.w.Truncate(mark)
 	x.w.value(v)
 	return true
+}
+
+// argsKept refuses to run a generated (or plugin) root resolver with args other than the
+// document's: its query was lowered from the document before the resolver's middlewares ran,
+// so running it would ignore what a middleware changed (a filter it adds to limit entries to
+// the caller's own, say). Strapi runs the changed args; Quarry answers NotImplementedError
+// rather than run the unchanged ones.
+func argsKept(f *pg.Field, rp gqlschema.ResolveParams) error {
+	if rp.Args == nil {
+		return nil // no middleware had them
+	}
+	if sameJSON(rp.Args, argMap(f.Args)) {
+		return nil
+	}
+	return &apierror.Error{Status: 501, Name: "NotImplementedError",
+		Message: "a resolver middleware of " + rp.TypeName + "." + rp.FieldName + " changes the arguments of a generated resolver, which Quarry does not run"}
+}
+
+// sameJSON compares two argument maps as JSON data (a middleware's come back through JSON).
+func sameJSON(a, b map[string]any) bool {
+	norm := func(v any) any {
+		data, err := json.Marshal(v)
+		if err != nil {
+			return nil
+		}
+		var out any
+		if json.Unmarshal(data, &out) != nil {
+			return nil
+		}
+		return out
+	}
+	na, nb := norm(a), norm(b)
+	return na != nil && reflect.DeepEqual(na, nb)
 }
 
 // errBubble reports that a completed value nulled a non-null position: the error is
@@ -210,16 +251,23 @@ func (x *execution) resolve(typeName string, f *pg.Field, defaultScope []string,
 	if len(f.AST) > 0 {
 		rp.Field = f.AST[0]
 	}
-	for _, p := range cfg.Policies {
-		ok, err := p(x.ctx, gqlschema.PolicyContext{ResolveParams: rp})
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, &apierror.Error{Status: 403, Name: "PolicyError", Message: "Policy Failed"}
+	// Strapi's GraphQL plugin composes [...middlewares, policies, resolver]: the policies
+	// see the args the middlewares pass on.
+	r := next
+	if len(cfg.Policies) > 0 {
+		r = func(ctx context.Context, rp gqlschema.ResolveParams) (any, error) {
+			for _, p := range cfg.Policies {
+				ok, err := p(ctx, gqlschema.PolicyContext{ResolveParams: rp})
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					return nil, &apierror.Error{Status: 403, Name: "PolicyError", Message: "Policy Failed"}
+				}
+			}
+			return next(ctx, rp)
 		}
 	}
-	r := next
 	for i := len(cfg.Middlewares) - 1; i >= 0; i-- {
 		r = cfg.Middlewares[i](r)
 	}

@@ -47,6 +47,10 @@ type Service struct {
 	// Events announces the plugin's user writes through the write path's one event step
 	// (events.go); nil announces none.
 	Events *write.Service
+	// PluginOff is the plugin disabled (not installed, or config/plugins says enabled:
+	// false): as in Strapi, only the core API-token strategy is left, so a request without a
+	// token, or with a users' JWT, is 401 and no role's permissions apply.
+	PluginOff bool
 
 	limiter Limiter
 
@@ -127,15 +131,22 @@ func Bearer(h string) (string, bool) {
 //   - an API token: 401 "Token expired" past its lifespan;
 //   - anything else: 401 "Missing or invalid credentials".
 //
+// With PluginOff only the API-token step is left.
+//
 // Errors meant for the client are *apierror.Error.
 func (s *Service) Authenticate(ctx context.Context, authorization string) (*ir.Caller, error) {
 	key, ok := Bearer(authorization)
 	if !ok {
+		if s.PluginOff {
+			return nil, apierror.Unauthorized("Missing or invalid credentials")
+		}
 		return s.publicCaller(ctx)
 	}
 	now := s.now()
-	if id, ok := s.JWT.Verify(key, now); ok {
-		return s.userCaller(ctx, id)
+	if !s.PluginOff {
+		if id, ok := s.JWT.Verify(key, now); ok {
+			return s.userCaller(ctx, id)
+		}
 	}
 	tok, err := s.lookupToken(ctx, key, now)
 	switch {
