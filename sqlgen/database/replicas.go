@@ -62,7 +62,11 @@ func openReplicas(urls []string, poolMax int, log *slog.Logger) (*replicaSet, er
 		if cfg.ConnectTimeout == 0 {
 			cfg.ConnectTimeout = 2 * time.Second
 		}
-		db := sqlx.NewDb(stdlib.OpenDB(*cfg), "pgx")
+		var opts []stdlib.OptionOpenDB
+		if ac := customPlans(cfg.RuntimeParams); ac != nil {
+			opts = append(opts, stdlib.OptionAfterConnect(ac))
+		}
+		db := sqlx.NewDb(stdlib.OpenDB(*cfg, opts...), "pgx")
 		n := 20
 		if poolMax > 0 {
 			n = poolMax
