@@ -350,11 +350,7 @@ func Open(ctx context.Context, c Config) (*DB, error) {
 			cfg.ConnectTimeout = 5 * time.Second
 		}
 		gate = &dialGate{now: time.Now}
-		var opts []stdlib.OptionOpenDB
-		if ac := customPlans(cfg.RuntimeParams); ac != nil {
-			opts = append(opts, stdlib.OptionAfterConnect(ac))
-		}
-		db = sqlx.NewDb(sql.OpenDB(gatedConnector{Connector: stdlib.GetConnector(*cfg, opts...), gate: gate, dialing: make(chan struct{}, maxDialing)}), "pgx")
+		db = sqlx.NewDb(sql.OpenDB(gatedConnector{Connector: stdlib.GetConnector(*cfg), gate: gate, dialing: make(chan struct{}, maxDialing)}), "pgx")
 		db.SetMaxOpenConns(20)
 		db.SetMaxIdleConns(20)
 		if c.PoolMax > 0 {

@@ -62,11 +62,7 @@ func openReplicas(urls []string, poolMax int, log *slog.Logger) (*replicaSet, er
 		if cfg.ConnectTimeout == 0 {
 			cfg.ConnectTimeout = 2 * time.Second
 		}
-		var opts []stdlib.OptionOpenDB
-		if ac := customPlans(cfg.RuntimeParams); ac != nil {
-			opts = append(opts, stdlib.OptionAfterConnect(ac))
-		}
-		db := sqlx.NewDb(stdlib.OpenDB(*cfg, opts...), "pgx")
+		db := sqlx.NewDb(stdlib.OpenDB(*cfg), "pgx")
 		n := 20
 		if poolMax > 0 {
 			n = poolMax
