@@ -80,6 +80,13 @@ func render(d Dialect, s *plan.Select, sh *shape) (string, []any, error) {
 			// page and the count).
 			// It keeps only the columns the page reads and sorts by: the window holds every
 			// matching row.
+			// A page sorted on its keys alone (deferredPage) counts over those keys only.
+			if keys, ok := deferredKeys(d, s); ok {
+				cols = cols[:1]
+				for _, c := range keys {
+					cols = append(cols, Col(d, t, c))
+				}
+			}
 			inner := sq.Select(append(innerColumns(d, t, s, cols), "COUNT(*) OVER () AS "+TotalCol)...).From(table)
 			if s.Where != nil {
 				cond, args, err := r.where(s.Model, t, s.Where)
@@ -189,11 +196,12 @@ func render(d Dialect, s *plan.Select, sh *shape) (string, []any, error) {
 
 // deferredKeys reports whether a root page is sorted on its sort keys alone before its rows
 // are read (deferredPage), and which columns those keys are: a page without its own total,
+// with or without its own total (the window then counts over the keys),
 // sorted by at least one column of its own other than id, with only its own columns in the
 // ORDER BY, and selecting a long value (text, rich text, blocks, JSON): a narrow page gains
 // nothing from the second read.
 func deferredKeys(d Dialect, s *plan.Select) ([]string, bool) {
-	if !d.deferredPage() || s.Via != nil || s.CountOnly || s.WithTotal || s.Limit < 0 || len(s.Order) == 0 {
+	if !d.deferredPage() || s.Via != nil || s.CountOnly || s.Limit < 0 || len(s.Order) == 0 {
 		return nil, false
 	}
 	var keys []string
@@ -235,11 +243,17 @@ func (r *renderer) deferredPage(inner sq.SelectBuilder, s *plan.Select, keys []s
 	for _, c := range keys {
 		cols = append(cols, Col(d, t, c))
 	}
+	if s.WithTotal {
+		cols = append(cols, t+"."+TotalCol)
+	}
 	inner = inner.RemoveColumns().Columns(cols...)
-	out := make([]string, 0, len(s.Columns)+1)
+	out := make([]string, 0, len(s.Columns)+2)
 	out = append(out, Col(d, t, "id"))
 	for _, a := range s.Columns {
 		out = append(out, Col(d, t, a.Column))
+	}
+	if s.WithTotal {
+		out = append(out, k+"."+TotalCol)
 	}
 	var orderBy []string
 	for _, o := range s.Order {
@@ -256,6 +270,19 @@ func (r *renderer) deferredPage(inner sq.SelectBuilder, s *plan.Select, keys []s
 		return "", nil, err
 	}
 	return finish(d, sql, args)
+}
+
+// KeysCarryTotal reports whether a first page s, run with its count (not its own total), would
+// rather carry the total in its key scan on dialect d: a page sorted on its keys alone reads
+// every candidate row's keys anyway, and counting them there replaces the count's second scan
+// (the list page at 100 000 articles, page and total: 133–139 ms with the count, 86–96 ms
+// carrying it; at 10 000 alike, 3.5 and 3.4 ms). Only the runner on PostgreSQL asks.
+func KeysCarryTotal(d Dialect, s *plan.Select) bool {
+	if s.WithTotal || s.Offset != 0 {
+		return false
+	}
+	_, ok := deferredKeys(d, s)
+	return ok
 }
 
 // innerColumns are the columns of the derived table a page with its own total reads from:

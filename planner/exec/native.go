@@ -33,18 +33,24 @@ type NativeDB interface {
 // statements and their results are those of the sequential run; only the round trips differ.
 func (r *Runner) runNative(ctx context.Context, c *pgx.Conn, p *plan.Plan) (*Result, error) {
 	res := &Result{}
-	stmt, err := r.render(p.Root, sqlgen.Parents{})
+	root := p.Root
+	if p.Count != nil && sqlgen.KeysCarryTotal(r.Dialect, root) {
+		withTotal := *root // the plan stays as planned: it may be kept and run elsewhere
+		withTotal.WithTotal = true
+		root = &withTotal
+	}
+	stmt, err := r.render(root, sqlgen.Parents{})
 	if err != nil {
 		return nil, fmt.Errorf("render root: %w", err)
 	}
 	var b pgx.Batch
-	valuePlans := p.Root.ValuePlans && plansWithValues(c)
+	valuePlans := root.ValuePlans && plansWithValues(c)
 	if valuePlans {
 		b.Queue(setValuePlans)
 	}
 	b.Queue(stmt.SQL, stmt.Args...)
 	var cs sqlgen.Stmt
-	batched := p.Count != nil && !p.Root.WithTotal // else the root counts, or the count follows
+	batched := p.Count != nil && !root.WithTotal // else the root counts, or the count follows
 	if p.Count != nil {
 		if cs, err = r.render(p.Count, sqlgen.Parents{}); err != nil {
 			return nil, fmt.Errorf("render count: %w", err)
@@ -66,7 +72,7 @@ func (r *Runner) runNative(ctx context.Context, c *pgx.Conn, p *plan.Plan) (*Res
 			return nil, fmt.Errorf("%s: %w", setValuePlans, err)
 		}
 	}
-	rows, err := r.readNative(ctx, br, p.Root, stmt, res, mem, start)
+	rows, err := r.readNative(ctx, br, root, stmt, res, mem, start)
 	if err == nil && batched {
 		if err = br.QueryRow().Scan(&res.Total); err != nil {
 			err = fmt.Errorf("count: %w", err)
@@ -83,9 +89,9 @@ func (r *Runner) runNative(ctx context.Context, c *pgx.Conn, p *plan.Plan) (*Res
 		}
 	}
 	if cerr := br.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("query %s: %w", p.Root.Model.Table, cerr)
+		err = fmt.Errorf("query %s: %w", root.Model.Table, cerr)
 	}
-	if err == nil && !batched && needCount(p, len(rows)) {
+	if err == nil && !batched && needCountOf(p, root, len(rows)) {
 		start := time.Now()
 		roundTrip(ctx, 1)
 		if valuePlans {
@@ -109,7 +115,7 @@ func (r *Runner) runNative(ctx context.Context, c *pgx.Conn, p *plan.Plan) (*Res
 	for i, f := range rows {
 		res.Entries[i] = f.entry
 	}
-	if err := r.nativeLevel(ctx, c, []levelNode{{step: p.Root, parents: res.Entries}}, res, mem); err != nil {
+	if err := r.nativeLevel(ctx, c, []levelNode{{step: root, parents: res.Entries}}, res, mem); err != nil {
 		return nil, err
 	}
 	res.mem = mem
