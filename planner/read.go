@@ -172,6 +172,10 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*plan.Plan, error) {
 			root.WithTotal = root.Offset == 0 && scansAnyway(root.Where)
 		}
 	}
+	root.ValuePlans = scansAnyway(root.Where)
+	if pl.Count != nil {
+		pl.Count.ValuePlans = root.ValuePlans
+	}
 	if q.Populate != nil {
 		state := q.PublicationState
 		if q.Op != ir.FindMany {

@@ -63,6 +63,9 @@ type Dialect interface {
 	// correlatedSemiJoin renders relation filters as EXISTS correlated on the outer id
 	// rather than as IN over the matching link rows (see renderer.semi).
 	correlatedSemiJoin() bool
+	// deferredPage sorts a wide page on its sort keys alone and reads the page's rows by id
+	// afterwards (see deferredPage in selectsql.go).
+	deferredPage() bool
 	// sortTerm renders one ORDER BY term with PostgreSQL's null placement (last ascending,
 	// first descending), which Strapi's answers show; n is how many times expr occurs in it
 	// (its bind values repeat as often).

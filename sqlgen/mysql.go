@@ -133,6 +133,8 @@ func (d mysql) filterCol(alias, col string) string { return Col(d, alias, col) }
 // from either side; EXISTS stays a dependent subquery on MariaDB unless exists_to_in applies.
 func (mysql) correlatedSemiJoin() bool { return false }
 
+func (mysql) deferredPage() bool { return false }
+
 // sortTerm puts NULLs where PostgreSQL puts them (last ascending, first descending), which
 // Strapi's answers show; MySQL sorts them first ascending and has no NULLS LAST. The
 // expression is written twice.

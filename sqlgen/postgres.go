@@ -117,6 +117,10 @@ func (d postgres) filterCol(alias, col string) string { return Col(d, alias, col
 // an index), choosing the side to start from by its statistics.
 func (postgres) correlatedSemiJoin() bool { return false }
 
+// deferredPage: measured on PostgreSQL 15 (bench/README.md, issue 30); SQLite and MySQL keep
+// the plain page until measured there.
+func (postgres) deferredPage() bool { return true }
+
 // sortTerm keeps PostgreSQL's default placement, the one Strapi's answers show.
 func (postgres) sortTerm(expr string, desc bool) (string, int) {
 	if desc {

@@ -107,6 +107,8 @@ func (d sqlite) filterCol(alias, col string) string { return "+" + Col(d, alias,
 // row, and a paginated, ordered page stops after its rows.
 func (sqlite) correlatedSemiJoin() bool { return true }
 
+func (sqlite) deferredPage() bool { return false }
+
 // sortTerm asks for PostgreSQL's default null placement, which Strapi's answers show.
 func (sqlite) sortTerm(expr string, desc bool) (string, int) {
 	if desc {

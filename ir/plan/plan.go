@@ -59,6 +59,11 @@ type Select struct {
 	// (COUNT(*) OVER (), column sqlgen.TotalCol): the page and meta.pagination.total from one
 	// scan. Set on a first page only, where an empty page means a total of 0.
 	WithTotal bool
+	// ValuePlans marks a root (and its count) whose condition's cost depends on its values
+	// (a LIKE, a comparison through a relation): on PostgreSQL its statements are planned
+	// with their values rather than by a prepared statement's generic plan (planner/exec,
+	// runNative).
+	ValuePlans bool
 
 	// Via is set on batched child steps: how children are reached from the parent ids.
 	Via *Via

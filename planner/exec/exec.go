@@ -218,14 +218,18 @@ func (r *Runner) runSequential(ctx context.Context, q Queryer, p *plan.Plan) (*R
 // needCount reports whether the plan's count statement must run after a root page of n rows:
 // not when the root counted its rows itself (Select.WithTotal), its first row carrying the
 // total, or its first page being empty (no row at all matches).
-func needCount(p *plan.Plan, n int) bool {
+func needCount(p *plan.Plan, n int) bool { return needCountOf(p, p.Root, n) }
+
+// needCountOf is needCount for the root as run (the native runner may run a copy of the plan's
+// root carrying its total, sqlgen.KeysCarryTotal).
+func needCountOf(p *plan.Plan, root *plan.Select, n int) bool {
 	if p.Count == nil {
 		return false
 	}
-	if !p.Root.WithTotal {
+	if !root.WithTotal {
 		return true
 	}
-	return n == 0 && (p.Root.Offset != 0 || p.Root.Limit == 0)
+	return n == 0 && (root.Offset != 0 || root.Limit == 0)
 }
 
 // render renders a step; child steps take their level's parents (the zero Parents for the
