@@ -39,6 +39,10 @@ func archiveEntries(o options, top string, t target, bin string) ([]entry, error
 			es = append(es, entry{Name: top + "/" + f, Src: filepath.Join(o.Root, f), Mode: 0o644})
 		}
 	}
+	// The notices of the modules this binary links (writeNotices, beside the binary).
+	if n := filepath.Join(filepath.Dir(bin), noticesName); fileExists(n) {
+		es = append(es, entry{Name: top + "/" + noticesName, Src: n, Mode: 0o644})
+	}
 	for _, d := range []string{"docs", "examples/blog/config", "examples/blog/src"} {
 		more, err := treeEntries(filepath.Join(o.Root, d), top+"/"+d)
 		if err != nil {

@@ -214,6 +214,9 @@ func release(ctx context.Context, o options) (*result, error) {
 		}
 		fmt.Fprintf(o.Log, "%-14s %6.1f MB  built in %s\n", t, float64(fi.Size())/1e6, time.Since(start).Round(100*time.Millisecond))
 
+		if err := writeNotices(ctx, bin, filepath.Join(filepath.Dir(bin), noticesName), o); err != nil {
+			return nil, fmt.Errorf("%s notices: %w", t, err)
+		}
 		name := fmt.Sprintf("%s_%s_%s", base, t.OS, t.Arch)
 		archive := filepath.Join(o.Out, name+".tar.gz")
 		if t.OS == "windows" {

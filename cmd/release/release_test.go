@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"debug/buildinfo"
 	"debug/elf"
 	"debug/macho"
 	"debug/pe"
@@ -122,10 +123,27 @@ func TestReleaseArchive(t *testing.T) {
 	dir := t.TempDir()
 	untarGz(t, filepath.Join(o.Out, top+".tar.gz"), dir)
 	root := filepath.Join(dir, top)
-	for _, f := range []string{"quarry", "README.md", "docs", "examples/blog/config", "examples/blog/src"} {
+	for _, f := range []string{"quarry", "README.md", noticesName, "docs", "examples/blog/config", "examples/blog/src"} {
 		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
 			t.Errorf("archive lacks %s: %v", f, err)
 		}
+	}
+	// The notices: every module the binary links, each with its licence text.
+	notices, err := os.ReadFile(filepath.Join(root, noticesName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bi, err := buildinfo.ReadFile(filepath.Join(root, "quarry"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range bi.Deps {
+		if !strings.Contains(string(notices), "\n"+m.Path+" "+m.Version+"\n") {
+			t.Errorf("%s does not list %s %s", noticesName, m.Path, m.Version)
+		}
+	}
+	if n := strings.Count(string(notices), "\n--- "); n < len(bi.Deps) {
+		t.Errorf("%s has %d licence texts for %d modules", noticesName, n, len(bi.Deps))
 	}
 	bin := filepath.Join(root, "quarry")
 	f, err := elf.Open(bin)
