@@ -174,7 +174,9 @@ func (sh *shape) expr(e plan.Expr) {
 		case ir.CmpLike, ir.CmpNotLike, ir.CmpILike, ir.CmpNotILike:
 			for _, a := range x.Args {
 				if p, ok := a.(string); ok {
-					a = sh.d.likeValue(p)
+					if q := sh.d.likeValue(p); q != p {
+						a = q // boxed anew only when it changed: the pattern's own box stays
+					}
 				}
 				sh.vals = append(sh.vals, a)
 			}
