@@ -433,13 +433,25 @@ type routedWriter struct {
 func (w *routedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // notFound answers a request Quarry does not serve: Strapi's when it runs beside Quarry,
-// else a 404.
+// else a 404. Strapi's public middleware routes GET (and so HEAD) of every path: another
+// method on a path nothing serves is koa-router's 405 (OPTIONS its 200), allowing those two.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	if s.Upstream != nil {
 		s.toUpstream(w, r, "not served by Quarry")
 		return
 	}
-	envelope.WriteAPIError(w, apierror.NotFound())
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		envelope.WriteAPIError(w, apierror.NotFound())
+	case http.MethodOptions:
+		w.Header().Set("Allow", "HEAD, GET")
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Content-Length", "0")
+		w.WriteHeader(http.StatusOK)
+	default:
+		w.Header().Set("Allow", "HEAD, GET")
+		envelope.MethodNotAllowed(w, r)
+	}
 }
 
 // toUpstream forwards the request to Strapi. Headers Quarry's middleware already set are
