@@ -484,6 +484,9 @@ func (rt *Runtime) setupJSON() (string, error) {
 		obj := map[string]any{"uid": m.UID, "collectionName": m.Table, "attributes": attrs,
 			"info":    map[string]any{"singularName": m.SingularName, "pluralName": m.PluralName, "displayName": m.DisplayName},
 			"options": map[string]any{"draftAndPublish": m.DraftAndPublish}}
+		if m.Localized {
+			obj["pluginOptions"] = map[string]any{"i18n": map[string]any{"localized": true}}
+		}
 		if m.IsContentType() {
 			obj["kind"] = "collectionType"
 			if m.Kind == schemas.SingleType {

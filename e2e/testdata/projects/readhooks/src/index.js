@@ -1,0 +1,31 @@
+'use strict';
+
+const ARTICLES = [
+  { title: 'Hello world', body: 'The first article of many to come here.', publishedAt: new Date() },
+  { title: 'Hidden gem', body: 'Nobody should read this one at all.', hidden: true, publishedAt: new Date() },
+  { title: 'Second thoughts', body: 'Short one.', publishedAt: new Date() },
+  { title: 'Draft ideas', body: 'Not yet published, still thinking.' },
+];
+
+module.exports = {
+  register({ strapi }) {
+    // Every single article says it was seen, as analytics code does.
+    strapi.db.lifecycles.subscribe({
+      models: ['api::article.article'],
+      afterFindOne(event) {
+        if (event.result) {
+          event.result.seen = true;
+        }
+      },
+    });
+  },
+
+  async bootstrap({ strapi }) {
+    const n = await strapi.db.query('api::article.article').count({ where: { hidden: { $in: [true, false] } } });
+    if (n === 0) {
+      for (const data of ARTICLES) {
+        await strapi.entityService.create('api::article.article', { data });
+      }
+    }
+  },
+};
