@@ -141,7 +141,7 @@
         if (DB_READS[op] && !dry && !registering) {
           var u = String(uid);
           return withReadHooks(u, DB_READS[op], function (hooked) {
-            if (!hooked) return call('db.' + op, { uid: u, params: params || {}, extra: extra });
+            if (!hooked) return selected(op, params, call('db.' + op, { uid: u, params: params || {}, extra: extra }));
             return hookedRead(u, op, params || {});
           });
         }
@@ -1049,8 +1049,7 @@
   // withReadHooks calls fn(hooked) once the subscriptions are known: the lifecycles file's
   // hooks at once, src/index's subscriptions after the sandbox's start-up code ran.
   function withReadHooks(uid, names, fn) {
-    if (readHooked(uid, names)) return fn(true);
-    if (booting || !host.subscriptions) return fn(false);
+    if (booting || !host.subscriptions) return fn(readHooked(uid, names));
     return ensureStartup().then(function () { return fn(readHooked(uid, names)); });
   }
   function eventModel(uid) {
@@ -1067,7 +1066,7 @@
         var s = list[i], fn = subscriberFn(s, uid, action);
         if (!fn) continue;
         var at = i;
-        var event = Object.assign({ action: action, model: eventModel(uid) }, props, { state: states[at] || {} });
+        var event = Object.assign({ action: action, model: eventModel(uid), state: states[at] || {} }, props);
         return Promise.resolve(fn.call(s, event)).then(function () { states[at] = event.state || states[at] || {}; return run(at + 1); });
       }
       return Promise.resolve(states);
@@ -1092,11 +1091,23 @@
     }
     return p;
   }
+  // selected drops the id the host always reads from the entries of a query-engine read whose
+  // select leaves it out (and populates nothing): Strapi's query builder selects only those.
+  function selected(op, params, result) {
+    if (!params || !Array.isArray(params.select) || params.select.indexOf('id') >= 0 || (params.populate !== undefined && params.populate !== null)) return result;
+    var strip = function (e) { if (isPlain(e)) delete e.id; };
+    if (op === 'findOne') strip(result);
+    else if (op === 'findMany') (result || []).forEach(strip);
+    else if (op === 'findWithCount') (result[0] || []).forEach(strip);
+    else if (op === 'findPage') ((result && result.results) || []).forEach(strip);
+    return result;
+  }
   function dbRead(uid, op, params) {
     var name = DB_READS[op][0];
     var props = { params: params };
     return runLifecycle('before' + name, uid, props).then(function (states) {
       var result = call('db.' + op, { uid: uid, params: hostParams(uid, params, op === 'count'), extra: [] });
+      if (op !== 'count') result = selected(op, params, result);
       return runLifecycle('after' + name, uid, { params: params, result: result }, states).then(function () { return result; });
     });
   }
@@ -1106,12 +1117,15 @@
       return Promise.all([dbRead(uid, 'findMany', params), dbRead(uid, 'count', params)]);
     }
     if (op === 'findPage') {
+      // The repository's withOffsetLimit: page 1 and 10 a page unless given, as numbers.
       var page = Number(params.page === undefined ? 1 : params.page), size = Number(params.pageSize === undefined ? 10 : params.pageSize);
-      if (!(page > 0) || !(size > 0) || page % 1 || size % 1) throw new errors.ValidationError('page and pageSize must be positive integers');
-      var rest = {};
-      Object.keys(params).forEach(function (k) { if (k !== 'page' && k !== 'pageSize') rest[k] = params[k]; });
-      var paged = Object.assign({}, rest, { limit: size, offset: (page - 1) * size });
-      return Promise.all([dbRead(uid, 'findMany', paged), dbRead(uid, 'count', rest)]).then(function (r) {
+      var paged = { page: page, pageSize: size };
+      Object.keys(params).forEach(function (k) { if (k !== 'page' && k !== 'pageSize') paged[k] = params[k]; });
+      delete paged.page; delete paged.pageSize;
+      paged.limit = size;
+      paged.offset = Math.max(page - 1, 0) * size;
+      if (!(size > 0) || size % 1 || !(page > 0) || page % 1) throw new errors.ValidationError('Invalid page or pageSize');
+      return Promise.all([dbRead(uid, 'findMany', paged), dbRead(uid, 'count', paged)]).then(function (r) {
         return { results: r[0], pagination: { page: page, pageSize: size, pageCount: Math.ceil(r[1] / size), total: r[1] } };
       });
     }
@@ -1144,7 +1158,10 @@
     var q = {};
     if (p._q !== undefined && p._q !== null) q._q = p._q;
     if (p.sort !== undefined && p.sort !== null) q.orderBy = toOrderBy(p.sort);
-    if (p.filters !== undefined && p.filters !== null) q.where = p.filters;
+    if (p.filters !== undefined && p.filters !== null) {
+      if (typeof p.filters !== 'object') throw new errors.ValidationError('The filters parameter must be an object or an array');
+      q.where = cleanFilters(JSON.parse(JSON.stringify(p.filters)), model(uid));
+    }
     if (p.fields !== undefined && p.fields !== null) { var f = toSelect(p.fields, 0); if (f !== undefined) q.select = f; }
     if (p.populate !== undefined && p.populate !== null) q.populate = toPopulate(p.populate);
     var has = function (k) { return p[k] !== undefined && p[k] !== null; };
@@ -1152,7 +1169,7 @@
     if (has('page')) q.page = toInt(p.page, 'page', 1);
     if (has('pageSize')) q.pageSize = toInt(p.pageSize, 'pageSize', 1);
     if (has('start')) q.offset = toInt(p.start, 'start', 0);
-    if (has('limit')) { var l = toInt(p.limit, 'limit', -1); if (l !== -1) q.limit = l; }
+    if (has('limit')) { var l = toInt(p.limit, 'limit', -1); q.limit = l === -1 ? undefined : l; }
     if (has('publicationState')) {
       var ps = p.publicationState;
       if (ps !== 'live' && ps !== 'preview') throw new errors.ValidationError('Invalid publicationState. Expected one of \'preview\',\'live\' received: ' + ps + '.');
@@ -1168,21 +1185,57 @@
     if (!Number.isInteger(n) || n < min) throw new errors.PaginationError('Invalid \'' + name + '\' parameter. Expected an integer >= ' + min);
     return n;
   }
+  function checkOrder(order) {
+    if (['asc', 'desc'].indexOf(String(order).toLowerCase()) < 0) throw new errors.ValidationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
+  }
   function toOrderBy(sort) {
-    if (typeof sort === 'string') {
-      return sort.split(/[,\u2027]/).map(function (s) {
-        s = s.trim();
-        if (!s) return {};
-        var parts = s.split(':'), field = parts[0], order = (parts[1] || 'asc').toLowerCase();
-        if (!field) throw new errors.ValidationError('Field cannot be empty');
-        if (order !== 'asc' && order !== 'desc') throw new errors.ValidationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
-        var o = {}, at = o, path = field.split('.');
-        path.forEach(function (k, i) { if (i === path.length - 1) at[k] = order; else at = at[k] = {}; });
-        return o;
+    var one = function (s) {
+      if (!s) return {};
+      var parts = s.split(':'), field = parts[0], order = parts[1] === undefined ? 'asc' : parts[1];
+      if (!field) throw new errors.ValidationError('Field cannot be empty');
+      checkOrder(order);
+      var o = {}, at = o, path = field.split('.');
+      path.forEach(function (k, i) { if (i === path.length - 1) at[k] = order; else at = at[k] = {}; });
+      return o;
+    };
+    var nested = function (o) {
+      var out = {};
+      Object.keys(o).forEach(function (k) {
+        var v = o[k];
+        if (isPlain(v)) out[k] = nested(v);
+        else if (typeof v === 'string') { checkOrder(v); out[k] = v; }
+        else throw new errors.ValidationError('Invalid sort type expected object or string got ' + typeof v);
       });
-    }
-    if (Array.isArray(sort)) return sort.reduce(function (acc, s) { return acc.concat(toOrderBy(s)); }, []);
-    return sort;
+      return out;
+    };
+    if (typeof sort === 'string') return sort.split(',').map(one);
+    if (Array.isArray(sort) && sort.every(function (s) { return typeof s === 'string'; })) return sort.reduce(function (acc, s) { return acc.concat(s.split(',').map(one)); }, []);
+    if (Array.isArray(sort)) return sort.map(nested);
+    if (isPlain(sort)) return nested(sort);
+    throw new errors.ValidationError('Invalid sort parameter');
+  }
+  // cleanFilters is convertFiltersQueryParams: keys that are neither operators nor the
+  // model's attributes go, as do dynamic zones and passwords, through relations, components
+  // and media.
+  function cleanFilters(f, m) {
+    if (Array.isArray(f)) return f.map(function (x) { return cleanFilters(x, m); }).filter(function (x) { return !isPlain(x) || Object.keys(x).length > 0; });
+    if (!isPlain(f)) return f;
+    Object.keys(f).forEach(function (k) {
+      var a = m && m.attributes ? m.attributes[k] : undefined;
+      var valid = k.charAt(0) === '$' || k === 'id' || !!a;
+      if (!valid) { delete f[k]; return; }
+      if (a) {
+        if (a.type === 'relation') f[k] = cleanFilters(f[k], model(a.target));
+        else if (a.type === 'component') f[k] = cleanFilters(f[k], model(a.component));
+        else if (a.type === 'media') f[k] = cleanFilters(f[k], model('plugin::upload.file'));
+        else if (a.type === 'dynamiczone' || a.type === 'password') { delete f[k]; return; }
+        else f[k] = cleanFilters(f[k], m);
+      } else if (k !== '$null' && k !== '$notNull' && f[k] !== null && typeof f[k] === 'object') {
+        f[k] = cleanFilters(f[k], m);
+      }
+      if (isPlain(f[k]) && Object.keys(f[k]).length === 0) delete f[k];
+    });
+    return f;
   }
   function toSelect(fields, depth) {
     if (depth === 0 && fields === '*') return undefined;
@@ -1191,9 +1244,8 @@
       return ['id'].concat(list).filter(function (v, i, a) { return a.indexOf(v) === i; });
     }
     if (Array.isArray(fields) && fields.every(function (f) { return typeof f === 'string'; })) {
-      var out = [];
-      fields.forEach(function (f) { toSelect(f, depth + 1).forEach(function (x) { if (x !== undefined) out.push(x); }); });
-      if (out.indexOf('id') < 0) out.unshift('id');
+      var out = ['id'];
+      fields.forEach(function (f) { toSelect(f, depth + 1).forEach(function (x) { if (x !== undefined && x !== null) out.push(x); }); });
       return out.filter(function (v, i, a) { return a.indexOf(v) === i; });
     }
     throw new errors.ValidationError('Invalid fields parameter. Expected a string or an array of strings');

@@ -8,7 +8,9 @@ const ARTICLES = [
 ];
 
 module.exports = {
-  register({ strapi }) {
+  register() {},
+
+  async bootstrap({ strapi }) {
     // Every single article says it was seen, as analytics code does.
     strapi.db.lifecycles.subscribe({
       models: ['api::article.article'],
@@ -18,9 +20,7 @@ module.exports = {
         }
       },
     });
-  },
 
-  async bootstrap({ strapi }) {
     const n = await strapi.db.query('api::article.article').count({ where: { hidden: { $in: [true, false] } } });
     if (n === 0) {
       for (const data of ARTICLES) {

@@ -2,4 +2,5 @@
 
 const { createCoreRouter } = require('@strapi/strapi').factories;
 
-module.exports = createCoreRouter('api::article.article');
+// A read-only API: the articles are written in the admin panel.
+module.exports = createCoreRouter('api::article.article', { only: ['find', 'findOne'] });
