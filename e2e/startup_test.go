@@ -361,6 +361,8 @@ var readHooksSteps = []ownCodeStep{
 	{Name: "the hidden one by id (findOne has no filter hook)", Path: "/api/articles/2", As: "public"},
 	{Name: "one article, a field", Path: "/api/articles/3?fields[0]=title", As: "public"},
 	{Name: "no such article", Path: "/api/articles/99", As: "public"},
+	{Name: "too many at once: beforeFindMany refuses", Path: "/api/articles?pagination[pageSize]=60", As: "public"},
+	{Name: "a draft by id (findOne reads drafts)", Path: "/api/articles/4", As: "public"},
 	{Name: "a bad filter", Path: "/api/articles?filters[nope][$eq]=1", As: "public"},
 	{Name: "the stats: entity service and query engine", Path: "/api/articles/stats", As: "public"},
 	{Name: "the list with the full-access token", Path: "/api/articles?sort=id&publicationState=preview", As: ""},

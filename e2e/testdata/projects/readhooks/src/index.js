@@ -14,9 +14,12 @@ module.exports = {
     // Every single article says it was seen, as analytics code does.
     strapi.db.lifecycles.subscribe({
       models: ['api::article.article'],
+      beforeFindOne(event) {
+        event.state.asked = Object.keys(event.params.where || {}).join(',');
+      },
       afterFindOne(event) {
         if (event.result) {
-          event.result.seen = true;
+          event.result.seen = event.state.asked;
         }
       },
     });

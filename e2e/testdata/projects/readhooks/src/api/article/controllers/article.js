@@ -14,6 +14,9 @@ module.exports = createCoreController('api::article.article', ({ strapi }) => ({
     });
     const first = await strapi.db.query('api::article.article').findOne({ where: { title: 'Hidden gem' } });
     const latest = await strapi.db.query('api::article.article').findMany({ select: ['title'], orderBy: { id: 'desc' }, limit: 2 });
-    ctx.body = { published, all, titles, first, latest };
+    const page = await strapi.db.query('api::article.article').findPage({ page: 2, pageSize: 1, orderBy: 'id', select: ['id', 'title'] });
+    const [listed, counted] = await strapi.db.query('api::article.article').findWithCount({ select: ['title'], orderBy: [{ title: 'asc' }] });
+    const one = await strapi.entityService.findOne('api::article.article', 3, { fields: ['title'] });
+    ctx.body = { published, all, titles, first, latest, page, listed, counted, one };
   },
 }));
