@@ -53,6 +53,10 @@ type Lifecycles struct {
 // a hook the write path runs, and whether every one that does is a read hook.
 func runs(hooks, events []string) (match, writeOnly, readOnly bool) {
 	writeOnly, readOnly = true, true
+	reads := true // every event is a read's
+	for _, e := range events {
+		reads = reads && slices.Contains(readHooks, "before"+e)
+	}
 	for _, h := range hooks {
 		hit := h == "*"
 		for _, e := range events {
@@ -61,7 +65,8 @@ func runs(hooks, events []string) (match, writeOnly, readOnly bool) {
 		if hit {
 			match = true
 			writeOnly = writeOnly && slices.Contains(writeHooks, h)
-			readOnly = readOnly && slices.Contains(readHooks, h)
+			// A function subscriber ("*") sees every event: on a read's events, only reads.
+			readOnly = readOnly && (slices.Contains(readHooks, h) || (h == "*" && reads))
 		}
 	}
 	return match, writeOnly, readOnly
@@ -445,7 +450,9 @@ func (m *Model) applyRecording(rel, what string, rec *jseval.Recording, index bo
 		// The runtime runs the write hooks of src/index's subscriptions (made in register()
 		// or in bootstrap() before its first use of data, which every sandbox replays).
 		// (Hooks decides per route: where the route's events reach only write hooks.)
-		runnable := index && s.Hooks != nil && m.provided(rel)
+		// A function subscriber (no Hooks) sees every event: it runs where every event a
+		// route reaches is one the runtime runs (Hooks decides: a core find or findOne).
+		runnable := index && m.provided(rel)
 		if index {
 			m.Subscriptions++
 		}
@@ -789,6 +796,25 @@ func (m *Model) CoreCode(uid, action string) []Code {
 		events = append(events, "FindOne")
 	}
 	out = append(out, m.hooks(uid, events, action == "find" || action == "findOne")...)
+	return out
+}
+
+// ReadHookModels are the models with read lifecycle hooks (or a function subscriber, "*"),
+// sorted.
+func (m *Model) ReadHookModels() []string {
+	if m == nil {
+		return nil
+	}
+	var out []string
+	for uid, l := range m.Lifecycles {
+		for _, h := range l.Hooks {
+			if h == "*" || slices.Contains(readHooks, h) {
+				out = append(out, uid)
+				break
+			}
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 
