@@ -345,3 +345,113 @@ func TestAppMiddlewares(t *testing.T) {
 		t.Errorf("quarry routes does not say the app-level middlewares run:\n%s", out)
 	}
 }
+
+var updateReadHooks = flag.Bool("update-readhooks", false, "record testdata/readhooks_rest.json from the Strapi at QUARRY_ORACLE_URL (started with --fresh on testdata/projects/readhooks and ORACLE_GRANTS=testdata/projects/readhooks/config/permissions.json)")
+
+// readHooksSteps read a model whose lifecycle hooks run on reads: the REST API's find and
+// findOne through Strapi's steps, and the entity service's and query engine's reads of a
+// custom controller, each with what the hooks filter out and add.
+var readHooksSteps = []ownCodeStep{
+	{Name: "the list: hidden and drafts out, reading times in", Path: "/api/articles?sort=id", As: "public"},
+	{Name: "a filtered list", Path: "/api/articles?filters[title][$contains]=e&sort[0]=title:desc&fields[0]=title&fields[1]=body", As: "public"},
+	{Name: "a page of one", Path: "/api/articles?sort=id&pagination[page]=2&pagination[pageSize]=1", As: "public"},
+	{Name: "without the count", Path: "/api/articles?sort=id&pagination[start]=1&pagination[limit]=5&pagination[withCount]=false", As: "public"},
+	{Name: "fields without body: no reading time", Path: "/api/articles?sort=id&fields[0]=title", As: "public"},
+	{Name: "one article: an excerpt, seen", Path: "/api/articles/1", As: "public"},
+	{Name: "the hidden one by id (findOne has no filter hook)", Path: "/api/articles/2", As: "public"},
+	{Name: "one article, a field", Path: "/api/articles/3?fields[0]=title", As: "public"},
+	{Name: "no such article", Path: "/api/articles/99", As: "public"},
+	{Name: "too many at once: beforeFindMany refuses", Path: "/api/articles?pagination[pageSize]=60", As: "public"},
+	{Name: "a draft by id (findOne reads drafts)", Path: "/api/articles/4", As: "public"},
+	{Name: "a bad filter", Path: "/api/articles?filters[nope][$eq]=1", As: "public"},
+	{Name: "the stats: entity service and query engine", Path: "/api/articles/stats", As: "public"},
+	{Name: "the list with the full-access token", Path: "/api/articles?sort=id&publicationState=preview", As: ""},
+}
+
+// TestReadHooks serves a project whose lifecycle hooks run on reads (beforeFindMany adding a
+// filter, afterFindMany and afterFindOne adding fields, a subscriber's afterFindOne) on every
+// database, and compares each answer with real Strapi 4.26.2's (recorded with -update-readhooks).
+func TestReadHooks(t *testing.T) {
+	replayProject(t, "readhooks", readHooksSteps, *updateReadHooks, "-update-readhooks")
+}
+
+// functionSubscriber adds a subscriber function, which Strapi calls on every event of every
+// model: on the articles' reads it marks each listed entry.
+const functionSubscriber = `
+    strapi.db.lifecycles.subscribe((event) => {
+      if (event.action === 'afterFindMany' && event.model.uid === 'api::article.article') {
+        event.result.forEach((a) => { a.listed = true; });
+      }
+    });
+`
+
+// lateReadHook subscribes a read hook after bootstrap()'s first use of data, which the
+// sandboxes that serve requests do not reach.
+const lateReadHook = `
+    await strapi.db.query('api::article.article').count();
+    strapi.db.lifecycles.subscribe({
+      models: ['api::article.article'],
+      afterFindMany(event) { event.result.forEach((a) => { a.late = true; }); },
+    });
+`
+
+// TestReadHooksSubscribers: a function subscriber runs on the reads of the core find and
+// findOne (every event they reach is one Quarry runs), while the routes whose events it would
+// see elsewhere (users-permissions' user routes) stay refused; a read hook subscribed after
+// bootstrap()'s first use of data refuses the reads it applies to.
+func TestReadHooksSubscribers(t *testing.T) {
+	be := backends()[0]
+	withIndex := func(t *testing.T, extra string) string {
+		app := copyProject(t, filepath.Join("testdata", "projects", "readhooks"))
+		index := filepath.Join(app, "src", "index.js")
+		src, err := os.ReadFile(index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const at = "    const n = await"
+		if !strings.Contains(string(src), at) {
+			t.Fatal("readhooks' index.js has no count")
+		}
+		if err := os.WriteFile(index, []byte(strings.Replace(string(src), at, extra+at, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return app
+	}
+	t.Run("function", func(t *testing.T) {
+		app := withIndex(t, functionSubscriber)
+		srv := start(t, be, app)
+		out := quarry(t, srv.Env, "routes", "--app", app)
+		for _, line := range strings.Split(out, "\n") {
+			f := strings.Fields(line)
+			if len(f) < 3 {
+				continue
+			}
+			switch f[0] + " " + f[1] {
+			case "GET /api/articles", "GET /api/articles/:id":
+				if !strings.Contains(line, "project code run by Quarry") {
+					t.Errorf("not run by Quarry: %s", line)
+				}
+			case "GET /api/users", "POST /api/auth/local/register":
+				if f[2] != "refused" {
+					t.Errorf("not refused: %s", line)
+				}
+			}
+		}
+		status, body, _ := srv.send(t, "", "GET", "/api/articles?sort=id&fields[0]=title", "", nil)
+		want := `{"data":[{"id":1,"attributes":{"title":"Hello world","listed":true}},{"id":3,"attributes":{"title":"Second thoughts","listed":true}}],"meta":{"pagination":{"page":1,"pageSize":25,"pageCount":1,"total":2}}}`
+		if status != 200 || string(body) != want {
+			t.Errorf("got %d %s\nwant 200 %s", status, body, want)
+		}
+		if status, body, _ := srv.send(t, "", "GET", "/api/users", "", nil); status != 501 {
+			t.Errorf("GET /api/users: %d %s, want 501", status, body)
+		}
+	})
+	t.Run("late", func(t *testing.T) {
+		app := withIndex(t, lateReadHook)
+		srv := start(t, be, app)
+		status, body, _ := srv.send(t, "", "GET", "/api/articles", "", nil)
+		if status != 501 || !strings.Contains(string(body), "after its first use of data") {
+			t.Errorf("got %d %s, want 501 naming the subscription", status, body)
+		}
+	})
+}

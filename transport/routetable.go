@@ -183,7 +183,9 @@ func coreProject(m *routes.Model, ct *schemas.Model, r *routes.CoreRouter, actio
 	if ct.Kind != schemas.SingleType && (action == "findOne" || action == "update" || action == "delete") {
 		pr.Path += "/:id"
 	}
-	if !slices.Contains(m.Overridden, ct.UID+"."+action) && !slices.Contains(m.Services[ct.UID], action) {
+	// A read whose lifecycle hooks the runtime runs goes through Strapi's controller steps,
+	// which decide between them and the native action.
+	if !slices.Contains(m.Overridden, ct.UID+"."+action) && !slices.Contains(m.Services[ct.UID], action) && !m.ReadHooks(ct.UID, action) {
 		pr.Native = action
 	}
 	return pr

@@ -92,3 +92,48 @@ func TestBuildRoutesFailClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildRoutesReadHooks: with the runtime for project code on, a core find of a model
+// whose lifecycles file has read hooks runs in the sandbox through Strapi's controller steps
+// (never the native action alone), while its GraphQL query, which Quarry answers natively,
+// stays refused.
+func TestBuildRoutesReadHooks(t *testing.T) {
+	app := t.TempDir()
+	if err := os.CopyFS(app, os.DirFS("../examples/blog")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(app, os.DirFS("../e2e/testdata/projects/failclosed")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := schemas.Load(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := routes.Load(context.Background(), app, jseval.Options{Root: app})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.LoadCode(context.Background(), routes.CodeInput{}); err != nil {
+		t.Fatal(err)
+	}
+	const uid = "api::page.page"
+	if !m.ReadHooks(uid, "find") || m.ReadHooks(uid, "create") || m.ReadHooks("api::tag.tag", "find") {
+		t.Fatal("ReadHooks: want find of pages only")
+	}
+	table := BuildRoutes(m, s, "/graphql", true, nil)
+	cr := table.Core[uid]
+	pr := cr.Project["find"]
+	if pr == nil || pr.Native != "" {
+		t.Fatalf("find of pages: project route %+v, want Strapi's steps in the sandbox", pr)
+	}
+	if len(cr.Code["find"]) == 0 {
+		t.Error("find of pages: no code listed, the route would be served natively")
+	}
+	// findOne reaches no read hook of the file (afterFindMany only): native.
+	if pr := cr.Project["findOne"]; pr != nil {
+		t.Errorf("findOne of pages runs in the sandbox: %+v", pr)
+	}
+	if gql := GraphQLRefusals(m, s, true); len(gql["Query.pages"]) == 0 {
+		t.Error("GraphQL Query.pages is served without its afterFindMany")
+	}
+}

@@ -49,10 +49,14 @@ type Lifecycles struct {
 	hooksOf [][]string
 }
 
-// runs says whether one of hooks runs on one of the events, and whether every one that
-// does is a hook the write path runs.
-func runs(hooks, events []string) (match, writeOnly bool) {
-	writeOnly = true
+// runs says whether one of hooks runs on one of the events, whether every one that does is
+// a hook the write path runs, and whether every one that does is a read hook.
+func runs(hooks, events []string) (match, writeOnly, readOnly bool) {
+	writeOnly, readOnly = true, true
+	reads := true // every event is a read's
+	for _, e := range events {
+		reads = reads && slices.Contains(readHooks, "before"+e)
+	}
 	for _, h := range hooks {
 		hit := h == "*"
 		for _, e := range events {
@@ -61,14 +65,22 @@ func runs(hooks, events []string) (match, writeOnly bool) {
 		if hit {
 			match = true
 			writeOnly = writeOnly && slices.Contains(writeHooks, h)
+			// A function subscriber ("*") sees every event: on a read's events, only reads.
+			readOnly = readOnly && (slices.Contains(readHooks, h) || (h == "*" && reads))
 		}
 	}
-	return match, writeOnly
+	return match, writeOnly, readOnly
 }
 
 // writeHooks are the lifecycle hooks the write path runs (planner/write.Lifecycles); a file
-// with others (the read hooks, the *Many ones) is not run by Quarry.
+// with others (the read hooks, the *Many ones) is not run there.
 var writeHooks = []string{"beforeCreate", "afterCreate", "beforeUpdate", "afterUpdate", "beforeDelete", "afterDelete"}
+
+// readHooks are the lifecycle hooks of the query engine's reads, which the runtime for project
+// code runs around the reads a core find or findOne makes through Strapi's controller steps
+// (and around the project's own strapi.entityService and strapi.db.query reads). Native
+// answers (GraphQL, plugin routes) do not run them, so there they still refuse.
+var readHooks = []string{"beforeFindMany", "afterFindMany", "beforeFindOne", "afterFindOne", "beforeCount", "afterCount"}
 
 // Events are the database events an entity-service call fires, whose lifecycle hooks
 // (before<Event>, after<Event>) run: a create, update or delete reads its entry too.
@@ -438,7 +450,9 @@ func (m *Model) applyRecording(rel, what string, rec *jseval.Recording, index bo
 		// The runtime runs the write hooks of src/index's subscriptions (made in register()
 		// or in bootstrap() before its first use of data, which every sandbox replays).
 		// (Hooks decides per route: where the route's events reach only write hooks.)
-		runnable := index && s.Hooks != nil && m.provided(rel)
+		// A function subscriber (no Hooks) sees every event: it runs where every event a
+		// route reaches is one the runtime runs (Hooks decides: a core find or findOne).
+		runnable := index && m.provided(rel)
 		if index {
 			m.Subscriptions++
 		}
@@ -776,12 +790,62 @@ func (m *Model) CoreCode(uid, action string) []Code {
 			out = append(out, Code{File: r.File, What: describeHooks(action, c), Runnable: m.runnableConfig(api, c)})
 		}
 	}
-	out = append(out, m.Hooks(uid, Events(action))...)
+	events := Events(action)
+	if action == "find" {
+		// A single type's find reads with findOne (Strapi's entity service does).
+		events = append(events, "FindOne")
+	}
+	out = append(out, m.hooks(uid, events, action == "find" || action == "findOne")...)
 	return out
+}
+
+// ReadHookModels are the models with read lifecycle hooks (or a function subscriber, "*"),
+// sorted.
+func (m *Model) ReadHookModels() []string {
+	if m == nil {
+		return nil
+	}
+	var out []string
+	for uid, l := range m.Lifecycles {
+		for _, h := range l.Hooks {
+			if h == "*" || slices.Contains(readHooks, h) {
+				out = append(out, uid)
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ReadHooks says whether a core find or findOne of the model reaches read lifecycle hooks,
+// which the runtime runs only through Strapi's controller steps (never the native action).
+func (m *Model) ReadHooks(uid, action string) bool {
+	if m == nil || (action != "find" && action != "findOne") {
+		return false
+	}
+	for _, key := range []string{uid, "*"} {
+		l := m.Lifecycles[key]
+		if l == nil {
+			continue
+		}
+		for _, h := range l.Hooks {
+			if h == "*" || slices.Contains(readHooks, h) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Hooks is the lifecycle code that runs on a model's events (see Events).
 func (m *Model) Hooks(uid string, events []string) []Code {
+	return m.hooks(uid, events, false)
+}
+
+// hooks is Hooks; with reads (a core find or findOne, which the runtime runs through
+// Strapi's steps) read hooks are runnable code of the route, though not of every write.
+func (m *Model) hooks(uid string, events []string, reads bool) []Code {
 	if m == nil {
 		return nil
 	}
@@ -792,12 +856,19 @@ func (m *Model) Hooks(uid string, events []string) []Code {
 			continue
 		}
 		for i, c := range l.Code {
-			match, writeOnly := runs(l.hooksOf[i], events)
+			match, writeOnly, readOnly := runs(l.hooksOf[i], events)
 			if !match {
 				continue
 			}
-			c.Runnable = c.Runnable && writeOnly
-			c.Lifecycle = c.Lifecycle && c.Runnable
+			switch {
+			case writeOnly:
+				c.Lifecycle = c.Lifecycle && c.Runnable
+			case reads && readOnly:
+				// The route's own chain runs them: it is project code of the route.
+				c.Lifecycle = false
+			default:
+				c.Runnable, c.Lifecycle = false, false
+			}
 			out = append(out, c)
 		}
 	}

@@ -86,6 +86,10 @@ type Runtime struct {
 	// Subscriptions counts the lifecycle subscriptions src/index's register() and bootstrap()
 	// make (routes.Model.Subscriptions): each sandbox replays them before running hooks.
 	Subscriptions int
+	// ReadHooked are the models with read lifecycle hooks ("*" for every model) as the
+	// start-up recording found them (routes.Model.ReadHookModels): a read of one in a sandbox
+	// that does not reach all of src/index's subscriptions is refused, never run without them.
+	ReadHooked []string
 	// Timeout bounds one request's run of the project's code (default 10 s).
 	Timeout time.Duration
 	// Size is the number of sandboxes (default GOMAXPROCS).
@@ -484,6 +488,9 @@ func (rt *Runtime) setupJSON() (string, error) {
 		obj := map[string]any{"uid": m.UID, "collectionName": m.Table, "attributes": attrs,
 			"info":    map[string]any{"singularName": m.SingularName, "pluralName": m.PluralName, "displayName": m.DisplayName},
 			"options": map[string]any{"draftAndPublish": m.DraftAndPublish}}
+		if m.Localized {
+			obj["pluginOptions"] = map[string]any{"i18n": map[string]any{"localized": true}}
+		}
 		if m.IsContentType() {
 			obj["kind"] = "collectionType"
 			if m.Kind == schemas.SingleType {
@@ -508,7 +515,7 @@ func (rt *Runtime) setupJSON() (string, error) {
 	}
 	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
 		"statuses": statuses, "root": rt.Dir, "maxLength": maxLength,
-		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions})
+		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "readHooked": orNone(rt.ReadHooked)})
 	return string(b), err
 }
 
@@ -573,4 +580,11 @@ func indexFile(dir string) string {
 		}
 	}
 	return ""
+}
+
+func orNone(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
 }

@@ -121,6 +121,13 @@
       if (op === 'findOne' || op === 'update' || op === 'delete') { id = args[0]; params = args[1]; }
       else if (op === 'load') { return call('es.load', { uid: uid, entity: args[0], field: args[1], params: args[2] || {} }); }
       else params = args[0];
+      if (ES_READS[op] && !dry && !registering) {
+        var u = String(uid);
+        return withReadHooks(u, esReadNames(u, op), function (hooked) {
+          if (!hooked) return call('es.' + op, { uid: u, id: id === undefined ? null : id, params: params || {} });
+          return entityRead(u, op, id, params || {});
+        });
+      }
       return call('es.' + op, { uid: String(uid), id: id === undefined ? null : id, params: params || {} });
     });
   });
@@ -131,6 +138,13 @@
       q[op] = async(function (params) {
         if (/Many$/.test(op) && op !== 'findMany') manyHooks(String(uid), op);
         var extra = Array.prototype.slice.call(arguments, 1);
+        if (DB_READS[op] && !dry && !registering) {
+          var u = String(uid);
+          return withReadHooks(u, DB_READS[op], function (hooked) {
+            if (!hooked) return selected(op, params, call('db.' + op, { uid: u, params: params || {}, extra: extra }));
+            return hookedRead(u, op, params || {});
+          });
+        }
         return call('db.' + op, { uid: String(uid), params: params || {}, extra: extra });
       });
     });
@@ -368,9 +382,18 @@
     // answers exactly as Strapi does; one whose service the project changed runs Strapi's
     // steps around that service.
     function nativeOr(action, steps) {
+      // A read of a model with read lifecycle hooks runs Strapi's steps too, so that the
+      // hooks see the query Strapi's would and the answer is what they leave.
+      var reads = action === 'findOne' ? ['FindOne'] : action === 'find' ? (ct && ct.kind === 'singleType' ? ['FindOne'] : ['FindMany', 'Count']) : null;
       return function (ctx) {
+        var self = this;
         var svc = strapi.service(uid);
         if (!svc || !svc.__quarryOwn || !svc.__quarryOwn(serviceMethod(action))) return steps.call(this, ctx, svc);
+        if (reads) {
+          return Promise.resolve(withReadHooks(uid, reads, function (hooked) {
+            return hooked ? steps.call(self, ctx, svc) : native(ctx, uid, action, false);
+          }));
+        }
         return Promise.resolve(native(ctx, uid, action, false));
       };
     }
@@ -800,6 +823,7 @@
   // start (in a sandbox of its own, dropped afterwards), as Strapi does after register().
   function bootstrap() {
     var box = { state: 'pending' };
+    booting = true;
     try {
       ensureRegister().then(function () {
         var chain = Promise.resolve();
@@ -996,6 +1020,250 @@
       throw new errors.NotImplementedError('strapi.db.query(\'' + uid + '\').' + op + ': its lifecycle hooks (before' + name + ', after' + name + ') are not run by Quarry');
     }
   }
+  // ---- read lifecycle hooks ----
+  // Strapi's query engine runs before<Op> and after<Op> around every read it makes (findOne,
+  // findMany, count; findWithCount and findPage are a findMany and a count), with the db-level
+  // params the before hooks may change (event.params is the query's own object) and the result
+  // the after hooks may change (event.result is what the caller gets). Quarry runs them here,
+  // around the host's read, for a model that has any; the others go to the host directly.
+  var DB_READS = { findOne: ['FindOne'], findMany: ['FindMany'], count: ['Count'], findWithCount: ['FindMany', 'Count'], findPage: ['FindMany', 'Count'] };
+  var ES_READS = { findOne: true, findMany: true, count: true, findPage: true, findWithRelationCounts: true };
+  function esReadNames(uid, op) {
+    var ct = contentTypes[uid];
+    if (op === 'findMany') return ct && ct.kind === 'singleType' ? ['FindOne'] : ['FindMany'];
+    if (op === 'findPage' || op === 'findWithRelationCounts') return ['FindMany', 'Count'];
+    return DB_READS[op];
+  }
+  var booting = false; // in the sandbox that runs bootstrap() for real: its subscriptions are made
+  function subscriberFn(s, uid, action) {
+    if (typeof s === 'function') return s;
+    if (s && (!s.models || s.models.indexOf(uid) >= 0) && typeof s[action] === 'function') return s[action];
+    return undefined;
+  }
+  function readHooked(uid, names) {
+    var list = [lifecycleModule(uid)].concat(subscribers);
+    return names.some(function (n) {
+      return list.some(function (s) { return !!subscriberFn(s, uid, 'before' + n) || !!subscriberFn(s, uid, 'after' + n); });
+    });
+  }
+  // withReadHooks calls fn(hooked) once the subscriptions are known: the lifecycles file's
+  // hooks at once, src/index's subscriptions after the sandbox's start-up code ran.
+  function withReadHooks(uid, names, fn) {
+    if (booting || !host.subscriptions) return fn(readHooked(uid, names));
+    return ensureStartup().then(function () {
+      var known = host.readHooked || [];
+      if (host.subscriptions > subscribers.length && (known.indexOf(uid) >= 0 || known.indexOf('*') >= 0)) {
+        throw new errors.NotImplementedError('strapi.db.lifecycles.subscribe is called in bootstrap() after its first use of data, where Quarry does not reach it');
+      }
+      return fn(readHooked(uid, names));
+    });
+  }
+  function eventModel(uid) {
+    var ct = model(uid) || {};
+    return { uid: uid, singularName: ct.info && ct.info.singularName, tableName: ct.collectionName, attributes: ct.attributes };
+  }
+  // runLifecycle is Strapi's lifecycles.run: each subscriber (the lifecycles file first) with
+  // its own state, kept from its before hook to its after hook.
+  function runLifecycle(action, uid, props, states) {
+    var list = [lifecycleModule(uid)].concat(subscribers);
+    states = states || [];
+    var run = function (i) {
+      for (; i < list.length; i++) {
+        var s = list[i], fn = subscriberFn(s, uid, action);
+        if (!fn) continue;
+        var at = i;
+        var event = Object.assign({ action: action, model: eventModel(uid), state: states[at] || {} }, props);
+        return Promise.resolve(fn.call(s, event)).then(function () { states[at] = event.state || states[at] || {}; return run(at + 1); });
+      }
+      return Promise.resolve(states);
+    };
+    return run(0);
+  }
+  // hostParams is what the host reads of a query: the params as JSON, with a publication-state
+  // filter function (the entity service's) applied as the query builder applies it, to where.
+  function hostParams(uid, params, count) {
+    var p = {};
+    Object.keys(params).forEach(function (k) {
+      if (count && k !== 'where' && k !== '_q') return; // Strapi's count reads only these
+      if (k !== 'filters') p[k] = params[k];
+    });
+    if (p.populate === true) p.populate = '*'; // the query engine's "every relation
+    if (typeof params.filters === 'function') {
+      var ct = model(uid) || {};
+      var extra = params.filters({ meta: { uid: uid, attributes: ct.attributes || {} } });
+      if (extra) p.where = p.where ? { $and: [p.where, extra] } : extra;
+    } else if (params.filters !== undefined && params.filters !== null) {
+      p.where = p.where ? { $and: [p.where, params.filters] } : params.filters;
+    }
+    return p;
+  }
+  // selected drops the id the host always reads from the entries of a query-engine read whose
+  // select leaves it out (and populates nothing): Strapi's query builder selects only those.
+  function selected(op, params, result) {
+    if (!params || !Array.isArray(params.select) || params.select.indexOf('id') >= 0 || (params.populate !== undefined && params.populate !== null)) return result;
+    var strip = function (e) { if (isPlain(e)) delete e.id; };
+    if (op === 'findOne') strip(result);
+    else if (op === 'findMany') (result || []).forEach(strip);
+    else if (op === 'findWithCount') (result[0] || []).forEach(strip);
+    else if (op === 'findPage') ((result && result.results) || []).forEach(strip);
+    return result;
+  }
+  function dbRead(uid, op, params) {
+    var name = DB_READS[op][0];
+    var props = { params: params };
+    return runLifecycle('before' + name, uid, props).then(function (states) {
+      var result = call('db.' + op, { uid: uid, params: hostParams(uid, params, op === 'count'), extra: [] });
+      if (op !== 'count') result = selected(op, params, result);
+      return runLifecycle('after' + name, uid, { params: params, result: result }, states).then(function () { return result; });
+    });
+  }
+  // hookedRead is the query engine's read of a model with read hooks.
+  function hookedRead(uid, op, params) {
+    if (op === 'findWithCount') {
+      return Promise.all([dbRead(uid, 'findMany', params), dbRead(uid, 'count', params)]);
+    }
+    if (op === 'findPage') {
+      // The repository's withOffsetLimit: page 1 and 10 a page unless given, as numbers.
+      var page = Number(params.page === undefined ? 1 : params.page), size = Number(params.pageSize === undefined ? 10 : params.pageSize);
+      var paged = { page: page, pageSize: size };
+      Object.keys(params).forEach(function (k) { if (k !== 'page' && k !== 'pageSize') paged[k] = params[k]; });
+      delete paged.page; delete paged.pageSize;
+      paged.limit = size;
+      paged.offset = Math.max(page - 1, 0) * size;
+      if (!(size > 0) || size % 1 || !(page > 0) || page % 1) throw new errors.ValidationError('Invalid page or pageSize');
+      return Promise.all([dbRead(uid, 'findMany', paged), dbRead(uid, 'count', paged)]).then(function (r) {
+        return { results: r[0], pagination: { page: page, pageSize: size, pageCount: Math.ceil(r[1] / size), total: r[1] } };
+      });
+    }
+    return dbRead(uid, op, params);
+  }
+  // entityRead is the entity service's read of a model with read hooks: its params turned into
+  // the query engine's as Strapi's transformParamsToQuery turns them, then the hooked read.
+  function entityRead(uid, op, id, params) {
+    var ct = contentTypes[uid] || {};
+    if (ct.pluginOptions && ct.pluginOptions.i18n && ct.pluginOptions.i18n.localized) {
+      throw new errors.NotImplementedError('strapi.entityService.' + op + '(\'' + uid + '\'): the read lifecycle hooks of a localized content type are not run by Quarry');
+    }
+    if (op === 'findWithRelationCounts') {
+      throw new errors.NotImplementedError('strapi.entityService.findWithRelationCounts(\'' + uid + '\'): its read lifecycle hooks are not run by Quarry');
+    }
+    if (op === 'findOne') {
+      var sel = {};
+      if (params.fields !== undefined) sel.fields = params.fields;
+      if (params.populate !== undefined) sel.populate = params.populate;
+      return hookedRead(uid, 'findOne', Object.assign(toQuery(uid, sel), { where: { id: id } }));
+    }
+    var q = toQuery(uid, params);
+    if (op === 'findMany' && ct.kind === 'singleType') return hookedRead(uid, 'findOne', q);
+    return hookedRead(uid, op, q);
+  }
+  // toQuery is @strapi/utils' transformParamsToQuery: sort → orderBy, filters → where,
+  // fields → select (with id), populate, start/limit → offset/limit, page/pageSize, and
+  // publicationState → the query builder's filters function.
+  function toQuery(uid, p) {
+    var q = {};
+    if (p._q !== undefined && p._q !== null) q._q = p._q;
+    if (p.sort !== undefined && p.sort !== null) q.orderBy = toOrderBy(p.sort);
+    if (p.filters !== undefined && p.filters !== null) {
+      if (typeof p.filters !== 'object') throw new errors.ValidationError('The filters parameter must be an object or an array');
+      q.where = cleanFilters(JSON.parse(JSON.stringify(p.filters)), model(uid));
+    }
+    if (p.fields !== undefined && p.fields !== null) { var f = toSelect(p.fields, 0); if (f !== undefined) q.select = f; }
+    if (p.populate !== undefined && p.populate !== null) q.populate = toPopulate(p.populate);
+    var has = function (k) { return p[k] !== undefined && p[k] !== null; };
+    if ((has('page') || has('pageSize')) && (has('start') || has('limit'))) throw new errors.PaginationError('Invalid pagination parameters. Expected either start/limit or page/pageSize');
+    if (has('page')) q.page = toInt(p.page, 'page', 1);
+    if (has('pageSize')) q.pageSize = toInt(p.pageSize, 'pageSize', 1);
+    if (has('start')) q.offset = toInt(p.start, 'start', 0);
+    if (has('limit')) { var l = toInt(p.limit, 'limit', -1); q.limit = l === -1 ? undefined : l; }
+    if (has('publicationState')) {
+      var ps = p.publicationState;
+      if (ps !== 'live' && ps !== 'preview') throw new errors.ValidationError('Invalid publicationState. Expected one of \'preview\',\'live\' received: ' + ps + '.');
+      q.filters = function (ctx) {
+        if (ps === 'live' && ctx.meta.attributes && ctx.meta.attributes.publishedAt) return { publishedAt: { $notNull: true } };
+        return undefined;
+      };
+    }
+    return q;
+  }
+  function toInt(v, name, min) {
+    var n = typeof v === 'number' ? v : parseInt(v, 10);
+    if (!Number.isInteger(n) || n < min) throw new errors.PaginationError('Invalid \'' + name + '\' parameter. Expected an integer >= ' + min);
+    return n;
+  }
+  function checkOrder(order) {
+    if (['asc', 'desc'].indexOf(String(order).toLowerCase()) < 0) throw new errors.ValidationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
+  }
+  function toOrderBy(sort) {
+    var one = function (s) {
+      if (!s) return {};
+      var parts = s.split(':'), field = parts[0], order = parts[1] === undefined ? 'asc' : parts[1];
+      if (!field) throw new errors.ValidationError('Field cannot be empty');
+      checkOrder(order);
+      var o = {}, at = o, path = field.split('.');
+      path.forEach(function (k, i) { if (i === path.length - 1) at[k] = order; else at = at[k] = {}; });
+      return o;
+    };
+    var nested = function (o) {
+      var out = {};
+      Object.keys(o).forEach(function (k) {
+        var v = o[k];
+        if (isPlain(v)) out[k] = nested(v);
+        else if (typeof v === 'string') { checkOrder(v); out[k] = v; }
+        else throw new errors.ValidationError('Invalid sort type expected object or string got ' + typeof v);
+      });
+      return out;
+    };
+    if (typeof sort === 'string') return sort.split(',').map(one);
+    if (Array.isArray(sort) && sort.every(function (s) { return typeof s === 'string'; })) return sort.reduce(function (acc, s) { return acc.concat(s.split(',').map(one)); }, []);
+    if (Array.isArray(sort)) return sort.map(nested);
+    if (isPlain(sort)) return nested(sort);
+    throw new errors.ValidationError('Invalid sort parameter');
+  }
+  // cleanFilters is convertFiltersQueryParams: keys that are neither operators nor the
+  // model's attributes go, as do dynamic zones and passwords, through relations, components
+  // and media.
+  function cleanFilters(f, m) {
+    if (Array.isArray(f)) return f.map(function (x) { return cleanFilters(x, m); }).filter(function (x) { return !isPlain(x) || Object.keys(x).length > 0; });
+    if (!isPlain(f)) return f;
+    Object.keys(f).forEach(function (k) {
+      var a = m && m.attributes ? m.attributes[k] : undefined;
+      var valid = k.charAt(0) === '$' || k === 'id' || !!a;
+      if (!valid) { delete f[k]; return; }
+      if (a) {
+        if (a.type === 'relation') f[k] = cleanFilters(f[k], model(a.target));
+        else if (a.type === 'component') f[k] = cleanFilters(f[k], model(a.component));
+        else if (a.type === 'media') f[k] = cleanFilters(f[k], model('plugin::upload.file'));
+        else if (a.type === 'dynamiczone' || a.type === 'password') { delete f[k]; return; }
+        else f[k] = cleanFilters(f[k], m);
+      } else if (k !== '$null' && k !== '$notNull' && f[k] !== null && typeof f[k] === 'object') {
+        f[k] = cleanFilters(f[k], m);
+      }
+      if (isPlain(f[k]) && Object.keys(f[k]).length === 0) delete f[k];
+    });
+    return f;
+  }
+  function toSelect(fields, depth) {
+    if (depth === 0 && fields === '*') return undefined;
+    if (typeof fields === 'string') {
+      var list = fields.split(',').map(function (s) { return s.trim(); });
+      return ['id'].concat(list).filter(function (v, i, a) { return a.indexOf(v) === i; });
+    }
+    if (Array.isArray(fields) && fields.every(function (f) { return typeof f === 'string'; })) {
+      var out = ['id'];
+      fields.forEach(function (f) { toSelect(f, depth + 1).forEach(function (x) { if (x !== undefined && x !== null) out.push(x); }); });
+      return out.filter(function (v, i, a) { return a.indexOf(v) === i; });
+    }
+    throw new errors.ValidationError('Invalid fields parameter. Expected a string or an array of strings');
+  }
+  function toPopulate(populate) {
+    if (populate === '*') return true;
+    if (typeof populate === 'string') return populate.split(',').map(function (s) { return s.trim(); });
+    // Objects keep the entity service's own keys (filters, fields, sort, populate): the
+    // host reads a populate in that shape for both APIs.
+    return populate;
+  }
+
   function hook(uid, action, eventJSON) {
     var box = { state: 'pending' };
     try {
