@@ -647,7 +647,10 @@
   // becomes ctx's body, kept as the raw JSON until the project's code reads it; called from a
   // controller (super.find(ctx)) it is returned, as Strapi's core action returns it.
   function native(ctx, uid, action, keepRaw) {
-    var body = host.native(JSON.stringify({ uid: uid, action: action, id: ctx.params.id === undefined ? null : String(ctx.params.id), query: ctx.query, body: ctx.request.body === undefined ? null : ctx.request.body }));
+    // The query and the body go as JSON of their own: the host reads the query's without
+    // decoding it into a tree.
+    var head = JSON.stringify({ uid: uid, action: action, id: ctx.params.id === undefined ? null : String(ctx.params.id) });
+    var body = host.native(head, JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body));
     var status = host.nativeStatus();
     if (status >= 400) {
       var err = JSON.parse(body).error || {};
@@ -699,7 +702,7 @@
   // The request's own route as Quarry serves it natively (a plugin's action), with the query
   // and body the chain left; its answer becomes ctx's body as the raw JSON.
   function nativeRoute(ctx) {
-    var body = host.nativeRoute(JSON.stringify({ query: ctx.query, body: ctx.request.body === undefined ? null : ctx.request.body }));
+    var body = host.nativeRoute(JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body), false);
     ctx.__res.status = host.nativeStatus();
     ctx.__res.raw = body;
     ctx.__res.body = undefined;
@@ -709,7 +712,7 @@
   // (its route's own chain included), with the query and body they left; its answer, headers
   // included, becomes ctx's response.
   function appNext(ctx) {
-    var body = host.nativeRoute(JSON.stringify({ query: ctx.query, body: ctx.request.body === undefined ? null : ctx.request.body, app: true }));
+    var body = host.nativeRoute(JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body), true);
     ctx.__res.status = host.nativeStatus();
     var h = host.nativeHeaders();
     for (var i = 0; i + 1 < h.length; i += 2) ctx.__res.headers[h[i]] = h[i + 1];
@@ -904,9 +907,11 @@
   }
   // serve runs a route for a request and settles a box the host reads.
   var routes = {};
-  function serve(key, routeJSON, reqJSON) {
+  // req is the request's object the host built (its body null), bodyJSON the request's JSON
+  // body or null.
+  function serve(key, routeJSON, req, bodyJSON) {
     var route = routes[key] || (routes[key] = JSON.parse(routeJSON));
-    var req = JSON.parse(reqJSON);
+    if (bodyJSON !== null) req.body = JSON.parse(bodyJSON);
     var box = { state: 'pending' };
     var ctx;
     try {
