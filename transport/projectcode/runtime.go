@@ -322,6 +322,18 @@ func (rt *Runtime) newVM() (*vm, error) {
 		}
 		return r.NewArray(out...)
 	})
+	// hidden defines a request's internals on ctx and its parts as
+	// Object.defineProperty(o, k, { value: v, writable: true }) does.
+	host.Set("hidden", func(c goja.FunctionCall) goja.Value {
+		o, ok := c.Argument(0).(*goja.Object)
+		if !ok {
+			panic(r.NewTypeError("Object.defineProperty called on non-object"))
+		}
+		if err := o.DefineDataProperty(c.Argument(1).String(), c.Argument(2), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+			panic(err)
+		}
+		return goja.Undefined()
+	})
 	host.Set("nativeStatus", func(goja.FunctionCall) goja.Value { return r.ToValue(v.status) })
 	// serviceMethods lists a plugin service's methods ("null" when Quarry has none); read at
 	// call time, as the server sets the services after the sandboxes may have been made.

@@ -600,7 +600,9 @@
     },
     set: function (v) { Object.defineProperty(this, '__user', { value: v, writable: true }); }
   };
-  function hidden(o, k, v) { Object.defineProperty(o, k, { value: v, writable: true }); }
+  // hidden is Object.defineProperty(o, k, { value: v, writable: true }), done by the host
+  // without a descriptor object for each of a request's internals.
+  var hidden = host.hidden;
   function makeCtx(req) {
     var res = { status: undefined, body: undefined, raw: null, headers: {} };
     if (!req.query) req.query = {};
@@ -752,7 +754,9 @@
       return function (ctx, next) { return fn.call(c, ctx, next); };
     }
     if (route.nativeRoute) return nativeRoute;
-    if (route.native) return function (ctx) { return native(ctx, route.uid, route.native, true); };
+    // The core action's step answers a promise only returnBody sees (already settled, as
+    // Promise.resolve(undefined) would be): one made per sandbox, not per request.
+    if (route.native) return function (ctx) { native(ctx, route.uid, route.native, true); return settled; };
     var h = route.handler;
     var i = h.lastIndexOf('.');
     var ctrlName = h.slice(0, i), act = h.slice(i + 1);
@@ -760,6 +764,7 @@
     if (!ctrl || typeof ctrl[act] !== 'function') throw new errors.NotImplementedError('Handler not found "' + h + '"');
     return function (ctx, next) { return ctrl[act](ctx, next); };
   }
+  var settled = Promise.resolve();
   function returnBody(ctx, next) {
     return next().then(function (v) {
       if ((ctx.__res.body === undefined || ctx.__res.body === null) && ctx.__res.raw === null && v !== undefined && v !== null) ctx.body = v;
@@ -856,7 +861,7 @@
       return chains[key];
     }
     var pols = (route.policies || []).map(function (p) { return resolvePolicy(p, info); });
-    var policyMw = function (ctx, next) {
+    var policyMw = !pols.length ? null : function (ctx, next) {
       // Strapi's createPolicyContext: Object.assign({ is, type }, ctx), so only koa's own
       // properties of ctx (not the ones it delegates to request and response, such as
       // query) reach the policy.
@@ -880,7 +885,8 @@
         throw e;
       });
     };
-    var list = [authorize, policyMw].concat((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }), [returnBody, action(route)]);
+    // A route without policies has no policy step: it would only wait a tick before next().
+    var list = [authorize].concat(policyMw ? [policyMw] : [], (route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }), [returnBody, action(route)]);
     chains[key] = compose(list);
     return chains[key];
   }
