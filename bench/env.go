@@ -409,6 +409,19 @@ func (d *discard) WriteHeader(code int) {
 	}
 }
 
+// WriteString is net/http's: its ResponseWriter is an io.StringWriter too, which a handler
+// writing a string it holds uses to skip a copy.
+func (d *discard) WriteString(s string) (int, error) {
+	if d.status == 0 {
+		d.status = http.StatusOK
+	}
+	d.n += len(s)
+	if d.keep {
+		d.body = append(d.body, s...)
+	}
+	return len(s), nil
+}
+
 func (d *discard) Write(b []byte) (int, error) {
 	if d.status == 0 {
 		d.status = http.StatusOK

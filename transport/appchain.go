@@ -100,6 +100,6 @@ func (s *Server) appNames() string {
 
 // AppNext serves a request whose app-level middlewares have run, with the query and body
 // they left (projectcode.Host): its status, body and headers.
-func (s *Server) AppNext(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte, http.Header) {
+func (s *Server) AppNext(ctx context.Context, method, path, rawQuery string, body []byte) (int, string, http.Header) {
 	return s.reenter(context.WithValue(ctx, appDoneKey{}, true), method, path, rawQuery, body)
 }

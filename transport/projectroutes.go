@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/apierror"
@@ -78,7 +79,7 @@ func (s *Server) projectBody(w http.ResponseWriter, r *http.Request) ([]byte, er
 
 // Native runs a core action for the project's code (projectcode.Host): the answer Quarry
 // gives that action's route, without its cache.
-func (s *Server) Native(ctx context.Context, m *schemas.Model, action, id, rawQuery string, body []byte, who *ir.Caller) (int, []byte) {
+func (s *Server) Native(ctx context.Context, m *schemas.Model, action, id, rawQuery string, body []byte, who *ir.Caller) (int, string) {
 	method := map[string]string{"find": "GET", "findOne": "GET", "create": "POST", "update": "PUT", "delete": "DELETE"}[action]
 	path := "/api/" + m.PluralName
 	if m.Kind == schemas.SingleType {
@@ -95,7 +96,7 @@ func (s *Server) Native(ctx context.Context, m *schemas.Model, action, id, rawQu
 	}
 	req, err := http.NewRequestWithContext(ctx, method, path, rd)
 	if err != nil {
-		return http.StatusBadRequest, []byte(`{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`)
+		return http.StatusBadRequest, `{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -103,7 +104,7 @@ func (s *Server) Native(ctx context.Context, m *schemas.Model, action, id, rawQu
 	}
 	rec := &capture{header: http.Header{}, status: http.StatusOK}
 	s.dispatchNow(rec, req, m, action, id, who)
-	return rec.status, rec.body.Bytes()
+	return rec.status, rec.body.String()
 }
 
 // nativeKey marks, in a request's context, Quarry's own answer to a route whose project
@@ -116,7 +117,7 @@ type origRequestKey struct{}
 
 // NativeRoute answers a request's route as Quarry serves it natively, with the chain's query
 // and body (projectcode.Host).
-func (s *Server) NativeRoute(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte) {
+func (s *Server) NativeRoute(ctx context.Context, method, path, rawQuery string, body []byte) (int, string) {
 	status, out, _ := s.reenter(context.WithValue(ctx, nativeKey{}, true), method, path, rawQuery, body)
 	return status, out
 }
@@ -124,7 +125,7 @@ func (s *Server) NativeRoute(ctx context.Context, method, path, rawQuery string,
 // reenter serves, through the router, the request whose project chain has run (ctx says
 // which: nativeKey, appDoneKey), with the client's headers and the query and JSON body the
 // chain left: its status, body and headers.
-func (s *Server) reenter(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte, http.Header) {
+func (s *Server) reenter(ctx context.Context, method, path, rawQuery string, body []byte) (int, string, http.Header) {
 	target := path
 	if rawQuery != "" {
 		target += "?" + rawQuery
@@ -135,7 +136,7 @@ func (s *Server) reenter(ctx context.Context, method, path, rawQuery string, bod
 	}
 	req, err := http.NewRequestWithContext(ctx, method, target, rd)
 	if err != nil {
-		return http.StatusBadRequest, []byte(`{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`), nil
+		return http.StatusBadRequest, `{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`, nil
 	}
 	if orig, ok := ctx.Value(origRequestKey{}).(*http.Request); ok {
 		req.Header = orig.Header.Clone()
@@ -151,7 +152,7 @@ func (s *Server) reenter(ctx context.Context, method, path, rawQuery string, bod
 	}
 	rec := &capture{header: http.Header{}, status: http.StatusOK}
 	s.router.ServeHTTP(rec, req)
-	return rec.status, rec.body.Bytes(), rec.header
+	return rec.status, rec.body.String(), rec.header
 }
 
 // User is ctx.state.user: the user with its role, flat, without secrets (projectcode.Host).
@@ -167,15 +168,17 @@ func (s *Server) User(ctx context.Context, id int64) ([]byte, error) {
 	return bytes.Clone(b.Bytes()), nil
 }
 
-// capture keeps a response in memory.
+// capture keeps a response in memory, as the string the project's code receives (a
+// strings.Builder hands it over without a copy).
 type capture struct {
 	header http.Header
 	status int
-	body   bytes.Buffer
+	body   strings.Builder
 }
 
-func (c *capture) Header() http.Header         { return c.header }
-func (c *capture) WriteHeader(status int)      { c.status = status }
-func (c *capture) Write(p []byte) (int, error) { return c.body.Write(p) }
+func (c *capture) Header() http.Header               { return c.header }
+func (c *capture) WriteHeader(status int)            { c.status = status }
+func (c *capture) Write(p []byte) (int, error)       { return c.body.Write(p) }
+func (c *capture) WriteString(s string) (int, error) { return c.body.WriteString(s) }
 
 var _ projectcode.Host = (*Server)(nil)

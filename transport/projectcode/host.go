@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -297,57 +296,50 @@ func (rt *Runtime) read(c *call, style jsquery.Style, op string, m *schemas.Mode
 }
 
 // native runs a core action of Quarry's for the project's code: its status and JSON body.
-func (rt *Runtime) native(c *call, args []byte) (int, []byte, error) {
+// head is {uid, action, id} as JSON; query and body are JSON (nil when JSON.stringify gave
+// undefined).
+func (rt *Runtime) native(c *call, head, query, body []byte) (int, string, error) {
 	if c == nil {
-		return 0, nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "a core action is not available outside a request under Quarry"}
+		return 0, "", &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "a core action is not available outside a request under Quarry"}
 	}
 	var a struct {
-		UID    string          `json:"uid"`
-		Action string          `json:"action"`
-		ID     *string         `json:"id"`
-		Query  json.RawMessage `json:"query"`
-		Body   json.RawMessage `json:"body"`
+		UID    string  `json:"uid"`
+		Action string  `json:"action"`
+		ID     *string `json:"id"`
 	}
-	if err := json.Unmarshal(args, &a); err != nil {
-		return 0, nil, err
+	if err := json.Unmarshal(head, &a); err != nil {
+		return 0, "", err
 	}
 	m, ok := rt.model(a.UID)
 	if !ok {
-		return 0, nil, apierror.Validation("Model %s not found", a.UID)
+		return 0, "", apierror.Validation("Model %s not found", a.UID)
 	}
 	id := ""
 	if a.ID != nil {
 		id = *a.ID
 	}
-	var body []byte
-	if len(a.Body) > 0 && string(a.Body) != "null" {
-		body = a.Body
-	}
-	status, out := rt.Host.Native(c.ctx, m, a.Action, id, QueryString(a.Query), body, c.who)
+	status, out := rt.Host.Native(c.ctx, m, a.Action, id, QueryString(query), jsonBody(body), c.who)
 	return status, out, nil
 }
 
-// nativeRoute answers the request's own route natively for a chain that ends there.
-func (rt *Runtime) nativeRoute(c *call, args []byte) (int, []byte, http.Header) {
+// jsonBody is a request body the project's code left (JSON): nil for none or null.
+func jsonBody(body []byte) []byte {
+	if len(body) == 0 || string(body) == "null" {
+		return nil
+	}
+	return body
+}
+
+// nativeRoute answers the request's own route natively for a chain that ends there (app:
+// the end of the app-level middlewares), with the query and body (JSON) the chain left.
+func (rt *Runtime) nativeRoute(c *call, query, body []byte, app bool) (int, string, http.Header) {
 	if c == nil {
-		return 501, []byte(`{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"a plugin's action is not available outside a request under Quarry","details":{}}}`), nil
+		return 501, `{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"a plugin's action is not available outside a request under Quarry","details":{}}}`, nil
 	}
-	var a struct {
-		Query json.RawMessage `json:"query"`
-		Body  json.RawMessage `json:"body"`
-		App   bool            `json:"app"`
+	if app {
+		return rt.Host.AppNext(c.ctx, c.method, c.path, QueryString(query), jsonBody(body))
 	}
-	if err := json.Unmarshal(args, &a); err != nil {
-		return 400, []byte(`{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`), nil
-	}
-	var body []byte
-	if len(a.Body) > 0 && string(a.Body) != "null" {
-		body = a.Body
-	}
-	if a.App {
-		return rt.Host.AppNext(c.ctx, c.method, c.path, QueryString(a.Query), body)
-	}
-	status, out := rt.Host.NativeRoute(c.ctx, c.method, c.path, QueryString(a.Query), body)
+	status, out := rt.Host.NativeRoute(c.ctx, c.method, c.path, QueryString(query), jsonBody(body))
 	return status, out, nil
 }
 
@@ -454,45 +446,6 @@ func (rt *Runtime) sanitizeInput(c *call, m *schemas.Model, data any) any {
 		return out
 	}
 	return data
-}
-
-// QueryString writes a query object (JSON) in qs's bracket notation, keys in their order:
-// what Quarry's REST parser reads back as the same object.
-func QueryString(query json.RawMessage) string {
-	var v any
-	if err := decodeOrdered(query, &v); err != nil {
-		return ""
-	}
-	var parts []string
-	var walk func(prefix string, v any)
-	walk = func(prefix string, v any) {
-		switch x := v.(type) {
-		case nil:
-			if prefix != "" {
-				parts = append(parts, url.QueryEscape(prefix))
-			}
-		case *ordered:
-			for i, k := range x.keys {
-				p := k
-				if prefix != "" {
-					p = prefix + "[" + k + "]"
-				}
-				walk(p, x.vals[i])
-			}
-		case []any:
-			for i, e := range x {
-				walk(prefix+"["+strconv.Itoa(i)+"]", e)
-			}
-		case string:
-			parts = append(parts, url.QueryEscape(prefix)+"="+url.QueryEscape(x))
-		case json.Number:
-			parts = append(parts, url.QueryEscape(prefix)+"="+x.String())
-		case bool:
-			parts = append(parts, url.QueryEscape(prefix)+"="+strconv.FormatBool(x))
-		}
-	}
-	walk("", v)
-	return strings.Join(parts, "&")
 }
 
 // ordered is a JSON object that keeps its keys' order through a round trip.

@@ -46,16 +46,16 @@ var strapiSource string
 type Host interface {
 	// Native runs a content type's core action for who as Quarry serves it, with the query
 	// (raw, qs notation) and JSON body the project's code left; it returns the status and
-	// the JSON body of the answer.
-	Native(ctx context.Context, m *schemas.Model, action, id, rawQuery string, body []byte, who *ir.Caller) (int, []byte)
+	// the JSON body of the answer (a string: it goes into the sandbox as it is).
+	Native(ctx context.Context, m *schemas.Model, action, id, rawQuery string, body []byte, who *ir.Caller) (int, string)
 	// NativeRoute answers a request's own route as Quarry serves it without the project's
 	// chain (a plugin's action), with the query (raw, qs notation) and JSON body the chain
 	// left: its status and JSON body.
-	NativeRoute(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte)
+	NativeRoute(ctx context.Context, method, path, rawQuery string, body []byte) (int, string)
 	// AppNext serves a request whose app-level middlewares have run, as the router serves
 	// it (its route's own chain included), with the query and JSON body they left: its
 	// status, body and headers.
-	AppNext(ctx context.Context, method, path, rawQuery string, body []byte) (int, []byte, http.Header)
+	AppNext(ctx context.Context, method, path, rawQuery string, body []byte) (int, string, http.Header)
 	// User is the users-permissions user with its role, as Strapi puts it in ctx.state.user
 	// (flat JSON, without password and tokens); nil when there is none.
 	User(ctx context.Context, id int64) ([]byte, error)
@@ -290,7 +290,7 @@ func (rt *Runtime) newVM() (*vm, error) {
 	// native answers the body of a core action Quarry runs (its status next, from
 	// nativeStatus), as text: it goes back to the client as it is unless the script reads it.
 	host.Set("native", func(c goja.FunctionCall) goja.Value {
-		status, body, err := rt.native(v.cur, []byte(c.Argument(0).String()))
+		status, body, err := rt.native(v.cur, []byte(c.Argument(0).String()), jsonArg(c.Argument(1)), jsonArg(c.Argument(2)))
 		if err != nil {
 			ae, ok := err.(*apierror.Error)
 			if !ok {
@@ -302,13 +302,13 @@ func (rt *Runtime) newVM() (*vm, error) {
 			eb, _ := json.Marshal(map[string]any{"status": ae.Status, "name": ae.Name, "message": ae.Message, "details": map[string]any{}})
 			b.Write(eb)
 			b.WriteByte('}')
-			status, body = ae.Status, b.Bytes()
+			status, body = ae.Status, b.String()
 		}
 		v.status = status
-		return r.ToValue(string(body))
+		return r.ToValue(body)
 	})
 	host.Set("nativeRoute", func(c goja.FunctionCall) goja.Value {
-		status, body, hdr := rt.nativeRoute(v.cur, []byte(c.Argument(0).String()))
+		status, body, hdr := rt.nativeRoute(v.cur, jsonArg(c.Argument(0)), jsonArg(c.Argument(1)), c.Argument(2).ToBoolean())
 		v.status = status
 		v.headers = v.headers[:0]
 		for k, vals := range hdr {
@@ -316,7 +316,7 @@ func (rt *Runtime) newVM() (*vm, error) {
 				v.headers = append(v.headers, strings.ToLower(k), vals[0])
 			}
 		}
-		return r.ToValue(string(body))
+		return r.ToValue(body)
 	})
 	// nativeHeaders are the last nativeRoute answer's headers, as [name, value, …].
 	host.Set("nativeHeaders", func(goja.FunctionCall) goja.Value {
@@ -325,6 +325,18 @@ func (rt *Runtime) newVM() (*vm, error) {
 			out[i] = s
 		}
 		return r.NewArray(out...)
+	})
+	// hidden defines a request's internals on ctx and its parts as
+	// Object.defineProperty(o, k, { value: v, writable: true }) does.
+	host.Set("hidden", func(c goja.FunctionCall) goja.Value {
+		o, ok := c.Argument(0).(*goja.Object)
+		if !ok {
+			panic(r.NewTypeError("Object.defineProperty called on non-object"))
+		}
+		if err := o.DefineDataProperty(c.Argument(1).String(), c.Argument(2), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+			panic(err)
+		}
+		return goja.Undefined()
 	})
 	host.Set("nativeStatus", func(goja.FunctionCall) goja.Value { return r.ToValue(v.status) })
 	// serviceMethods lists a plugin service's methods ("null" when Quarry has none); read at
@@ -383,6 +395,15 @@ func (rt *Runtime) newVM() (*vm, error) {
 	v.gqlMw, _ = goja.AssertFunction(apiObj.Get("middlewareGraphQL"))
 	v.exts, _ = goja.AssertFunction(apiObj.Get("graphqlExtensions"))
 	return v, nil
+}
+
+// jsonArg is what JSON.stringify gave as an argument: nil for undefined (a value it leaves
+// out, as it leaves out such a key of an object).
+func jsonArg(v goja.Value) []byte {
+	if v == nil || goja.IsUndefined(v) {
+		return nil
+	}
+	return []byte(v.String())
 }
 
 func logLevel(s string) slog.Level {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -85,7 +86,7 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 		return apierror.Validation("Invalid query string")
 	}
 	req := request{Method: r.Method, URL: r.URL.RequestURI(), Path: r.URL.Path, Querystring: r.URL.RawQuery,
-		Headers: map[string]string{}, IP: ip, Params: params, Query: root.AppendJSON(nil), Body: body}
+		Headers: make(map[string]string, len(r.Header)+1), IP: ip, Params: params}
 	if req.Params == nil {
 		req.Params = map[string]string{}
 	}
@@ -100,10 +101,6 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 	if r.Host != "" {
 		req.Headers["host"] = r.Host
 	}
-	if len(req.Body) == 0 {
-		req.Body = json.RawMessage("null")
-	}
-	req.Auth = authState(who)
 	if who != nil && who.Kind == ir.UserCaller {
 		req.UserID = who.UserID
 	}
@@ -111,14 +108,18 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 		b, _ := json.Marshal(route)
 		route.json = string(b)
 	})
-	reqJSON, err := json.Marshal(req)
-	if err != nil {
+	// The body goes as its JSON, parsed in the sandbox: null when there is none.
+	if len(body) > 0 && !json.Valid(body) {
 		return internal()
 	}
+	bodyJSON := goja.Null()
 	var res boxResult
 	c := &call{who: who, route: route.Key, method: r.Method, path: r.URL.Path}
 	err = rt.run(ctx, c, func(v *vm, js *goja.Runtime) (goja.Value, error) {
-		return v.serve(goja.Undefined(), js.ToValue(route.Key), js.ToValue(route.json), js.ToValue(string(reqJSON)))
+		if len(body) > 0 {
+			bodyJSON = js.ToValue(string(body))
+		}
+		return v.serve(goja.Undefined(), js.ToValue(route.Key), js.ToValue(route.json), jsRequest(js, &req, root, who), bodyJSON)
 	}, func(box *goja.Object) { res = readBox(box) })
 	if err != nil {
 		return rt.failed(route, err)
@@ -234,7 +235,7 @@ func writeBody(w http.ResponseWriter, status int, contentType, body string) {
 	}
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	w.Write([]byte(body))
+	io.WriteString(w, body) // net/http's writer takes the string as it is, with no []byte made of it
 }
 
 func writeError(w http.ResponseWriter, ae *apierror.Error) { envelope.WriteAPIError(w, ae) }

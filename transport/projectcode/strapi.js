@@ -623,7 +623,9 @@
     },
     set: function (v) { Object.defineProperty(this, '__user', { value: v, writable: true }); }
   };
-  function hidden(o, k, v) { Object.defineProperty(o, k, { value: v, writable: true }); }
+  // hidden is Object.defineProperty(o, k, { value: v, writable: true }), done by the host
+  // without a descriptor object for each of a request's internals.
+  var hidden = host.hidden;
   function makeCtx(req) {
     var res = { status: undefined, body: undefined, raw: null, headers: {} };
     if (!req.query) req.query = {};
@@ -670,7 +672,10 @@
   // becomes ctx's body, kept as the raw JSON until the project's code reads it; called from a
   // controller (super.find(ctx)) it is returned, as Strapi's core action returns it.
   function native(ctx, uid, action, keepRaw) {
-    var body = host.native(JSON.stringify({ uid: uid, action: action, id: ctx.params.id === undefined ? null : String(ctx.params.id), query: ctx.query, body: ctx.request.body === undefined ? null : ctx.request.body }));
+    // The query and the body go as JSON of their own: the host reads the query's without
+    // decoding it into a tree.
+    var head = JSON.stringify({ uid: uid, action: action, id: ctx.params.id === undefined ? null : String(ctx.params.id) });
+    var body = host.native(head, JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body));
     var status = host.nativeStatus();
     if (status >= 400) {
       var err = JSON.parse(body).error || {};
@@ -722,7 +727,7 @@
   // The request's own route as Quarry serves it natively (a plugin's action), with the query
   // and body the chain left; its answer becomes ctx's body as the raw JSON.
   function nativeRoute(ctx) {
-    var body = host.nativeRoute(JSON.stringify({ query: ctx.query, body: ctx.request.body === undefined ? null : ctx.request.body }));
+    var body = host.nativeRoute(JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body), false);
     ctx.__res.status = host.nativeStatus();
     ctx.__res.raw = body;
     ctx.__res.body = undefined;
@@ -732,7 +737,7 @@
   // (its route's own chain included), with the query and body they left; its answer, headers
   // included, becomes ctx's response.
   function appNext(ctx) {
-    var body = host.nativeRoute(JSON.stringify({ query: ctx.query, body: ctx.request.body === undefined ? null : ctx.request.body, app: true }));
+    var body = host.nativeRoute(JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body), true);
     ctx.__res.status = host.nativeStatus();
     var h = host.nativeHeaders();
     for (var i = 0; i + 1 < h.length; i += 2) ctx.__res.headers[h[i]] = h[i + 1];
@@ -772,7 +777,9 @@
       return function (ctx, next) { return fn.call(c, ctx, next); };
     }
     if (route.nativeRoute) return nativeRoute;
-    if (route.native) return function (ctx) { return native(ctx, route.uid, route.native, true); };
+    // The core action's step answers a promise only returnBody sees (already settled, as
+    // Promise.resolve(undefined) would be): one made per sandbox, not per request.
+    if (route.native) return function (ctx) { native(ctx, route.uid, route.native, true); return settled; };
     var h = route.handler;
     var i = h.lastIndexOf('.');
     var ctrlName = h.slice(0, i), act = h.slice(i + 1);
@@ -780,6 +787,7 @@
     if (!ctrl || typeof ctrl[act] !== 'function') throw new errors.NotImplementedError('Handler not found "' + h + '"');
     return function (ctx, next) { return ctrl[act](ctx, next); };
   }
+  var settled = Promise.resolve();
   function returnBody(ctx, next) {
     return next().then(function (v) {
       if ((ctx.__res.body === undefined || ctx.__res.body === null) && ctx.__res.raw === null && v !== undefined && v !== null) ctx.body = v;
@@ -877,7 +885,7 @@
       return chains[key];
     }
     var pols = (route.policies || []).map(function (p) { return resolvePolicy(p, info); });
-    var policyMw = function (ctx, next) {
+    var policyMw = !pols.length ? null : function (ctx, next) {
       // Strapi's createPolicyContext: Object.assign({ is, type }, ctx), so only koa's own
       // properties of ctx (not the ones it delegates to request and response, such as
       // query) reach the policy.
@@ -901,7 +909,8 @@
         throw e;
       });
     };
-    var list = [authorize, policyMw].concat((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }), [returnBody, action(route)]);
+    // A route without policies has no policy step: it would only wait a tick before next().
+    var list = [authorize].concat(policyMw ? [policyMw] : [], (route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }), [returnBody, action(route)]);
     chains[key] = compose(list);
     return chains[key];
   }
@@ -928,9 +937,11 @@
   }
   // serve runs a route for a request and settles a box the host reads.
   var routes = {};
-  function serve(key, routeJSON, reqJSON) {
+  // req is the request's object the host built (its body null), bodyJSON the request's JSON
+  // body or null.
+  function serve(key, routeJSON, req, bodyJSON) {
     var route = routes[key] || (routes[key] = JSON.parse(routeJSON));
-    var req = JSON.parse(reqJSON);
+    if (bodyJSON !== null) req.body = JSON.parse(bodyJSON);
     var box = { state: 'pending' };
     var ctx;
     try {
