@@ -344,94 +344,69 @@ func (rt *Runtime) nativeRoute(c *call, query, body []byte, app bool) (int, stri
 }
 
 // sanitizeOutput is Strapi's sanitize.contentAPI.output: private attributes and passwords
-// go, and relations to types the caller may not read (media stays).
+// go, and relations to types the caller may not read (media stays); relations and media are
+// sanitized with their targets' models.
 func (rt *Runtime) sanitizeOutput(c *call, m *schemas.Model, data any) any {
-	switch d := data.(type) {
-	case []any:
-		out := make([]any, 0, len(d))
-		for _, x := range d {
-			out = append(out, rt.sanitizeOutput(c, m, x))
-		}
-		return out
-	case *ordered:
-		out := &ordered{}
-		for i, k := range d.keys {
-			v := d.vals[i]
-			a, ok := m.Attr(k)
-			if ok {
-				if a.Private || a.Type == schemas.Password {
-					continue
-				}
-				switch a.Type {
-				case schemas.Relation:
-					if a.Target != nil && !c.who.CanFind(a.Target.UID) {
-						continue
-					}
-					if a.Target != nil {
-						v = rt.sanitizeOutput(c, a.Target, v)
-					}
-				case schemas.Media:
-					if a.Target != nil {
-						v = rt.sanitizeOutput(c, a.Target, v)
-					}
-				case schemas.ComponentT:
-					v = rt.sanitizeOutput(c, a.Components[0], v)
-				case schemas.DynamicZone:
-					if list, ok := v.([]any); ok {
-						items := make([]any, 0, len(list))
-						for _, it := range list {
-							if o, ok := it.(*ordered); ok {
-								if comp, ok := rt.model(o.str("__component")); ok {
-									it = rt.sanitizeOutput(c, comp, o)
-								}
-							}
-							items = append(items, it)
-						}
-						v = items
-					}
-				}
-			}
-			out.keys = append(out.keys, k)
-			out.vals = append(out.vals, v)
-		}
-		return out
-	}
-	return data
+	return rt.sanitize(c, m, data, sanitizeRules{
+		drop: func(_ string, a *schemas.Attribute) bool {
+			return a != nil && (a.Private || a.Type == schemas.Password)
+		},
+		targets: true,
+	})
 }
 
 // sanitizeInput is Strapi's sanitize.contentAPI.input: the attributes no one writes (id and
-// the timestamps) go, and relations to types the caller may not read (media stays), in
-// components and dynamic zones too; other keys stay for the write to check.
+// the timestamps) go, and relations to types the caller may not read (media stays); other
+// keys stay for the write to check.
 func (rt *Runtime) sanitizeInput(c *call, m *schemas.Model, data any) any {
+	return rt.sanitize(c, m, data, sanitizeRules{
+		drop: func(k string, _ *schemas.Attribute) bool { return k == "id" || k == "createdAt" || k == "updatedAt" },
+	})
+}
+
+// sanitizeRules say what one of Strapi's sanitizers removes besides relations to types the
+// caller may not read, which both remove.
+type sanitizeRules struct {
+	drop    func(key string, a *schemas.Attribute) bool // a is nil for a key that is no attribute
+	targets bool                                        // relations and media: sanitized with their targets' models
+}
+
+// sanitize copies entries of m (an object or a list of them, keys in order) without what
+// the rules remove, components and dynamic-zone items with their own models.
+func (rt *Runtime) sanitize(c *call, m *schemas.Model, data any, r sanitizeRules) any {
 	switch d := data.(type) {
 	case []any:
 		out := make([]any, 0, len(d))
 		for _, x := range d {
-			out = append(out, rt.sanitizeInput(c, m, x))
+			out = append(out, rt.sanitize(c, m, x, r))
 		}
 		return out
 	case *ordered:
 		out := &ordered{}
 		for i, k := range d.keys {
 			v := d.vals[i]
-			if k == "id" || k == "createdAt" || k == "updatedAt" {
+			a, _ := m.Attr(k)
+			if r.drop(k, a) {
 				continue
 			}
-			if a, ok := m.Attr(k); ok {
+			if a != nil {
 				switch a.Type {
-				case schemas.Relation:
-					if a.Target != nil && !c.who.CanFind(a.Target.UID) {
+				case schemas.Relation, schemas.Media:
+					if a.Type == schemas.Relation && a.Target != nil && !c.who.CanFind(a.Target.UID) {
 						continue
 					}
+					if r.targets && a.Target != nil {
+						v = rt.sanitize(c, a.Target, v, r)
+					}
 				case schemas.ComponentT:
-					v = rt.sanitizeInput(c, a.Components[0], v)
+					v = rt.sanitize(c, a.Components[0], v, r)
 				case schemas.DynamicZone:
 					if list, ok := v.([]any); ok {
 						items := make([]any, 0, len(list))
 						for _, it := range list {
 							if o, ok := it.(*ordered); ok {
 								if comp, ok := rt.model(o.str("__component")); ok {
-									it = rt.sanitizeInput(c, comp, o)
+									it = rt.sanitize(c, comp, o, r)
 								}
 							}
 							items = append(items, it)

@@ -453,24 +453,17 @@ func projectFiles(dir string) map[string]map[string]string {
 			}
 		}
 	}
-	// Local plugins (src/plugins/<name>/strapi-server.*): their export declares controllers,
-	// services, policies and middlewares under plugin::<name>.
-	for _, ext := range []string{".js", ".ts"} {
-		matches, _ := filepath.Glob(filepath.Join(dir, "src", "plugins", "*", "strapi-server"+ext))
-		for _, f := range matches {
-			name := filepath.Base(filepath.Dir(f))
-			if _, ok := out["plugins"][name]; !ok {
-				out["plugins"][name] = f
-			}
-		}
-	}
-	// Plugin extensions (src/extensions/<plugin>/strapi-server.*).
-	for _, ext := range []string{".js", ".ts"} {
-		matches, _ := filepath.Glob(filepath.Join(dir, "src", "extensions", "*", "strapi-server"+ext))
-		for _, f := range matches {
-			name := filepath.Base(filepath.Dir(f))
-			if _, ok := out["extensions"][name]; !ok {
-				out["extensions"][name] = f
+	// Local plugins (src/plugins/<name>/strapi-server.*: their export declares controllers,
+	// services, policies and middlewares under plugin::<name>) and plugin extensions
+	// (src/extensions/<plugin>/strapi-server.*), by name.
+	for _, kind := range []string{"plugins", "extensions"} {
+		for _, ext := range []string{".js", ".ts"} {
+			matches, _ := filepath.Glob(filepath.Join(dir, "src", kind, "*", "strapi-server"+ext))
+			for _, f := range matches {
+				name := filepath.Base(filepath.Dir(f))
+				if _, ok := out[kind][name]; !ok {
+					out[kind][name] = f
+				}
 			}
 		}
 	}
