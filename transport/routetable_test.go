@@ -14,24 +14,7 @@ import (
 // TestBuildRoutesFailClosed reads the e2e fail-closed project (the blog with one of each kind
 // of project code) and checks that every route running such code is refused, and only those.
 func TestBuildRoutesFailClosed(t *testing.T) {
-	app := t.TempDir()
-	if err := os.CopyFS(app, os.DirFS("../examples/blog")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.CopyFS(app, os.DirFS("../e2e/testdata/projects/failclosed")); err != nil {
-		t.Fatal(err)
-	}
-	s, err := schemas.Load(app)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := routes.Load(context.Background(), app, jseval.Options{Root: app})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.LoadCode(context.Background(), routes.CodeInput{}); err != nil {
-		t.Fatal(err)
-	}
+	s, m := failClosedModel(t)
 	table := BuildRoutes(m, s, "/graphql", false, nil)
 	refused := map[string]string{}
 	for _, r := range table.List(s, "/api", false) {
@@ -98,24 +81,7 @@ func TestBuildRoutesFailClosed(t *testing.T) {
 // (never the native action alone), while its GraphQL query, which Quarry answers natively,
 // stays refused.
 func TestBuildRoutesReadHooks(t *testing.T) {
-	app := t.TempDir()
-	if err := os.CopyFS(app, os.DirFS("../examples/blog")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.CopyFS(app, os.DirFS("../e2e/testdata/projects/failclosed")); err != nil {
-		t.Fatal(err)
-	}
-	s, err := schemas.Load(app)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := routes.Load(context.Background(), app, jseval.Options{Root: app})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.LoadCode(context.Background(), routes.CodeInput{}); err != nil {
-		t.Fatal(err)
-	}
+	s, m := failClosedModel(t)
 	const uid = "api::page.page"
 	if !m.ReadHooks(uid, "find") || m.ReadHooks(uid, "create") || m.ReadHooks("api::tag.tag", "find") {
 		t.Fatal("ReadHooks: want find of pages only")
@@ -136,4 +102,29 @@ func TestBuildRoutesReadHooks(t *testing.T) {
 	if gql := GraphQLRefusals(m, s, true); len(gql["Query.pages"]) == 0 {
 		t.Error("GraphQL Query.pages is served without its afterFindMany")
 	}
+}
+
+// failClosedModel reads the e2e fail-closed project (the blog with one of each kind of
+// project code): its schema and its code's model.
+func failClosedModel(t *testing.T) (*schemas.Schema, *routes.Model) {
+	t.Helper()
+	app := t.TempDir()
+	if err := os.CopyFS(app, os.DirFS("../examples/blog")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(app, os.DirFS("../e2e/testdata/projects/failclosed")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := schemas.Load(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := routes.Load(context.Background(), app, jseval.Options{Root: app})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.LoadCode(context.Background(), routes.CodeInput{}); err != nil {
+		t.Fatal(err)
+	}
+	return s, m
 }
