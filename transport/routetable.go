@@ -67,6 +67,9 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 			if code := pending(m.CoreCode(ct.UID, a), runProject); len(code) > 0 {
 				cr.Code[a] = append(cr.Code[a], code...)
 			}
+			if c, ok := unreadBack(m, ct, a); !ok {
+				cr.Code[a] = append(cr.Code[a], c)
+			}
 			if runProject && a != "createLocalization" && runnable(cr.Code[a]) {
 				cr.Project[a] = coreProject(m, ct, r, a)
 			}
@@ -189,6 +192,41 @@ func coreProject(m *routes.Model, ct *schemas.Model, r *routes.CoreRouter, actio
 		pr.Native = action
 	}
 	return pr
+}
+
+// unreadBack says whether the runtime runs, as Strapi does, the read hooks a core write of
+// ct reaches (findOne's, and a function subscriber's): Strapi's entity service also writes
+// a model's components through the query engine, checks its relations and unique
+// attributes with query-engine reads, and a single or localized type's write reads by
+// locale, each firing events Quarry's write path does not; such writes stay refused.
+func unreadBack(m *routes.Model, ct *schemas.Model, action string) (routes.Code, bool) {
+	if (action != "create" && action != "update" && action != "delete") || !m.ReadHooks(ct.UID, action) {
+		return routes.Code{}, true
+	}
+	why := ""
+	switch {
+	case ct.Kind == schemas.SingleType:
+		why = "a single type"
+	case ct.Localized:
+		why = "a localized type"
+	}
+	for _, at := range ct.Attributes {
+		if why != "" {
+			break
+		}
+		switch {
+		case at.Type == schemas.ComponentT || at.Type == schemas.DynamicZone:
+			why = "a type with components (" + at.Name + ")"
+		case at.Type == schemas.Relation || at.Type == schemas.Media:
+			why = "a type with relations (" + at.Name + ")"
+		case at.Unique:
+			why = "a type with unique attributes (" + at.Name + ")"
+		}
+	}
+	if why == "" {
+		return routes.Code{}, true
+	}
+	return routes.Code{What: "read lifecycle hooks (findOne's, or a function subscriber) on the " + action + " of " + why + ", whose other query-engine events Quarry does not fire"}, false
 }
 
 func orEmpty(list []any) []any {

@@ -82,6 +82,10 @@ type Result struct {
 	Entry *exec.Entry
 	// Statements counts the statements of the answer's read.
 	Statements int
+	// Hooked is the entry as the project's after hook left it when the hook read it back
+	// through the model's findOne read hooks (Event.Hooked); nil otherwise, and for a write
+	// joining an outer transaction (its hooks run when that one commits).
+	Hooked []byte
 }
 
 // txKey holds, in a context, the write transaction Apply runs in.
@@ -148,6 +152,12 @@ func (s *Service) Apply(ctx context.Context, q *ir.Query, who *ir.Caller) (*Resu
 	}
 	if err := s.inTxWith(ctx, &a.tx, a.run); err != nil {
 		return nil, err
+	}
+	for i := range a.tx.events {
+		if ev := &a.tx.events[i].ev; ev.Model == m && ev.ID == a.res.ID && ev.Hooked != nil {
+			a.res.Hooked = ev.Hooked
+			break
+		}
 	}
 	return a.res, nil
 }

@@ -37,6 +37,11 @@ type Event struct {
 	Step  *plan.Select
 	Entry *exec.Entry
 	JSON  []byte
+	// Hooked is the entry as the project's after hook left it, when the hook read it back
+	// itself (Strapi's query engine reads a written entry through findOne, whose read hooks
+	// may change it): what the project's own code gets from its write. The webhook still
+	// sends Step and Entry.
+	Hooked []byte
 }
 
 // Announcer delivers events (transport/webhook's dispatcher, behind the transport's

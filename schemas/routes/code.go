@@ -51,8 +51,8 @@ type Lifecycles struct {
 
 // runs says whether one of hooks runs on one of the events, whether every one that does is
 // a hook the write path runs, and whether every one that does is a read hook.
-func runs(hooks, events []string) (match, writeOnly, readOnly bool) {
-	writeOnly, readOnly = true, true
+func runs(hooks, events []string) (match, writeOnly, readOnly, known bool) {
+	writeOnly, readOnly, known = true, true, true
 	reads := true // every event is a read's
 	for _, e := range events {
 		reads = reads && slices.Contains(readHooks, "before"+e)
@@ -67,9 +67,10 @@ func runs(hooks, events []string) (match, writeOnly, readOnly bool) {
 			writeOnly = writeOnly && slices.Contains(writeHooks, h)
 			// A function subscriber ("*") sees every event: on a read's events, only reads.
 			readOnly = readOnly && (slices.Contains(readHooks, h) || (h == "*" && reads))
+			known = known && (h == "*" || slices.Contains(writeHooks, h) || slices.Contains(readHooks, h))
 		}
 	}
-	return match, writeOnly, readOnly
+	return match, writeOnly, readOnly, known
 }
 
 // writeHooks are the lifecycle hooks the write path runs (planner/write.Lifecycles); a file
@@ -795,7 +796,7 @@ func (m *Model) CoreCode(uid, action string) []Code {
 		// A single type's find reads with findOne (Strapi's entity service does).
 		events = append(events, "FindOne")
 	}
-	out = append(out, m.hooks(uid, events, action == "find" || action == "findOne")...)
+	out = append(out, m.hooks(uid, events, action)...)
 	return out
 }
 
@@ -818,10 +819,22 @@ func (m *Model) ReadHookModels() []string {
 	return out
 }
 
-// ReadHooks says whether a core find or findOne of the model reaches read lifecycle hooks,
-// which the runtime runs only through Strapi's controller steps (never the native action).
+// ReadHooks says whether a core action of the model reaches read lifecycle hooks, which
+// the runtime runs only through Strapi's controller steps (never the native action): any
+// read hook for a find or findOne, and for a create, update or delete the findOne ones
+// (Strapi's query engine reads the entry it writes through findOne). A function subscriber
+// sees them all.
 func (m *Model) ReadHooks(uid, action string) bool {
-	if m == nil || (action != "find" && action != "findOne") {
+	if m == nil {
+		return false
+	}
+	var hooked func(h string) bool
+	switch action {
+	case "find", "findOne":
+		hooked = func(h string) bool { return h == "*" || slices.Contains(readHooks, h) }
+	case "create", "update", "delete":
+		hooked = func(h string) bool { return h == "*" || h == "beforeFindOne" || h == "afterFindOne" }
+	default:
 		return false
 	}
 	for _, key := range []string{uid, "*"} {
@@ -829,10 +842,8 @@ func (m *Model) ReadHooks(uid, action string) bool {
 		if l == nil {
 			continue
 		}
-		for _, h := range l.Hooks {
-			if h == "*" || slices.Contains(readHooks, h) {
-				return true
-			}
+		if slices.ContainsFunc(l.Hooks, hooked) {
+			return true
 		}
 	}
 	return false
@@ -840,12 +851,16 @@ func (m *Model) ReadHooks(uid, action string) bool {
 
 // Hooks is the lifecycle code that runs on a model's events (see Events).
 func (m *Model) Hooks(uid string, events []string) []Code {
-	return m.hooks(uid, events, false)
+	return m.hooks(uid, events, "")
 }
 
-// hooks is Hooks; with reads (a core find or findOne, which the runtime runs through
-// Strapi's steps) read hooks are runnable code of the route, though not of every write.
-func (m *Model) hooks(uid string, events []string, reads bool) []Code {
+// hooks is Hooks for the core action of a REST route ("" for none), which the runtime runs
+// through Strapi's steps where read hooks apply: for a find or findOne its read hooks,
+// for a create, update or delete its write hooks with the findOne read hooks of the
+// entry's read-back, are runnable code of the route, though not of every write.
+func (m *Model) hooks(uid string, events []string, action string) []Code {
+	reads := action == "find" || action == "findOne"
+	writes := action == "create" || action == "update" || action == "delete"
 	if m == nil {
 		return nil
 	}
@@ -856,14 +871,14 @@ func (m *Model) hooks(uid string, events []string, reads bool) []Code {
 			continue
 		}
 		for i, c := range l.Code {
-			match, writeOnly, readOnly := runs(l.hooksOf[i], events)
+			match, writeOnly, readOnly, known := runs(l.hooksOf[i], events)
 			if !match {
 				continue
 			}
 			switch {
 			case writeOnly:
 				c.Lifecycle = c.Lifecycle && c.Runnable
-			case reads && readOnly:
+			case reads && readOnly, writes && known:
 				// The route's own chain runs them: it is project code of the route.
 				c.Lifecycle = false
 			default:

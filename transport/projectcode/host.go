@@ -50,6 +50,10 @@ type readArgs struct {
 	UID    string          `json:"uid"`
 	ID     json.RawMessage `json:"id"`
 	Params json.RawMessage `json:"params"`
+	// ReadBack is what a write's read of its entry selects and populates ({select,
+	// populate}, the query engine's), given by the sandbox for a model whose findOne read
+	// hooks run on that read.
+	ReadBack json.RawMessage `json:"readBack"`
 }
 
 func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {

@@ -128,6 +128,13 @@
           return entityRead(u, op, id, params || {});
         });
       }
+      if (WRITES[op] && !dry && !registering) {
+        var w = String(uid);
+        return withReadHooks(w, ['FindOne'], function (hooked) {
+          if (!hooked) return call('es.' + op, { uid: w, id: id === undefined ? null : id, params: params || {} });
+          return entityWrite(w, op, id, params || {});
+        });
+      }
       return call('es.' + op, { uid: String(uid), id: id === undefined ? null : id, params: params || {} });
     });
   });
@@ -143,6 +150,16 @@
           return withReadHooks(u, DB_READS[op], function (hooked) {
             if (!hooked) return selected(op, params, call('db.' + op, { uid: u, params: params || {}, extra: extra }));
             return hookedRead(u, op, params || {});
+          });
+        }
+        if (WRITES[op] && !dry && !registering) {
+          var w = String(uid);
+          return withReadHooks(w, ['FindOne'], function (hooked) {
+            var args = { uid: w, params: params || {}, extra: extra };
+            // The query engine reads the entry it wrote (or is deleting) through findOne,
+            // with the call's select and populate: its read hooks run there.
+            if (hooked) args.readBack = { select: (params || {}).select, populate: (params || {}).populate };
+            return call('db.' + op, args);
           });
         }
         return call('db.' + op, { uid: String(uid), params: params || {}, extra: extra });
@@ -384,7 +401,9 @@
     function nativeOr(action, steps) {
       // A read of a model with read lifecycle hooks runs Strapi's steps too, so that the
       // hooks see the query Strapi's would and the answer is what they leave.
-      var reads = action === 'findOne' ? ['FindOne'] : action === 'find' ? (ct && ct.kind === 'singleType' ? ['FindOne'] : ['FindMany', 'Count']) : null;
+      // So does a write of a model with findOne read hooks: its entity service reads the
+      // entry through the query engine.
+      var reads = action === 'findOne' || WRITES[action] ? ['FindOne'] : action === 'find' ? (ct && ct.kind === 'singleType' ? ['FindOne'] : ['FindMany', 'Count']) : null;
       return function (ctx) {
         var self = this;
         var svc = strapi.service(uid);
@@ -1037,6 +1056,7 @@
   // params the before hooks may change (event.params is the query's own object) and the result
   // the after hooks may change (event.result is what the caller gets). Quarry runs them here,
   // around the host's read, for a model that has any; the others go to the host directly.
+  var WRITES = { create: true, update: true, delete: true };
   var DB_READS = { findOne: ['FindOne'], findMany: ['FindMany'], count: ['Count'], findWithCount: ['FindMany', 'Count'], findPage: ['FindMany', 'Count'] };
   var ES_READS = { findOne: true, findMany: true, count: true, findPage: true, findWithRelationCounts: true };
   function esReadNames(uid, op) {
@@ -1168,6 +1188,30 @@
     if (op === 'findMany' && ct.kind === 'singleType') return hookedRead(uid, 'findOne', q);
     return hookedRead(uid, op, q);
   }
+  // entityWrite is the entity service's write of a model whose findOne read hooks run:
+  // Strapi's entity service reads the entry to update (by id) or delete (with the call's
+  // fields and populate) through the query engine first, and the query engine reads the
+  // entry it wrote back through findOne (the write path's after hook does, in the sandbox
+  // that runs the hooks, and the answer is the entry as the hooks left it).
+  function entityWrite(uid, op, id, params) {
+    var sel = {};
+    if (params.fields !== undefined) sel.fields = params.fields;
+    if (params.populate !== undefined) sel.populate = params.populate;
+    var q = toQuery(uid, sel);
+    var args = { uid: uid, id: id === undefined ? null : id, params: params, readBack: { select: q.select, populate: q.populate } };
+    if (op === 'create') return call('es.create', args);
+    if (op === 'update') {
+      return dbRead(uid, 'findOne', { where: { id: id } }).then(function (found) {
+        return found ? call('es.update', args) : null;
+      });
+    }
+    return dbRead(uid, 'findOne', Object.assign(q, { where: { id: id } })).then(function (found) {
+      if (!found) return null;
+      // The query engine's delete is given only the id: its own read selects everything.
+      call('es.delete', { uid: uid, id: found.id, params: {} });
+      return found;
+    });
+  }
   // toQuery is @strapi/utils' transformParamsToQuery: sort → orderBy, filters → where,
   // fields → select (with id), populate, start/limit → offset/limit, page/pageSize, and
   // publicationState → the query builder's filters function.
@@ -1275,11 +1319,14 @@
     return populate;
   }
 
-  function hook(uid, action, eventJSON) {
+  function hook(uid, action, eventJSON, readBackJSON) {
     var box = { state: 'pending' };
     try {
       var mod = lifecycleModule(uid);
       var base = JSON.parse(eventJSON);
+      var rb = readBackJSON ? JSON.parse(readBackJSON) : {};
+      var readBack; // the entry a delete's query engine read before it went
+      var answered = false; // the after hooks ran on an entry read back here: it is the answer
       // One state per subscriber (the lifecycles file is the first), as Strapi keeps them.
       var states = base.state && Array.isArray(base.state.subscribers) ? base.state.subscribers : [];
       var props = { params: base.params };
@@ -1298,11 +1345,37 @@
           throw new errors.NotImplementedError('strapi.db.lifecycles.subscribe is called in bootstrap() after its first use of data, where Quarry does not reach it');
         }
         list = [mod].concat(subscribers); // as the start-up code left them
+        // Strapi's query engine reads a created or updated entry back through findOne before
+        // its after hook, and a deleted one after its before hook: the model's findOne read
+        // hooks (and function subscribers) run there, on the same params and result objects.
+        var p = rb.params || {};
+        if (rb.id !== undefined && readHooked(uid, ['FindOne'])) {
+          if (action === 'afterCreate' || action === 'afterUpdate') {
+            return dbRead(uid, 'findOne', { where: { id: rb.id }, select: p.select, populate: p.populate }).then(function (r) {
+              props.result = r;
+              answered = true;
+              return run(0);
+            });
+          }
+          if (action === 'beforeDelete') {
+            return run(0).then(function () {
+              var where = props.params && props.params.where;
+              return dbRead(uid, 'findOne', { select: p.select && ['id'].concat(p.select), where: where, populate: p.populate });
+            }).then(function (r) { readBack = r === undefined ? null : r; });
+          }
+        }
+        if (action === 'afterDelete' && base.state && 'readBack' in base.state) {
+          props.result = base.state.readBack;
+          answered = true;
+        }
         return run(0);
       }).then(function () {
         box.state = 'done';
         if (props.params && props.params.data !== undefined) box.data = JSON.stringify(props.params.data);
-        box.stateJSON = JSON.stringify({ subscribers: states.map(function (x) { return x || {}; }) });
+        var st = { subscribers: states.map(function (x) { return x || {}; }) };
+        if (readBack !== undefined) st.readBack = readBack;
+        box.stateJSON = JSON.stringify(st);
+        if (answered) box.result = JSON.stringify(props.result === undefined ? null : props.result);
       }, function (e) { fail(box, null, e); });
     } catch (e) { fail(box, null, e); }
     return box;

@@ -76,9 +76,16 @@ func (rt *Runtime) write(c *call, style jsquery.Style, op string, a readArgs) ([
 		return nil, err
 	}
 	q.Fields, q.Populate, q.Locale = rq.Fields, rq.Populate, rq.Locale
-	res, err := rt.Writes.Apply(c.ctx, q, ir.System)
+	// The hooks of this write read its entry back with what the call selects; a write a
+	// hook makes in turn has its own (a nested call's value hides this one).
+	ctx := context.WithValue(c.ctx, readBackKey{}, &readBack{q: q, params: a.ReadBack})
+	res, err := rt.Writes.Apply(ctx, q, ir.System)
 	if err != nil {
 		return nil, err
+	}
+	if res != nil && res.Hooked != nil {
+		// The entry as the model's findOne and after hooks left it, as Strapi returns it.
+		return res.Hooked, nil
 	}
 	if res == nil || res.Entry == nil || res.Plan == nil {
 		return []byte("null"), nil
@@ -87,6 +94,28 @@ func (rt *Runtime) write(c *call, style jsquery.Style, op string, a readArgs) ([
 	defer envelope.Put(b)
 	b.FlatEntry(res.Plan.Root, res.Entry)
 	return bytes.Clone(b.Bytes()), nil
+}
+
+// readBackKey carries, in a write's context, what the project's code asked its write to
+// answer with (readBack), for the hooks that read the entry back.
+type readBackKey struct{}
+
+type readBack struct {
+	q      *ir.Query       // the write
+	params json.RawMessage // {select, populate} of the query engine; nil for none
+}
+
+// readBackOf is the read-back params of the write a hook runs for (nil when the write was
+// not made by the project's code, which passes none: REST's and GraphQL's own writes).
+func readBackOf(ctx context.Context, l *write.Lifecycle) json.RawMessage {
+	rb, ok := ctx.Value(readBackKey{}).(*readBack)
+	if !ok || l.Params == nil || rb.q.Model != l.Model.UID || rb.q.Op != l.Params.Op {
+		return nil
+	}
+	if l.Params != rb.q && rb.q.ID != l.Params.ID {
+		return nil
+	}
+	return rb.params
 }
 
 // writeParams are a write call's data and where, once the runtime has a write path.
@@ -242,12 +271,16 @@ func (rt *Runtime) runHook(ctx context.Context, l *write.Lifecycle) error {
 		return err
 	}
 	var res boxResult
-	var data, state string // JSON; "" when the hook left none
+	var data, state, hooked string // JSON; "" when the hook left none
 	c := &call{who: ir.System, route: string(l.Action) + " of " + l.Model.UID}
+	rb, err := readBackJSON(ctx, l)
+	if err != nil {
+		return err
+	}
 	err = rt.run(ctx, c, func(v *vm, js *goja.Runtime) (goja.Value, error) {
-		return v.hook(goja.Undefined(), js.ToValue(l.Model.UID), js.ToValue(string(l.Action)), js.ToValue(string(event)))
+		return v.hook(goja.Undefined(), js.ToValue(l.Model.UID), js.ToValue(string(l.Action)), js.ToValue(string(event)), js.ToValue(string(rb)))
 	}, func(box *goja.Object) {
-		res, data, state = readBox(box), boxString(box, "data"), boxString(box, "stateJSON")
+		res, data, state, hooked = readBox(box), boxString(box, "data"), boxString(box, "stateJSON"), boxString(box, "result")
 	})
 	if err != nil {
 		return rt.failed(&Route{Key: string(l.Action) + " " + l.Model.UID}, err)
@@ -263,15 +296,50 @@ func (rt *Runtime) runHook(ctx context.Context, l *write.Lifecycle) error {
 		return boxError(res)
 	}
 	if state != "" {
-		var st map[string]any
+		// Kept as the sandbox wrote it (key order too) for the after hook's sandbox.
+		var st map[string]json.RawMessage
 		if json.Unmarshal([]byte(state), &st) == nil {
-			l.State = st
+			l.State = make(map[string]any, len(st))
+			for k, v := range st {
+				l.State[k] = v
+			}
 		}
+	}
+	if hooked != "" && l.Result != nil {
+		l.Result.Hooked = []byte(hooked)
 	}
 	if strings.HasPrefix(string(l.Action), "before") && l.Params != nil && data != "" {
 		return setData(l.Params, json.RawMessage(data))
 	}
 	return nil
+}
+
+// readBackJSON is what the hook's sandbox needs to read the written entry back as Strapi's
+// query engine does (through findOne, running its read hooks) when the model has such
+// hooks: {id, select, populate}. The sandbox decides whether it reads.
+func readBackJSON(ctx context.Context, l *write.Lifecycle) ([]byte, error) {
+	var id int64
+	switch {
+	case l.Result != nil:
+		id = l.Result.ID
+	case l.Params != nil && l.Params.ID != "":
+		n, err := strconv.ParseInt(l.Params.ID, 10, 64)
+		if err != nil {
+			return nil, nil
+		}
+		id = n
+	default:
+		return []byte("{}"), nil
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"id":`)
+	b.WriteString(strconv.FormatInt(id, 10))
+	if p := readBackOf(ctx, l); len(p) > 0 && string(p) != "null" {
+		b.WriteString(`,"params":`)
+		b.Write(p)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // eventJSON is Strapi's lifecycle event: {action, model, params: {data, where, select,

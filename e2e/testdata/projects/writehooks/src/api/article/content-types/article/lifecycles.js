@@ -1,0 +1,15 @@
+'use strict';
+
+// Titles are stored trimmed; every single entry read carries an excerpt of its body.
+module.exports = {
+  beforeCreate(event) {
+    if (typeof event.params.data.title === 'string') {
+      event.params.data.title = event.params.data.title.trim();
+    }
+  },
+  afterFindOne(event) {
+    if (event.result && typeof event.result.body === 'string') {
+      event.result.excerpt = event.result.body.slice(0, 12);
+    }
+  },
+};

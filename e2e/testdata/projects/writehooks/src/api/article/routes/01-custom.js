@@ -1,0 +1,5 @@
+'use strict';
+
+module.exports = {
+  routes: [{ method: 'POST', path: '/articles/:id/copy', handler: 'article.copy' }],
+};
