@@ -24,6 +24,7 @@ var writeHooksSteps = []ownCodeStep{
 	{Name: "delete a missing one", Method: "DELETE", Path: "/api/articles/99", As: "public"},
 	{Name: "copy through the entity service and the query engine", Method: "POST", Path: "/api/articles/1/copy", As: "public"},
 	{Name: "copy a missing one", Method: "POST", Path: "/api/articles/99/copy", As: "public"},
+	{Name: "bulk rewrite and delete: updateMany and deleteMany with their hooks", Method: "POST", Path: "/api/articles/bulk", As: "public"},
 	{Name: "the articles left", Path: "/api/articles?sort=id", As: "public"},
 	{Name: "the audit log", Path: "/api/audits?sort=id&pagination[pageSize]=50&fields[0]=action&fields[1]=entry&fields[2]=title&fields[3]=note", As: "public"},
 }
@@ -51,8 +52,8 @@ func TestWriteHooks(t *testing.T) {
 				t.Errorf("not refused: %s", line)
 			}
 		}
-		if n != 7 {
-			t.Errorf("%d routes of articles and audits, want 7:\n%s", n, out)
+		if n != 8 {
+			t.Errorf("%d routes of articles and audits, want 8:\n%s", n, out)
 		}
 	})
 }

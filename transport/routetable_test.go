@@ -128,3 +128,76 @@ func failClosedModel(t *testing.T) (*schemas.Schema, *routes.Model) {
 	}
 	return s, m
 }
+
+// projectModel reads an e2e test project, its schema.json files changed by edit (nil: none).
+func projectModel(t *testing.T, name string, edit func(app string)) (*schemas.Schema, *routes.Model) {
+	t.Helper()
+	app := t.TempDir()
+	if err := os.CopyFS(app, os.DirFS("../e2e/testdata/projects/"+name)); err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(app)
+	}
+	s, err := schemas.Load(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := routes.Load(context.Background(), app, jseval.Options{Root: app})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.LoadCode(context.Background(), routes.CodeInput{}); err != nil {
+		t.Fatal(err)
+	}
+	return s, m
+}
+
+// TestBuildRoutesWriteHooks: a core create, update or delete of a model whose findOne read
+// hooks (or a function subscriber) run on the entry's read-back goes through Strapi's
+// controller steps in the sandbox; a model whose writes fire query-engine events Quarry
+// does not (here a unique attribute's check) stays refused, and so do the GraphQL mutations.
+func TestBuildRoutesWriteHooks(t *testing.T) {
+	const uid = "api::article.article"
+	s, m := projectModel(t, "writehooks", nil)
+	for _, a := range []string{"create", "update", "delete"} {
+		if !m.ReadHooks(uid, a) {
+			t.Errorf("ReadHooks(%s): false", a)
+		}
+	}
+	table := BuildRoutes(m, s, "/graphql", true, nil)
+	for _, a := range []string{"create", "update", "delete"} {
+		pr := table.Core[uid].Project[a]
+		if pr == nil || pr.Native != "" {
+			t.Errorf("%s: project route %+v, want Strapi's steps in the sandbox", a, pr)
+		}
+	}
+	if gql := GraphQLRefusals(m, s, true); len(gql["Mutation.createArticle"]) == 0 {
+		t.Error("GraphQL Mutation.createArticle is served without its read-back hooks")
+	}
+
+	s, m = projectModel(t, "writehooks", func(app string) {
+		f := app + "/src/api/article/content-types/article/schema.json"
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = []byte(strings.Replace(string(b), `"title": { "type": "string" }`, `"title": { "type": "string", "unique": true }`, 1))
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	table = BuildRoutes(m, s, "/graphql", true, nil)
+	for _, a := range []string{"create", "update", "delete"} {
+		cr := table.Core[uid]
+		if cr.Project[a] != nil {
+			t.Errorf("%s of a type with a unique attribute runs", a)
+		}
+		if why := describe(cr.Code[a]); !strings.Contains(why, "unique attributes (title)") {
+			t.Errorf("%s: refused for %q", a, why)
+		}
+	}
+	if cr := table.Core[uid]; cr.Project["find"] == nil {
+		t.Error("find of the type with a unique attribute no longer runs")
+	}
+}

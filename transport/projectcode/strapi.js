@@ -143,7 +143,15 @@
     ['findOne', 'findMany', 'findWithCount', 'findPage', 'count', 'create', 'createMany', 'update', 'updateMany',
      'delete', 'deleteMany', 'load', 'populate'].forEach(function (op) {
       q[op] = async(function (params) {
-        if (/Many$/.test(op) && op !== 'findMany') manyHooks(String(uid), op);
+        if (op === 'createMany') manyHooks(String(uid), op);
+        if ((op === 'updateMany' || op === 'deleteMany') && !dry && !registering) {
+          var mu = String(uid), mn = op === 'updateMany' ? 'UpdateMany' : 'DeleteMany';
+          return withReadHooks(mu, [mn], function (hooked) {
+            var margs = { uid: mu, params: params || {}, extra: extra };
+            if (!hooked) return call('db.' + op, margs);
+            return manyWrite(mu, mn, margs);
+          });
+        }
         var extra = Array.prototype.slice.call(arguments, 1);
         if (DB_READS[op] && !dry && !registering) {
           var u = String(uid);
@@ -1038,7 +1046,7 @@
     }
     return mod;
   }
-  // manyHooks refuses a query-engine createMany/updateMany/deleteMany on a model whose
+  // manyHooks refuses a query-engine createMany (which Quarry does not provide) on a model whose
   // lifecycle hooks for it Quarry does not run (before<Op>, after<Op>, function subscribers).
   function manyHooks(uid, op) {
     var name = op.charAt(0).toUpperCase() + op.slice(1);
@@ -1049,6 +1057,15 @@
     if ([lifecycleModule(uid)].concat(subscribers).some(hooked)) {
       throw new errors.NotImplementedError('strapi.db.query(\'' + uid + '\').' + op + ': its lifecycle hooks (before' + name + ', after' + name + ') are not run by Quarry');
     }
+  }
+  // manyWrite is the query engine's updateMany or deleteMany of a model with hooks for it:
+  // before<Name> with the call's params (what it leaves there is what is written), the
+  // write, then after<Name> with its { count }, as Strapi's entity manager runs them.
+  function manyWrite(uid, name, args) {
+    return runLifecycle('before' + name, uid, { params: args.params }).then(function (states) {
+      var result = call('db.' + (name === 'UpdateMany' ? 'updateMany' : 'deleteMany'), args);
+      return runLifecycle('after' + name, uid, { params: args.params, result: result }, states).then(function () { return result; });
+    });
   }
   // ---- read lifecycle hooks ----
   // Strapi's query engine runs before<Op> and after<Op> around every read it makes (findOne,

@@ -24,6 +24,11 @@ module.exports = {
           data: { action: event.action, entry: r.id, title: r.title, note: `${r.excerpt}|${r.readAs}` },
         });
       }
+      if (event.action === 'afterUpdateMany' || event.action === 'afterDeleteMany') {
+        await strapi.entityService.create('api::audit.audit', {
+          data: { action: event.action, entry: event.result.count, note: JSON.stringify(event.params) },
+        });
+      }
     });
   },
 };

@@ -1,5 +1,8 @@
 'use strict';
 
 module.exports = {
-  routes: [{ method: 'POST', path: '/articles/:id/copy', handler: 'article.copy' }],
+  routes: [
+    { method: 'POST', path: '/articles/:id/copy', handler: 'article.copy' },
+    { method: 'POST', path: '/articles/bulk', handler: 'article.bulk' },
+  ],
 };

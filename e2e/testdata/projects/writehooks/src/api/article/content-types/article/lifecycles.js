@@ -1,7 +1,14 @@
 'use strict';
 
-// Titles are stored trimmed; every single entry read carries an excerpt of its body.
+// Titles are stored trimmed; every single entry read carries an excerpt of its body; bulk
+// rewrites are marked, bulk deletes say they were seen.
 module.exports = {
+  beforeUpdateMany(event) {
+    event.params.data.body = `${event.params.data.body} (in bulk)`;
+  },
+  afterDeleteMany(event) {
+    event.result.seen = true;
+  },
   beforeCreate(event) {
     if (typeof event.params.data.title === 'string') {
       event.params.data.title = event.params.data.title.trim();
