@@ -219,7 +219,8 @@ func unreadBack(m *routes.Model, ct *schemas.Model, action string) (routes.Code,
 			why = "a type with components (" + at.Name + ")"
 		case at.Type == schemas.Relation || at.Type == schemas.Media:
 			why = "a type with relations (" + at.Name + ")"
-		case at.Unique:
+		case at.Unique || at.Type == schemas.UID:
+			// Strapi's validator checks uid attributes' uniqueness too.
 			why = "a type with unique attributes (" + at.Name + ")"
 		}
 	}
