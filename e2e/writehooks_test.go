@@ -25,7 +25,10 @@ var writeHooksSteps = []ownCodeStep{
 	{Name: "copy through the entity service and the query engine", Method: "POST", Path: "/api/articles/1/copy", As: "public"},
 	{Name: "copy a missing one", Method: "POST", Path: "/api/articles/99/copy", As: "public"},
 	{Name: "bulk rewrite and delete: updateMany and deleteMany with their hooks", Method: "POST", Path: "/api/articles/bulk", As: "public"},
-	{Name: "the articles left", Path: "/api/articles?sort=id", As: "public"},
+	{Name: "create with a category: the validator counts it", Method: "POST", Path: "/api/articles", Body: `{"data":{"title":"Related","body":"Has a category here","category":2}}`, As: "public"},
+	{Name: "update connecting a category", Method: "PUT", Path: "/api/articles/1?populate=category", Body: `{"data":{"category":{"connect":[{"id":1}]}}}`, As: "public"},
+	{Name: "create with a missing category", Method: "POST", Path: "/api/articles", Body: `{"data":{"title":"Lost","category":[99,2,99]}}`, As: "public"},
+	{Name: "the articles left", Path: "/api/articles?sort=id&populate=category", As: "public"},
 	{Name: "the audit log", Path: "/api/audits?sort=id&pagination[pageSize]=50&fields[0]=action&fields[1]=entry&fields[2]=title&fields[3]=note", As: "public"},
 }
 
@@ -43,7 +46,7 @@ func TestWriteHooks(t *testing.T) {
 				continue
 			}
 			switch {
-			case strings.HasPrefix(f[1], "/api/articles"), strings.HasPrefix(f[1], "/api/audits"):
+			case strings.HasPrefix(f[1], "/api/articles"), strings.HasPrefix(f[1], "/api/audits"), strings.HasPrefix(f[1], "/api/categories"):
 				n++
 				if !strings.Contains(line, "project code run by Quarry") {
 					t.Errorf("not run by Quarry: %s", line)
@@ -52,8 +55,8 @@ func TestWriteHooks(t *testing.T) {
 				t.Errorf("not refused: %s", line)
 			}
 		}
-		if n != 8 {
-			t.Errorf("%d routes of articles and audits, want 8:\n%s", n, out)
+		if n != 9 {
+			t.Errorf("%d routes of articles, audits and categories, want 9:\n%s", n, out)
 		}
 	})
 }

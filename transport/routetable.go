@@ -196,9 +196,10 @@ func coreProject(m *routes.Model, ct *schemas.Model, r *routes.CoreRouter, actio
 
 // unreadBack says whether the runtime runs, as Strapi does, the read hooks a core write of
 // ct reaches (findOne's, and a function subscriber's): Strapi's entity service also writes
-// a model's components through the query engine, checks its relations and unique
-// attributes with query-engine reads, and a single or localized type's write reads by
-// locale, each firing events Quarry's write path does not; such writes stay refused.
+// a model's components through the query engine, checks its unique attributes and its
+// media and plugin relations with query-engine reads, and a single or localized type's
+// write reads by locale, each firing events Quarry's write path does not; such writes stay
+// refused. (The counts of relations to the project's own types the sandbox makes.)
 func unreadBack(m *routes.Model, ct *schemas.Model, action string) (routes.Code, bool) {
 	if (action != "create" && action != "update" && action != "delete") || !m.ReadHooks(ct.UID, action) {
 		return routes.Code{}, true
@@ -217,8 +218,12 @@ func unreadBack(m *routes.Model, ct *schemas.Model, action string) (routes.Code,
 		switch {
 		case at.Type == schemas.ComponentT || at.Type == schemas.DynamicZone:
 			why = "a type with components (" + at.Name + ")"
-		case at.Type == schemas.Relation || at.Type == schemas.Media:
-			why = "a type with relations (" + at.Name + ")"
+		case at.Type == schemas.Media:
+			why = "a type with media (" + at.Name + ")"
+		case at.Type == schemas.Relation && (at.Target == nil || !strings.HasPrefix(at.Target.UID, "api::") || strings.HasPrefix(string(at.Relation), "morph")):
+			// The entity validator counts a relation's entries through the query engine: the
+			// sandbox does so for the project's own types.
+			why = "a type with a relation outside the project's types (" + at.Name + ")"
 		case at.Unique || at.Type == schemas.UID:
 			// Strapi's validator checks uid attributes' uniqueness too.
 			why = "a type with unique attributes (" + at.Name + ")"

@@ -176,28 +176,34 @@ func TestBuildRoutesWriteHooks(t *testing.T) {
 		t.Error("GraphQL Mutation.createArticle is served without its read-back hooks")
 	}
 
-	s, m = projectModel(t, "writehooks", func(app string) {
-		f := app + "/src/api/article/content-types/article/schema.json"
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b = []byte(strings.Replace(string(b), `"title": { "type": "string" }`, `"title": { "type": "string", "unique": true }`, 1))
-		if err := os.WriteFile(f, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	})
-	table = BuildRoutes(m, s, "/graphql", true, nil)
-	for _, a := range []string{"create", "update", "delete"} {
+	for attr, why := range map[string]string{
+		`"title": { "type": "string", "unique": true }`: "unique attributes (title)",
+		`"title": { "type": "uid" }`:                    "unique attributes (title)",
+		`"title": { "type": "relation", "relation": "manyToOne", "target": "plugin::users-permissions.user" }`: "a relation outside the project's types (title)",
+	} {
+		s, m = projectModel(t, "writehooks", func(app string) {
+			f := app + "/src/api/article/content-types/article/schema.json"
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = []byte(strings.Replace(string(b), `"title": { "type": "string" }`, attr, 1))
+			if err := os.WriteFile(f, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		})
+		table = BuildRoutes(m, s, "/graphql", true, nil)
 		cr := table.Core[uid]
-		if cr.Project[a] != nil {
-			t.Errorf("%s of a type with a unique attribute runs", a)
+		for _, a := range []string{"create", "update", "delete"} {
+			if cr.Project[a] != nil {
+				t.Errorf("%s: %s runs", attr, a)
+			}
+			if got := describe(cr.Code[a]); !strings.Contains(got, why) {
+				t.Errorf("%s: %s refused for %q, want %q", attr, a, got, why)
+			}
 		}
-		if why := describe(cr.Code[a]); !strings.Contains(why, "unique attributes (title)") {
-			t.Errorf("%s: refused for %q", a, why)
+		if cr.Project["find"] == nil {
+			t.Errorf("%s: find no longer runs", attr)
 		}
-	}
-	if cr := table.Core[uid]; cr.Project["find"] == nil {
-		t.Error("find of the type with a unique attribute no longer runs")
 	}
 }

@@ -1216,10 +1216,11 @@
     if (params.populate !== undefined) sel.populate = params.populate;
     var q = toQuery(uid, sel);
     var args = { uid: uid, id: id === undefined ? null : id, params: params, readBack: { select: q.select, populate: q.populate } };
-    if (op === 'create') return call('es.create', args);
+    if (op === 'create') return relationCounts(uid, params.data).then(function () { return call('es.create', args); });
     if (op === 'update') {
       return dbRead(uid, 'findOne', { where: { id: id } }).then(function (found) {
-        return found ? call('es.update', args) : null;
+        if (!found) return null;
+        return relationCounts(uid, params.data).then(function () { return call('es.update', args); });
       });
     }
     return dbRead(uid, 'findOne', Object.assign(q, { where: { id: id } })).then(function (found) {
@@ -1228,6 +1229,27 @@
       call('es.delete', { uid: uid, id: found.id, params: {} });
       return found;
     });
+  }
+  // relationCounts are the entity validator's reads of the entries a write's data relates
+  // to: one query-engine count per target model ({ where: { id: { $in: ids } } }, the ids
+  // of the data's relations in the model's attribute order, each once), all at once, as
+  // Strapi's checkRelationsExist makes them; only a target with Count hooks is read here
+  // (the write path checks that the entries exist).
+  function relationCounts(uid, data) {
+    var ct = model(uid);
+    if (!isPlain(data) || !ct || !ct.attributes) return Promise.resolve();
+    var store = {}, order = [];
+    Object.keys(ct.attributes).forEach(function (name) {
+      var a = ct.attributes[name], v = data[name];
+      if (v === null || v === undefined || a.type !== 'relation' || /^morph/.test(a.relation || '')) return;
+      var source = Array.isArray(v) ? v : isObj(v) ? (v.connect !== undefined && v.connect !== null ? v.connect : v.set !== undefined && v.set !== null ? v.set : []) : [v];
+      if (!store[a.target]) { store[a.target] = []; order.push(a.target); }
+      [].concat(source).forEach(function (x) { store[a.target].push(x !== null && typeof x === 'object' ? x.id : x); });
+    });
+    return Promise.all(order.filter(function (t) { return readHooked(t, ['Count']); }).map(function (t) {
+      var ids = store[t].filter(function (x, i, all) { return all.indexOf(x) === i; });
+      return dbRead(t, 'count', { where: { id: { $in: ids } } });
+    }));
   }
   // toQuery is @strapi/utils' transformParamsToQuery: sort → orderBy, filters → where,
   // fields → select (with id), populate, start/limit → offset/limit, page/pageSize, and
