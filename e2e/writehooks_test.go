@@ -28,6 +28,12 @@ var writeHooksSteps = []ownCodeStep{
 	{Name: "create with a category: the validator counts it", Method: "POST", Path: "/api/articles", Body: `{"data":{"title":"Related","body":"Has a category here","category":2}}`, As: "public"},
 	{Name: "update connecting a category", Method: "PUT", Path: "/api/articles/1?populate=category", Body: `{"data":{"category":{"connect":[{"id":1}]}}}`, As: "public"},
 	{Name: "create with a missing category", Method: "POST", Path: "/api/articles", Body: `{"data":{"title":"Lost","category":[99,2,99]}}`, As: "public"},
+	{Name: "the home page, none yet", Path: "/api/homepage", As: "public"},
+	{Name: "the home page, created", Method: "PUT", Path: "/api/homepage", Body: `{"data":{"title":"Welcome","body":"All the news that fits."}}`, As: "public"},
+	{Name: "the home page, updated", Method: "PUT", Path: "/api/homepage?fields[0]=body", Body: `{"data":{"body":"Only the news that fits."}}`, As: "public"},
+	{Name: "the home page", Path: "/api/homepage", As: "public"},
+	{Name: "the home page, deleted", Method: "DELETE", Path: "/api/homepage", As: "public"},
+	{Name: "the home page, deleted again", Method: "DELETE", Path: "/api/homepage", As: "public"},
 	{Name: "the articles left", Path: "/api/articles?sort=id&populate=category", As: "public"},
 	{Name: "the audit log", Path: "/api/audits?sort=id&pagination[pageSize]=50&fields[0]=action&fields[1]=entry&fields[2]=title&fields[3]=note", As: "public"},
 }
@@ -46,7 +52,7 @@ func TestWriteHooks(t *testing.T) {
 				continue
 			}
 			switch {
-			case strings.HasPrefix(f[1], "/api/articles"), strings.HasPrefix(f[1], "/api/audits"), strings.HasPrefix(f[1], "/api/categories"):
+			case strings.HasPrefix(f[1], "/api/articles"), strings.HasPrefix(f[1], "/api/audits"), strings.HasPrefix(f[1], "/api/categories"), f[1] == "/api/homepage":
 				n++
 				if !strings.Contains(line, "project code run by Quarry") {
 					t.Errorf("not run by Quarry: %s", line)
@@ -55,8 +61,8 @@ func TestWriteHooks(t *testing.T) {
 				t.Errorf("not refused: %s", line)
 			}
 		}
-		if n != 9 {
-			t.Errorf("%d routes of articles, audits and categories, want 9:\n%s", n, out)
+		if n != 12 {
+			t.Errorf("%d routes of articles, audits, categories and the home page, want 12:\n%s", n, out)
 		}
 	})
 }

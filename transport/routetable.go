@@ -197,18 +197,15 @@ func coreProject(m *routes.Model, ct *schemas.Model, r *routes.CoreRouter, actio
 // unreadBack says whether the runtime runs, as Strapi does, the read hooks a core write of
 // ct reaches (findOne's, and a function subscriber's): Strapi's entity service also writes
 // a model's components through the query engine, checks its unique attributes and its
-// media and plugin relations with query-engine reads, and a single or localized type's
-// write reads by locale, each firing events Quarry's write path does not; such writes stay
+// media and plugin relations with query-engine reads, and a localized type's write reads
+// by locale, each firing events Quarry's write path does not; such writes stay
 // refused. (The counts of relations to the project's own types the sandbox makes.)
 func unreadBack(m *routes.Model, ct *schemas.Model, action string) (routes.Code, bool) {
 	if (action != "create" && action != "update" && action != "delete") || !m.ReadHooks(ct.UID, action) {
 		return routes.Code{}, true
 	}
 	why := ""
-	switch {
-	case ct.Kind == schemas.SingleType:
-		why = "a single type"
-	case ct.Localized:
+	if ct.Localized {
 		why = "a localized type"
 	}
 	for _, at := range ct.Attributes {

@@ -1,7 +1,8 @@
 'use strict';
 
 // An audit log, as projects write one: a function subscriber sees every event of every
-// model, and records each article written, with what its read-back showed.
+// model, and records each article (and the home page) written, with what its read-back
+// showed.
 const WRITES = ['afterCreate', 'afterUpdate', 'afterDelete'];
 
 module.exports = {
@@ -15,7 +16,7 @@ module.exports = {
           data: { action: event.action, note: JSON.stringify(event.params) },
         });
       }
-      if (event.model.uid !== 'api::article.article') {
+      if (event.model.uid !== 'api::article.article' && event.model.uid !== 'api::homepage.homepage') {
         return;
       }
       if (event.action === 'beforeFindOne') {
