@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -65,4 +67,40 @@ func TestWriteHooks(t *testing.T) {
 			t.Errorf("%d routes of articles, audits, categories and the home page, want 12:\n%s", n, out)
 		}
 	})
+}
+
+// TestWriteHooksRefused: where Strapi's entity service fires query-engine events Quarry's
+// write path does not (here the validator's uniqueness read of a unique title, which the
+// findOne hooks and the function subscriber would see), the REST writes are refused at
+// start and the project's own entity-service writes answer 501 naming the check, writing
+// nothing.
+func TestWriteHooksRefused(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "writehooks"))
+	schema := filepath.Join(app, "src", "api", "article", "content-types", "article", "schema.json")
+	src, err := os.ReadFile(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const at = `"title": { "type": "string" }`
+	if !strings.Contains(string(src), at) {
+		t.Fatal("writehooks' article has no plain title")
+	}
+	if err := os.WriteFile(schema, []byte(strings.Replace(string(src), at, `"title": { "type": "string", "unique": true }`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := start(t, backends()[0], app)
+	out := quarry(t, srv.Env, "routes", "--app", app)
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 3 && f[1] == "/api/articles" && f[0] == "POST" && (f[2] != "refused" || !strings.Contains(line, "unique attributes (title)")) {
+			t.Errorf("create not refused for the unique title: %s", line)
+		}
+	}
+	status, body, _ := srv.send(t, "", "POST", "/api/articles/bulk", "", nil)
+	if status != 501 || !strings.Contains(string(body), "the uniqueness check of title") {
+		t.Errorf("bulk: %d %s, want 501 naming the uniqueness check", status, body)
+	}
+	if status, body, _ := srv.send(t, "", "GET", "/api/articles", "", nil); status != 200 || !strings.Contains(string(body), `"data":[]`) {
+		t.Errorf("the refused write wrote: %d %s", status, body)
+	}
 }

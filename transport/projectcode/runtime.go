@@ -484,6 +484,12 @@ func (rt *Runtime) setupJSON() (string, error) {
 			if a.Type == schemas.Relation && a.TargetUID != "" {
 				attr["target"] = a.TargetUID
 			}
+			if a.Relation != "" {
+				attr["relation"] = string(a.Relation)
+			}
+			if a.Unique {
+				attr["unique"] = true
+			}
 			if len(a.Components) > 0 {
 				attr["component"] = a.Components[0].UID
 				if a.Type == schemas.DynamicZone {

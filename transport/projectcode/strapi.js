@@ -1216,6 +1216,7 @@
     if (params.populate !== undefined) sel.populate = params.populate;
     var q = toQuery(uid, sel);
     var args = { uid: uid, id: id === undefined ? null : id, params: params, readBack: { select: q.select, populate: q.populate } };
+    if (op !== 'delete') unfired(uid, params.data);
     if (op === 'create') return relationCounts(uid, params.data).then(function () { return call('es.create', args); });
     if (op === 'update') {
       return dbRead(uid, 'findOne', { where: { id: id } }).then(function (found) {
@@ -1228,6 +1229,31 @@
       // The query engine's delete is given only the id: its own read selects everything.
       call('es.delete', { uid: uid, id: found.id, params: {} });
       return found;
+    });
+  }
+  // unfired refuses an entity-service write whose query-engine events Quarry's write path
+  // does not fire but hooks would see: its components' own writes (a function subscriber,
+  // or one naming the component, sees them), the validator's uniqueness read of a unique
+  // or uid attribute the data gives (the model's findOne hooks see it), and its count of
+  // media or of a plugin's entries (their Count hooks see it). The REST routes refuse the
+  // same writes before they run (transport's route table).
+  function unfired(uid, data) {
+    var ct = model(uid);
+    if (!isPlain(data) || !ct || !ct.attributes) return;
+    var subs = [lifecycleModule(uid)].concat(subscribers);
+    var sees = function (target) {
+      return subs.some(function (s) { return typeof s === 'function' || (!!s && Array.isArray(s.models) && s.models.indexOf(target) >= 0); });
+    };
+    Object.keys(ct.attributes).forEach(function (name) {
+      var a = ct.attributes[name], v = data[name];
+      if (v === null || v === undefined) return;
+      var why = '';
+      if (a.type === 'component' && sees(a.component)) why = 'the writes of its component ' + name;
+      else if (a.type === 'dynamiczone' && (a.components || []).some(sees)) why = 'the writes of its dynamic zone ' + name;
+      else if ((a.unique || a.type === 'uid') && readHooked(uid, ['FindOne'])) why = 'the uniqueness check of ' + name;
+      else if (a.type === 'media' && readHooked('plugin::upload.file', ['Count'])) why = 'the media check of ' + name;
+      else if (a.type === 'relation' && !/^api::/.test(a.target || '') && readHooked(a.target, ['Count'])) why = 'the relation check of ' + name;
+      if (why) throw new errors.NotImplementedError('strapi.entityService write of \'' + uid + '\': ' + why + ' fires lifecycle events Quarry does not run');
     });
   }
   // relationCounts are the entity validator's reads of the entries a write's data relates
