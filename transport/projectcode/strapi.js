@@ -226,6 +226,7 @@
     return new Proxy({}, { get: function (t, k) { return typeof k === 'string' && k !== 'then' ? get(k) : undefined; } });
   }
   function plugin(name) {
+    if ((host.pluginsOff || []).indexOf(name) >= 0) return undefined;
     var p = {
       get routes() { return routesOf(name); },
       service: function (s) { return localPlugin(name) ? instance('services', 'plugin::' + name + '.' + s) : pluginService(name, s); },
