@@ -1,0 +1,5 @@
+'use strict';
+
+module.exports = {
+  routes: [{ method: 'POST', path: '/photos/inspect', handler: 'photo.inspect' }],
+};
