@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"flag"
+	"path/filepath"
 	"testing"
 )
 
@@ -46,4 +47,38 @@ var uploadsCodeSteps = []ownCodeStep{
 // against the answers Strapi 4.26.2 gave (-update-uploadscode with QUARRY_ORACLE_URL).
 func TestUploadsCode(t *testing.T) {
 	replayProject(t, "uploads", uploadsCodeSteps, *updateUploadsCode, "-update-uploadscode")
+}
+
+// TestAllowHeader: a method a path is not routed for answers koa-router's 405 (OPTIONS its
+// 200), whose Allow header names HEAD and GET (Strapi's public middleware routes GET of
+// every path) and then the methods of the routes matching the path, in the order they were
+// registered: the answers of Strapi 4.26.2 for the uploads project, seen with the oracle.
+func TestAllowHeader(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "uploads"))
+	srv := start(t, backends()[0], app)
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		allow        string
+	}{
+		{"PATCH", "/api/photos", 405, "HEAD, GET, POST"},
+		{"DELETE", "/api/photos", 405, "HEAD, GET, POST"},
+		{"OPTIONS", "/api/photos", 200, "HEAD, GET, POST"},
+		{"PATCH", "/api/photos/1", 405, "HEAD, GET, PUT, DELETE"},
+		{"POST", "/api/photos/1", 405, "HEAD, GET, PUT, DELETE"},
+		{"OPTIONS", "/api/photos/1", 200, "HEAD, GET, PUT, DELETE"},
+		// The custom POST route (01-custom.js, registered first) and the core /:id routes.
+		{"PATCH", "/api/photos/inspect", 405, "HEAD, GET, POST, PUT, DELETE"},
+		{"OPTIONS", "/api/photos/inspect", 200, "HEAD, GET, POST, PUT, DELETE"},
+		{"PATCH", "/api/nothing", 405, "HEAD, GET"},
+		{"PATCH", "/api/photos/1/x", 405, "HEAD, GET"},
+		{"PATCH", "/api/upload", 405, "HEAD, GET, POST"},
+		{"PATCH", "/api/users", 405, "HEAD, GET, POST"},
+		{"PATCH", "/graphql", 405, "GET, POST"},
+	} {
+		st, _, h := srv.send(t, srv.Token, tc.method, tc.path, "", nil)
+		if st != tc.status || h.Get("Allow") != tc.allow {
+			t.Errorf("%s %s: %d Allow %q, want %d %q", tc.method, tc.path, st, h.Get("Allow"), tc.status, tc.allow)
+		}
+	}
 }
