@@ -41,6 +41,11 @@ var uploadsCodeSteps = []ownCodeStep{
 	}, Strapi500: `{"data":null,"error":{"status":400,"name":"BadRequestError","message":"Invalid 'data' field. 'data' should be a valid JSON.","details":{}}}`},
 	{Name: "update with JSON through the middleware", Method: "PUT", Path: "/api/photos/1", Body: `{"data":{"caption":"json"}}`},
 	{Name: "photos", Path: "/api/photos?fields[0]=title&fields[1]=caption&sort=id"},
+	{Name: "attach files through the upload service", Method: "POST", Path: "/api/photos/1/attach", Form: []formPart{
+		{Name: "files", File: "red.png", Type: "image/png"},
+	}},
+	{Name: "attach without files", Method: "POST", Path: "/api/photos/1/attach", Form: []formPart{{Name: "x", Value: "y"}}},
+	{Name: "the photo's gallery after attaching", Path: "/api/photos/1?populate[gallery][fields][0]=name&populate[gallery][fields][1]=caption"},
 }
 
 // TestUploadsCode replays the uploads project (testdata/projects/uploads) on every database

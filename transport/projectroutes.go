@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -100,12 +101,8 @@ func (s *Server) projectBody(w http.ResponseWriter, r *http.Request) ([]byte, *u
 // withForm hands a multipart request's form to the project's code (ctx.request.files) and
 // to Quarry's own action at the end of its chain.
 func withForm(r *http.Request, form *upload.Form) *http.Request {
-	return r.WithContext(projectcode.WithFiles(context.WithValue(r.Context(), formKey{}, form), projectFiles(form)))
+	return r.WithContext(projectcode.WithFiles(upload.WithForm(r.Context(), form), projectFiles(form)))
 }
-
-// formKey holds a multipart request's form while its project chain runs: a chain ending in
-// Quarry's own create or update sends the files on with the fields the chain left.
-type formKey struct{}
 
 // formFields is a multipart form's fields as koa-body makes ctx.request.body of them: in
 // the order they came, a field sent once as its string, several times as an array (a
@@ -156,7 +153,7 @@ func projectFiles(form *upload.Form) []projectcode.File {
 // or, for a multipart request, the multipart form rebuilt from the fields the chain left
 // (ctx.request.body) and the files the client sent, streamed.
 func writeBody(ctx context.Context, method string, body []byte) (rd io.Reader, contentType string, length int64) {
-	form, _ := ctx.Value(formKey{}).(*upload.Form)
+	form := upload.FormOf(ctx)
 	if form == nil || method != http.MethodPost && method != http.MethodPut {
 		if body == nil {
 			return nil, "", 0
@@ -360,6 +357,28 @@ func (s *Server) User(ctx context.Context, id int64) ([]byte, error) {
 	}
 	var b envelope.Buf
 	b.FlatEntry(pl.Root, e)
+	return bytes.Clone(b.Bytes()), nil
+}
+
+// files are stored files as the query engine reads them (flat, every attribute), for the
+// upload service the project's code calls.
+func (s *Server) files(ctx context.Context, ids []int64) (json.RawMessage, error) {
+	var b envelope.Buf
+	b.WriteByte('[')
+	for i, id := range ids {
+		pl, e, err := s.readOne(ctx, s.DB, upload.FileQuery(id), ir.System)
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			return nil, fmt.Errorf("upload: file %d vanished", id)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.FlatEntry(pl.Root, e)
+	}
+	b.WriteByte(']')
 	return bytes.Clone(b.Bytes()), nil
 }
 

@@ -177,6 +177,9 @@ func (s *Server) Handler() http.Handler {
 		if !s.EmailOff {
 			s.Code.Services["email.email"] = email.ProjectService{Mailer: s.Mailer, Log: s.Log}
 		}
+		if s.Upload != nil {
+			s.Code.Services["upload.upload"] = upload.ProjectService{Upload: s.Upload, Read: s.files}
+		}
 	}
 	if s.Code != nil && s.Code.Localize == nil {
 		s.Code.Localize = s.Localize

@@ -13,6 +13,23 @@ module.exports = createCoreController('api::photo.photo', () => ({
     return super.create(ctx);
   },
 
+  // Files sent to a custom route, stored by the upload service and linked to the photo.
+  async attach(ctx) {
+    const { files } = ctx.request.files || {};
+    if (!files) return ctx.badRequest('No files');
+    const uploaded = await strapi.plugin('upload').service('upload').upload({
+      data: { ref: 'api::photo.photo', refId: ctx.params.id, field: 'gallery', fileInfo: { caption: 'attached' } },
+      files,
+    });
+    ctx.body = uploaded.map((f) => ({
+      // Not folderPath: a private attribute, which Quarry's reads for the project's code
+      // leave out (docs/project-code.md).
+      keys: Object.keys(f).filter((k) => k !== 'folderPath'), name: f.name, caption: f.caption, alternativeText: f.alternativeText,
+      // Not size: Strapi keeps sharp's re-encoded PNG even when larger (docs/differences.md).
+      mime: f.mime, ext: f.ext, width: f.width, provider: f.provider,
+    }));
+  },
+
   async inspect(ctx) {
     const files = ctx.request.files || {};
     const describe = (f) => ({
@@ -28,7 +45,7 @@ module.exports = createCoreController('api::photo.photo', () => ({
       body: ctx.request.body === undefined ? 'none' : ctx.request.body,
       hasFiles: ctx.request.files !== undefined,
       // Sorted: formidable reports each file when it is written, in no fixed order.
-      files: Object.keys(files).sort().map((k) => ({ field: k, files: [].concat(files[k]).map(describe) })),
+      files: Object.keys(files).sort().map((k) => ({ field: k, files: [].concat(files[k]).map(describe).sort((a, b) => (a.name < b.name ? -1 : 1)) })),
     };
   },
 }));
