@@ -11,6 +11,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -281,7 +282,7 @@ func (s *Server) Native(ctx context.Context, m *schemas.Model, action, id, rawQu
 	if m.Kind == schemas.SingleType {
 		path = "/api/" + m.SingularName
 	} else if id != "" {
-		path += "/" + id
+		path += "/" + url.PathEscape(id) // an id is one segment, whatever it holds
 	}
 	if rawQuery != "" {
 		path += "?" + rawQuery
