@@ -20,6 +20,7 @@ import (
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
@@ -238,40 +239,13 @@ func orderedFields(body []byte) ([][2]string, error) {
 		}
 		if list, ok := v.([]any); ok {
 			for _, x := range list {
-				out = append(out, [2]string{name, jsString(x)})
+				out = append(out, [2]string{name, write.JSString(x)})
 			}
 			continue
 		}
-		out = append(out, [2]string{name, jsString(v)})
+		out = append(out, [2]string{name, write.JSString(v)})
 	}
 	return out, nil
-}
-
-// jsString is JavaScript's String(v) for a JSON value.
-func jsString(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case json.Number:
-		return x.String()
-	case bool:
-		if x {
-			return "true"
-		}
-		return "false"
-	case nil:
-		return "null"
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			if e != nil {
-				parts[i] = jsString(e)
-			}
-		}
-		return strings.Join(parts, ",")
-	default:
-		return "[object Object]"
-	}
 }
 
 // Native runs a core action for the project's code (projectcode.Host): the answer Quarry
