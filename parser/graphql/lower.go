@@ -131,6 +131,19 @@ func (l *lowerer) classify(rf *RootField, op ast.Operation, root *ast.Definition
 	if !ok {
 		rf.Kind = KindCustom
 		f.Resolver = l.s.Resolver(root.Name, f.Name)
+		if m := l.responseModel(f); m != nil {
+			// Strapi resolves an EntityResponse from the resolver's {value} (and a collection
+			// from its {nodes}) with the generated types' resolvers: lowered as a generated
+			// read of that model, run for the ids the resolver answers.
+			sel := &selection{q: &ir.Query{Model: m.UID, Op: ir.FindMany}}
+			lv := newLevel(m)
+			l.sel = sel
+			l.response(sel, f.Object, lv)
+			l.sel = nil
+			lv.apply(sel.q)
+			f.Entities = sel.q
+			return nil
+		}
 		l.annotate(f.Object)
 		for _, o := range f.Union {
 			l.annotate(o)
@@ -290,6 +303,22 @@ var uploadActions = map[string]bool{gqlschema.ActionUpload: true, gqlschema.Acti
 // they wrote, read back through the planner.
 var accountReadBack = map[string]bool{gqlschema.ActionCreateUser: true, gqlschema.ActionUpdateUser: true,
 	gqlschema.ActionDeleteUser: true}
+
+// responseModel is the content type whose EntityResponse or EntityResponseCollection an
+// extension's field returns; nil for other types.
+func (l *lowerer) responseModel(f *Field) *schemas.Model {
+	if f.Object == nil || f.Object.Type == nil {
+		return nil
+	}
+	ti := l.s.Type(f.Object.Type.Name)
+	if ti == nil || ti.Model == nil || !ti.Model.IsContentType() {
+		return nil
+	}
+	if ti.Role != gqlschema.RoleEntityResponse && ti.Role != gqlschema.RoleEntityResponseCollection {
+		return nil
+	}
+	return ti.Model
+}
 
 // annotate marks attribute fields below a custom field's result, so generated types
 // returned by extension resolvers are shaped like Shadow CRUD ones where possible.

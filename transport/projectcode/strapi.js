@@ -193,6 +193,11 @@
     if (instances[kind][uid]) return instances[kind][uid];
     var f = factoryOf(kind, uid);
     var obj;
+    if (f === undefined && kind === 'services' && String(uid).indexOf('plugin::') === 0) {
+      // strapi.service('plugin::graphql.format') is strapi.plugin('graphql').service('format').
+      var rest = String(uid).slice('plugin::'.length), dot = rest.indexOf('.');
+      if (dot > 0 && !localPlugin(rest.slice(0, dot))) return pluginService(rest.slice(0, dot), rest.slice(dot + 1));
+    }
     if (f === undefined) {
       if (!contentTypes[uid] || uid.indexOf('api::') !== 0) return undefined;
       f = kind === 'controllers' ? createCoreController(uid) : createCoreService(uid);
@@ -269,7 +274,21 @@
     get: function (t, k) { return Object.prototype.hasOwnProperty.call(t, k) ? t[k] : inert[k]; }
   });
   var syncMethods = { 'users-permissions.jwt': ['issue'] };
+  // The GraphQL plugin's format service: what its generated resolvers answer and an
+  // extension's resolvers return for Quarry to resolve as the generated types' (a
+  // <Type>EntityResponse from {value}, a collection from {nodes}).
+  var graphqlFormat = { returnTypes: {
+    toEntityResponse: function (value, info) {
+      info = info || {};
+      return { value: value, info: { args: info.args === undefined ? {} : info.args, resourceUID: info.resourceUID } };
+    },
+    toEntityResponseCollection: function (nodes, info) {
+      info = info || {};
+      return { nodes: nodes, info: { args: info.args === undefined ? {} : info.args, resourceUID: info.resourceUID } };
+    }
+  } };
   function pluginService(p, s) {
+    if (p === 'graphql' && s === 'format') return graphqlFormat;
     if (registering && p === 'graphql') return s === 'extension' ? extensionService : inert;
     var svc = JSON.parse(host.serviceMethods(p + '.' + s));
     var own = scriptServices[p + '.' + s];

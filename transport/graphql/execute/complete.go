@@ -49,6 +49,9 @@ func (x *execution) customField(typeName string, f *pg.Field, parent map[string]
 		x.fieldError(err, f, p)
 		return x.settle(t, typeName, f, p, x.w.Len(), failed)
 	}
+	if f.Entities != nil && !isNil(v) {
+		return x.customEntities(typeName, f, v, p)
+	}
 	return x.complete(t, typeName, f, v, p)
 }
 

@@ -39,6 +39,10 @@ type execution struct {
 	// lent is set once entry values were handed to extension resolvers, which may keep
 	// them: the results read since are not released (exec.Result.Release).
 	lent bool
+	// values are the entries an extension's resolver answered as an EntityResponse, by
+	// the entries read for them: their id and scalar attributes are the resolver's
+	// (customEntities).
+	values map[*exec.Entry]map[string]any
 	// emptyPopulate shapes relations, components and dynamic zones as empty (deleted entries).
 	emptyPopulate bool
 	// files are the file parts of a multipart request, by map key; used, those stored.
