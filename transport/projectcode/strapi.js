@@ -259,8 +259,45 @@
       add: function (values) { return entityService.create(userUID, { data: values, populate: ['role'] }); },
       edit: function (id, params) { return entityService.update(userUID, id, { data: params || {}, populate: ['role'] }); },
       remove: function (params) { return query(userUID).delete({ where: params }); }
+    },
+    'email.email': {
+      getProviderSettings: function () { return strapi.config.get('plugin.email'); },
+      sendTemplatedEmail: async(function (emailOptions, emailTemplate, data) {
+        var sent = Object.assign({}, emailOptions || {}, renderEmailTemplate(emailTemplate || {}, data));
+        return pluginService('email', 'email').send(sent);
+      })
     }
   };
+  // renderEmailTemplate is the email service's sendTemplatedEmail rendering: subject, text
+  // and html must all be keys of the template; each is a lodash template whose only
+  // interpolation is <%= name %> of a key path of data (keysDeep), which renders as the
+  // value's text ('' for null and undefined). Lodash would also run <% code %> and
+  // <%- escaped %> blocks as JavaScript: a template holding one is refused, never run.
+  function renderEmailTemplate(tpl, data) {
+    var attrs = ['subject', 'text', 'html'];
+    var missing = attrs.filter(function (a) { return Object.keys(tpl).indexOf(a) < 0; });
+    if (missing.length) throw new Error('Following attributes are missing from your email template : ' + missing.join(', '));
+    var keysDeep = function (o, path) {
+      if (o === null || (typeof o !== 'object' && typeof o !== 'function')) return [path.join('.')];
+      return Object.keys(o).reduce(function (acc, k) { return acc.concat(keysDeep(o[k], path.concat([k]))); }, []);
+    };
+    var allowed = keysDeep(data, []);
+    var interpolate = new RegExp('<%=\\s*(' + allowed.join('|') + ')\\s*%>', 'g');
+    var out = {};
+    attrs.forEach(function (a) {
+      if (!tpl[a]) return;
+      var text = String(tpl[a]).replace(interpolate, function (m, name) {
+        var v = data;
+        String(name).split('.').forEach(function (k) { v = v === null || v === undefined ? undefined : v[k]; });
+        return v === null || v === undefined ? '' : String(v);
+      });
+      if (text.indexOf('<%') >= 0) {
+        throw new errors.NotImplementedError('sendTemplatedEmail: the template\'s ' + a + ' holds a lodash block other than <%= %> of a key of data, which Quarry does not run');
+      }
+      out[a] = text;
+    });
+    return out;
+  }
   // What register() calls on the GraphQL extension service (shadowCRUD, ...) is Quarry's
   // already (read from the project at start): a no-op while the sandbox runs register().
   var inert = new Proxy(function () {}, {
