@@ -81,7 +81,7 @@ func TestProjectCodeSendsTemplatedEmail(t *testing.T) {
 	app := copyProject(t, filepath.Join("testdata", "projects", "startup"))
 	files := map[string]string{
 		"src/api/event/content-types/event/lifecycles.js": templatedMail,
-		"config/plugins.json": fmt.Sprintf(`{"email":{"config":{"provider":"nodemailer","providerOptions":{"host":"127.0.0.1","port":%d}}}}`, mail.Port),
+		"config/plugins.json":                             fmt.Sprintf(`{"email":{"config":{"provider":"nodemailer","providerOptions":{"host":"127.0.0.1","port":%d}}}}`, mail.Port),
 	}
 	for name, src := range files {
 		if err := os.WriteFile(filepath.Join(app, name), []byte(src), 0o644); err != nil {
