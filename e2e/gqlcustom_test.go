@@ -39,6 +39,16 @@ var gqlCustomSteps = []ownCodeStep{
 	{Name: "the views the mutation wrote", Path: "/api/articles?sort=id&fields[0]=slug&fields[1]=views", As: "public"},
 	{Name: "one more tag in a createMany", Method: "POST", Path: "/api/tags/bulk", Body: `{"names":["css"]}`, As: "public"},
 	{Name: "the tags after", Path: "/api/tags?sort=id&fields[0]=name&fields[1]=weight", As: "public"},
+	{Name: "the role service lists the roles", Path: "/api/tags/roles", As: "public"},
+	{Name: "the role service makes a role", Method: "POST", Path: "/api/tags/roles", Body: `{"name":"Tag editors","description":"They edit tags"}`, As: "public"},
+	{Name: "the role service reads it", Path: "/api/tags/roles/3", As: "public"},
+	{Name: "the role service reads a missing role", Path: "/api/tags/roles/99", As: "public"},
+	{Name: "the role service changes it", Method: "PUT", Path: "/api/tags/roles/3", As: "public",
+		Body: `{"name":"Tag chiefs","permissions":{"api::tag":{"controllers":{"tag":{"find":{"enabled":true},"findOne":{"enabled":true},"bulk":{"enabled":false}}}}}}`},
+	{Name: "the role service changes it without permissions", Method: "PUT", Path: "/api/tags/roles/3", Body: `{"description":"No rights left"}`, As: "public"},
+	{Name: "the role service changes a missing role", Method: "PUT", Path: "/api/tags/roles/99", Body: `{"description":"x"}`, As: "public"},
+	{Name: "the role service deletes it", Method: "DELETE", Path: "/api/tags/roles/3", As: "public"},
+	{Name: "the role service reads the deleted role", Path: "/api/tags/roles/3", As: "public"},
 }
 
 // TestGraphQLCustomResolvers replays testdata/projects/gqlcustom on every database against

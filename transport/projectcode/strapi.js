@@ -311,6 +311,8 @@
     get: function (t, k) { return Object.prototype.hasOwnProperty.call(t, k) ? t[k] : inert[k]; }
   });
   var syncMethods = { 'users-permissions.jwt': ['issue'] };
+  // Methods that answer nothing (undefined, where the host's JSON has null).
+  var voidMethods = { 'users-permissions.role': ['createRole', 'updateRole', 'deleteRole'] };
   // The GraphQL plugin's format service: what its generated resolvers answer and an
   // extension's resolvers return for Quarry to resolve as the generated types' (a
   // <Type>EntityResponse from {value}, a collection from {nodes}).
@@ -332,7 +334,11 @@
     if (!svc && !own) throw new errors.NotImplementedError('strapi.plugin(\'' + p + '\').service(\'' + s + '\') is not provided by Quarry');
     var out = {};
     (svc || []).forEach(function (m) {
-      var run = function () { return call('plugin.' + p + '.' + s + '.' + m, Array.prototype.slice.call(arguments)); };
+      var none = (voidMethods[p + '.' + s] || []).indexOf(m) >= 0;
+      var run = function () {
+        var v = call('plugin.' + p + '.' + s + '.' + m, Array.prototype.slice.call(arguments));
+        return none ? undefined : v;
+      };
       // The plugins' synchronous methods stay synchronous (jwt.issue returns the token).
       out[m] = (syncMethods[p + '.' + s] || []).indexOf(m) >= 0 ? run : async(run);
     });
