@@ -69,6 +69,8 @@ type RootField struct {
 	Related []string
 	// Err is a failure of this root field (answered as null with the error).
 	Err error
+	// sel is the selection the field's arguments were lowered on (Relower lowers others).
+	sel *selection
 }
 
 type lowerer struct {
@@ -106,9 +108,51 @@ func (l *lowerer) lowerRoot(f *Field, op ast.Operation, root *ast.Definition) *R
 		return rf
 	}
 	if sel := l.classify(rf, op, root); sel != nil {
+		rf.sel = sel
 		rf.Err = l.rootArgs(rf, sel, nil)
 	}
 	return rf
+}
+
+// Relower lowers a generated root field again with args in place of the document's: the
+// arguments a resolver middleware passes on to the generated resolver (plain JSON values),
+// coerced against the field's argument types as variables are and lowered as the
+// document's are, as Strapi's resolver runs with the args it is given. A value the types
+// refuse is a user-input error of the field.
+func Relower(s *gqlschema.Schema, opt Options, rf *RootField, args map[string]any) (*RootField, error) {
+	if rf.sel == nil || rf.Def == nil {
+		return nil, errors.New("graphql: the root field has no arguments to lower again")
+	}
+	c := &coercer{schema: s.AST, gs: s}
+	obj := newObj()
+	for _, ad := range rf.Def.Arguments {
+		v, given := args[ad.Name]
+		if !given {
+			if ad.DefaultValue != nil {
+				dv, _, err := c.literal(ad.DefaultValue, ad.Type)
+				if err != nil {
+					return nil, userInput(err)
+				}
+				obj.set(ad.Name, dv)
+			}
+			continue
+		}
+		c.faults = nil
+		cv := c.value(v, ad.Type, nil)
+		if len(c.faults) > 0 {
+			pe := c.faults[0]
+			return nil, userInput(errf("Argument \"%s\" got invalid value %s; %s", ad.Name, jsInspect(v), pe.msg))
+		}
+		obj.set(ad.Name, cv)
+	}
+	f := *rf.Field
+	f.Args = obj
+	out := &RootField{Field: &f, Kind: rf.Kind, Model: rf.Model, Action: rf.Action, sel: rf.sel}
+	l := &lowerer{s: s, c: c, opt: opt}
+	if err := l.rootArgs(out, rf.sel, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // classify sets a root field's kind, model and action and lowers its selection; it reads

@@ -127,11 +127,21 @@ func (x *execution) rootField(rootType *ast.Definition, rf *pg.RootField, p *pat
 	scope := []string{rf.Model.UID + "." + rf.Action}
 	open := false
 	next := func(ctx context.Context, rp gqlschema.ResolveParams) (any, error) {
-		if err := argsKept(rf.Field, rp); err != nil {
-			return nil, err
+		cur := rf
+		if rp.Args != nil && !sameJSON(rp.Args, argMap(rf.Field.Args)) {
+			// A resolver middleware passed other args: the query is lowered again from
+			// them, as Strapi's resolver runs with what it is given.
+			again, err := pg.Relower(x.h.gs, x.h.opt, rf, rp.Args)
+			if err != nil {
+				return nil, err
+			}
+			if again.Err != nil {
+				return nil, again.Err
+			}
+			cur = again
 		}
 		x.w.Truncate(mark) // a middleware may run it more than once
-		return x.shadowCRUD(ctx, rf, p)
+		return x.shadowCRUD(ctx, cur, p)
 	}
 	if rf.Kind == pg.KindAccount || rf.Kind == pg.KindUpload {
 		if rf.Kind == pg.KindAccount {
@@ -183,11 +193,11 @@ func (x *execution) rootField(rootType *ast.Definition, rf *pg.RootField, p *pat
 	return true
 }
 
-// argsKept refuses to run a generated (or plugin) root resolver with args other than the
-// document's: its query was lowered from the document before the resolver's middlewares ran,
-// so running it would ignore what a middleware changed (a filter it adds to limit entries to
-// the caller's own, say). Strapi runs the changed args; Quarry answers NotImplementedError
-// rather than run the unchanged ones.
+// argsKept refuses to run a plugin's root resolver (users-permissions, upload) with args
+// other than the document's: its payload was read from the document before the resolver's
+// middlewares ran, so running it would ignore what a middleware changed. Strapi runs the
+// changed args; Quarry answers NotImplementedError rather than run the unchanged ones.
+// (A generated query or mutation is lowered again from the args it is given.)
 func argsKept(f *pg.Field, rp gqlschema.ResolveParams) error {
 	if rp.Args == nil {
 		return nil // no middleware had them

@@ -57,6 +57,20 @@ module.exports = {
           'Query.articlesByTag': { auth: false },
           'Query.featuredArticle': { auth: false },
           'Mutation.readArticle': { auth: false },
+          // Resolver middlewares that change a generated query's args: the news section
+          // lists only news, and tags come two at a time, by name.
+          'Query.articles': {
+            middlewares: [
+              async (next, parent, args, context, info) =>
+                next(parent, { ...args, filters: { ...(args.filters || {}), kind: { eq: 'news' } } }, context, info),
+            ],
+          },
+          'Query.tags': {
+            middlewares: [
+              async (next, parent, args, context, info) =>
+                next(parent, { ...args, sort: ['name:asc'], pagination: { page: (args.pagination && args.pagination.page) || 1, pageSize: 2 } }, context, info),
+            ],
+          },
         },
       };
     });
