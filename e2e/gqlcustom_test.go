@@ -113,3 +113,58 @@ func TestProjectCodeSendsTemplatedEmail(t *testing.T) {
 		t.Fatalf("mail: %v %q %q", got.hdr, got.text, got.html)
 	}
 }
+
+// TestGraphQLNestedEntityResponseRefused: an EntityResponse the format service makes for a
+// field below the root is not resolved by Quarry: the field answers 501 naming it, never an
+// empty response.
+func TestGraphQLNestedEntityResponseRefused(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "gqlcustom"))
+	index := filepath.Join(app, "src", "index.js")
+	b, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(b)
+	for _, r := range [][2]string{
+		{"extend type Query {", "type ArticlePick { article: ArticleEntityResponse }\n          extend type Query {\n            pick: ArticlePick"},
+		{"resolvers: {\n          Query: {", "resolvers: {\n          ArticlePick: {\n            async article() { return toEntityResponse(await strapi.entityService.findOne('api::article.article', 1)); },\n          },\n          Query: {\n            pick() { return {}; },"},
+		{"'Query.articleBySlug': { auth: false },", "'Query.articleBySlug': { auth: false },\n          'Query.pick': { auth: false },"},
+	} {
+		if !strings.Contains(src, r[0]) {
+			t.Fatalf("index.js has no %q", r[0])
+		}
+		src = strings.Replace(src, r[0], r[1], 1)
+	}
+	if err := os.WriteFile(index, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := start(t, backends()[0], app)
+	if st, b := srv.do(t, "POST", "/api/articles", []byte(`{"data":{"title":"One","slug":"one"}}`)); st != 200 {
+		t.Fatalf("create: %d %s", st, b)
+	}
+	st, body := srv.doAs(t, "", "POST", "/graphql", []byte(gqlBody(`{ pick { article { data { id } } } }`)))
+	if st != 200 || !strings.Contains(string(body), `"pick":{"article":null}`) || !strings.Contains(string(body), "NotImplementedError") ||
+		!strings.Contains(string(body), "ArticlePick.article returns a ArticleEntityResponse") {
+		t.Fatalf("nested EntityResponse: %d %s", st, body)
+	}
+}
+
+// TestCreateManyValidates: the query engine's createMany validates every entry as the one
+// write path validates writes (Strapi's query engine would store a name that is no string):
+// one bad entry answers 400 and none of them is written.
+func TestCreateManyValidates(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "gqlcustom"))
+	srv := start(t, backends()[0], app)
+	st, body := srv.doAs(t, "", "POST", "/api/tags/bulk", []byte(`{"names":["ok",{"not":"a string"}]}`))
+	if st != 400 || !strings.Contains(string(body), `"ValidationError"`) {
+		t.Fatalf("createMany with a bad entry: %d %s", st, body)
+	}
+	st, body = srv.doAs(t, "", "GET", "/api/tags", nil)
+	if st != 200 || !strings.Contains(string(body), `"total":0`) {
+		t.Fatalf("tags after the refused createMany: %d %s", st, body)
+	}
+	st, body = srv.doAs(t, "", "POST", "/api/tags/bulk", []byte(`{"names":[]}`))
+	if st != 400 || !strings.Contains(string(body), "Nothing to insert") {
+		t.Fatalf("createMany of nothing: %d %s", st, body)
+	}
+}
