@@ -33,6 +33,8 @@ var gqlCustomSteps = []ownCodeStep{
 	gqlStep("article by a missing slug", `{ articleBySlug(slug: "nope") { data { id attributes { title } } } }`),
 	gqlStep("articles by tag, with meta", `{ articlesByTag(tag: "go") { data { id attributes { title tags(sort: "id") { data { attributes { name } } } } } meta { pagination { total page pageSize pageCount } } } }`),
 	gqlStep("articles by a tag nobody has", `{ articlesByTag(tag: "none") { data { id } meta { pagination { total } } } }`),
+	gqlStep("a collection without info", `{ allArticles { data { id attributes { slug } } } }`),
+	gqlStep("a collection without info, its meta", `{ allArticles { data { id } meta { pagination { total } } } }`),
 	gqlStep("a featured article the resolver changes", `{ featuredArticle { data { id attributes { title slug category { data { attributes { name } } } } } } }`),
 	gqlStep("a custom mutation answering the entry", `mutation { readArticle(slug: "js-tips") { data { id attributes { title views category { data { id } } } } } }`),
 	gqlStep("the custom mutation, missing entry", `mutation { readArticle(slug: "nope") { data { id } } }`),

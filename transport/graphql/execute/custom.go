@@ -179,9 +179,18 @@ func (x *execution) customMeta(f *pg.Field, info any, p *path) done {
 	args, _ := in["args"].(map[string]any)
 	m := x.h.planner.Schema.Models[uid]
 	if m == nil || !m.IsContentType() {
-		// Strapi's pagination resolver fails without the model to count.
-		x.fieldError(apierror.Validation("toEntityResponseCollection was given no resourceUID to count"), f, p)
-		return failed
+		// Strapi's pagination resolver (a non-null field) fails without the model to count:
+		// validateQuery throws, an internal error of the pagination field.
+		if f.Object != nil {
+			for _, pf := range f.Object.Fields {
+				if pf.Name == "pagination" {
+					pp := p.field(pf.Key)
+					x.errs = append(x.errs, &gqlError{Message: "Missing schema in validateQuery", Locations: pf.Locations(), Path: pp.list(), Code: codeInternal})
+					return failed
+				}
+			}
+		}
+		return x.meta(f.Object, &pg.RootField{}, 0)
 	}
 	start, limit := 0, 10
 	if v, ok := args["start"].(float64); ok {
