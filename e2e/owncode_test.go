@@ -18,6 +18,34 @@ type ownCodeStep struct {
 	Name, Method, Path, Body string
 	As                       string
 	Register                 string // the step registers this user; its JWT is kept for As
+	// Form sends the step's body as multipart/form-data, these parts in order.
+	Form []formPart
+	// Strapi500 is Quarry's answer (a 400) where Strapi crashes with a 500 on the input.
+	Strapi500 string
+}
+
+// formPart is a field of a multipart step: a value, or a file (File names one under
+// testdata/projects) sent with a Content-Type (none when empty).
+type formPart struct {
+	Name, Value, File, Type string
+}
+
+// formBody is a multipart step's body and content type, as a browser's FormData sends it.
+func formBody(t *testing.T, parts []formPart) ([]byte, string) {
+	t.Helper()
+	var list []part
+	for _, p := range parts {
+		if p.File == "" {
+			list = append(list, field(p.Name, p.Value))
+			continue
+		}
+		content, err := os.ReadFile(filepath.Join("testdata", "projects", p.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		list = append(list, filepart(p.Name, filepath.Base(p.File), p.Type, content))
+	}
+	return multipartBody(t, list...)
 }
 
 // ownCodeSteps are what the owncode project's front-end and two users do: each user writes
@@ -122,6 +150,9 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 	if st.Body != "" {
 		body, ct = []byte(st.Body), "application/json"
 	}
+	if st.Form != nil {
+		body, ct = formBody(t, st.Form)
+	}
 	status, b, _ := c.srv.send(t, token, method, st.Path, ct, body)
 	if st.Register != "" {
 		var out struct {
@@ -176,7 +207,11 @@ func replayProject(t *testing.T, name string, steps []ownCodeStep, update bool, 
 			c := &ownCodeClient{srv: srv, jwts: map[string]string{}}
 			for i, st := range steps {
 				status, got := c.step(t, st)
-				if w := want[i]; status != w.Status || got != w.Response {
+				if w := want[i]; st.Strapi500 != "" {
+					if w.Status != 500 || status != 400 || got != st.Strapi500 {
+						t.Errorf("step %q %s %s (Strapi %d): got %d %s, want 400 %s", st.Name, st.Method, st.Path, w.Status, status, got, st.Strapi500)
+					}
+				} else if status != w.Status || got != w.Response {
 					t.Errorf("step %q %s %s:\n got %d %s\nwant %d %s", st.Name, st.Method, st.Path, status, got, w.Status, w.Response)
 				}
 			}

@@ -231,6 +231,7 @@
     return new Proxy({}, { get: function (t, k) { return typeof k === 'string' && k !== 'then' ? get(k) : undefined; } });
   }
   function plugin(name) {
+    if ((host.pluginsOff || []).indexOf(name) >= 0) return undefined;
     var p = {
       get routes() { return routesOf(name); },
       service: function (s) { return localPlugin(name) ? instance('services', 'plugin::' + name + '.' + s) : pluginService(name, s); },
@@ -699,6 +700,7 @@
     request.method = req.method; request.url = req.url; request.path = req.path; request.querystring = req.querystring;
     request.headers = request.header = req.headers; request.ip = req.ip; request.ips = [req.ip];
     request.host = req.headers.host; request.hostname = (req.headers.host || '').split(':')[0];
+    if (req.files) request.files = formFiles(JSON.parse(req.files));
     var ctx = Object.create(ctxProto);
     hidden(ctx, '__res', res);
     hidden(ctx, '__req', req);
@@ -710,6 +712,20 @@
     ctx.headers = ctx.header = req.headers; ctx.ip = req.ip; ctx.host = request.host; ctx.hostname = request.hostname;
     ctx.cookies = noCookies;
     return ctx;
+  }
+  // ctx.request.files of a multipart request: formidable's File objects (size, path, name,
+  // type, hash, lastModifiedDate), which JSON.stringify writes with mtime for the date.
+  function formFiles(byField) {
+    function file(f) {
+      var o = { size: f.size, path: f.path, name: f.name, type: f.type === undefined ? undefined : f.type, hash: null, lastModifiedDate: new Date(f.mtime) };
+      hidden(o, 'toJSON', function () { return { size: this.size, path: this.path, name: this.name, type: this.type, mtime: this.lastModifiedDate }; });
+      return o;
+    }
+    Object.keys(byField).forEach(function (k) {
+      var v = byField[k];
+      byField[k] = Array.isArray(v) ? v.map(file) : file(v);
+    });
+    return byField;
   }
   var noCookies = { get: function () { return undefined; }, set: function () {} };
   function setHeader(res, n, v) {
