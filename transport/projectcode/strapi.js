@@ -196,7 +196,10 @@
     if (f === undefined && kind === 'services' && String(uid).indexOf('plugin::') === 0) {
       // strapi.service('plugin::graphql.format') is strapi.plugin('graphql').service('format').
       var rest = String(uid).slice('plugin::'.length), dot = rest.indexOf('.');
-      if (dot > 0 && !localPlugin(rest.slice(0, dot))) return pluginService(rest.slice(0, dot), rest.slice(dot + 1));
+      if (dot > 0 && !localPlugin(rest.slice(0, dot))) {
+        if ((host.pluginsOff || []).indexOf(rest.slice(0, dot)) >= 0) return undefined; // as strapi.plugin(name)
+        return pluginService(rest.slice(0, dot), rest.slice(dot + 1));
+      }
     }
     if (f === undefined) {
       if (!contentTypes[uid] || uid.indexOf('api::') !== 0) return undefined;
