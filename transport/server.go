@@ -172,7 +172,8 @@ func (s *Server) Handler() http.Handler {
 	}
 	if s.Code != nil && s.Code.Services == nil {
 		s.Code.Services = map[string]projectcode.PluginService{
-			"users-permissions.jwt": userspermissions.JWTService{JWT: s.Auth.JWT, Now: s.Now},
+			"users-permissions.jwt":  userspermissions.JWTService{JWT: s.Auth.JWT, Now: s.Now},
+			"users-permissions.role": userspermissions.RoleService{Auth: s.Auth},
 		}
 		if !s.EmailOff {
 			s.Code.Services["email.email"] = email.ProjectService{Mailer: s.Mailer, Log: s.Log}
