@@ -19,11 +19,23 @@ const (
 	notFound404     = `{"data":null,"error":{"status":404,"name":"NotFoundError","message":"Not Found","details":{}}}`
 )
 
-// servePluginsOff serves the pluginsoff project with config/plugins.js (none when empty) and
-// package.json's dependencies edited by edit, on SQLite, with a full-access token.
-func servePluginsOff(t *testing.T, plugins string, edit func(pkg string) string) *server {
+// servePluginsOff serves the pluginsoff project with config/plugins.js (none when empty),
+// package.json's dependencies edited by edit and the files of extra (path → text), on
+// SQLite, with a full-access token.
+func servePluginsOff(t *testing.T, plugins string, edit func(pkg string) string, extra ...map[string]string) *server {
 	t.Helper()
 	app := copyTestProject(t, "pluginsoff")
+	for _, files := range extra {
+		for name, body := range files {
+			f := filepath.Join(app, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	if plugins != "" {
 		if err := os.WriteFile(filepath.Join(app, "config", "plugins.js"), []byte(plugins), 0o644); err != nil {
 			t.Fatal(err)
@@ -140,5 +152,29 @@ func TestPluginsOnByDefault(t *testing.T) {
 	}
 	if st, b := s.doAs(t, "", "GET", "/api/users/me", nil); st != 403 {
 		t.Errorf("GET /api/users/me without a token: %d %s", st, b)
+	}
+}
+
+// The project's code sees a plugin turned off as Strapi's code does: strapi.plugin(name) and
+// strapi.plugins[name] are undefined, so code calling its services fails as it would in
+// Strapi rather than reaching a plugin the project has turned off.
+func TestProjectCodePluginsOff(t *testing.T) {
+	probe := map[string]string{
+		"src/api/probe/routes/probe.js": `module.exports = { routes: [{ method: 'GET', path: '/probe', handler: 'probe.show', config: { auth: false } }] };` + "\n",
+		"src/api/probe/controllers/probe.js": `module.exports = { show(ctx) { ctx.body = {
+  up: typeof strapi.plugin('users-permissions'), upObject: typeof strapi.plugins['users-permissions'],
+  i18n: typeof strapi.plugin('i18n'), email: typeof strapi.plugin('email') }; } };` + "\n",
+	}
+	for _, tc := range []struct {
+		plugins, want string
+	}{
+		{"module.exports = { 'users-permissions': { enabled: false }, i18n: { enabled: false } };\n",
+			`{"up":"undefined","upObject":"undefined","i18n":"undefined","email":"object"}`},
+		{"", `{"up":"object","upObject":"object","i18n":"object","email":"object"}`},
+	} {
+		s := servePluginsOff(t, tc.plugins, nil, probe)
+		if st, b := s.doAs(t, "", "GET", "/api/probe", nil); st != 200 || string(b) != tc.want {
+			t.Errorf("plugins %q: %d %s, want %s", tc.plugins, st, b, tc.want)
+		}
 	}
 }

@@ -339,6 +339,19 @@ func TestAppMiddlewares(t *testing.T) {
 	if status, body, _ = get("/uploads/x.png", ""); status != 501 || !strings.Contains(body, "global::site-header") {
 		t.Errorf("uploads: %d %s", status, body)
 	}
+	// A multipart body travels through the chain (its fields and files go on to the upload
+	// route); another non-JSON body is refused.
+	png, err := os.ReadFile(filepath.Join("testdata", "projects", "red.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	form, ctype := multipartBody(t, filepart("files", "red.png", "image/png", png), field("fileInfo", `{"caption":"through the chain"}`))
+	if st, b, hd := srv.send(t, srv.Token, "POST", "/api/upload", ctype, form); st != 200 || hd.Get("X-Site") != "startup" || !strings.Contains(string(b), `"caption":"through the chain"`) {
+		t.Errorf("upload through the chain: %d %v %s", st, hd, b)
+	}
+	if st, b, _ := srv.send(t, srv.Token, "POST", "/api/events", "text/plain", []byte("hello")); st != 501 || !strings.Contains(string(b), "JSON and multipart bodies only") {
+		t.Errorf("text body: %d %s", st, b)
+	}
 	if status, _, _ = get("/_health", ""); status != 204 {
 		t.Errorf("health: %d", status)
 	}

@@ -50,6 +50,9 @@ type Query struct {
 	Pagination       Pagination `json:"pagination"`
 	PublicationState string     `json:"publicationState,omitempty"` // "", "live", "preview"
 	Locale           []string   `json:"locale,omitempty"`
+	// Search is Strapi's _q: entries whose id or a string attribute (a numeric one too when
+	// the term reads as a number) contains the term. nil: no search.
+	Search *string `json:"search,omitempty"`
 
 	// Data is the write payload (Create/Update/CreateLocalization), as decoded JSON
 	// (numbers as json.Number).

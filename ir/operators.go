@@ -49,6 +49,11 @@ const (
 	CmpNotLike  Comparison = "notLike"  // its negation
 	CmpILike    Comparison = "ilike"    // case-insensitive LIKE pattern
 	CmpNotILike Comparison = "notIlike" // its negation
+	// CmpSearch is one column's test of Strapi's _q search: the column as text against a
+	// LIKE pattern, spelled per dialect as Strapi's query engine spells it (case-insensitive
+	// ILIKE on PostgreSQL, the collation's LIKE on MySQL, LIKE with a backslash escape on
+	// SQLite).
+	CmpSearch Comparison = "search"
 )
 
 // Negated is the comparison holding exactly where c does not, for the comparisons that have one

@@ -3,6 +3,7 @@ package planner
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/quarrycms/quarry/ir"
@@ -311,4 +312,78 @@ func truthy(v ir.Value) bool {
 		return false
 	}
 	return true
+}
+
+// search is Strapi's _q: one term tested against the id and every string attribute, and
+// against the numeric ones too when the term reads as a number (lodash's toNumber), each as
+// text containing it. Strapi escapes *, % and backslash in the term but leaves _ a
+// wildcard, and so does this. Private attributes and passwords, which Strapi searches too,
+// are left out: a search would let a caller probe what it may not read.
+func (b *builder) search(m *schemas.Model, term string) (plan.Expr, error) {
+	if strings.IndexByte(term, 0) >= 0 {
+		return nil, apierror.InvalidParam("_q") // PostgreSQL cannot compare NUL characters
+	}
+	var esc strings.Builder
+	esc.WriteByte('%')
+	for _, r := range term {
+		if r == '*' || r == '%' || r == '\\' {
+			esc.WriteByte('\\')
+		}
+		esc.WriteRune(r)
+	}
+	esc.WriteByte('%')
+	pattern := esc.String()
+	numeric := isJSNumber(term)
+	or := plan.Or{b.cmp1(nil, nil, ir.CmpSearch, pattern)}
+	for _, a := range m.Attributes {
+		if !a.IsScalar() || a.Hidden() {
+			continue
+		}
+		switch a.Type {
+		case schemas.String, schemas.Text, schemas.UID, schemas.Email, schemas.Enumeration, schemas.RichText:
+		case schemas.Integer, schemas.BigInteger, schemas.Decimal, schemas.Float:
+			if !numeric {
+				continue
+			}
+		default:
+			continue
+		}
+		or = append(or, b.cmp1(nil, a, ir.CmpSearch, pattern))
+	}
+	return or, nil
+}
+
+// isJSNumber says whether lodash's toNumber reads s as a number (not NaN): blank is 0,
+// decimal and exponent forms, Infinity, and 0x/0o/0b integers, around any whitespace.
+func isJSNumber(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return true
+	}
+	if len(s) > 2 && s[0] == '0' {
+		base := 0
+		switch s[1] {
+		case 'x', 'X':
+			base = 16
+		case 'o', 'O':
+			base = 8
+		case 'b', 'B':
+			base = 2
+		}
+		if base != 0 {
+			_, err := strconv.ParseUint(s[2:], base, 64)
+			return err == nil || errors.Is(err, strconv.ErrRange)
+		}
+	}
+	t := strings.TrimLeft(s, "+-")
+	if t == "Infinity" {
+		return len(s)-len(t) <= 1
+	}
+	for _, c := range t {
+		if !(c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+			return false // Go also reads "inf", "nan", hex floats and underscores
+		}
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
 }

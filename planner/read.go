@@ -122,6 +122,13 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*plan.Plan, error) {
 			where = append(where, e)
 		}
 	}
+	if q.Search != nil && (q.Op == ir.FindMany || m.Kind == schemas.SingleType) {
+		e, err := b.search(m, *q.Search)
+		if err != nil {
+			return nil, err
+		}
+		where = append(where, e)
+	}
 	for _, c := range q.Locale {
 		if strings.IndexByte(c, 0) >= 0 {
 			return nil, apierror.InvalidParam("locale") // PostgreSQL cannot compare NUL characters
@@ -694,7 +701,7 @@ func scansAnyway(e plan.Expr) bool {
 			return true
 		}
 		switch x.Op {
-		case ir.CmpLike, ir.CmpNotLike, ir.CmpILike, ir.CmpNotILike:
+		case ir.CmpLike, ir.CmpNotLike, ir.CmpILike, ir.CmpNotILike, ir.CmpSearch:
 			return true
 		}
 	}

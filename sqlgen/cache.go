@@ -171,7 +171,7 @@ func (sh *shape) expr(e plan.Expr) {
 		}
 		sh.cmps = append(sh.cmps, cmpSlot{x, len(sh.vals)})
 		switch x.Op {
-		case ir.CmpLike, ir.CmpNotLike, ir.CmpILike, ir.CmpNotILike:
+		case ir.CmpLike, ir.CmpNotLike, ir.CmpILike, ir.CmpNotILike, ir.CmpSearch:
 			for _, a := range x.Args {
 				if p, ok := a.(string); ok {
 					if q := sh.d.likeValue(p); q != p {

@@ -79,6 +79,9 @@ type Dialect interface {
 	// likeValue is a LIKE pattern's bound value made one the database accepts whatever its
 	// text: the patterns are Strapi's, with % and _ as wildcards.
 	likeValue(pattern string) string
+	// search is a column's test of Strapi's _q search against one bound LIKE pattern, as
+	// Strapi's query engine writes it for the engine.
+	search(col string) string
 	// defaultValues ends an INSERT that takes every column's default.
 	defaultValues() string
 	// returningID is the clause an INSERT ends with to return the new row's id, or "" where

@@ -156,6 +156,9 @@ func (mysql) asText(col string) string { return "CAST(" + col + " AS CHAR)" }
 // narrows, the bytes decide).
 func (mysql) exact(expr string) string { return "CAST(" + expr + " AS BINARY)" }
 
+// search compares under the column's collation, as Strapi's plain LIKE does.
+func (mysql) search(col string) string { return col + " LIKE ?" }
+
 // likeValue needs nothing: a trailing escape character (backslash) is a literal here.
 func (mysql) likeValue(pattern string) string { return pattern }
 

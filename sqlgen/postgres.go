@@ -144,6 +144,8 @@ func (postgres) likeValue(pattern string) string {
 	return pattern
 }
 
+func (postgres) search(col string) string { return "CAST(" + col + " AS text) ILIKE ?" }
+
 func (postgres) defaultValues() string { return "DEFAULT VALUES" }
 func (postgres) refType() string       { return "integer" }
 

@@ -123,6 +123,10 @@ func (sqlite) exact(expr string) string { return expr }
 // likeValue needs nothing: LIKE has no escape character unless one is given.
 func (sqlite) likeValue(pattern string) string { return pattern }
 
+// search lowers both sides: Quarry's connections make LIKE case-sensitive (for $contains),
+// and Strapi's search relies on SQLite's default, which ignores ASCII case as LOWER does.
+func (sqlite) search(col string) string { return "LOWER(" + col + ") LIKE LOWER(?) ESCAPE '\\'" }
+
 func (sqlite) defaultValues() string { return "DEFAULT VALUES" }
 func (sqlite) refType() string       { return "integer" }
 

@@ -431,6 +431,9 @@ func (r *renderer) cmp(b *strings.Builder, args *[]any, c string, typ schemas.At
 	case ir.CmpNotILike:
 		b.WriteString("LOWER(" + c + ") NOT LIKE " + r.d.exact("LOWER(?)"))
 		bind(0)
+	case ir.CmpSearch:
+		b.WriteString(r.d.search(c))
+		bind(0)
 	}
 }
 

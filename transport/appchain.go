@@ -50,13 +50,17 @@ func (s *Server) appChain(next http.Handler) http.Handler {
 			refuse("This request runs " + what + "; Quarry runs them for the content API and GraphQL only")
 			return
 		}
-		body, err := s.projectBody(w, r)
+		body, form, err := s.projectBody(w, r)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
+		if form != nil {
+			defer form.Discard()
+			r = withForm(r, form)
+		}
 		if body == nil && r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
-			refuse("This request runs " + what + "; Quarry runs them for JSON bodies only")
+			refuse("This request runs " + what + "; Quarry runs them for JSON and multipart bodies only")
 			return
 		}
 		once.Do(func() {

@@ -3,17 +3,27 @@ package transport
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
+	"net/textproto"
+	"net/url"
+	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/planner"
+	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/transport/envelope"
+	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/projectcode"
 )
 
@@ -40,10 +50,15 @@ func (s *Server) serveProject(w http.ResponseWriter, r *http.Request, res Resolv
 		}
 		who = c
 	}
-	body, err := s.projectBody(w, r)
+	body, form, err := s.projectBody(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
+	}
+	if form != nil {
+		// Strapi's body parser removes the files when the request is answered.
+		defer form.Discard()
+		r = withForm(r, form)
 	}
 	if pr.NativeRoute {
 		r = r.WithContext(context.WithValue(r.Context(), origRequestKey{}, r))
@@ -51,30 +66,186 @@ func (s *Server) serveProject(w http.ResponseWriter, r *http.Request, res Resolv
 	s.Code.Serve(w, r, pr, who, res.Params, body, s.clientIP(r))
 }
 
-// projectBody is ctx.request.body: a JSON body within the server's limit (nil when the
-// request has none or sends another type).
-func (s *Server) projectBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+// projectBody is ctx.request.body: a JSON body within the server's limit, or a multipart
+// form's fields with its files (the form, whose files the caller discards); nil when the
+// request has none or sends another type.
+func (s *Server) projectBody(w http.ResponseWriter, r *http.Request) ([]byte, *upload.Form, error) {
 	if r.Body == nil || r.ContentLength == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt == "multipart/form-data" && s.Upload != nil {
+		form, err := s.Upload.ReadForm(w, r)
+		if err != nil {
+			return nil, nil, err
+		}
+		return formFields(form), form, nil
+	}
 	if mt != "application/json" && mt != "application/vnd.api+json" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	b, err := []byte(nil), error(&http.MaxBytesError{Limit: s.MaxBody})
 	if r.ContentLength <= s.MaxBody { // a declared length over the limit is refused unread
 		b, err = io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBody))
 	}
 	if err != nil {
-		return nil, &apierror.Error{Status: http.StatusRequestEntityTooLarge, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
+		return nil, nil, &apierror.Error{Status: http.StatusRequestEntityTooLarge, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err := syntaxError(b); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return b, nil
+	return b, nil, nil
+}
+
+// withForm hands a multipart request's form to the project's code (ctx.request.files) and
+// to Quarry's own action at the end of its chain.
+func withForm(r *http.Request, form *upload.Form) *http.Request {
+	return r.WithContext(projectcode.WithFiles(upload.WithForm(r.Context(), form), projectFiles(form)))
+}
+
+// formFields is a multipart form's fields as koa-body makes ctx.request.body of them: in
+// the order they came, a field sent once as its string, several times as an array (a
+// repeat after an empty value replaces it, as koa-body's truthiness check does).
+func formFields(form *upload.Form) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, name := range form.Names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(name)
+		b.Write(k)
+		b.WriteByte(':')
+		var vals []string
+		for _, v := range form.Fields[name] {
+			if len(vals) == 1 && vals[0] == "" {
+				vals = vals[:0]
+			}
+			vals = append(vals, v)
+		}
+		var out []byte
+		if len(vals) == 1 {
+			out, _ = json.Marshal(vals[0])
+		} else {
+			out, _ = json.Marshal(vals)
+		}
+		b.Write(out)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// projectFiles are a form's files as the project's code receives them.
+func projectFiles(form *upload.Form) []projectcode.File {
+	files := make([]projectcode.File, 0, len(form.Files))
+	for _, in := range form.Files {
+		f := projectcode.File{Field: in.Field, Path: in.TempPath(), Name: in.Filename, Type: in.Declared, Size: in.Size, Modified: time.Now()}
+		if st, err := os.Stat(in.TempPath()); err == nil {
+			f.Modified = st.ModTime()
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// writeBody is the body a chain's create or update hands to Quarry's own action: its JSON,
+// or, for a multipart request, the multipart form rebuilt from the fields the chain left
+// (ctx.request.body) and the files the client sent, streamed.
+func writeBody(ctx context.Context, method string, body []byte) (rd io.Reader, contentType string, length int64) {
+	form := upload.FormOf(ctx)
+	if form == nil || method != http.MethodPost && method != http.MethodPut {
+		if body == nil {
+			return nil, "", 0
+		}
+		return bytes.NewReader(body), "application/json", int64(len(body))
+	}
+	pr, pw := io.Pipe()
+	mw := multipart.NewWriter(pw)
+	go func() {
+		pw.CloseWithError(writeForm(mw, form, body))
+	}()
+	return pr, mw.FormDataContentType(), -1
+}
+
+// closeBody ends a streamed form whose reader stopped early (a refused part): its writer
+// would otherwise wait for a reader forever.
+func closeBody(rd io.Reader) {
+	if c, ok := rd.(io.Closer); ok {
+		c.Close()
+	}
+}
+
+// writeForm writes the fields of body (a JSON object; values that are not strings as
+// JavaScript's String() gives them, as koa-body would have received them) and the form's
+// files.
+func writeForm(mw *multipart.Writer, form *upload.Form, body []byte) error {
+	fields, err := orderedFields(body)
+	if err != nil {
+		return err
+	}
+	for _, f := range fields {
+		if err := mw.WriteField(f[0], f[1]); err != nil {
+			return err
+		}
+	}
+	for _, in := range form.Files {
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", mime.FormatMediaType("form-data", map[string]string{"name": in.Field, "filename": in.Filename}))
+		if in.Declared != "" {
+			h.Set("Content-Type", in.Declared)
+		}
+		part, err := mw.CreatePart(h)
+		if err != nil {
+			return err
+		}
+		f, err := in.Open()
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(part, f)
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return mw.Close()
+}
+
+// orderedFields reads a JSON object's members in order as form fields: an array is the
+// field repeated (koa-body's reading of a repeated field, undone), any other value as
+// JavaScript's String() writes it.
+func orderedFields(body []byte) ([][2]string, error) {
+	if len(bytes.TrimSpace(body)) == 0 || bytes.Equal(bytes.TrimSpace(body), []byte("null")) {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errors.New("ctx.request.body of a multipart request is not an object")
+	}
+	var out [][2]string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		name, _ := t.(string)
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		if list, ok := v.([]any); ok {
+			for _, x := range list {
+				out = append(out, [2]string{name, write.JSString(x)})
+			}
+			continue
+		}
+		out = append(out, [2]string{name, write.JSString(v)})
+	}
+	return out, nil
 }
 
 // Native runs a core action for the project's code (projectcode.Host): the answer Quarry
@@ -85,25 +256,23 @@ func (s *Server) Native(ctx context.Context, m *schemas.Model, action, id, rawQu
 	if m.Kind == schemas.SingleType {
 		path = "/api/" + m.SingularName
 	} else if id != "" {
-		path += "/" + id
+		path += "/" + url.PathEscape(id) // an id is one segment, whatever it holds
 	}
 	if rawQuery != "" {
 		path += "?" + rawQuery
 	}
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
+	rd, ct, n := writeBody(ctx, method, body)
 	req, err := http.NewRequestWithContext(ctx, method, path, rd)
 	if err != nil {
 		return http.StatusBadRequest, `{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-		req.ContentLength = int64(len(body))
+	if rd != nil {
+		req.Header.Set("Content-Type", ct)
+		req.ContentLength = n
 	}
 	rec := &capture{header: http.Header{}, status: http.StatusOK}
 	s.dispatchNow(rec, req, m, action, id, who)
+	closeBody(rd)
 	return rec.status, rec.body.String()
 }
 
@@ -130,10 +299,7 @@ func (s *Server) reenter(ctx context.Context, method, path, rawQuery string, bod
 	if rawQuery != "" {
 		target += "?" + rawQuery
 	}
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
+	rd, ct, n := writeBody(ctx, method, body)
 	req, err := http.NewRequestWithContext(ctx, method, target, rd)
 	if err != nil {
 		return http.StatusBadRequest, `{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`, nil
@@ -144,14 +310,15 @@ func (s *Server) reenter(ctx context.Context, method, path, rawQuery string, bod
 		req.Host = orig.Host
 	}
 	req.Header.Del("Content-Length")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-		req.ContentLength = int64(len(body))
+	if rd != nil {
+		req.Header.Set("Content-Type", ct)
+		req.ContentLength = n
 	} else {
 		req.ContentLength = 0
 	}
 	rec := &capture{header: http.Header{}, status: http.StatusOK}
 	s.router.ServeHTTP(rec, req)
+	closeBody(rd)
 	return rec.status, rec.body.String(), rec.header
 }
 
@@ -165,6 +332,28 @@ func (s *Server) User(ctx context.Context, id int64) ([]byte, error) {
 	}
 	var b envelope.Buf
 	b.FlatEntry(pl.Root, e)
+	return bytes.Clone(b.Bytes()), nil
+}
+
+// files are stored files as the query engine reads them (flat, every attribute), for the
+// upload service the project's code calls.
+func (s *Server) files(ctx context.Context, ids []int64) (json.RawMessage, error) {
+	var b envelope.Buf
+	b.WriteByte('[')
+	for i, id := range ids {
+		pl, e, err := s.readOne(ctx, s.DB, upload.FileQuery(id), ir.System)
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			return nil, fmt.Errorf("upload: file %d vanished", id)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.FlatEntry(pl.Root, e)
+	}
+	b.WriteByte(']')
 	return bytes.Clone(b.Bytes()), nil
 }
 

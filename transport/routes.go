@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/quarrycms/quarry/ir/apierror"
@@ -164,30 +165,9 @@ func (t *RouteTable) core(s *schemas.Schema, method string, segs []string) (Reso
 	best := Resolved{Kind: RouteNone}
 	order := 0
 	for _, m := range s.Models {
-		if !m.IsContentType() {
+		r, id, ok := t.coreMatch(m, segs)
+		if !ok {
 			continue
-		}
-		prefix, name := "", m.PluralName
-		if m.Kind == schemas.SingleType {
-			name = m.SingularName
-		}
-		var r *CoreRoutes
-		if t != nil {
-			r = t.Core[m.UID]
-		}
-		if t != nil && t.Files {
-			if r == nil {
-				continue // no router: Strapi routes nothing of this type
-			}
-			prefix = r.Prefix
-		}
-		rest, ok := cutSegments(segs, splitPath(prefix+"/"+name))
-		if !ok || len(rest) > 1 || m.Kind == schemas.SingleType && len(rest) > 0 {
-			continue
-		}
-		id := ""
-		if len(rest) == 1 {
-			id = rest[0]
 		}
 		action := coreAction(m, method, id != "")
 		enabled := func(a string) bool { return r == nil || r.Action == nil || r.Action[a] }
@@ -217,6 +197,75 @@ func (t *RouteTable) core(s *schemas.Schema, method string, segs []string) (Reso
 		return res, order
 	}
 	return best, order
+}
+
+// coreMatch says whether segs is a path of m's core router: its routes (nil when the
+// project has no route files) and the path's id ("" for the type's own path).
+func (t *RouteTable) coreMatch(m *schemas.Model, segs []string) (r *CoreRoutes, id string, ok bool) {
+	if !m.IsContentType() {
+		return nil, "", false
+	}
+	prefix, name := "", m.PluralName
+	if m.Kind == schemas.SingleType {
+		name = m.SingularName
+	}
+	if t != nil {
+		r = t.Core[m.UID]
+	}
+	if t != nil && t.Files {
+		if r == nil {
+			return nil, "", false // no router: Strapi routes nothing of this type
+		}
+		prefix = r.Prefix
+	}
+	rest, ok := cutSegments(segs, splitPath(prefix+"/"+name))
+	if !ok || len(rest) > 1 || m.Kind == schemas.SingleType && len(rest) > 0 {
+		return nil, "", false
+	}
+	if len(rest) == 1 {
+		id = rest[0]
+	}
+	return r, id, true
+}
+
+// Allowed are the methods of the project's routes that match a path (below /api), in the
+// order they were registered: what koa-router's 405 and OPTIONS answers name.
+func (t *RouteTable) Allowed(s *schemas.Schema, path string) []string {
+	segs := splitPath(path)
+	type routed struct {
+		order  int
+		method string
+	}
+	var list []routed
+	if t != nil {
+		for _, c := range t.Custom {
+			if !c.Outside && matchPattern(c.Path, segs) {
+				list = append(list, routed{c.Order, c.Method})
+			}
+		}
+	}
+	for _, m := range s.Models {
+		r, id, ok := t.coreMatch(m, segs)
+		if !ok {
+			continue
+		}
+		order := 0
+		if r != nil {
+			order = r.Order
+		}
+		// The core router's order: find, findOne, create, update, delete.
+		for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
+			if a := coreAction(m, method, id != ""); a != "" && (r == nil || r.Action == nil || r.Action[a]) {
+				list = append(list, routed{order, method})
+			}
+		}
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].order < list[j].order })
+	out := make([]string, len(list))
+	for i, x := range list {
+		out[i] = x.method
+	}
+	return out
 }
 
 // coreAction is the core action a method runs on a content type's route (with or without

@@ -172,10 +172,14 @@ func (s *Server) Handler() http.Handler {
 	}
 	if s.Code != nil && s.Code.Services == nil {
 		s.Code.Services = map[string]projectcode.PluginService{
-			"users-permissions.jwt": userspermissions.JWTService{JWT: s.Auth.JWT, Now: s.Now},
+			"users-permissions.jwt":  userspermissions.JWTService{JWT: s.Auth.JWT, Now: s.Now},
+			"users-permissions.role": userspermissions.RoleService{Auth: s.Auth},
 		}
 		if !s.EmailOff {
 			s.Code.Services["email.email"] = email.ProjectService{Mailer: s.Mailer, Log: s.Log}
+		}
+		if s.Upload != nil {
+			s.Code.Services["upload.upload"] = upload.ProjectService{Upload: s.Upload, Read: s.files}
 		}
 	}
 	if s.Code != nil && s.Code.Localize == nil {
@@ -276,7 +280,9 @@ func (s *Server) Handler() http.Handler {
 	if s.Upstream != nil {
 		r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) { s.toUpstream(w, r, "method not served by Quarry") })
 	} else {
-		r.MethodNotAllowed(envelope.MethodNotAllowed)
+		r.MethodNotAllowed(func(w http.ResponseWriter, req *http.Request) {
+			envelope.MethodNotAllowed(w, req, pluginAllowed(r, req.URL.Path)...)
+		})
 	}
 	return withoutTrailingSlash(withRESTPrefix(s.RESTPrefix, r))
 }
@@ -443,15 +449,34 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		envelope.WriteAPIError(w, apierror.NotFound())
-	case http.MethodOptions:
-		w.Header().Set("Allow", "HEAD, GET")
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Header().Set("Content-Length", "0")
-		w.WriteHeader(http.StatusOK)
 	default:
-		w.Header().Set("Allow", "HEAD, GET")
-		envelope.MethodNotAllowed(w, r)
+		s.methodNotAllowed(w, r)
 	}
+}
+
+// pluginAllowed are the methods the plugins' routes (mounted on mux) serve at path.
+func pluginAllowed(mux *chi.Mux, path string) []string {
+	var out []string
+	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
+		if mux.Match(chi.NewRouteContext(), m, path) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// methodNotAllowed is koa-router's answer to a method the path is not routed for, naming
+// the methods routed there.
+func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	envelope.MethodNotAllowed(w, r, s.allowed(r)...)
+}
+
+// allowed lists the methods the project's routes below /api serve at r's path.
+func (s *Server) allowed(r *http.Request) []string {
+	if p, ok := strings.CutPrefix(r.URL.Path, "/api/"); ok && s.Schema != nil {
+		return s.Routes.Allowed(s.Schema, "/"+p)
+	}
+	return nil
 }
 
 // toUpstream forwards the request to Strapi. Headers Quarry's middleware already set are
@@ -544,7 +569,7 @@ func (s *Server) routeFiles(w http.ResponseWriter, r *http.Request) {
 	case RouteProject:
 		s.serveProject(w, r, res)
 	case RouteMethod:
-		envelope.MethodNotAllowed(w, r)
+		s.methodNotAllowed(w, r)
 	case RouteCore:
 		var who *ir.Caller
 		if res.Public {
@@ -622,7 +647,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		}
 	} else if st, ok := s.Schema.BySingular(name); ok && id == "localizations" && st.Localized && s.I18n != nil {
 		if r.Method != http.MethodPost {
-			envelope.MethodNotAllowed(w, r)
+			envelope.MethodNotAllowed(w, r, http.MethodPost) // i18n's createLocalization
 			return
 		}
 		if code := s.Routes.CoreCode(st.UID, "createLocalization"); len(code) > 0 {
@@ -652,7 +677,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 			s.toUpstream(w, r, "method not served by Quarry")
 			return
 		}
-		envelope.MethodNotAllowed(w, r)
+		s.methodNotAllowed(w, r)
 		return
 	}
 	if pr := s.Routes.CoreProject(m.UID, action); pr != nil {

@@ -3,6 +3,7 @@ package graphql
 import (
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/parser/gqlschema"
 	"github.com/quarrycms/quarry/schemas"
 )
@@ -42,6 +43,12 @@ type Field struct {
 	Union  map[string]*Object
 	// Resolver is the extension resolver of the field, if any.
 	Resolver gqlschema.Resolver
+	// Entities is, for an extension's root field returning a content type's EntityResponse
+	// or EntityResponseCollection, the read of its selection (Model, Fields, Populate; the
+	// request adds the ids the resolver answers): the relations, media, components and
+	// dynamic zones under attributes are read from the database as Strapi's association
+	// resolvers load them. Shared by the requests of a template: copied before use.
+	Entities *ir.Query
 	// Morph marks UploadFile.related, whose members' attribute fields carry their Attr.
 	Morph bool
 	// Err is a failure of this field alone (bad arguments of a relation): it answers null

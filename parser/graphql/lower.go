@@ -69,6 +69,8 @@ type RootField struct {
 	Related []string
 	// Err is a failure of this root field (answered as null with the error).
 	Err error
+	// sel is the selection the field's arguments were lowered on (Relower lowers others).
+	sel *selection
 }
 
 type lowerer struct {
@@ -106,9 +108,51 @@ func (l *lowerer) lowerRoot(f *Field, op ast.Operation, root *ast.Definition) *R
 		return rf
 	}
 	if sel := l.classify(rf, op, root); sel != nil {
+		rf.sel = sel
 		rf.Err = l.rootArgs(rf, sel, nil)
 	}
 	return rf
+}
+
+// Relower lowers a generated root field again with args in place of the document's: the
+// arguments a resolver middleware passes on to the generated resolver (plain JSON values),
+// coerced against the field's argument types as variables are and lowered as the
+// document's are, as Strapi's resolver runs with the args it is given. A value the types
+// refuse is a user-input error of the field.
+func Relower(s *gqlschema.Schema, opt Options, rf *RootField, args map[string]any) (*RootField, error) {
+	if rf.sel == nil || rf.Def == nil {
+		return nil, errors.New("graphql: the root field has no arguments to lower again")
+	}
+	c := &coercer{schema: s.AST, gs: s}
+	obj := newObj()
+	for _, ad := range rf.Def.Arguments {
+		v, given := args[ad.Name]
+		if !given {
+			if ad.DefaultValue != nil {
+				dv, _, err := c.literal(ad.DefaultValue, ad.Type)
+				if err != nil {
+					return nil, userInput(err)
+				}
+				obj.set(ad.Name, dv)
+			}
+			continue
+		}
+		c.faults = nil
+		cv := c.value(v, ad.Type, nil)
+		if len(c.faults) > 0 {
+			pe := c.faults[0]
+			return nil, userInput(errf("Argument \"%s\" got invalid value %s; %s", ad.Name, jsInspect(v), pe.msg))
+		}
+		obj.set(ad.Name, cv)
+	}
+	f := *rf.Field
+	f.Args = obj
+	out := &RootField{Field: &f, Kind: rf.Kind, Model: rf.Model, Action: rf.Action, sel: rf.sel}
+	l := &lowerer{s: s, c: c, opt: opt}
+	if err := l.rootArgs(out, rf.sel, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // classify sets a root field's kind, model and action and lowers its selection; it reads
@@ -131,6 +175,19 @@ func (l *lowerer) classify(rf *RootField, op ast.Operation, root *ast.Definition
 	if !ok {
 		rf.Kind = KindCustom
 		f.Resolver = l.s.Resolver(root.Name, f.Name)
+		if m := l.responseModel(f); m != nil {
+			// Strapi resolves an EntityResponse from the resolver's {value} (and a collection
+			// from its {nodes}) with the generated types' resolvers: lowered as a generated
+			// read of that model, run for the ids the resolver answers.
+			sel := &selection{q: &ir.Query{Model: m.UID, Op: ir.FindMany}}
+			lv := newLevel(m)
+			l.sel = sel
+			l.response(sel, f.Object, lv)
+			l.sel = nil
+			lv.apply(sel.q)
+			f.Entities = sel.q
+			return nil
+		}
 		l.annotate(f.Object)
 		for _, o := range f.Union {
 			l.annotate(o)
@@ -290,6 +347,22 @@ var uploadActions = map[string]bool{gqlschema.ActionUpload: true, gqlschema.Acti
 // they wrote, read back through the planner.
 var accountReadBack = map[string]bool{gqlschema.ActionCreateUser: true, gqlschema.ActionUpdateUser: true,
 	gqlschema.ActionDeleteUser: true}
+
+// responseModel is the content type whose EntityResponse or EntityResponseCollection an
+// extension's field returns; nil for other types.
+func (l *lowerer) responseModel(f *Field) *schemas.Model {
+	if f.Object == nil || f.Object.Type == nil {
+		return nil
+	}
+	ti := l.s.Type(f.Object.Type.Name)
+	if ti == nil || ti.Model == nil || !ti.Model.IsContentType() {
+		return nil
+	}
+	if ti.Role != gqlschema.RoleEntityResponse && ti.Role != gqlschema.RoleEntityResponseCollection {
+		return nil
+	}
+	return ti.Model
+}
 
 // annotate marks attribute fields below a custom field's result, so generated types
 // returned by extension resolvers are shaped like Shadow CRUD ones where possible.

@@ -226,6 +226,7 @@ func (l *lowerer) bind(t *template, def *ast.OperationDefinition, root *ast.Defi
 				continue
 			}
 			rf.Kind, rf.Model, rf.Action = rt.class.Kind, rt.class.Model, rt.class.Action
+			rf.sel = rt.sel
 			if rt.sel != nil {
 				var pre *lowered
 				if rt.args != nil {

@@ -76,7 +76,7 @@ func Lower(params []byte, style Style, q *ir.Query) (Params, error) {
 				add(page, k, v)
 			// The entity service reads no pagination key (the core service turns it into
 			// start and limit before calling it).
-			case "filters", "populate", "fields", "sort", "publicationState", "locale":
+			case "filters", "populate", "fields", "sort", "publicationState", "locale", "_q":
 				add(restQ, k, v)
 			}
 		case QueryEngine:
@@ -94,6 +94,8 @@ func Lower(params []byte, style Style, q *ir.Query) (Params, error) {
 				add(page, "limit", v)
 			case "offset":
 				add(page, "start", v)
+			case "_q":
+				add(restQ, "_q", v)
 			}
 		}
 	}

@@ -47,6 +47,14 @@ func Lower(root *qs.Object, q *ir.Query) error {
 			q.PublicationState, err = parsePublicationState(v, "publicationState")
 		case "locale":
 			q.Locale, err = parseLocale(v)
+		case "_q":
+			// Strapi's search: a string term (anything else crashes its query engine).
+			if v.Kind != qs.String {
+				err = apierror.InvalidParam("_q")
+			} else {
+				term := v.Str
+				q.Search = &term
+			}
 		case "start", "limit", "page", "pageSize":
 			// Strapi's service merges these with its own pagination and always refuses the mix.
 			err = apierror.Pagination("Invalid pagination attributes. You cannot use page and offset pagination in the same query")

@@ -182,6 +182,10 @@ func jsStringifyCompact(v any) string {
 	return b.String()
 }
 
+// JSString is JavaScript's String(value) for a decoded JSON value (numbers as
+// json.Number): what a form field holds when the project's code puts a value there.
+func JSString(v any) string { return jsString(v) }
+
 // jsString is JavaScript's String(value) for decoded JSON values.
 func jsString(v any) string {
 	switch x := v.(type) {

@@ -307,7 +307,8 @@ func (a *App) ProjectCode(host projectcode.Host, runner *exec.Runner, log *slog.
 	qc, _ := a.Config.Quarry() // checked when the app was opened
 	return &projectcode.Runtime{Dir: a.Dir, Schema: a.Schema, Eval: a.Routes.Eval, Host: host,
 		Planner: &planner.Planner{Schema: a.Schema, Config: cfg}, Runner: runner, DB: a.DB,
-		Log: log, Config: a.ConfigMap(), Subscriptions: a.Routes.Subscriptions, ReadHooked: a.Routes.ReadHookModels(), FetchAllow: qc.Fetch.Allow}
+		Log: log, Config: a.ConfigMap(), Subscriptions: a.Routes.Subscriptions, ReadHooked: a.Routes.ReadHookModels(), FetchAllow: qc.Fetch.Allow,
+		PluginsOff: a.pluginsOff()}
 }
 
 // ConfigMap is the project's configuration by name (api, plugins, server, …), as
@@ -327,6 +328,17 @@ func (a *App) configError(name string, err error) error {
 		return err
 	}
 	return fmt.Errorf("%s: %w", strings.Join(files, ", "), err)
+}
+
+// pluginsOff names the plugins Quarry implements that the project turns off.
+func (a *App) pluginsOff() []string {
+	var off []string
+	for _, name := range []string{"users-permissions", "i18n", "graphql"} {
+		if !a.PluginEnabled(name) {
+			off = append(off, name)
+		}
+	}
+	return off
 }
 
 // PluginEnabled says whether config/plugins.* leaves a plugin on (Quarry's plugins are on

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/quarrycms/quarry/ir/apierror"
 )
@@ -31,10 +32,35 @@ func WriteJSON(w http.ResponseWriter, status int, b *Buf) {
 	}
 }
 
-// MethodNotAllowed is the router's answer to a method a route does not serve, as Strapi's
-// koa router words it.
-func MethodNotAllowed(w http.ResponseWriter, r *http.Request) {
+// MethodNotAllowed is koa-router's answer to a method a path is not routed for: a 405
+// whose Allow header names HEAD and GET (Strapi's public middleware routes GET of every
+// path) and then the methods routed there, or for OPTIONS an empty 200 with that header.
+func MethodNotAllowed(w http.ResponseWriter, r *http.Request, routed ...string) {
+	allow := "HEAD, GET"
+	for _, m := range routed {
+		if m != http.MethodGet && m != http.MethodHead && !strings.Contains(allow, m) {
+			allow += ", " + m
+		}
+	}
+	w.Header().Set("Allow", allow)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if r.Method == http.MethodOptions {
+		w.Header().Set("Content-Length", "0")
+		w.WriteHeader(http.StatusOK)
+		return
+	}
 	w.WriteHeader(http.StatusMethodNotAllowed)
 	w.Write([]byte("Method Not Allowed"))
+}
+
+// RoutedMethods are the methods of a by-method route table, in a fixed order (POST, PUT,
+// DELETE, PATCH), for MethodNotAllowed.
+func RoutedMethods[V any](byMethod map[string]V) []string {
+	var out []string
+	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
+		if _, ok := byMethod[m]; ok {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -132,7 +132,7 @@ func Methods(h Host, notFoundOtherwise bool, routes map[string]Route) http.Handl
 			if notFoundOtherwise {
 				h.NotFound(w, r)
 			} else {
-				envelope.MethodNotAllowed(w, r)
+				envelope.MethodNotAllowed(w, r, envelope.RoutedMethods(routes)...)
 			}
 			return
 		}

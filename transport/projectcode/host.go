@@ -164,6 +164,10 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		if style == jsquery.QueryEngine {
 			return rt.writeMany(c, m, name, a)
 		}
+	case "createMany":
+		if style == jsquery.QueryEngine {
+			return rt.createMany(c, m, a)
+		}
 	}
 	api := "strapi.entityService." + name
 	if style == jsquery.QueryEngine {

@@ -83,6 +83,10 @@ type Runtime struct {
 	Services map[string]PluginService
 	// FetchAllow are the hosts the project's code may fetch (config/quarry's fetch.allow).
 	FetchAllow []string
+	// PluginsOff are the plugins the project has but Strapi would not load (declared
+	// enabled: false): strapi.plugin(name) is undefined for them, as in Strapi, so code
+	// calling their services fails there as it fails in Strapi.
+	PluginsOff []string
 	// Subscriptions counts the lifecycle subscriptions src/index's register() and bootstrap()
 	// make (routes.Model.Subscriptions): each sandbox replays them before running hooks.
 	Subscriptions int
@@ -535,7 +539,8 @@ func (rt *Runtime) setupJSON() (string, error) {
 	}
 	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
 		"statuses": statuses, "root": rt.Dir, "maxLength": maxLength,
-		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "readHooked": orNone(rt.ReadHooked)})
+		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "readHooked": orNone(rt.ReadHooked),
+		"pluginsOff": orNone(rt.PluginsOff)})
 	return string(b), err
 }
 

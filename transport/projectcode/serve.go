@@ -119,7 +119,11 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 		if len(body) > 0 {
 			bodyJSON = js.ToValue(string(body))
 		}
-		return v.serve(goja.Undefined(), js.ToValue(route.Key), js.ToValue(route.json), jsRequest(js, &req, root, who), bodyJSON)
+		jr := jsRequest(js, &req, root, who)
+		if files := filesJSON(ctx); files != "" {
+			put(jr, "files", js.ToValue(files))
+		}
+		return v.serve(goja.Undefined(), js.ToValue(route.Key), js.ToValue(route.json), jr, bodyJSON)
 	}, func(box *goja.Object) { res = readBox(box) })
 	if err != nil {
 		return rt.failed(route, err)

@@ -218,6 +218,14 @@
     if (instances[kind][uid]) return instances[kind][uid];
     var f = factoryOf(kind, uid);
     var obj;
+    if (f === undefined && kind === 'services' && String(uid).indexOf('plugin::') === 0) {
+      // strapi.service('plugin::graphql.format') is strapi.plugin('graphql').service('format').
+      var rest = String(uid).slice('plugin::'.length), dot = rest.indexOf('.');
+      if (dot > 0 && !localPlugin(rest.slice(0, dot))) {
+        if ((host.pluginsOff || []).indexOf(rest.slice(0, dot)) >= 0) return undefined; // as strapi.plugin(name)
+        return pluginService(rest.slice(0, dot), rest.slice(dot + 1));
+      }
+    }
     if (f === undefined) {
       if (!contentTypes[uid] || uid.indexOf('api::') !== 0) return undefined;
       f = kind === 'controllers' ? createCoreController(uid) : createCoreService(uid);
@@ -251,6 +259,7 @@
     return new Proxy({}, { get: function (t, k) { return typeof k === 'string' && k !== 'then' ? get(k) : undefined; } });
   }
   function plugin(name) {
+    if ((host.pluginsOff || []).indexOf(name) >= 0) return undefined;
     var p = {
       get routes() { return routesOf(name); },
       service: function (s) { return localPlugin(name) ? instance('services', 'plugin::' + name + '.' + s) : pluginService(name, s); },
@@ -279,8 +288,45 @@
       add: function (values) { return entityService.create(userUID, { data: values, populate: ['role'] }); },
       edit: function (id, params) { return entityService.update(userUID, id, { data: params || {}, populate: ['role'] }); },
       remove: function (params) { return query(userUID).delete({ where: params }); }
+    },
+    'email.email': {
+      getProviderSettings: function () { return strapi.config.get('plugin.email'); },
+      sendTemplatedEmail: async(function (emailOptions, emailTemplate, data) {
+        var sent = Object.assign({}, emailOptions || {}, renderEmailTemplate(emailTemplate || {}, data));
+        return pluginService('email', 'email').send(sent);
+      })
     }
   };
+  // renderEmailTemplate is the email service's sendTemplatedEmail rendering: subject, text
+  // and html must all be keys of the template; each is a lodash template whose only
+  // interpolation is <%= name %> of a key path of data (keysDeep), which renders as the
+  // value's text ('' for null and undefined). Lodash would also run <% code %> and
+  // <%- escaped %> blocks as JavaScript: a template holding one is refused, never run.
+  function renderEmailTemplate(tpl, data) {
+    var attrs = ['subject', 'text', 'html'];
+    var missing = attrs.filter(function (a) { return Object.keys(tpl).indexOf(a) < 0; });
+    if (missing.length) throw new Error('Following attributes are missing from your email template : ' + missing.join(', '));
+    var keysDeep = function (o, path) {
+      if (o === null || (typeof o !== 'object' && typeof o !== 'function')) return [path.join('.')];
+      return Object.keys(o).reduce(function (acc, k) { return acc.concat(keysDeep(o[k], path.concat([k]))); }, []);
+    };
+    var allowed = keysDeep(data, []);
+    var interpolate = new RegExp('<%=\\s*(' + allowed.join('|') + ')\\s*%>', 'g');
+    var out = {};
+    attrs.forEach(function (a) {
+      if (!tpl[a]) return;
+      var text = String(tpl[a]).replace(interpolate, function (m, name) {
+        var v = data;
+        String(name).split('.').forEach(function (k) { v = v === null || v === undefined ? undefined : v[k]; });
+        return v === null || v === undefined ? '' : String(v);
+      });
+      if (text.indexOf('<%') >= 0) {
+        throw new errors.NotImplementedError('sendTemplatedEmail: the template\'s ' + a + ' holds a lodash block other than <%= %> of a key of data, which Quarry does not run');
+      }
+      out[a] = text;
+    });
+    return out;
+  }
   // What register() calls on the GraphQL extension service (shadowCRUD, ...) is Quarry's
   // already (read from the project at start): a no-op while the sandbox runs register().
   var inert = new Proxy(function () {}, {
@@ -294,14 +340,34 @@
     get: function (t, k) { return Object.prototype.hasOwnProperty.call(t, k) ? t[k] : inert[k]; }
   });
   var syncMethods = { 'users-permissions.jwt': ['issue'] };
+  // Methods that answer nothing (undefined, where the host's JSON has null).
+  var voidMethods = { 'users-permissions.role': ['createRole', 'updateRole', 'deleteRole'] };
+  // The GraphQL plugin's format service: what its generated resolvers answer and an
+  // extension's resolvers return for Quarry to resolve as the generated types' (a
+  // <Type>EntityResponse from {value}, a collection from {nodes}).
+  var graphqlFormat = { returnTypes: {
+    toEntityResponse: function (value, info) {
+      info = info || {};
+      return { value: value, info: { args: info.args === undefined ? {} : info.args, resourceUID: info.resourceUID } };
+    },
+    toEntityResponseCollection: function (nodes, info) {
+      info = info || {};
+      return { nodes: nodes, info: { args: info.args === undefined ? {} : info.args, resourceUID: info.resourceUID } };
+    }
+  } };
   function pluginService(p, s) {
+    if (p === 'graphql' && s === 'format') return graphqlFormat;
     if (registering && p === 'graphql') return s === 'extension' ? extensionService : inert;
     var svc = JSON.parse(host.serviceMethods(p + '.' + s));
     var own = scriptServices[p + '.' + s];
     if (!svc && !own) throw new errors.NotImplementedError('strapi.plugin(\'' + p + '\').service(\'' + s + '\') is not provided by Quarry');
     var out = {};
     (svc || []).forEach(function (m) {
-      var run = function () { return call('plugin.' + p + '.' + s + '.' + m, Array.prototype.slice.call(arguments)); };
+      var none = (voidMethods[p + '.' + s] || []).indexOf(m) >= 0;
+      var run = function () {
+        var v = call('plugin.' + p + '.' + s + '.' + m, Array.prototype.slice.call(arguments));
+        return none ? undefined : v;
+      };
       // The plugins' synchronous methods stay synchronous (jwt.issue returns the token).
       out[m] = (syncMethods[p + '.' + s] || []).indexOf(m) >= 0 ? run : async(run);
     });
@@ -664,6 +730,7 @@
     request.method = req.method; request.url = req.url; request.path = req.path; request.querystring = req.querystring;
     request.headers = request.header = req.headers; request.ip = req.ip; request.ips = [req.ip];
     request.host = req.headers.host; request.hostname = (req.headers.host || '').split(':')[0];
+    if (req.files) request.files = formFiles(JSON.parse(req.files));
     var ctx = Object.create(ctxProto);
     hidden(ctx, '__res', res);
     hidden(ctx, '__req', req);
@@ -675,6 +742,20 @@
     ctx.headers = ctx.header = req.headers; ctx.ip = req.ip; ctx.host = request.host; ctx.hostname = request.hostname;
     ctx.cookies = noCookies;
     return ctx;
+  }
+  // ctx.request.files of a multipart request: formidable's File objects (size, path, name,
+  // type, hash, lastModifiedDate), which JSON.stringify writes with mtime for the date.
+  function formFiles(byField) {
+    function file(f) {
+      var o = { size: f.size, path: f.path, name: f.name, type: f.type === undefined ? undefined : f.type, hash: null, lastModifiedDate: new Date(f.mtime) };
+      hidden(o, 'toJSON', function () { return { size: this.size, path: this.path, name: this.name, type: this.type, mtime: this.lastModifiedDate }; });
+      return o;
+    }
+    Object.keys(byField).forEach(function (k) {
+      var v = byField[k];
+      byField[k] = Array.isArray(v) ? v.map(file) : file(v);
+    });
+    return byField;
   }
   var noCookies = { get: function () { return undefined; }, set: function () {} };
   function setHeader(res, n, v) {

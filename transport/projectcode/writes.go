@@ -27,6 +27,7 @@ type Writer interface {
 	Apply(ctx context.Context, q *ir.Query, who *ir.Caller) (*write.Result, error)
 	UpdateMany(ctx context.Context, m *schemas.Model, ids []int64, data map[string]any) (int64, error)
 	DeleteMany(ctx context.Context, m *schemas.Model, ids []int64) (int64, error)
+	CreateMany(ctx context.Context, m *schemas.Model, rows []map[string]any) ([]int64, error)
 }
 
 // vmKey carries, in a request's context, the sandbox its script runs in: a write that
@@ -177,6 +178,38 @@ func (rt *Runtime) writeMany(c *call, m *schemas.Model, op string, a readArgs) (
 		return nil, err
 	}
 	return json.Marshal(map[string]int64{"count": n})
+}
+
+// createMany runs the query engine's createMany({ data: [...] }) through the one write
+// path and answers as Strapi's does: { count, ids }.
+func (rt *Runtime) createMany(c *call, m *schemas.Model, a readArgs) ([]byte, error) {
+	params, err := rt.writeParams(a)
+	if err != nil {
+		return nil, err
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(params.Data, &items); err != nil || items == nil {
+		return nil, apierror.Validation("CreateMany expects data to be an array")
+	}
+	rows := make([]map[string]any, len(items))
+	for i, it := range items {
+		var q ir.Query
+		if err := setData(&q, it); err != nil {
+			return nil, err
+		}
+		rows[i] = q.Data
+	}
+	ids, err := rt.Writes.CreateMany(c.ctx, m, rows)
+	if err != nil {
+		return nil, err
+	}
+	if ids == nil {
+		ids = []int64{}
+	}
+	return json.Marshal(struct {
+		Count int     `json:"count"`
+		IDs   []int64 `json:"ids"`
+	}{len(items), ids})
 }
 
 // writeTarget is the id an update or delete writes: the entity service's id argument, or

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/parser/gqlschema"
 	pg "github.com/quarrycms/quarry/parser/graphql"
 )
@@ -48,6 +49,18 @@ func (x *execution) customField(typeName string, f *pg.Field, parent map[string]
 	if err != nil {
 		x.fieldError(err, f, p)
 		return x.settle(t, typeName, f, p, x.w.Len(), failed)
+	}
+	if f.Entities != nil && !isNil(v) {
+		return x.customEntities(typeName, f, v, p)
+	}
+	if m, ok := v.(map[string]any); ok && f.Object != nil && (m["value"] != nil || m["nodes"] != nil) {
+		if ti := x.h.gs.Type(f.Object.Type.Name); ti != nil && (ti.Role == gqlschema.RoleEntityResponse || ti.Role == gqlschema.RoleEntityResponseCollection) {
+			// toEntityResponse's answer below a root field: not resolved by Quarry, refused
+			// rather than answered as an empty response.
+			x.fieldError(&apierror.Error{Status: 501, Name: "NotImplementedError",
+				Message: typeName + "." + f.Name + " returns a " + f.Object.Type.Name + " from the format service below a root field, which Quarry does not resolve"}, f, p)
+			return x.settle(t, typeName, f, p, x.w.Len(), failed)
+		}
 	}
 	return x.complete(t, typeName, f, v, p)
 }

@@ -39,6 +39,10 @@ type execution struct {
 	// lent is set once entry values were handed to extension resolvers, which may keep
 	// them: the results read since are not released (exec.Result.Release).
 	lent bool
+	// values are the entries an extension's resolver answered as an EntityResponse, by
+	// the entries read for them: their id and scalar attributes are the resolver's
+	// (customEntities).
+	values map[*exec.Entry]map[string]any
 	// emptyPopulate shapes relations, components and dynamic zones as empty (deleted entries).
 	emptyPopulate bool
 	// files are the file parts of a multipart request, by map key; used, those stored.
@@ -123,11 +127,21 @@ func (x *execution) rootField(rootType *ast.Definition, rf *pg.RootField, p *pat
 	scope := []string{rf.Model.UID + "." + rf.Action}
 	open := false
 	next := func(ctx context.Context, rp gqlschema.ResolveParams) (any, error) {
-		if err := argsKept(rf.Field, rp); err != nil {
-			return nil, err
+		cur := rf
+		if rp.Args != nil && !sameJSON(rp.Args, argMap(rf.Field.Args)) {
+			// A resolver middleware passed other args: the query is lowered again from
+			// them, as Strapi's resolver runs with what it is given.
+			again, err := pg.Relower(x.h.gs, x.h.opt, rf, rp.Args)
+			if err != nil {
+				return nil, err
+			}
+			if again.Err != nil {
+				return nil, again.Err
+			}
+			cur = again
 		}
 		x.w.Truncate(mark) // a middleware may run it more than once
-		return x.shadowCRUD(ctx, rf, p)
+		return x.shadowCRUD(ctx, cur, p)
 	}
 	if rf.Kind == pg.KindAccount || rf.Kind == pg.KindUpload {
 		if rf.Kind == pg.KindAccount {
@@ -179,11 +193,11 @@ func (x *execution) rootField(rootType *ast.Definition, rf *pg.RootField, p *pat
 	return true
 }
 
-// argsKept refuses to run a generated (or plugin) root resolver with args other than the
-// document's: its query was lowered from the document before the resolver's middlewares ran,
-// so running it would ignore what a middleware changed (a filter it adds to limit entries to
-// the caller's own, say). Strapi runs the changed args; Quarry answers NotImplementedError
-// rather than run the unchanged ones.
+// argsKept refuses to run a plugin's root resolver (users-permissions, upload) with args
+// other than the document's: its payload was read from the document before the resolver's
+// middlewares ran, so running it would ignore what a middleware changed. Strapi runs the
+// changed args; Quarry answers NotImplementedError rather than run the unchanged ones.
+// (A generated query or mutation is lowered again from the args it is given.)
 func argsKept(f *pg.Field, rp gqlschema.ResolveParams) error {
 	if rp.Args == nil {
 		return nil // no middleware had them

@@ -211,6 +211,10 @@ func (x *execution) entity(o *pg.Object, step *plan.Select, e *exec.Entry, p *pa
 		case f.Name == "__typename":
 			d = x.str(o.Type.Name)
 		case f.Name == "id":
+			if ov, ok := x.values[e]; ok {
+				d = x.complete(fieldType(f), o.Type.Name, f, ov["id"], &fp) // Strapi's prop('id')
+				break
+			}
 			d = x.id(e.ID)
 		case f.Name == "attributes" && f.Object != nil:
 			d = x.attributes(f.Object, step, e, &fp)
@@ -297,9 +301,16 @@ func (x *execution) attributes(o *pg.Object, step *plan.Select, e *exec.Entry, p
 			d = x.morphs(f, e.ID, &fp)
 		case f.Attr == nil:
 			x.lent = true
-			d = x.customField(o.Type.Name, f, parentValues(step, e), &fp)
+			parent := parentValues(step, e)
+			if ov, ok := x.values[e]; ok {
+				parent = ov
+			}
+			d = x.customField(o.Type.Name, f, parent, &fp)
 		case f.Attr.IsScalar():
-			if c, found := cols[f.Attr.Name]; found && c < len(e.Values) {
+			if ov, ok := x.values[e]; ok {
+				// An entry an extension's resolver answers: its own values (customEntities).
+				d = x.scalar(f.Attr, valueScalar(f.Attr, ov[f.Attr.Name]))
+			} else if c, found := cols[f.Attr.Name]; found && c < len(e.Values) {
 				d = x.scalar(f.Attr, e.Values[c])
 			} else {
 				d = x.null()

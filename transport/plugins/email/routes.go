@@ -208,8 +208,8 @@ type ProjectService struct {
 	Log    *slog.Logger
 }
 
-// Methods are the service's methods the project's code may call; sendTemplatedEmail (lodash
-// templates) is not among them and answers 501 naming it.
+// Methods are the service's methods the project's code may call; sendTemplatedEmail renders
+// its template in the sandbox (projectcode's strapi.js) and sends with send.
 func (ProjectService) Methods() []string { return []string{"send"} }
 
 // Call runs send with its one argument, the message's options.

@@ -93,7 +93,7 @@ func (s *Routes) localizationRoute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method != http.MethodPost {
-		envelope.MethodNotAllowed(w, r)
+		envelope.MethodNotAllowed(w, r, http.MethodPost)
 		return
 	}
 	if err := s.CreateLocalization(r.Context(), w, r, m, chi.URLParam(r, "id")); err != nil {

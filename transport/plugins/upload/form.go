@@ -27,6 +27,18 @@ type Incoming struct {
 	path     string
 }
 
+// Open opens the received content (its temporary file) for reading.
+func (in *Incoming) Open() (*os.File, error) {
+	if in == nil || in.path == "" {
+		return nil, errors.New("upload: the file was discarded")
+	}
+	return os.Open(in.path)
+}
+
+// TempPath is where the received content waits (formidable's file.path, as the project's
+// code reads it); empty once discarded.
+func (in *Incoming) TempPath() string { return in.path }
+
 // Discard removes the temporary file.
 func (in *Incoming) Discard() {
 	if in != nil && in.path != "" {
@@ -39,6 +51,9 @@ func (in *Incoming) Discard() {
 type Form struct {
 	Files  []*Incoming
 	Fields map[string][]string
+	// Names are the fields' names in the order they first came (a multipart body's order,
+	// which the project's code sees as ctx.request.body's key order).
+	Names []string
 	// Multipart tells a multipart body from a JSON one.
 	Multipart bool
 }
@@ -166,6 +181,9 @@ func (s *Service) ReadFormChecked(w http.ResponseWriter, r *http.Request, check 
 				if err := check(name, false, b.String()); err != nil {
 					return nil, err
 				}
+			}
+			if _, seen := form.Fields[name]; !seen {
+				form.Names = append(form.Names, name)
 			}
 			form.Fields[name] = append(form.Fields[name], b.String())
 			continue

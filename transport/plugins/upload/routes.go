@@ -63,7 +63,7 @@ func (s *Routes) uploadRoute(byMethod map[string]http.HandlerFunc) http.HandlerF
 				envelope.WriteAPIError(w, apierror.NotFound()) // as Strapi's router answers GET /api/upload
 				return
 			}
-			envelope.MethodNotAllowed(w, r)
+			envelope.MethodNotAllowed(w, r, envelope.RoutedMethods(byMethod)...)
 			return
 		}
 		h(w, r)

@@ -568,3 +568,20 @@ func (s *Service) RemoveRole(ctx context.Context, id int64) error {
 	s.changed(ctx)
 	return nil
 }
+
+// DeleteRoleTo is the role service's deleteRole(id, publicRoleID): the role and its
+// permissions go, its users move to publicID.
+func (s *Service) DeleteRoleTo(ctx context.Context, id, publicID int64) error {
+	r, err := RoleByID(ctx, s.DB, id)
+	if err != nil {
+		return err
+	}
+	if r == nil {
+		return roleNotFound()
+	}
+	if err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return DeleteRole(ctx, tx, s.DB.Dialect, id, publicID) }); err != nil {
+		return err
+	}
+	s.changed(ctx)
+	return nil
+}

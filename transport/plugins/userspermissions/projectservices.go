@@ -11,6 +11,7 @@ import (
 
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/transport/envelope"
 )
 
 // JWTService is the plugin's jwt service as a project's code calls it
@@ -84,3 +85,116 @@ func (j JWTService) Call(_ context.Context, _ *ir.Caller, method string, args []
 // invalidToken is the plugin's rejection of a token it cannot verify: a plain Error, which
 // Strapi answers 500 when the project's code does not catch it.
 var invalidToken = &apierror.Error{Status: http.StatusInternalServerError, Name: "Error", Message: "Invalid token."}
+
+// RoleService is the plugin's role service as a project's code calls it
+// (strapi.plugin('users-permissions').service('role')): find lists the roles sorted by
+// name with their number of users, findOne answers a role with the plugin's whole
+// permission tree, and createRole, updateRole and deleteRole write as the plugin's admin
+// routes do (the same checks, the permission cache told).
+type RoleService struct {
+	Auth *Service
+}
+
+// Methods are the service's methods the project's code may call.
+func (RoleService) Methods() []string {
+	return []string{"find", "findOne", "createRole", "updateRole", "deleteRole"}
+}
+
+// Call runs one method with its JSON arguments.
+func (r RoleService) Call(ctx context.Context, _ *ir.Caller, method string, args []json.RawMessage) (any, error) {
+	s := r.Auth
+	arg := func(i int) json.RawMessage {
+		if i < len(args) {
+			return args[i]
+		}
+		return json.RawMessage("null")
+	}
+	id := func(i int) (int64, bool) {
+		var v any
+		if json.Unmarshal(arg(i), &v) != nil {
+			return 0, false
+		}
+		return roleID(v)
+	}
+	body := func(i int) (map[string]any, error) {
+		var m map[string]any
+		if err := json.Unmarshal(arg(i), &m); err != nil {
+			return nil, apierror.Validation("the role's data must be an object")
+		}
+		return m, nil
+	}
+	switch method {
+	case "find":
+		roles, err := Roles(ctx, s.DB)
+		if err != nil {
+			return nil, err
+		}
+		var b envelope.Buf
+		b.WriteByte('[')
+		for i := range roles {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeRole(&b, &roles[i])
+			b.WriteString(`,"nb_users":`)
+			b.Int(roles[i].NbUsers)
+			b.WriteByte('}')
+		}
+		b.WriteByte(']')
+		return json.RawMessage(b.Bytes()), nil
+	case "findOne":
+		n, ok := id(0)
+		if !ok {
+			return nil, roleNotFound()
+		}
+		ro, tree, err := s.RoleWithPermissions(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		if ro == nil {
+			return nil, roleNotFound()
+		}
+		var b envelope.Buf
+		writeRole(&b, ro)
+		b.WriteString(`,"permissions":`)
+		writeTree(&b, tree)
+		b.WriteByte('}')
+		return json.RawMessage(b.Bytes()), nil
+	case "createRole":
+		m, err := body(0)
+		if err != nil {
+			return nil, err
+		}
+		return nil, s.CreateRole(ctx, m)
+	case "updateRole":
+		n, ok := id(0)
+		if !ok {
+			return nil, roleNotFound()
+		}
+		m, err := body(1)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := m["permissions"]; !ok {
+			// The service sets the role's permissions to those data lists: none.
+			m["permissions"] = map[string]any{}
+		}
+		return nil, s.UpdateRole(ctx, n, m)
+	case "deleteRole":
+		n, ok := id(0)
+		if !ok {
+			return nil, roleNotFound()
+		}
+		pub, ok := id(1)
+		if !ok {
+			p, err := roleBy(ctx, s.DB, s.DB.Dialect, RolePublic)
+			if err != nil {
+				return nil, err
+			}
+			pub = p.ID
+		}
+		return nil, s.DeleteRoleTo(ctx, n, pub)
+	}
+	return nil, &apierror.Error{Status: http.StatusNotImplemented, Name: "NotImplementedError",
+		Message: "strapi.plugin('users-permissions').service('role')." + method + " is not provided by Quarry"}
+}

@@ -1,0 +1,5 @@
+'use strict';
+
+module.exports = {
+  routes: [{ method: 'GET', path: '/items/search', handler: 'item.search' }],
+};
