@@ -26,7 +26,7 @@ var writeHooksSteps = []ownCodeStep{
 	{Name: "delete a missing one", Method: "DELETE", Path: "/api/articles/99", As: "public"},
 	{Name: "copy through the entity service and the query engine", Method: "POST", Path: "/api/articles/1/copy", As: "public"},
 	{Name: "copy a missing one", Method: "POST", Path: "/api/articles/99/copy", As: "public"},
-	{Name: "bulk rewrite and delete: updateMany and deleteMany with their hooks", Method: "POST", Path: "/api/articles/bulk", As: "public"},
+	{Name: "bulk create, rewrite and delete: createMany, updateMany and deleteMany with their hooks", Method: "POST", Path: "/api/articles/bulk", As: "public"},
 	{Name: "create with a category: the validator counts it", Method: "POST", Path: "/api/articles", Body: `{"data":{"title":"Related","body":"Has a category here","category":2}}`, As: "public"},
 	{Name: "update connecting a category", Method: "PUT", Path: "/api/articles/1?populate=category", Body: `{"data":{"category":{"connect":[{"id":1}]}}}`, As: "public"},
 	{Name: "create with a missing category", Method: "POST", Path: "/api/articles", Body: `{"data":{"title":"Lost","category":[99,2,99]}}`, As: "public"},

@@ -143,16 +143,16 @@
     ['findOne', 'findMany', 'findWithCount', 'findPage', 'count', 'create', 'createMany', 'update', 'updateMany',
      'delete', 'deleteMany', 'load', 'populate'].forEach(function (op) {
       q[op] = async(function (params) {
-        if (op === 'createMany') manyHooks(String(uid), op);
-        if ((op === 'updateMany' || op === 'deleteMany') && !dry && !registering) {
-          var mu = String(uid), mn = op === 'updateMany' ? 'UpdateMany' : 'DeleteMany';
-          return withReadHooks(mu, [mn], function (hooked) {
+        var extra = Array.prototype.slice.call(arguments, 1);
+        var many = MANY[op];
+        if (many && !dry && !registering) {
+          var mu = String(uid);
+          return withReadHooks(mu, [many], function (hooked) {
             var margs = { uid: mu, params: params || {}, extra: extra };
             if (!hooked) return call('db.' + op, margs);
-            return manyWrite(mu, mn, margs);
+            return manyWrite(mu, op, many, margs);
           });
         }
-        var extra = Array.prototype.slice.call(arguments, 1);
         if (DB_READS[op] && !dry && !registering) {
           var u = String(uid);
           return withReadHooks(u, DB_READS[op], function (hooked) {
@@ -1127,24 +1127,25 @@
     }
     return mod;
   }
-  // manyHooks refuses a query-engine createMany (which Quarry does not provide) on a model whose
-  // lifecycle hooks for it Quarry does not run (before<Op>, after<Op>, function subscribers).
-  function manyHooks(uid, op) {
-    var name = op.charAt(0).toUpperCase() + op.slice(1);
-    var hooked = function (s) {
-      if (typeof s === 'function') return true;
-      return !!s && (!s.models || s.models.indexOf(uid) >= 0) && (typeof s['before' + name] === 'function' || typeof s['after' + name] === 'function');
-    };
-    if ([lifecycleModule(uid)].concat(subscribers).some(hooked)) {
-      throw new errors.NotImplementedError('strapi.db.query(\'' + uid + '\').' + op + ': its lifecycle hooks (before' + name + ', after' + name + ') are not run by Quarry');
+  // manyWrite is the query engine's createMany, updateMany or deleteMany of a model with
+  // hooks for it: before<Name> with the call's params (what it leaves there is what is
+  // written), the write, then after<Name> with its answer ({ count }, and createMany's ids),
+  // as Strapi's entity manager runs them.
+  var MANY = { createMany: 'CreateMany', updateMany: 'UpdateMany', deleteMany: 'DeleteMany' };
+  function manyWrite(uid, op, name, args) {
+    if (name === 'CreateMany' && Array.isArray(args.params.data)) {
+      // Strapi's timestamps subscriber runs first: every entry gets createdAt and updatedAt
+      // (one Date) unless it gives them. (Its beforeUpdateMany only touches array data,
+      // which updateMany never gets.)
+      var now = new Date();
+      args.params.data.forEach(function (d) {
+        if (!isPlain(d)) return;
+        if (d.createdAt === undefined) d.createdAt = now;
+        if (d.updatedAt === undefined) d.updatedAt = now;
+      });
     }
-  }
-  // manyWrite is the query engine's updateMany or deleteMany of a model with hooks for it:
-  // before<Name> with the call's params (what it leaves there is what is written), the
-  // write, then after<Name> with its { count }, as Strapi's entity manager runs them.
-  function manyWrite(uid, name, args) {
     return runLifecycle('before' + name, uid, { params: args.params }).then(function (states) {
-      var result = call('db.' + (name === 'UpdateMany' ? 'updateMany' : 'deleteMany'), args);
+      var result = call('db.' + op, args);
       return runLifecycle('after' + name, uid, { params: args.params, result: result }, states).then(function () { return result; });
     });
   }

@@ -5,6 +5,9 @@
 // showed.
 const WRITES = ['afterCreate', 'afterUpdate', 'afterDelete'];
 
+// The timestamps Strapi's own subscriber sets, named by their type rather than their time.
+const untimed = (key, value) => (key === 'createdAt' || key === 'updatedAt' ? typeof value : value);
+
 module.exports = {
   register() {},
 
@@ -31,9 +34,9 @@ module.exports = {
           data: { action: event.action, entry: r.id, title: r.title, note: `${r.excerpt}|${r.readAs}` },
         });
       }
-      if (event.action === 'afterUpdateMany' || event.action === 'afterDeleteMany') {
+      if (['afterCreateMany', 'afterUpdateMany', 'afterDeleteMany'].includes(event.action)) {
         await strapi.entityService.create('api::audit.audit', {
-          data: { action: event.action, entry: event.result.count, note: JSON.stringify(event.params) },
+          data: { action: event.action, entry: event.result.count, note: JSON.stringify(event.params, untimed) },
         });
       }
     });

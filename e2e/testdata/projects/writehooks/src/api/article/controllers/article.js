@@ -19,16 +19,18 @@ module.exports = createCoreController('api::article.article', ({ strapi }) => ({
     ctx.body = { made, edited, viaDb, created, gone, removed };
   },
 
-  // Writes two articles, rewrites and removes them in bulk through the query engine.
+  // Writes three articles (one with createMany), rewrites and removes them in bulk through
+  // the query engine.
   async bulk(ctx) {
     const es = strapi.entityService;
     await es.create('api::article.article', { data: { title: 'Bulk one', body: 'Bulk body one' } });
     await es.create('api::article.article', { data: { title: 'Bulk two', body: 'Bulk body two' } });
+    const many = await strapi.db.query('api::article.article').createMany({ data: [{ title: '  Bulk three ', body: 'Bulk body three' }] });
     const bulk = { title: { $startsWith: 'Bulk' } };
     const updated = await strapi.db.query('api::article.article').updateMany({ where: bulk, data: { body: 'Rewritten' } });
     const after = await strapi.db.query('api::article.article').findMany({ where: bulk, select: ['title', 'body'], orderBy: 'id' });
     const deleted = await strapi.db.query('api::article.article').deleteMany({ where: bulk });
     const none = await strapi.db.query('api::article.article').updateMany({ where: bulk, data: { body: 'Nobody' } });
-    ctx.body = { updated, after, deleted, none };
+    ctx.body = { many, updated, after, deleted, none };
   },
 }));

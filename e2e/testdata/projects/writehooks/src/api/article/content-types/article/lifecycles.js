@@ -1,8 +1,13 @@
 'use strict';
 
-// Titles are stored trimmed; every single entry read carries an excerpt of its body; bulk
+// Titles are stored trimmed (created one by one or many at once); every single entry read carries an excerpt of its body; bulk
 // rewrites are marked, bulk deletes say they were seen.
 module.exports = {
+  beforeCreateMany(event) {
+    for (const d of event.params.data) {
+      d.title = d.title.trim();
+    }
+  },
   beforeUpdateMany(event) {
     event.params.data.body = `${event.params.data.body} (in bulk)`;
   },
