@@ -13,11 +13,9 @@ import (
 	"testing"
 )
 
-var updatePermTree = flag.Bool("update-permtree", false, "record testdata/permtree_rest.json from the Strapi at QUARRY_ORACLE_URL (started on testdata/projects/owncode with ORACLE_GRANTS=config/permissions.json)")
+var updatePermTree = flag.String("update-permtree", "", "record testdata/permtree_<project>_rest.json for this project from the Strapi at QUARRY_ORACLE_URL (started on testdata/projects/<project>, with ORACLE_GRANTS=config/permissions.json where the project has one)")
 
-// permTreeSteps read the users-permissions permission trees of the owncode project, whose
-// controllers define custom actions (note: create, count, archive, whoami; product: findOne,
-// stats, duplicate) and which has a local plugin.
+// permTreeSteps read the users-permissions permission trees of a project.
 var permTreeSteps = []ownCodeStep{
 	{Name: "authenticated role", Path: "/api/users-permissions/roles/1"},
 	{Name: "public role", Path: "/api/users-permissions/roles/2"},
@@ -26,14 +24,23 @@ var permTreeSteps = []ownCodeStep{
 
 // TestPermissionTreeOrder: a role's permissions and the permissions tree list each
 // controller's actions in the order Strapi 4.26.2 does (the controller's own keys: a core
-// controller's extension keys first, then the core actions it leaves to Strapi; a plugin's
-// controllers in the plugin's order), compared with the answers real Strapi gave, on every
-// database. The order of the plugins themselves is left out of the comparison: Strapi's comes
-// from the package.json it runs with (the oracle kit's, not the project's), and Quarry lists
-// them by name.
+// controller's extension keys first, then the core actions it leaves to Strapi, then i18n's
+// createLocalization; a plugin's controllers in the plugin's order), compared with the answers
+// real Strapi gave, on every database. owncode's controllers define custom actions (note:
+// create, count, archive, whoami; product: findOne, stats, duplicate) and it has a local
+// plugin; permorder has a localized type whose extension puts a custom action before find,
+// and a single type. The order of the plugins themselves is left out of the comparison:
+// Strapi's comes from the package.json it runs with (the oracle kit's, not the project's),
+// and Quarry lists them by name.
 func TestPermissionTreeOrder(t *testing.T) {
-	golden := filepath.Join("testdata", "permtree_rest.json")
-	if *updatePermTree {
+	for _, project := range []string{"owncode", "permorder"} {
+		t.Run(project, func(t *testing.T) { permTreeOrder(t, project) })
+	}
+}
+
+func permTreeOrder(t *testing.T, project string) {
+	golden := filepath.Join("testdata", "permtree_"+project+"_rest.json")
+	if *updatePermTree == project {
 		u := os.Getenv("QUARRY_ORACLE_URL")
 		if u == "" {
 			t.Fatal("-update-permtree needs QUARRY_ORACLE_URL")
@@ -46,7 +53,7 @@ func TestPermissionTreeOrder(t *testing.T) {
 		}
 		writeAnswers(t, golden, out)
 	}
-	want := readAnswers(t, golden, len(permTreeSteps), "-update-permtree")
+	want := readAnswers(t, golden, len(permTreeSteps), "-update-permtree="+project)
 	for i, w := range want {
 		if w.Status != 200 {
 			t.Fatalf("recorded step %q answered %d", permTreeSteps[i].Name, w.Status)
@@ -54,7 +61,7 @@ func TestPermissionTreeOrder(t *testing.T) {
 	}
 	for _, be := range backends() {
 		t.Run(be.Name, func(t *testing.T) {
-			app := copyProject(t, filepath.Join("testdata", "projects", "owncode"))
+			app := copyProject(t, filepath.Join("testdata", "projects", project))
 			srv := start(t, be, app)
 			c := &ownCodeClient{srv: srv, jwts: map[string]string{}}
 			for i, st := range permTreeSteps {
