@@ -246,6 +246,11 @@ type Schema struct {
 	// ones (api::note.note.count): Strapi lists them as permissions a role can be granted.
 	// The app sets them once the controllers are read.
 	ControllerActions []string
+	// ControllerKeys are each project controller's own keys in its order (controller uid →
+	// action names), which is the order Strapi lists its actions in; ControllerKeysUnknown
+	// are the controllers whose file Quarry could not read, whose order is unknown.
+	ControllerKeys        map[string][]string
+	ControllerKeysUnknown map[string]bool
 }
 
 // ByPlural finds a collection type by its plural API id.

@@ -104,8 +104,12 @@ type Model struct {
 	// Overridden are the core actions controllers define themselves, sorted.
 	Overridden []string
 	// Actions are the actions each controller defines (fully qualified controller uid →
-	// action names), core or not.
+	// action names), core or not, in the order of the controller's own keys (Object.keys of
+	// the object its file exports, or of createCoreController's extension object).
 	Actions map[string][]string
+	// UnreadableControllers are the controller uids whose file did not evaluate: their keys,
+	// and so their order, are unknown.
+	UnreadableControllers map[string]bool
 	// Unreadable are the files that did not evaluate (with why), for a start-up warning;
 	// the routes they might configure are not served (CoreCode names them).
 	Unreadable []string
@@ -162,7 +166,7 @@ var exts = []string{".js", ".ts"}
 
 // Load evaluates the project's route and controller files.
 func Load(ctx context.Context, dir string, opts jseval.Options) (*Model, error) {
-	m := &Model{Core: map[string]*CoreRouter{}, Actions: map[string][]string{}, unreadableAPIs: map[string]bool{}, Dir: dir, Eval: opts}
+	m := &Model{Core: map[string]*CoreRouter{}, Actions: map[string][]string{}, UnreadableControllers: map[string]bool{}, unreadableAPIs: map[string]bool{}, Dir: dir, Eval: opts}
 	apis, err := os.ReadDir(filepath.Join(dir, "src", "api"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, nil
@@ -204,6 +208,7 @@ func Load(ctx context.Context, dir string, opts jseval.Options) (*Model, error) 
 				// A controller Quarry cannot read may define every core action.
 				m.Unreadable = append(m.Unreadable, fmt.Sprintf("%s (%v)", rel, unwrap(err)))
 				base := strings.TrimSuffix(filepath.Base(rel), filepath.Ext(rel))
+				m.UnreadableControllers["api::"+name+"."+base] = true
 				for _, a := range CoreActions {
 					m.Overridden = append(m.Overridden, "api::"+name+"."+base+"."+a)
 				}

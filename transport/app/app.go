@@ -182,6 +182,7 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 			s.ControllerActions = append(s.ControllerActions, uid+"."+a)
 		}
 	}
+	s.ControllerKeys, s.ControllerKeysUnknown = rm.Actions, rm.UnreadableControllers
 	a := &App{Dir: dir, Schema: s, REST: planner.DefaultConfig(), Config: proj, Settings: typed, Getenv: getenv,
 		RESTPrefix: "/api", Routes: rm}
 	if err := rm.LoadCode(ctx, a.codeInput()); err != nil {

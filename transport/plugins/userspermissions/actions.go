@@ -34,18 +34,21 @@ const (
 	ActGetPermissions        = "plugin::users-permissions.permissions.getPermissions"
 )
 
-// pluginActions are the content-API actions of the plugins Quarry serves (or will serve).
+// pluginActions are the content-API actions of the plugins Quarry serves (or will serve),
+// each plugin's controllers and actions in the order Strapi 4.26.2 lists them in a role's
+// permissions (its controllers' own key order).
 var pluginActions = []string{
-	ActLogin, ActConnect, ActRegister, ActForgotPassword, ActResetPassword, ActChangePassword,
-	ActEmailConfirmation, ActSendEmailConfirmation,
-	ActUserFind, ActUserFindOne, ActUserMe, ActUserCount, ActUserCreate, ActUserUpdate, ActUserDestroy,
-	ActRoleFind, ActRoleFindOne, ActRoleCreate, ActRoleUpdate, ActRoleDelete, ActGetPermissions,
-	"plugin::upload.content-api.find", "plugin::upload.content-api.findOne",
-	"plugin::upload.content-api.upload", "plugin::upload.content-api.destroy",
-	"plugin::i18n.locales.listLocales",
-	"plugin::email.email.send",
 	"plugin::content-type-builder.components.getComponents", "plugin::content-type-builder.components.getComponent",
 	"plugin::content-type-builder.content-types.getContentTypes", "plugin::content-type-builder.content-types.getContentType",
+	"plugin::email.email.send",
+	"plugin::upload.content-api.find", "plugin::upload.content-api.findOne",
+	"plugin::upload.content-api.destroy", "plugin::upload.content-api.upload",
+	ActLogin, ActChangePassword, ActResetPassword, ActConnect, ActForgotPassword, ActRegister,
+	ActEmailConfirmation, ActSendEmailConfirmation,
+	ActUserCreate, ActUserUpdate, ActUserFind, ActUserFindOne, ActUserCount, ActUserDestroy, ActUserMe,
+	ActRoleCreate, ActRoleFindOne, ActRoleFind, ActRoleUpdate, ActRoleDelete,
+	ActGetPermissions,
+	"plugin::i18n.locales.listLocales",
 }
 
 // Default permissions Strapi grants on first start (only when no permission exists yet).

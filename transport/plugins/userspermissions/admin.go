@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/routes"
 	"github.com/quarrycms/quarry/sqlgen"
 )
 
@@ -412,7 +414,97 @@ func (s *Service) Tree(granted map[string]bool) PermissionTree {
 		}
 		t.Controllers[ci].Actions = append(t.Controllers[ci].Actions, PermissionAction{Name: act, Enabled: granted[a]})
 	}
+	for i := range tree {
+		for j := range tree[i].Controllers {
+			orderActions(s.Schema, tree[i].Name, &tree[i].Controllers[j])
+		}
+		orderPluginControllers(&tree[i])
+	}
 	return tree
+}
+
+// actionRank is an action's place in pluginActions (Strapi's order for the plugins Quarry
+// serves).
+var actionRank = func() map[string]int {
+	m := make(map[string]int, len(pluginActions))
+	for i, a := range pluginActions {
+		m[a] = i
+	}
+	return m
+}()
+
+// orderPluginControllers puts a built-in plugin's controllers in Strapi's order; a local
+// plugin's stay sorted by name (Quarry does not know its controllers' key order).
+func orderPluginControllers(t *PermissionType) {
+	first := func(c PermissionController) (int, bool) {
+		r, ok := actionRank[t.Name+"."+c.Name+"."+c.Actions[0].Name]
+		return r, ok
+	}
+	for _, c := range t.Controllers {
+		if _, ok := first(c); !ok {
+			return
+		}
+	}
+	slices.SortStableFunc(t.Controllers, func(a, b PermissionController) int {
+		ra, _ := first(a)
+		rb, _ := first(b)
+		return ra - rb
+	})
+}
+
+// orderActions puts a controller's actions in the order Strapi lists them: the keys of the
+// controller object. For a project controller made by createCoreController those are its
+// extension object's keys, then the core actions it does not define (find, findOne, create,
+// update, delete; a single type's find, update, delete), then i18n's createLocalization,
+// which the plugin adds last. A built-in plugin's follow pluginActions. Where Quarry does not
+// know the keys (a controller file it could not read, a local plugin's controller) the
+// actions stay sorted by name.
+func orderActions(s *schemas.Schema, typ string, c *PermissionController) {
+	uid := typ + "." + c.Name
+	var order []string
+	switch {
+	case strings.HasPrefix(typ, "api::"):
+		if s.ControllerKeysUnknown[uid] {
+			return
+		}
+		order = append(order, s.ControllerKeys[uid]...)
+		core := routes.CoreActions
+		if m := s.Models[uid]; m != nil && m.Kind == schemas.SingleType {
+			core = []string{"find", "update", "delete"}
+		}
+		order = append(order, core...)
+		order = append(order, "createLocalization")
+	default:
+		for _, a := range c.Actions {
+			if _, ok := actionRank[uid+"."+a.Name]; !ok {
+				return
+			}
+		}
+		slices.SortStableFunc(c.Actions, func(a, b PermissionAction) int {
+			return actionRank[uid+"."+a.Name] - actionRank[uid+"."+b.Name]
+		})
+		return
+	}
+	rank := map[string]int{}
+	for _, a := range order {
+		if _, ok := rank[a]; !ok {
+			rank[a] = len(rank)
+		}
+	}
+	// An action outside the known keys (none is expected) goes after them, by name as before.
+	slices.SortStableFunc(c.Actions, func(a, b PermissionAction) int {
+		ra, oka := rank[a.Name]
+		rb, okb := rank[b.Name]
+		switch {
+		case oka && okb:
+			return ra - rb
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return 0
+	})
 }
 
 // treeActions reads the enabled actions of a permissions object from a request body.

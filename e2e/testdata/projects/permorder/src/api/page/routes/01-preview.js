@@ -1,0 +1,7 @@
+'use strict';
+
+module.exports = {
+  routes: [
+    { method: 'GET', path: '/pages/:id/preview', handler: 'page.preview' },
+  ],
+};
