@@ -618,35 +618,68 @@
   var userProp = {
     enumerable: true, configurable: true,
     get: function () {
-      if (this.__user === undefined && this.__userId) Object.defineProperty(this, '__user', { value: call('auth.user', { id: this.__userId }) || null, writable: true });
+      var id = this.__req.userId;
+      if (this.__user === undefined && id) Object.defineProperty(this, '__user', { value: call('auth.user', { id: id }) || null, writable: true });
       return this.__user === null ? undefined : this.__user;
     },
     set: function (v) { Object.defineProperty(this, '__user', { value: v, writable: true }); }
   };
+  // ctx.state.auth is made when it is first read (most routes never read it) from the caller
+  // the host put on the request, as Strapi's auth service leaves it: then, or once assigned,
+  // it is the state's own data property.
+  function ownData(o, k, v) { Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true }); }
+  var authProp = {
+    enumerable: true, configurable: true,
+    get: function () { var a = authFromReq(this.__req); ownData(this, 'auth', a); return a; },
+    set: function (v) { ownData(this, 'auth', v); }
+  };
+  function authFromReq(req) {
+    if (req.authKind === 'user') return { credentials: { id: req.authId }, strategy: { name: 'users-permissions' } };
+    if (req.authKind === 'token') return { credentials: { id: req.authId, type: req.authType }, strategy: { name: 'api-token' } };
+    return { credentials: null, strategy: { name: 'users-permissions' } };
+  }
+  // What ctx and ctx.request tell of the request (method, url, headers, …) they read from the
+  // request itself, as Koa's delegates do, rather than each request copying them onto both: a
+  // value the project's code assigns becomes the object's own property.
+  function fromReq(k) { return function () { return this.__req[k]; }; }
+  function ownSetter(k) { return function (v) { ownData(this, k, v); }; }
+  function hostname() { return (this.__req.headers.host || '').split(':')[0]; }
+  [ctxProto, requestProto].forEach(function (proto) {
+    ['method', 'url', 'path', 'headers', 'ip'].forEach(function (k) {
+      Object.defineProperty(proto, k, { get: fromReq(k), set: ownSetter(k), configurable: true });
+    });
+    Object.defineProperty(proto, 'header', { get: fromReq('headers'), set: ownSetter('header'), configurable: true });
+    Object.defineProperty(proto, 'host', { get: function () { return this.__req.headers.host; }, set: ownSetter('host'), configurable: true });
+    Object.defineProperty(proto, 'hostname', { get: hostname, set: ownSetter('hostname'), configurable: true });
+  });
+  Object.defineProperty(requestProto, 'querystring', { get: fromReq('querystring'), set: ownSetter('querystring'), configurable: true });
+  // request.ips is one array per request: made when first read.
+  Object.defineProperty(requestProto, 'ips', {
+    get: function () { var a = [this.__req.ip]; ownData(this, 'ips', a); return a; },
+    set: ownSetter('ips'), configurable: true
+  });
+  Object.defineProperty(ctxProto, 'cookies', { get: function () { return noCookies; }, set: ownSetter('cookies'), configurable: true });
+  Object.defineProperty(responseProto, '__res', { get: function () { return this.__ctx.__res; } });
   // hidden is Object.defineProperty(o, k, { value: v, writable: true }), done by the host
   // without a descriptor object for each of a request's internals.
   var hidden = host.hidden;
   function makeCtx(req) {
     var res = { status: undefined, body: undefined, raw: null, headers: {} };
     if (!req.query) req.query = {};
-    var state = { route: req.route, auth: req.auth };
-    hidden(state, '__userId', req.userId);
+    var state = { route: req.route };
+    if (req.authKind !== undefined) Object.defineProperty(state, 'auth', authProp);
+    else state.auth = req.auth;
+    hidden(state, '__req', req);
     Object.defineProperty(state, 'user', userProp);
     var request = Object.create(requestProto);
     hidden(request, '__req', req);
-    request.method = req.method; request.url = req.url; request.path = req.path; request.querystring = req.querystring;
-    request.headers = request.header = req.headers; request.ip = req.ip; request.ips = [req.ip];
-    request.host = req.headers.host; request.hostname = (req.headers.host || '').split(':')[0];
     var ctx = Object.create(ctxProto);
     hidden(ctx, '__res', res);
     hidden(ctx, '__req', req);
     var response = Object.create(responseProto);
-    hidden(response, '__res', res);
     hidden(response, '__ctx', ctx);
     ctx.request = request; ctx.response = response; ctx.state = state; ctx.params = req.params || {};
-    ctx.method = req.method; ctx.url = ctx.originalUrl = req.url; ctx.path = req.path;
-    ctx.headers = ctx.header = req.headers; ctx.ip = req.ip; ctx.host = request.host; ctx.hostname = request.hostname;
-    ctx.cookies = noCookies;
+    ctx.originalUrl = req.url;
     return ctx;
   }
   var noCookies = { get: function () { return undefined; }, set: function () {} };
@@ -672,10 +705,12 @@
   // becomes ctx's body, kept as the raw JSON until the project's code reads it; called from a
   // controller (super.find(ctx)) it is returned, as Strapi's core action returns it.
   function native(ctx, uid, action, keepRaw) {
-    // The query and the body go as JSON of their own: the host reads the query's without
-    // decoding it into a tree.
-    var head = JSON.stringify({ uid: uid, action: action, id: ctx.params.id === undefined ? null : String(ctx.params.id) });
-    var body = host.native(head, JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body));
+    // uid, action and id go as they are, the query and the body as JSON of their own (the host
+    // reads the query's without decoding it into a tree); no body is null, with no JSON made.
+    var id = ctx.params.id === undefined ? null : String(ctx.params.id);
+    var query = JSON.stringify(ctx.query);
+    var rb = ctx.request.body;
+    var body = host.native(uid, action, id, query, rb === undefined || rb === null ? null : JSON.stringify(rb));
     var status = host.nativeStatus();
     if (status >= 400) {
       var err = JSON.parse(body).error || {};
