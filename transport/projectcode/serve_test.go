@@ -3,6 +3,7 @@ package projectcode
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -173,6 +174,53 @@ func TestServeContext(t *testing.T) {
 			g, _ := json.MarshalIndent(got, "", " ")
 			wb, _ := json.MarshalIndent(want, "", " ")
 			t.Errorf("caller %+v:\n got %s\nwant %s", who, g, wb)
+		}
+	}
+}
+
+// TestServeAuthorize checks Strapi's authorize step: an UnauthorizedError or ForbiddenError
+// (a PolicyError is one) anywhere in a route's chain answers as ctx.unauthorized() or
+// ctx.forbidden() do; other errors as Strapi's error middleware does.
+func TestServeAuthorize(t *testing.T) {
+	rt, route, _ := stampProject(t)
+	files := map[string]string{
+		"src/policies/deny.js":        "module.exports = () => false;\n",
+		"src/policies/allow.js":       "module.exports = () => true;\n",
+		"src/middlewares/unauth.js":   "const { errors } = require('@strapi/utils');\nmodule.exports = () => async () => { throw new errors.UnauthorizedError('no'); };\n",
+		"src/middlewares/after.js":    "const { errors } = require('@strapi/utils');\nmodule.exports = () => async (ctx, next) => { await next(); ctx.set('x-after', '1'); throw new errors.ForbiddenError('late'); };\n",
+		"src/middlewares/invalid.js":  "const { errors } = require('@strapi/utils');\nmodule.exports = () => async () => { throw new errors.ValidationError('bad', { a: 1 }); };\n",
+		"src/middlewares/nextnext.js": "module.exports = () => async (ctx, next) => { await next(); await next(); };\n",
+		"src/middlewares/own.js":      "module.exports = () => async (ctx) => { ctx.forbidden = () => { throw new Error('mine'); }; throw new (require('@strapi/utils').errors.ForbiddenError)(); };\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(rt.Dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	who := &ir.Caller{Kind: ir.TokenCaller, TokenID: 1, TokenType: "full-access"}
+	for _, c := range []struct {
+		policies, middlewares []any
+		status                int
+		body, header          string
+	}{
+		{[]any{"global::allow", "global::deny"}, nil, 403, `{"data":null,"error":{"status":403,"name":"ForbiddenError","message":"Forbidden","details":{}}}`, ""},
+		{[]any{"global::allow"}, []any{"global::unauth"}, 401, `{"data":null,"error":{"status":401,"name":"UnauthorizedError","message":"Unauthorized","details":{}}}`, ""},
+		{nil, []any{"global::after"}, 403, `{"data":null,"error":{"status":403,"name":"ForbiddenError","message":"Forbidden","details":{}}}`, "1"},
+		{nil, []any{"global::invalid"}, 400, `{"data":null,"error":{"status":400,"name":"ValidationError","message":"bad","details":{"a":1}}}`, ""},
+		{nil, []any{"global::nextnext"}, 500, `{"data":null,"error":{"status":500,"name":"InternalServerError","message":"Internal Server Error"}}`, ""},
+		{nil, []any{"global::own"}, 500, `{"data":null,"error":{"status":500,"name":"InternalServerError","message":"Internal Server Error"}}`, ""},
+	} {
+		route := &Route{Key: fmt.Sprint("GET /api/articles ", c.policies, c.middlewares), Method: route.Method, Path: route.Path,
+			Handler: route.Handler, Native: route.Native, UID: route.UID, Policies: c.policies, Middlewares: c.middlewares, Info: route.Info, Config: route.Config}
+		r := httptest.NewRequest(http.MethodGet, "/api/articles", nil)
+		w := httptest.NewRecorder()
+		rt.Serve(w, r, route, who, nil, nil, "127.0.0.1")
+		if w.Code != c.status || w.Body.String() != c.body || w.Header().Get("X-After") != c.header {
+			t.Errorf("%v %v: %d %q %q, want %d %q %q", c.policies, c.middlewares, w.Code, w.Body, w.Header().Get("X-After"), c.status, c.body, c.header)
 		}
 	}
 }

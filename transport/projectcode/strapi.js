@@ -724,12 +724,19 @@
   }
 
   // ---- running a route ----
-  function compose(list) {
+  // compose runs list as koa-compose does. last, when given, is the chain's own end (a step
+  // of Quarry's that never calls next): it is called with ctx alone, without a next function
+  // made for it.
+  function compose(list, last) {
+    var n = list.length;
     return function (ctx) {
       var index = -1;
       function dispatch(i) {
         if (i <= index) return Promise.reject(new Error('next() called multiple times'));
         index = i;
+        if (i === n && last) {
+          try { return Promise.resolve(last(ctx)); } catch (e) { return Promise.reject(e); }
+        }
         var fn = list[i];
         if (!fn) return Promise.resolve();
         try { return Promise.resolve(fn(ctx, function () { return dispatch(i + 1); })); } catch (e) { return Promise.reject(e); }
@@ -812,8 +819,8 @@
       return function (ctx, next) { return fn.call(c, ctx, next); };
     }
     if (route.nativeRoute) return nativeRoute;
-    // The core action's step answers a promise only returnBody sees (already settled, as
-    // Promise.resolve(undefined) would be): one made per sandbox, not per request.
+    // The core action's step answers a settled promise, as Promise.resolve(undefined) would
+    // be: one made per sandbox, not per request.
     if (route.native) return function (ctx) { native(ctx, route.uid, route.native, true); return settled; };
     var h = route.handler;
     var i = h.lastIndexOf('.');
@@ -916,7 +923,7 @@
     }
     var info = route.info || {};
     if (route.app) {
-      chains[key] = compose((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }).concat([appNext]));
+      chains[key] = compose((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }), appNext);
       return chains[key];
     }
     var pols = (route.policies || []).map(function (p) { return resolvePolicy(p, info); });
@@ -934,19 +941,17 @@
       });
       return p.then(function () { return next(); });
     };
-    // Strapi's authorize step wraps the rest of the chain: an UnauthorizedError or
-    // ForbiddenError (a PolicyError is one) thrown anywhere below answers as ctx.unauthorized()
-    // or ctx.forbidden() do.
-    var authorize = function (ctx, next) {
-      return next().catch(function (e) {
-        if (e instanceof errors.UnauthorizedError) return ctx.unauthorized();
-        if (e instanceof errors.ForbiddenError) return ctx.forbidden();
-        throw e;
-      });
-    };
     // A route without policies has no policy step: it would only wait a tick before next().
-    var list = [authorize].concat(policyMw ? [policyMw] : [], (route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }), [returnBody, action(route)]);
-    chains[key] = compose(list);
+    var list = (policyMw ? [policyMw] : []).concat((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }));
+    var act = action(route);
+    // A core action of Quarry's ends the chain without a next of its own, and without
+    // returnBody's step (it answers nothing returnBody would use).
+    var run = route.native || route.nativeRoute ? compose(list, act) : compose(list.concat([returnBody, act]));
+    // Strapi's authorize step wraps the rest of the chain: an UnauthorizedError or
+    // ForbiddenError (a PolicyError is one) thrown anywhere in it answers as
+    // ctx.unauthorized() or ctx.forbidden() do. serve applies it to what the chain rejects
+    // with (authorized), rather than a step of every request's chain doing it.
+    chains[key] = function (ctx) { ctx.__res.authorize = true; return run(ctx); };
     return chains[key];
   }
   // formatError is Strapi's error middleware.
@@ -983,9 +988,20 @@
       ctx = makeCtx(req);
       // App-level middlewares run before routing: no route yet.
       if (!route.app) ctx.state.route = route.state || (route.state = { method: route.method, path: route.path, handler: route.handler, info: route.info || {}, config: route.config || {} });
-      chain(route)(ctx).then(function () { box.state = 'done'; finish(box, ctx); }, function (e) { fail(box, ctx, e); });
+      chain(route)(ctx).then(function () { box.state = 'done'; finish(box, ctx); }, function (e) {
+        if (ctx.__res.authorize && (e instanceof errors.UnauthorizedError || e instanceof errors.ForbiddenError)) authorized(box, ctx, e);
+        else fail(box, ctx, e);
+      });
     } catch (e) { fail(box, ctx, e); }
     return box;
+  }
+  // authorized answers an UnauthorizedError or ForbiddenError a route's chain rejected with
+  // as Strapi's authorize step does: the chain ends with what ctx.unauthorized() or
+  // ctx.forbidden() answers.
+  function authorized(box, ctx, e) {
+    var r;
+    try { r = e instanceof errors.UnauthorizedError ? ctx.unauthorized() : ctx.forbidden(); } catch (x) { fail(box, ctx, x); return; }
+    Promise.resolve(r).then(function () { box.state = 'done'; finish(box, ctx); }, function (x) { fail(box, ctx, x); });
   }
   function fail(box, ctx, e) {
     box.state = 'done';
