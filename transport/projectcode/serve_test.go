@@ -225,6 +225,25 @@ func TestServeAuthorize(t *testing.T) {
 	}
 }
 
+// TestServeHeaders checks the headers a route's code sets reach the answer: lists joined,
+// names of every case, objects of headers.
+func TestServeHeaders(t *testing.T) {
+	rt, _, _ := stampProject(t)
+	src := "module.exports = () => async (ctx, next) => { await next(); ctx.set('X-List', ['a', 'b']); ctx.set({ 'X-Obj': 1, 'x-two': true }); ctx.response.set('X-Res', 'r'); };\n"
+	if err := os.WriteFile(filepath.Join(rt.Dir, "src", "middlewares", "headers.js"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	route := &Route{Key: "GET /api/articles headers", Method: "GET", Path: "/api/articles", Handler: "api::article.article.find",
+		Native: "find", UID: "api::article.article", Policies: []any{}, Middlewares: []any{"global::headers"}, Info: map[string]any{"apiName": "article"}, Config: map[string]any{}}
+	w := httptest.NewRecorder()
+	rt.Serve(w, httptest.NewRequest(http.MethodGet, "/api/articles", nil), route, &ir.Caller{Kind: ir.PublicCaller}, nil, nil, "127.0.0.1")
+	for k, want := range map[string]string{"X-List": "a, b", "X-Obj": "1", "X-Two": "true", "X-Res": "r", "Content-Type": "application/json; charset=utf-8"} {
+		if got := w.Header().Get(k); got != want {
+			t.Errorf("%s: %q, want %q", k, got, want)
+		}
+	}
+}
+
 // BenchmarkServe is a route through a typical middleware with the core action answered at
 // once: what the sandbox and its glue cost a request (bench.BenchmarkProjectCode measures
 // it beside the real core action).
