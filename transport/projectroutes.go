@@ -251,7 +251,17 @@ func orderedFields(body []byte) ([][2]string, error) {
 // Native runs a core action for the project's code (projectcode.Host): the answer Quarry
 // gives that action's route, without its cache.
 func (s *Server) Native(ctx context.Context, m *schemas.Model, action, id, rawQuery string, body []byte, who *ir.Caller) (int, string) {
-	method := map[string]string{"find": "GET", "findOne": "GET", "create": "POST", "update": "PUT", "delete": "DELETE"}[action]
+	method := "" // a switch, not a map literal made on every call
+	switch action {
+	case "find", "findOne":
+		method = http.MethodGet
+	case "create":
+		method = http.MethodPost
+	case "update":
+		method = http.MethodPut
+	case "delete":
+		method = http.MethodDelete
+	}
 	path := "/api/" + m.PluralName
 	if m.Kind == schemas.SingleType {
 		path = "/api/" + m.SingularName

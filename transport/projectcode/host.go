@@ -304,29 +304,21 @@ func (rt *Runtime) read(c *call, style jsquery.Style, op string, m *schemas.Mode
 }
 
 // native runs a core action of Quarry's for the project's code: its status and JSON body.
-// head is {uid, action, id} as JSON; query and body are JSON (nil when JSON.stringify gave
-// undefined).
-func (rt *Runtime) native(c *call, head, query, body []byte) (int, string, error) {
+// id is nil when the request has none; query and body are JSON (nil when JSON.stringify
+// gave undefined, and body nil for none).
+func (rt *Runtime) native(c *call, uid, action string, id *string, query, body []byte) (int, string, error) {
 	if c == nil {
 		return 0, "", &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "a core action is not available outside a request under Quarry"}
 	}
-	var a struct {
-		UID    string  `json:"uid"`
-		Action string  `json:"action"`
-		ID     *string `json:"id"`
-	}
-	if err := json.Unmarshal(head, &a); err != nil {
-		return 0, "", err
-	}
-	m, ok := rt.model(a.UID)
+	m, ok := rt.model(uid)
 	if !ok {
-		return 0, "", apierror.Validation("Model %s not found", a.UID)
+		return 0, "", apierror.Validation("Model %s not found", uid)
 	}
-	id := ""
-	if a.ID != nil {
-		id = *a.ID
+	ids := ""
+	if id != nil {
+		ids = *id
 	}
-	status, out := rt.Host.Native(c.ctx, m, a.Action, id, QueryString(query), jsonBody(body), c.who)
+	status, out := rt.Host.Native(c.ctx, m, action, ids, QueryString(query), jsonBody(body), c.who)
 	return status, out, nil
 }
 

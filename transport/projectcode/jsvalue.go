@@ -38,10 +38,28 @@ func jsRequest(r *goja.Runtime, req *request, query *qs.Object, who *ir.Caller) 
 	if req.UserID != 0 {
 		put(o, "userId", r.ToValue(float64(req.UserID)))
 	}
-	if a := jsAuth(r, who); a != nil {
-		put(o, "auth", a)
-	}
+	putCaller(r, o, who)
 	return o
+}
+
+// putCaller puts the caller on the request object as strapi.js makes ctx.state.auth of it
+// when that is first read (authState, as JSON.parse gives it back): authKind ("user",
+// "token" or "public"), authId and authType. Nothing for no caller (no auth).
+func putCaller(r *goja.Runtime, o *goja.Object, who *ir.Caller) {
+	if who == nil {
+		return
+	}
+	switch who.Kind {
+	case ir.UserCaller:
+		put(o, "authKind", r.ToValue("user"))
+		put(o, "authId", r.ToValue(float64(who.UserID)))
+	case ir.TokenCaller:
+		put(o, "authKind", r.ToValue("token"))
+		put(o, "authId", r.ToValue(float64(who.TokenID)))
+		put(o, "authType", jsString(r, who.TokenType))
+	default:
+		put(o, "authKind", r.ToValue("public"))
+	}
 }
 
 // put defines an own data property, as JSON.parse does (a setter the project's code put on
@@ -108,37 +126,6 @@ func jsQueryValue(r *goja.Runtime, v *qs.Value) goja.Value {
 		return jsQueryObject(r, v.Obj)
 	}
 	return goja.Null()
-}
-
-// jsAuth is ctx.state.auth (authState) as JSON.parse gives it back: keys sorted; nil when
-// there is no caller.
-func jsAuth(r *goja.Runtime, who *ir.Caller) *goja.Object {
-	if who == nil {
-		return nil
-	}
-	strategy := func(name string) *goja.Object {
-		s := r.NewObject()
-		put(s, "name", r.ToValue(name))
-		return s
-	}
-	o := r.NewObject()
-	switch who.Kind {
-	case ir.UserCaller:
-		cred := r.NewObject()
-		put(cred, "id", r.ToValue(float64(who.UserID)))
-		put(o, "credentials", cred)
-		put(o, "strategy", strategy("users-permissions"))
-	case ir.TokenCaller:
-		cred := r.NewObject()
-		put(cred, "id", r.ToValue(float64(who.TokenID)))
-		put(cred, "type", jsString(r, who.TokenType))
-		put(o, "credentials", cred)
-		put(o, "strategy", strategy("api-token"))
-	default:
-		put(o, "credentials", goja.Null())
-		put(o, "strategy", strategy("users-permissions"))
-	}
-	return o
 }
 
 // QueryString writes a query object (JSON) in qs's bracket notation, keys in their order:

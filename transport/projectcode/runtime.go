@@ -294,7 +294,12 @@ func (rt *Runtime) newVM() (*vm, error) {
 	// native answers the body of a core action Quarry runs (its status next, from
 	// nativeStatus), as text: it goes back to the client as it is unless the script reads it.
 	host.Set("native", func(c goja.FunctionCall) goja.Value {
-		status, body, err := rt.native(v.cur, []byte(c.Argument(0).String()), jsonArg(c.Argument(1)), jsonArg(c.Argument(2)))
+		var id *string
+		if a := c.Argument(2); !goja.IsUndefined(a) && !goja.IsNull(a) {
+			s := a.String()
+			id = &s
+		}
+		status, body, err := rt.native(v.cur, optString(c.Argument(0)), optString(c.Argument(1)), id, jsonArg(c.Argument(3)), jsonArg(c.Argument(4)))
 		if err != nil {
 			ae, ok := err.(*apierror.Error)
 			if !ok {
@@ -402,12 +407,21 @@ func (rt *Runtime) newVM() (*vm, error) {
 }
 
 // jsonArg is what JSON.stringify gave as an argument: nil for undefined (a value it leaves
-// out, as it leaves out such a key of an object).
+// out, as it leaves out such a key of an object) and for null (no JSON made).
 func jsonArg(v goja.Value) []byte {
-	if v == nil || goja.IsUndefined(v) {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
 		return nil
 	}
 	return []byte(v.String())
+}
+
+// optString is a string argument: "" for undefined and null, as a key JSON.stringify left
+// out (or wrote null) decodes to.
+func optString(v goja.Value) string {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return ""
+	}
+	return v.String()
 }
 
 func logLevel(s string) slog.Level {

@@ -193,19 +193,19 @@ func readBox(b *goja.Object) boxResult {
 	if res.status == 0 {
 		res.status = http.StatusOK
 	}
-	if h := b.Get("headers"); h != nil && !goja.IsUndefined(h) && !goja.IsNull(h) {
-		if ho, ok := h.Export().(map[string]any); ok {
-			for k, v := range ho {
-				switch x := v.(type) {
-				case string:
-					res.headers[k] = x
-				case []any:
-					parts := make([]string, len(x))
-					for i, p := range x {
-						parts[i], _ = p.(string)
-					}
-					res.headers[k] = strings.Join(parts, ", ")
+	// The headers' own keys and values, read one by one: what Export would give, without the
+	// map of every value it makes first.
+	if ho, ok := b.Get("headers").(*goja.Object); ok && ho.ClassName() == "Object" {
+		for _, k := range ho.Keys() {
+			switch x := ho.Get(k).Export().(type) {
+			case string:
+				res.headers[k] = x
+			case []any:
+				parts := make([]string, len(x))
+				for i, p := range x {
+					parts[i], _ = p.(string)
 				}
+				res.headers[k] = strings.Join(parts, ", ")
 			}
 		}
 	}

@@ -711,36 +711,69 @@
   var userProp = {
     enumerable: true, configurable: true,
     get: function () {
-      if (this.__user === undefined && this.__userId) Object.defineProperty(this, '__user', { value: call('auth.user', { id: this.__userId }) || null, writable: true });
+      var id = this.__req.userId;
+      if (this.__user === undefined && id) Object.defineProperty(this, '__user', { value: call('auth.user', { id: id }) || null, writable: true });
       return this.__user === null ? undefined : this.__user;
     },
     set: function (v) { Object.defineProperty(this, '__user', { value: v, writable: true }); }
   };
+  // ctx.state.auth is made when it is first read (most routes never read it) from the caller
+  // the host put on the request, as Strapi's auth service leaves it: then, or once assigned,
+  // it is the state's own data property.
+  function ownData(o, k, v) { Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true }); }
+  var authProp = {
+    enumerable: true, configurable: true,
+    get: function () { var a = authFromReq(this.__req); ownData(this, 'auth', a); return a; },
+    set: function (v) { ownData(this, 'auth', v); }
+  };
+  function authFromReq(req) {
+    if (req.authKind === 'user') return { credentials: { id: req.authId }, strategy: { name: 'users-permissions' } };
+    if (req.authKind === 'token') return { credentials: { id: req.authId, type: req.authType }, strategy: { name: 'api-token' } };
+    return { credentials: null, strategy: { name: 'users-permissions' } };
+  }
+  // What ctx and ctx.request tell of the request (method, url, headers, …) they read from the
+  // request itself, as Koa's delegates do, rather than each request copying them onto both: a
+  // value the project's code assigns becomes the object's own property.
+  function fromReq(k) { return function () { return this.__req[k]; }; }
+  function ownSetter(k) { return function (v) { ownData(this, k, v); }; }
+  function hostname() { return (this.__req.headers.host || '').split(':')[0]; }
+  [ctxProto, requestProto].forEach(function (proto) {
+    ['method', 'url', 'path', 'headers', 'ip'].forEach(function (k) {
+      Object.defineProperty(proto, k, { get: fromReq(k), set: ownSetter(k), configurable: true });
+    });
+    Object.defineProperty(proto, 'header', { get: fromReq('headers'), set: ownSetter('header'), configurable: true });
+    Object.defineProperty(proto, 'host', { get: function () { return this.__req.headers.host; }, set: ownSetter('host'), configurable: true });
+    Object.defineProperty(proto, 'hostname', { get: hostname, set: ownSetter('hostname'), configurable: true });
+  });
+  Object.defineProperty(requestProto, 'querystring', { get: fromReq('querystring'), set: ownSetter('querystring'), configurable: true });
+  // request.ips is one array per request: made when first read.
+  Object.defineProperty(requestProto, 'ips', {
+    get: function () { var a = [this.__req.ip]; ownData(this, 'ips', a); return a; },
+    set: ownSetter('ips'), configurable: true
+  });
+  Object.defineProperty(ctxProto, 'cookies', { get: function () { return noCookies; }, set: ownSetter('cookies'), configurable: true });
+  Object.defineProperty(responseProto, '__res', { get: function () { return this.__ctx.__res; } });
   // hidden is Object.defineProperty(o, k, { value: v, writable: true }), done by the host
   // without a descriptor object for each of a request's internals.
   var hidden = host.hidden;
   function makeCtx(req) {
     var res = { status: undefined, body: undefined, raw: null, headers: {} };
     if (!req.query) req.query = {};
-    var state = { route: req.route, auth: req.auth };
-    hidden(state, '__userId', req.userId);
+    var state = { route: req.route };
+    if (req.authKind !== undefined) Object.defineProperty(state, 'auth', authProp);
+    else state.auth = req.auth;
+    hidden(state, '__req', req);
     Object.defineProperty(state, 'user', userProp);
     var request = Object.create(requestProto);
     hidden(request, '__req', req);
-    request.method = req.method; request.url = req.url; request.path = req.path; request.querystring = req.querystring;
-    request.headers = request.header = req.headers; request.ip = req.ip; request.ips = [req.ip];
-    request.host = req.headers.host; request.hostname = (req.headers.host || '').split(':')[0];
     if (req.files) request.files = formFiles(JSON.parse(req.files));
     var ctx = Object.create(ctxProto);
     hidden(ctx, '__res', res);
     hidden(ctx, '__req', req);
     var response = Object.create(responseProto);
-    hidden(response, '__res', res);
     hidden(response, '__ctx', ctx);
     ctx.request = request; ctx.response = response; ctx.state = state; ctx.params = req.params || {};
-    ctx.method = req.method; ctx.url = ctx.originalUrl = req.url; ctx.path = req.path;
-    ctx.headers = ctx.header = req.headers; ctx.ip = req.ip; ctx.host = request.host; ctx.hostname = request.hostname;
-    ctx.cookies = noCookies;
+    ctx.originalUrl = req.url;
     return ctx;
   }
   // ctx.request.files of a multipart request: formidable's File objects (size, path, name,
@@ -780,10 +813,12 @@
   // becomes ctx's body, kept as the raw JSON until the project's code reads it; called from a
   // controller (super.find(ctx)) it is returned, as Strapi's core action returns it.
   function native(ctx, uid, action, keepRaw) {
-    // The query and the body go as JSON of their own: the host reads the query's without
-    // decoding it into a tree.
-    var head = JSON.stringify({ uid: uid, action: action, id: ctx.params.id === undefined ? null : String(ctx.params.id) });
-    var body = host.native(head, JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body));
+    // uid, action and id go as they are, the query and the body as JSON of their own (the host
+    // reads the query's without decoding it into a tree); no body is null, with no JSON made.
+    var id = ctx.params.id === undefined ? null : String(ctx.params.id);
+    var query = JSON.stringify(ctx.query);
+    var rb = ctx.request.body;
+    var body = host.native(uid, action, id, query, rb === undefined || rb === null ? null : JSON.stringify(rb));
     var status = host.nativeStatus();
     if (status >= 400) {
       var err = JSON.parse(body).error || {};
@@ -797,12 +832,19 @@
   }
 
   // ---- running a route ----
-  function compose(list) {
+  // compose runs list as koa-compose does. last, when given, is the chain's own end (a step
+  // of Quarry's that never calls next): it is called with ctx alone, without a next function
+  // made for it.
+  function compose(list, last) {
+    var n = list.length;
     return function (ctx) {
       var index = -1;
       function dispatch(i) {
         if (i <= index) return Promise.reject(new Error('next() called multiple times'));
         index = i;
+        if (i === n && last) {
+          try { return Promise.resolve(last(ctx)); } catch (e) { return Promise.reject(e); }
+        }
         var fn = list[i];
         if (!fn) return Promise.resolve();
         try { return Promise.resolve(fn(ctx, function () { return dispatch(i + 1); })); } catch (e) { return Promise.reject(e); }
@@ -885,8 +927,8 @@
       return function (ctx, next) { return fn.call(c, ctx, next); };
     }
     if (route.nativeRoute) return nativeRoute;
-    // The core action's step answers a promise only returnBody sees (already settled, as
-    // Promise.resolve(undefined) would be): one made per sandbox, not per request.
+    // The core action's step answers a settled promise, as Promise.resolve(undefined) would
+    // be: one made per sandbox, not per request.
     if (route.native) return function (ctx) { native(ctx, route.uid, route.native, true); return settled; };
     var h = route.handler;
     var i = h.lastIndexOf('.');
@@ -989,7 +1031,7 @@
     }
     var info = route.info || {};
     if (route.app) {
-      chains[key] = compose((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }).concat([appNext]));
+      chains[key] = compose((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }), appNext);
       return chains[key];
     }
     var pols = (route.policies || []).map(function (p) { return resolvePolicy(p, info); });
@@ -1007,19 +1049,17 @@
       });
       return p.then(function () { return next(); });
     };
-    // Strapi's authorize step wraps the rest of the chain: an UnauthorizedError or
-    // ForbiddenError (a PolicyError is one) thrown anywhere below answers as ctx.unauthorized()
-    // or ctx.forbidden() do.
-    var authorize = function (ctx, next) {
-      return next().catch(function (e) {
-        if (e instanceof errors.UnauthorizedError) return ctx.unauthorized();
-        if (e instanceof errors.ForbiddenError) return ctx.forbidden();
-        throw e;
-      });
-    };
     // A route without policies has no policy step: it would only wait a tick before next().
-    var list = [authorize].concat(policyMw ? [policyMw] : [], (route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }), [returnBody, action(route)]);
-    chains[key] = compose(list);
+    var list = (policyMw ? [policyMw] : []).concat((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }));
+    var act = action(route);
+    // A core action of Quarry's ends the chain without a next of its own, and without
+    // returnBody's step (it answers nothing returnBody would use).
+    var run = route.native || route.nativeRoute ? compose(list, act) : compose(list.concat([returnBody, act]));
+    // Strapi's authorize step wraps the rest of the chain: an UnauthorizedError or
+    // ForbiddenError (a PolicyError is one) thrown anywhere in it answers as
+    // ctx.unauthorized() or ctx.forbidden() do. serve applies it to what the chain rejects
+    // with (authorized), rather than a step of every request's chain doing it.
+    chains[key] = function (ctx) { ctx.__res.authorize = true; return run(ctx); };
     return chains[key];
   }
   // formatError is Strapi's error middleware.
@@ -1056,9 +1096,20 @@
       ctx = makeCtx(req);
       // App-level middlewares run before routing: no route yet.
       if (!route.app) ctx.state.route = route.state || (route.state = { method: route.method, path: route.path, handler: route.handler, info: route.info || {}, config: route.config || {} });
-      chain(route)(ctx).then(function () { box.state = 'done'; finish(box, ctx); }, function (e) { fail(box, ctx, e); });
+      chain(route)(ctx).then(function () { box.state = 'done'; finish(box, ctx); }, function (e) {
+        if (ctx.__res.authorize && (e instanceof errors.UnauthorizedError || e instanceof errors.ForbiddenError)) authorized(box, ctx, e);
+        else fail(box, ctx, e);
+      });
     } catch (e) { fail(box, ctx, e); }
     return box;
+  }
+  // authorized answers an UnauthorizedError or ForbiddenError a route's chain rejected with
+  // as Strapi's authorize step does: the chain ends with what ctx.unauthorized() or
+  // ctx.forbidden() answers.
+  function authorized(box, ctx, e) {
+    var r;
+    try { r = e instanceof errors.UnauthorizedError ? ctx.unauthorized() : ctx.forbidden(); } catch (x) { fail(box, ctx, x); return; }
+    Promise.resolve(r).then(function () { box.state = 'done'; finish(box, ctx); }, function (x) { fail(box, ctx, x); });
   }
   function fail(box, ctx, e) {
     box.state = 'done';
