@@ -140,3 +140,40 @@ func TestTrigramIndexes(t *testing.T) {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
 }
+
+func TestPublishedIDIndexes(t *testing.T) {
+	s, err := schemas.Load("../examples/blog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var articles *ExtraIndex
+	list := PublishedIDIndexes(s)
+	for i, x := range list {
+		if !x.Kept || x.Where == "" || len(x.Index.Columns) != 1 || x.Index.Columns[0] != "id" {
+			t.Errorf("%+v: not a kept partial index on id", x)
+		}
+		if x.Table == "pages" {
+			t.Errorf("%s: offered on a localized type, whose lists also filter locale", x.Index.Name)
+		}
+		if x.Table == "articles" {
+			articles = &list[i]
+		}
+	}
+	if articles == nil {
+		t.Fatalf("no partial count index on articles in %v", list)
+	}
+	want := `CREATE INDEX IF NOT EXISTS "quarry_articles_published_ids" ON "articles" ("id") WHERE "published_at" IS NOT NULL`
+	if got := CreateExtraIndex(Postgres, *articles); got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+	for _, x := range TrigramIndexes(s) {
+		if !x.Kept {
+			t.Errorf("%s: an expression index Strapi's sync does not see, not marked kept", x.Index.Name)
+		}
+	}
+	for _, x := range QuarryIndexes(s) {
+		if x.Kept {
+			t.Errorf("%s: a plain-column index Strapi's sync drops, marked kept", x.Index.Name)
+		}
+	}
+}

@@ -114,8 +114,9 @@ Run 'quarry locales <command> --help' for a command's flags.`,
 
 Prints the indexes Quarry's queries use that Strapi's layout lacks, as SQL with what each
 serves and its measured effect; --apply creates the missing ones. Strapi's schema sync (4.x)
-drops all of them when it compares the database with its layout (first start, pending
-migrations, a content-type change or upgrade, unless settings.strictSyncSchema is false).`,
+drops those it sees when it compares the database with its layout (first start, pending
+migrations, a content-type change or upgrade, unless settings.strictSyncSchema is false). On
+PostgreSQL it does not see indexes on expressions or on id alone: those are marked kept.`,
 }
 
 // newFlags starts the flag set of a command named as typed ("tokens create").

@@ -13,7 +13,7 @@ import (
 // database, since Strapi's schema sync removes them (sqlgen.StrapiSync says when).
 const indexesWarning = `-- Optional indexes: Quarry's queries use them, Strapi's layout lacks them (names quarry_*).
 -- Each comment says what it serves and its measured effect (PostgreSQL, 10 000 articles).
--- Strapi's schema sync drops every one of them (it drops indexes its layout does not define):
+-- Strapi's schema sync drops those it sees (it drops indexes its layout does not define):
 -- ` + sqlgen.StrapiSync + `.
 -- On a database shared with Strapi a team decides whether to create them, and again after such a start.
 `
@@ -63,8 +63,13 @@ func indexes(ctx context.Context, args []string, stdout, stderr io.Writer, log *
 		if x.Present {
 			state = "present"
 		}
-		// Every quarry_* index is outside Strapi's layout; the line says so for whoever reads one alone.
-		state += "; dropped by Strapi's schema sync"
+		// Every quarry_* index is outside Strapi's layout; the line says whether Strapi's sync
+		// sees it, for whoever reads one alone.
+		if x.Kept {
+			state += "; kept by Strapi's schema sync (it does not see it)"
+		} else {
+			state += "; dropped by Strapi's schema sync"
+		}
 		fmt.Fprintf(stdout, "%s; -- %s; %s\n", sqlgen.CreateExtraIndex(a.DB.Dialect, x.ExtraIndex), state, x.Why)
 	}
 	return nil

@@ -24,6 +24,7 @@ func (db *DB) ExtraIndexes(ctx context.Context, s *schemas.Schema) ([]ExtraIndex
 	var out []ExtraIndexState
 	list := sqlgen.QuarryIndexes(s)
 	if db.Dialect == sqlgen.Postgres {
+		list = append(list, sqlgen.PublishedIDIndexes(s)...)
 		var n int
 		if err := db.GetContext(ctx, &n, `SELECT COUNT(*) FROM pg_available_extensions WHERE name = 'pg_trgm'`); err != nil {
 			return nil, fmt.Errorf("look for pg_trgm: %w", err)
