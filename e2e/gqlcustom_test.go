@@ -2,13 +2,10 @@ package e2e
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/quarrycms/quarry/transport/plugins/email/emailtest"
 )
 
 var updateGQLCustom = flag.Bool("update-gqlcustom", false, "record testdata/gqlcustom_rest.json from the Strapi at QUARRY_ORACLE_URL (started with --fresh on testdata/projects/gqlcustom and ORACLE_GRANTS=testdata/projects/gqlcustom/config/permissions.json)")
@@ -89,27 +86,7 @@ module.exports = {
 // plugin's does (only <%= %> of data's key paths; null renders empty) and sends it through the project's provider (SMTP on loopback). Before,
 // it answered 501.
 func TestProjectCodeSendsTemplatedEmail(t *testing.T) {
-	mail, err := emailtest.Start(emailtest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mail.Close()
-	app := copyProject(t, filepath.Join("testdata", "projects", "startup"))
-	files := map[string]string{
-		"src/api/event/content-types/event/lifecycles.js": templatedMail,
-		"config/plugins.json":                             fmt.Sprintf(`{"email":{"config":{"provider":"nodemailer","providerOptions":{"host":"127.0.0.1","port":%d}}}}`, mail.Port),
-	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(app, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	srv := start(t, backends()[0], app)
-	status, body, _ := srv.send(t, "", "POST", "/api/events", "application/json", []byte(`{"data":{"title":"Summer Fair"}}`))
-	if status != 200 {
-		t.Fatalf("create: %d %s", status, body)
-	}
-	got := waitMail(t, mail, 1)
+	got := createEventMailing(t, templatedMail)
 	if got.hdr["Subject"] != "New event: Summer Fair" || got.hdr["To"] != "<team@example.com>" ||
 		!strings.Contains(got.text, "See /events/summer-fair (Summer Fair, )") || !strings.Contains(got.html, "<p>Summer Fair</p>") {
 		t.Fatalf("mail: %v %q %q", got.hdr, got.text, got.html)

@@ -96,17 +96,19 @@ module.exports = {
 };
 `
 
-// TestProjectCodeSendsEmail: the project's code sends through the email plugin's service, with
-// the project's provider configuration (SMTP to a real server on loopback).
-func TestProjectCodeSendsEmail(t *testing.T) {
+// createEventMailing serves the startup project with lifecycles (an event's lifecycles file)
+// and an email provider sending to an SMTP server on loopback, creates an event and answers
+// the one mail that went out.
+func createEventMailing(t *testing.T, lifecycles string) received {
+	t.Helper()
 	mail, err := emailtest.Start(emailtest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer mail.Close()
+	t.Cleanup(func() { mail.Close() })
 	app := copyProject(t, filepath.Join("testdata", "projects", "startup"))
 	files := map[string]string{
-		"src/api/event/content-types/event/lifecycles.js": eventMail,
+		"src/api/event/content-types/event/lifecycles.js": lifecycles,
 		"config/plugins.json":                             fmt.Sprintf(`{"email":{"config":{"provider":"nodemailer","providerOptions":{"host":"127.0.0.1","port":%d}}}}`, mail.Port),
 	}
 	for name, src := range files {
@@ -119,7 +121,13 @@ func TestProjectCodeSendsEmail(t *testing.T) {
 	if status != 200 {
 		t.Fatalf("create: %d %s", status, body)
 	}
-	got := waitMail(t, mail, 1)
+	return waitMail(t, mail, 1)
+}
+
+// TestProjectCodeSendsEmail: the project's code sends through the email plugin's service, with
+// the project's provider configuration (SMTP to a real server on loopback).
+func TestProjectCodeSendsEmail(t *testing.T) {
+	got := createEventMailing(t, eventMail)
 	if got.hdr["Subject"] != "New event: Summer Fair" || got.hdr["To"] != "<team@example.com>" || !strings.Contains(got.text, "/events/summer-fair") {
 		t.Fatalf("mail: %v %q", got.hdr, got.text)
 	}

@@ -130,17 +130,7 @@ func (r RoleService) Call(ctx context.Context, _ *ir.Caller, method string, args
 			return nil, err
 		}
 		var b envelope.Buf
-		b.WriteByte('[')
-		for i := range roles {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeRole(&b, &roles[i])
-			b.WriteString(`,"nb_users":`)
-			b.Int(roles[i].NbUsers)
-			b.WriteByte('}')
-		}
-		b.WriteByte(']')
+		writeRoleList(&b, roles)
 		return json.RawMessage(b.Bytes()), nil
 	case "findOne":
 		n, ok := id(0)

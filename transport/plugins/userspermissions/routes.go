@@ -469,19 +469,26 @@ func (s *Routes) upRoles(w http.ResponseWriter, r *http.Request, who *ir.Caller,
 		return err
 	}
 	var b envelope.Buf
-	b.WriteString(`{"roles":[`)
+	b.WriteString(`{"roles":`)
+	writeRoleList(&b, roles)
+	b.WriteByte('}')
+	envelope.WriteJSON(w, http.StatusOK, &b)
+	return nil
+}
+
+// writeRoleList writes roles as the plugin lists them: each with its number of users.
+func writeRoleList(b *envelope.Buf, roles []Role) {
+	b.WriteByte('[')
 	for i := range roles {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeRole(&b, &roles[i])
+		writeRole(b, &roles[i])
 		b.WriteString(`,"nb_users":`)
 		b.Int(roles[i].NbUsers)
 		b.WriteByte('}')
 	}
-	b.WriteString("]}")
-	envelope.WriteJSON(w, http.StatusOK, &b)
-	return nil
+	b.WriteByte(']')
 }
 
 func routeRoleID(r *http.Request) (int64, error) { return plugins.ParseID(chi.URLParam(r, "id")) }
