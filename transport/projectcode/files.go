@@ -1,9 +1,7 @@
 package projectcode
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"time"
 )
 
@@ -52,27 +50,19 @@ func filesJSON(ctx context.Context) string {
 	one := func(f File) jsFile {
 		return jsFile{Size: f.Size, Path: f.Path, Name: f.Name, Type: f.Type, Mtime: f.Modified.UTC().Format("2006-01-02T15:04:05.000Z")}
 	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, field := range order {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(field)
-		b.Write(k)
-		b.WriteByte(':')
-		var v []byte
+	out := &ordered{}
+	for _, field := range order {
 		if list := byField[field]; len(list) == 1 {
-			v, _ = json.Marshal(one(list[0]))
+			out.vals = append(out.vals, one(list[0]))
 		} else {
 			all := make([]jsFile, len(list))
 			for j, f := range list {
 				all[j] = one(f)
 			}
-			v, _ = json.Marshal(all)
+			out.vals = append(out.vals, all)
 		}
-		b.Write(v)
+		out.keys = append(out.keys, field)
 	}
-	b.WriteByte('}')
-	return b.String()
+	b, _ := out.MarshalJSON() // strings, numbers and their arrays: cannot fail
+	return string(b)
 }
