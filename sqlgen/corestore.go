@@ -33,3 +33,30 @@ func StoreInsert(d Dialect, key, value, typ string) Stmt {
 func StoreDelete(d Dialect, key string) Stmt {
 	return Delete(d, CoreStoreTable, "key", key)
 }
+
+// StoreEntry reads a key's row as Strapi's store.get and store.set find it: environment
+// and tag NULL, the first by id.
+func StoreEntry(d Dialect, key string) Stmt {
+	return build(d, sq.Select(quoteAll(d, "id", "key", "value", "type")...).From(d.Quote(CoreStoreTable)).
+		Where(sq.And{eq(d, "key", key), sq.Expr(d.Quote("environment") + " IS NULL"), sq.Expr(d.Quote("tag") + " IS NULL")}).
+		OrderBy(d.Quote("id")).Limit(1))
+}
+
+// StoreEntryUpdate writes the value and type of one row, as store.set updates the row it found.
+func StoreEntryUpdate(d Dialect, id int64, value, typ string) Stmt {
+	u := Update{Table: CoreStoreTable, Key: "id", KeyValue: id}
+	u.Set("value", value).Set("type", typ)
+	return u.Render(d)
+}
+
+// StoreEntryInsert adds a key's row, answering its id.
+func StoreEntryInsert(d Dialect, key, value, typ string) InsertStmt {
+	ins := Insert{Table: CoreStoreTable}
+	ins.Set("key", key).Set("value", value).Set("type", typ).Set("environment", nil).Set("tag", nil)
+	return ins.Render(d)
+}
+
+// StoreEntryDelete removes one row, as store.delete removes the row it found.
+func StoreEntryDelete(d Dialect, id int64) Stmt {
+	return Delete(d, CoreStoreTable, "id", id)
+}

@@ -58,6 +58,12 @@ type readArgs struct {
 
 func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 	switch op {
+	case "store.get", "store.set", "store.delete":
+		var a struct{ Key, Value, Type string }
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		return rt.Host.CoreStore(c.ctx, strings.TrimPrefix(op, "store."), a.Key, a.Value, a.Type)
 	case "auth.user":
 		var a struct {
 			ID int64 `json:"id"`

@@ -59,6 +59,10 @@ type Host interface {
 	// User is the users-permissions user with its role, as Strapi puts it in ctx.state.user
 	// (flat JSON, without password and tokens); nil when there is none.
 	User(ctx context.Context, id int64) ([]byte, error)
+	// CoreStore runs strapi.store's get, set or delete (op) on a key of Strapi's core store
+	// and answers the row (JSON, null when there is none); a set or delete tells the
+	// server's settings caches.
+	CoreStore(ctx context.Context, op, key, value, typ string) ([]byte, error)
 }
 
 // Runtime runs one project's code.

@@ -38,6 +38,9 @@ func (h *fakeHost) AppNext(context.Context, string, string, string, []byte) (int
 }
 
 func (h *fakeHost) User(context.Context, int64) ([]byte, error) { return nil, nil }
+func (h *fakeHost) CoreStore(context.Context, string, string, string, string) ([]byte, error) {
+	return []byte("null"), nil
+}
 
 // stampProject is examples/blog with a typical route middleware (the one
 // bench.BenchmarkProjectCode runs) on the articles' find.

@@ -477,7 +477,43 @@
     return box;
   }
 
+  // ---- strapi.store: Strapi's core store (strapi_core_store_settings) ----
+  // Keys are `<type>_<name>_<key>` as Strapi's store spells them (get's type defaults to
+  // 'core', set's and delete's to nothing, written "undefined" as Strapi writes it).
+  function storeKey(p, defType) {
+    var type = p.type === undefined ? defType : p.type;
+    if ((p.environment !== undefined && p.environment !== null && p.environment !== '') || (p.tag !== undefined && p.tag !== null && p.tag !== '')) {
+      throw new errors.NotImplementedError('strapi.store with an environment or a tag: Quarry reads and writes the store\'s rows without them');
+    }
+    return String(type) + (p.name ? '_' + p.name : '') + '_' + p.key;
+  }
+  function coreStore(defaults) {
+    var merge = function (p) { return Object.assign({}, defaults, p); };
+    return {
+      get: function (p) { return coreStore.get(merge(p)); },
+      set: function (p) { return coreStore.set(merge(p)); },
+      delete: function (p) { return coreStore.delete(merge(p)); }
+    };
+  }
+  coreStore.get = async(function (p) {
+    var row = call('store.get', { key: storeKey(p || {}, 'core') });
+    if (!row) return null;
+    if (row.type === 'object' || row.type === 'array' || row.type === 'boolean' || row.type === 'string') {
+      try { return JSON.parse(row.value); } catch (e) { return new Date(row.value); }
+    }
+    if (row.type === 'number') return Number(row.value);
+    return null;
+  });
+  coreStore.set = async(function (p) {
+    p = p || {};
+    var value = JSON.stringify(p.value);
+    if (value === undefined) value = p.value === undefined || p.value === null ? '' : String(p.value);
+    return call('store.set', { key: storeKey(p), value: value, type: typeof p.value });
+  });
+  coreStore.delete = async(function (p) { return call('store.delete', { key: storeKey(p || {}) }); });
+
   var strapi = {
+    store: coreStore,
     contentTypes: contentTypes, components: components,
     contentType: function (uid) { return contentTypes[uid]; },
     component: function (uid) { return components[uid]; },
