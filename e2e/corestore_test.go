@@ -23,8 +23,15 @@ module.exports = {
     await strapi.store({ type: 'plugin', name: 'shop' }).delete({ key: 'scratch' });
     const scratch = await strapi.store({ type: 'plugin', name: 'shop', key: 'scratch' }).get();
     const n = await strapi.store({ key: 'count' }).get();
+    // The official starters' first-run flag, kept per environment.
+    const setup = strapi.store({ environment: strapi.config.environment, type: 'type', name: 'setup' });
+    const firstRun = !(await setup.get({ key: 'initHasRun' }));
+    if (firstRun) await setup.set({ key: 'initHasRun', value: true });
+    const tagged = strapi.store({ type: 'plugin', name: 'shop', key: 'seeded', tag: 'v2' });
+    await tagged.set({ value: 1 });
     await strapi.entityService.create('api::category.category', {
-      data: { name: 'store-' + (await own.get()).at + '-' + scratch + '-' + n + '-' + typeof advanced.email_confirmation },
+      data: { name: ['store', (await own.get()).at, scratch, n, typeof advanced.email_confirmation, firstRun,
+        await setup.get({ key: 'initHasRun' }), await tagged.get(), strapi.config.environment].join('-') },
     });
   },
 };
@@ -40,9 +47,12 @@ func TestCoreStore(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(app, "src", "index.js"), []byte(storeIndex), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			be := be
+			env := be.Env
+			be.Env = func(t *testing.T) []string { return append(env(t), "NODE_ENV=production", "JWT_SECRET=e2e-core-store-secret-0123456789") }
 			srv := start(t, be, app)
 			status, body, _ := srv.send(t, "", "GET", "/api/categories", "", nil)
-			if status != 200 || !strings.Contains(string(body), `"store-8-null-null-boolean"`) {
+			if status != 200 || !strings.Contains(string(body), `"store-8---boolean-true-true-1-production"`) {
 				t.Fatalf("categories: %d %s, want the entry bootstrap() made from the store", status, body)
 			}
 			status, body, _ = srv.send(t, "", "POST", "/api/auth/local/register", "application/json",

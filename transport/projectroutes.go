@@ -350,16 +350,16 @@ func (s *Server) User(ctx context.Context, id int64) ([]byte, error) {
 // (projectcode.Host); a write forgets the settings the server keeps (users-permissions'
 // advanced settings and providers, i18n's default locale, the webhooks), as an admin's
 // change of them does.
-func (s *Server) CoreStore(ctx context.Context, op, key, value, typ string) ([]byte, error) {
+func (s *Server) CoreStore(ctx context.Context, op string, where database.StoreEntry) ([]byte, error) {
 	var e *database.StoreEntry
 	var err error
 	switch op {
 	case "get":
-		e, err = s.DB.StoreGet(ctx, key)
+		e, err = s.DB.StoreGet(ctx, where)
 	case "set":
-		e, err = s.DB.StoreSet(ctx, key, value, typ)
+		e, err = s.DB.StoreSet(ctx, where)
 	case "delete":
-		e, err = s.DB.StoreDelete(ctx, key)
+		e, err = s.DB.StoreDelete(ctx, where)
 	default:
 		return nil, fmt.Errorf("core store: no operation %q", op)
 	}

@@ -192,11 +192,11 @@ const recorderSource = `(function (init) {
   } };
   var known = {
     plugin: plugin, plugins: pluginsProxy,
-    config: { get: function (p, d) {
+    config: Object.assign({}, init.config || {}, { get: function (p, d) {
       var keys = Array.isArray(p) ? p.slice() : String(p).split('.');
       if (keys[0] === 'plugin' && keys.length > 1) { keys = ['plugins', keys[1], 'config'].concat(keys.slice(2)); }
       return get(init.config || {}, keys, d);
-    }, has: function (p) { return this.get(p) !== undefined; } },
+    }, has: function (p) { return this.get(p) !== undefined; } }),
     log: log,
     contentTypes: init.contentTypes || {},
     contentType: function (uid) { return (init.contentTypes || {})[uid]; },

@@ -18,12 +18,13 @@ type StoreEntry struct {
 	Key         string  `json:"key" db:"key"`
 	Value       *string `json:"value" db:"value"`
 	Type        *string `json:"type" db:"type"`
-	Environment *string `json:"environment" db:"-"`
-	Tag         *string `json:"tag" db:"-"`
+	Environment *string `json:"environment" db:"environment"`
+	Tag         *string `json:"tag" db:"tag"`
 }
 
-func storeEntry(ctx context.Context, q sqlx.QueryerContext, d sqlgen.Dialect, key string) (*StoreEntry, error) {
-	st := sqlgen.StoreEntry(d, key)
+func storeEntry(ctx context.Context, q sqlx.QueryerContext, d sqlgen.Dialect, where StoreEntry) (*StoreEntry, error) {
+	key := where.Key
+	st := sqlgen.StoreEntry(d, key, where.Environment, where.Tag)
 	var e StoreEntry
 	err := sqlx.GetContext(ctx, q, &e, st.SQL, st.Args...)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -35,17 +36,20 @@ func storeEntry(ctx context.Context, q sqlx.QueryerContext, d sqlgen.Dialect, ke
 	return &e, nil
 }
 
-// StoreGet reads a key's row as Strapi's store.get does (nil when there is none).
-func (db *DB) StoreGet(ctx context.Context, key string) (*StoreEntry, error) {
-	return storeEntry(ctx, db.DB, db.Dialect, key)
+// StoreGet reads the row of where's key, environment and tag as Strapi's store.get does
+// (nil when there is none).
+func (db *DB) StoreGet(ctx context.Context, where StoreEntry) (*StoreEntry, error) {
+	return storeEntry(ctx, db.DB, db.Dialect, where)
 }
 
-// StoreSet writes a key's value as Strapi's store.set does, in one transaction: the row it
-// finds updated, or a new one; it answers the row written.
-func (db *DB) StoreSet(ctx context.Context, key, value, typ string) (*StoreEntry, error) {
+// StoreSet writes where's value and type (both given) as Strapi's store.set does, in one
+// transaction: the row of its key, environment and tag updated, or a new one; it answers the
+// row written.
+func (db *DB) StoreSet(ctx context.Context, where StoreEntry) (*StoreEntry, error) {
 	var out *StoreEntry
+	key, value, typ := where.Key, deref(where.Value), deref(where.Type)
 	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
-		e, err := storeEntry(ctx, tx, db.Dialect, key)
+		e, err := storeEntry(ctx, tx, db.Dialect, where)
 		if err != nil {
 			return err
 		}
@@ -55,11 +59,11 @@ func (db *DB) StoreSet(ctx context.Context, key, value, typ string) (*StoreEntry
 				return fmt.Errorf("core store %s: %w", key, err)
 			}
 		} else {
-			id, err := InsertID(ctx, tx, sqlgen.StoreEntryInsert(db.Dialect, key, value, typ))
+			id, err := InsertID(ctx, tx, sqlgen.StoreEntryInsert(db.Dialect, key, value, typ, where.Environment, where.Tag))
 			if err != nil {
 				return fmt.Errorf("core store %s: %w", key, err)
 			}
-			e = &StoreEntry{ID: id, Key: key}
+			e = &StoreEntry{ID: id, Key: key, Environment: where.Environment, Tag: where.Tag}
 		}
 		e.Value, e.Type = &value, &typ
 		out = e
@@ -68,12 +72,13 @@ func (db *DB) StoreSet(ctx context.Context, key, value, typ string) (*StoreEntry
 	return out, err
 }
 
-// StoreDelete removes a key's row as Strapi's store.delete does, answering it (nil when
-// there was none).
-func (db *DB) StoreDelete(ctx context.Context, key string) (*StoreEntry, error) {
+// StoreDelete removes the row of where's key, environment and tag as Strapi's store.delete
+// does, answering it (nil when there was none).
+func (db *DB) StoreDelete(ctx context.Context, where StoreEntry) (*StoreEntry, error) {
 	var out *StoreEntry
+	key := where.Key
 	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
-		e, err := storeEntry(ctx, tx, db.Dialect, key)
+		e, err := storeEntry(ctx, tx, db.Dialect, where)
 		if err != nil || e == nil {
 			return err
 		}
@@ -85,4 +90,11 @@ func (db *DB) StoreDelete(ctx context.Context, key string) (*StoreEntry, error) 
 		return nil
 	})
 	return out, err
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

@@ -341,6 +341,13 @@ func (a *App) ConfigMap() map[string]any {
 	for _, n := range a.Config.Names() {
 		cfg[n] = a.Config.Value(n)
 	}
+	// Strapi's config.environment is NODE_ENV as the process has it (.env included), unset
+	// when it is: code keys store rows by it (strapi.store({ environment })).
+	if env, ok := a.Config.Lookup("NODE_ENV"); ok {
+		if _, named := cfg["environment"]; !named {
+			cfg["environment"] = env
+		}
+	}
 	return cfg
 }
 

@@ -35,6 +35,7 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/schemas/jseval"
 	"github.com/quarrycms/quarry/schemas/routes"
+	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/envelope"
 )
 
@@ -59,10 +60,10 @@ type Host interface {
 	// User is the users-permissions user with its role, as Strapi puts it in ctx.state.user
 	// (flat JSON, without password and tokens); nil when there is none.
 	User(ctx context.Context, id int64) ([]byte, error)
-	// CoreStore runs strapi.store's get, set or delete (op) on a key of Strapi's core store
-	// and answers the row (JSON, null when there is none); a set or delete tells the
-	// server's settings caches.
-	CoreStore(ctx context.Context, op, key, value, typ string) ([]byte, error)
+	// CoreStore runs strapi.store's get, set or delete (op) on the row of Strapi's core store
+	// e names (key, environment, tag; value and type for a set) and answers the row (JSON,
+	// null when there is none); a set or delete tells the server's settings caches.
+	CoreStore(ctx context.Context, op string, e database.StoreEntry) ([]byte, error)
 }
 
 // Runtime runs one project's code.

@@ -482,10 +482,8 @@
   // 'core', set's and delete's to nothing, written "undefined" as Strapi writes it).
   function storeKey(p, defType) {
     var type = p.type === undefined ? defType : p.type;
-    if ((p.environment !== undefined && p.environment !== null && p.environment !== '') || (p.tag !== undefined && p.tag !== null && p.tag !== '')) {
-      throw new errors.NotImplementedError('strapi.store with an environment or a tag: Quarry reads and writes the store\'s rows without them');
-    }
-    return String(type) + (p.name ? '_' + p.name : '') + '_' + p.key;
+    return { key: String(type) + (p.name ? '_' + p.name : '') + '_' + p.key,
+      environment: p.environment ? String(p.environment) : null, tag: p.tag ? String(p.tag) : null };
   }
   function coreStore(defaults) {
     var merge = function (p) { return Object.assign({}, defaults, p); };
@@ -496,7 +494,7 @@
     };
   }
   coreStore.get = async(function (p) {
-    var row = call('store.get', { key: storeKey(p || {}, 'core') });
+    var row = call('store.get', storeKey(p || {}, 'core'));
     if (!row) return null;
     if (row.type === 'object' || row.type === 'array' || row.type === 'boolean' || row.type === 'string') {
       try { return JSON.parse(row.value); } catch (e) { return new Date(row.value); }
@@ -508,9 +506,12 @@
     p = p || {};
     var value = JSON.stringify(p.value);
     if (value === undefined) value = p.value === undefined || p.value === null ? '' : String(p.value);
-    return call('store.set', { key: storeKey(p), value: value, type: typeof p.value });
+    var where = storeKey(p);
+    where.value = value;
+    where.type = typeof p.value;
+    return call('store.set', where);
   });
-  coreStore.delete = async(function (p) { return call('store.delete', { key: storeKey(p || {}) }); });
+  coreStore.delete = async(function (p) { return call('store.delete', storeKey(p || {})); });
 
   var strapi = {
     store: coreStore,
@@ -518,14 +519,16 @@
     contentType: function (uid) { return contentTypes[uid]; },
     component: function (uid) { return components[uid]; },
     getModel: model,
-    config: {
+    // Strapi's config provider: the configuration's names as properties
+    // (strapi.config.environment, strapi.config.server), with get and has.
+    config: Object.assign({}, host.config, {
       get: function (p, d) {
         var keys = Array.isArray(p) ? p.slice() : String(p).split('.');
         if (keys[0] === 'plugin' && keys.length > 1) keys = ['plugins', keys[1], 'config'].concat(keys.slice(2));
         return getPath(host.config, keys, d);
       },
       has: function (p) { return strapi.config.get(p) !== undefined; }
-    },
+    }),
     log: { info: logger('info'), warn: logger('warn'), error: logger('error'), debug: logger('debug'), trace: logger('debug'), fatal: logger('error') },
     entityService: entityService, db: db, query: query,
     service: function (uid) { return instance('services', uid); },
