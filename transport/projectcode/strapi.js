@@ -513,7 +513,25 @@
   });
   coreStore.delete = async(function (p) { return call('store.delete', storeKey(p || {})); });
 
+  // strapi.admin: the admin panel's services, which Quarry does not run. A call answers
+  // NotImplementedError naming it (after bootstrap()'s dry replay stops there, as at any data).
+  function adminTrap(path) {
+    return new Proxy(function () {}, {
+      get: function (t, k) {
+        if (typeof k === 'symbol' || k === 'then' || k === 'toJSON') return undefined;
+        return adminTrap(path + '.' + String(k));
+      },
+      apply: function () {
+        return async(function () {
+          if (dry) throw DRY;
+          throw new errors.NotImplementedError(path + '() is the admin panel\'s, which Quarry does not run');
+        })();
+      }
+    });
+  }
+
   var strapi = {
+    admin: adminTrap('strapi.admin'),
     store: coreStore,
     contentTypes: contentTypes, components: components,
     contentType: function (uid) { return contentTypes[uid]; },
