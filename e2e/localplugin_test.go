@@ -30,6 +30,11 @@ var localPluginSteps = []ownCodeStep{
 	{Name: "GraphQL: filtered by the board", Method: "POST", Path: "/graphql", As: "public",
 		Body: `{"query":"{ todoTasks(filters: { board: { name: { eq: \"Home\" } } }) { data { id attributes { title } } } }"}`},
 	{Name: "the open tasks after the mutation", Path: "/api/todo/tasks/open", As: "public"},
+	{Name: "the plugin's lifecycle capitalises a title", Method: "POST", Path: "/api/todo/tasks", Body: `{"title":"sweep the floor"}`, As: "public"},
+	{Name: "GraphQL: the lifecycle refuses an empty title", Method: "POST", Path: "/graphql",
+		Body: `{"query":"mutation { updateTodoTask(id: 1, data: { title: \"\" }) { data { id attributes { title } } } }"}`},
+	{Name: "GraphQL: the lifecycle on a mutation's create", Method: "POST", Path: "/graphql",
+		Body: `{"query":"mutation { createTodoTask(data: { title: \"feed the cat\" }) { data { id attributes { title } } } }"}`},
 }
 
 const longTitle = "This title is far too long for a task: it runs past the eighty characters the schema allows"

@@ -343,7 +343,7 @@ func (s *sandbox) run(abs string, call bool) (*Result, error) {
 	res := &Result{Value: out, Unresolved: s.unresolved}
 	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Object" {
 		res.Keys = o.Keys()
-		res.Shape = shape(o, 3)
+		res.Shape = shape(o, 4) // a local plugin's contentTypes.<ct>.lifecycles.<hook>
 	}
 	return res, nil
 }

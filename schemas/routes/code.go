@@ -343,7 +343,15 @@ func (m *Model) serviceFiles(uid, rel string) {
 }
 
 func (m *Model) loadLifecycles(ctx context.Context, api string) error {
-	dir := filepath.Join(m.Dir, "src", "api", api, "content-types")
+	return m.loadLifecyclesIn(ctx, filepath.Join("src", "api", api, "content-types"), "api::"+api+".")
+}
+
+// loadLifecyclesIn reads the lifecycles.* files of the content types under dir (relative to
+// the project), whose uids are prefix + the folder's name. A content type whose index.*
+// names lifecycles without such a file declares them in code Quarry does not read: its
+// reads and writes are refused, never run without them.
+func (m *Model) loadLifecyclesIn(ctx context.Context, relDir, prefix string) error {
+	dir := filepath.Join(m.Dir, relDir)
 	cts, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -355,11 +363,11 @@ func (m *Model) loadLifecycles(ctx context.Context, api string) error {
 		if !ct.IsDir() {
 			continue
 		}
-		rel := firstSource(m.Dir, filepath.Join("src", "api", api, "content-types", ct.Name(), "lifecycles"))
+		uid := prefix + ct.Name()
+		rel := firstSource(m.Dir, filepath.Join(relDir, ct.Name(), "lifecycles"))
 		if rel == "" {
 			continue
 		}
-		uid := "api::" + api + "." + ct.Name()
 		res, err := jseval.EvalModule(ctx, filepath.Join(m.Dir, rel), m.Eval)
 		if err != nil {
 			m.addHooks(uid, Code{File: rel, What: fmt.Sprintf("lifecycle hooks Quarry could not read (%v)", unwrap(err))}, []string{"*"})
@@ -756,8 +764,51 @@ func (m *Model) loadLocalPlugins(ctx context.Context, in CodeInput) error {
 			}
 		}
 		m.recordStartup(ctx, rel, in, name)
+		if localPluginEnabled(in.Config, name) {
+			m.localPluginLifecycles(rel, name, res)
+		}
 	}
 	return nil
+}
+
+// localPluginLifecycles takes the lifecycle hooks a local plugin's contentTypes export
+// declares ({ <ct>: { schema, lifecycles } }), which Strapi registers for plugin::<name>.<ct>;
+// hooks Quarry cannot name (lifecycles that are not an object of functions) stand for every
+// event, so the model's routes are never served without them.
+func (m *Model) localPluginLifecycles(rel, name string, res *jseval.Result) {
+	cts, _ := res.Shape["contentTypes"].(map[string]any)
+	for ct, v := range cts {
+		def, _ := v.(map[string]any)
+		lc, ok := def["lifecycles"]
+		if !ok {
+			continue
+		}
+		uid := "plugin::" + name + "." + ct
+		hooks, _ := lc.(map[string]any)
+		if len(hooks) == 0 {
+			m.addHooks(uid, Code{File: rel, What: "lifecycle hooks of " + uid + " Quarry could not read"}, []string{"*"})
+			continue
+		}
+		keys := make([]string, 0, len(hooks))
+		for k := range hooks {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		m.addHooks(uid, Code{File: rel, What: "lifecycle hooks " + strings.Join(keys, ", ") + " of " + uid + m.unprovidedNote(rel), Runnable: m.provided(rel), Lifecycle: true}, keys)
+	}
+}
+
+// PluginLifecycles are the local plugins' content types whose lifecycles Quarry runs (their
+// contentTypes export declares them as an object of hooks).
+func (m *Model) PluginLifecycles() []string {
+	var out []string
+	for uid, l := range m.Lifecycles {
+		if strings.HasPrefix(uid, "plugin::") && slices.ContainsFunc(l.Code, func(c Code) bool { return c.Lifecycle }) {
+			out = append(out, uid)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // localPluginRoutes reads a local plugin's routes export: a list (admin routes), or

@@ -102,6 +102,9 @@ type Runtime struct {
 	// ServerConfigFiles are config/server's files in merge order (absolute paths): bootstrap()'s
 	// sandbox reads cron.tasks' functions from them.
 	ServerConfigFiles []string
+	// PluginLifecycles are the local plugins' content types whose contentTypes export
+	// declares lifecycles (routes.Model.PluginLifecycles).
+	PluginLifecycles []string
 	// Timeout bounds one request's run of the project's code (default 10 s).
 	Timeout time.Duration
 	// Size is the number of sandboxes (default GOMAXPROCS).
@@ -171,6 +174,10 @@ func (rt *Runtime) init() {
 			rt.Dir = abs
 		}
 		rt.files = projectFiles(rt.Dir)
+		for _, uid := range rt.PluginLifecycles {
+			// Declared in the plugin's contentTypes export, which strapi.js reads them from.
+			rt.files["lifecycles"][uid] = "plugin"
+		}
 		rt.setup, rt.err = rt.setupJSON()
 		rt.pool = make(chan *vm, rt.Size)
 		for range rt.Size {

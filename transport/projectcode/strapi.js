@@ -1317,8 +1317,17 @@
   function lifecycleModule(uid) {
     var mod = lifecycleModules[uid];
     if (mod === undefined) {
-      var f = files.lifecycles[uid];
-      mod = f ? projectRequire(f) : null;
+      if (uid.indexOf('plugin::') === 0) {
+        // A local plugin's content type: the lifecycles its contentTypes export declares
+        // ({ schema, lifecycles }), as Strapi registers them.
+        var rest = uid.slice('plugin::'.length), dot = rest.indexOf('.');
+        var lp = dot > 0 ? localPlugin(rest.slice(0, dot)) : undefined;
+        var ct = lp && lp.contentTypes && lp.contentTypes[rest.slice(dot + 1)];
+        mod = (ct && ct.lifecycles) || null;
+      } else {
+        var f = files.lifecycles[uid];
+        mod = f ? projectRequire(f) : null;
+      }
       if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
       lifecycleModules[uid] = mod;
     }

@@ -291,7 +291,7 @@ func (rt *Runtime) After(ctx context.Context, l *write.Lifecycle) error {
 // HasLifecycles says whether some model has a lifecycles file Quarry runs.
 func (rt *Runtime) HasLifecycles() bool {
 	// Not init: the server sets the runtime's services after asking, before the first request.
-	return len(projectFiles(rt.Dir)["lifecycles"]) > 0 || rt.Subscriptions > 0
+	return len(projectFiles(rt.Dir)["lifecycles"]) > 0 || len(rt.PluginLifecycles) > 0 || rt.Subscriptions > 0
 }
 
 func (rt *Runtime) runHook(ctx context.Context, l *write.Lifecycle) error {

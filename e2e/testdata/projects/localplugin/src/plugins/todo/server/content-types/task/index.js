@@ -1,5 +1,6 @@
 'use strict';
 
 const schema = require('./schema.json');
+const lifecycles = require('./lifecycles');
 
-module.exports = { schema };
+module.exports = { schema, lifecycles };
