@@ -26,6 +26,11 @@ type Config struct {
 	// ones: Strapi's GraphQL loads whole files, and the upload plugin signs a private
 	// bucket's urls from their provider, hash and extension.
 	MediaColumns []string
+	// SortIndexed are the attributes whose sort index (sqlgen.SortIndexes) the database held
+	// when the app opened it (database.SortIndexed): a list's ORDER BY on one of them names the
+	// index's expression (plan.Order.Indexed). Nil on databases without such indexes; the
+	// statements are then what they would be without this field.
+	SortIndexed map[*schemas.Attribute]bool
 }
 
 // DefaultConfig is Strapi v4's REST default.
@@ -161,6 +166,13 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*plan.Plan, error) {
 	}
 	if pl.One {
 		root.Order = nil
+	}
+	for i, o := range root.Order {
+		// The root's own columns only: a populate's rows are numbered per parent, which no
+		// walk of a whole table's index serves.
+		if len(o.Path) == 0 && o.Attr != nil && p.Config.SortIndexed[o.Attr] {
+			root.Order[i].Indexed = true
+		}
 	}
 	if root.Where != nil && plan.HasPath(root.Where) {
 		root.Columns = b.sortColumnsFirst(root.Columns, root.Order)

@@ -230,6 +230,9 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	a.DB = db
+	if a.REST.SortIndexed, err = db.SortIndexed(ctx, s); err != nil {
+		return nil, err
+	}
 	ic, err := i18n.ParseConfig(proj.JSON("plugins"))
 	if err != nil {
 		return nil, a.configError("plugins", err)
