@@ -8,10 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrycms/quarry/bench/datagen"
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/parser/rest"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/planner/explain"
+	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
 )
 
@@ -122,5 +125,57 @@ func TestSortIndex(t *testing.T) {
 		if !g.indexedTerms {
 			t.Errorf("%s: the ORDER BY does not name the sort index's expression", k)
 		}
+	}
+}
+
+// TestSortIndexPlan checks PostgreSQL's own plan on generated rows: the page of a list sorted
+// by publishDate reads quarry_articles_publish_date_sort once the planner knows of it, and the
+// same list planned without it (Strapi's ORDER BY on the column) cannot.
+func TestSortIndexPlan(t *testing.T) {
+	open, ok := engines(t)["postgres"]
+	if !ok {
+		t.Skip("QUARRY_TEST_POSTGRES_URL is not set")
+	}
+	ctx := context.Background()
+	db, s := openBlogOn(t, open(t))
+	if _, err := datagen.Generate(ctx, db, s, datagen.Options{Articles: 2000, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ApplyExtraIndexes(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, "ANALYZE"); err != nil {
+		t.Fatal(err)
+	}
+	indexed, err := db.SortIndexed(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rootPlan := func(sortIndexed map[*schemas.Attribute]bool) string {
+		q := &ir.Query{Model: "api::article.article", Op: ir.FindMany}
+		if err := rest.Parse("sort[0]=publishDate:desc&pagination[pageSize]=10", q); err != nil {
+			t.Fatal(err)
+		}
+		cfg := planner.DefaultConfig()
+		cfg.SortIndexed = sortIndexed
+		pl, err := (&planner.Planner{Schema: s, Config: cfg}).Read(q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps, err := explain.Steps(pl, db.Dialect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := explain.Run(ctx, db, steps, false); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(steps[0].Explain, "\n")
+	}
+	const name = "quarry_articles_publish_date_sort"
+	if p := rootPlan(indexed); !strings.Contains(p, "Index Scan Backward using "+name) {
+		t.Errorf("the page sorted on the index's expression does not walk %s:\n%s", name, p)
+	}
+	if p := rootPlan(nil); strings.Contains(p, name) {
+		t.Errorf("the page sorted on the column uses %s:\n%s", name, p)
 	}
 }
