@@ -28,7 +28,8 @@ type Config struct {
 	MediaColumns []string
 	// SortIndexed are the attributes whose sort index (sqlgen.SortIndexes) the database held
 	// when the app opened it (database.SortIndexed): a list's ORDER BY on one of them names the
-	// index's expression (plan.Order.Indexed). Nil on databases without such indexes; the
+	// index's expression (plan.Order.Indexed); on a draft & publish type, a list of the
+	// published rows only, which that index holds. Nil on databases without such indexes; the
 	// statements are then what they would be without this field.
 	SortIndexed map[*schemas.Attribute]bool
 }
@@ -145,7 +146,8 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*plan.Plan, error) {
 		}
 	}
 	live := q.PublicationState != "preview"
-	if m.DraftAndPublish && live && q.Op == ir.FindMany {
+	published := m.DraftAndPublish && live && q.Op == ir.FindMany
+	if published {
 		// findOne by id shows drafts, as Strapi does.
 		where = append(where, plan.Published{})
 	}
@@ -169,8 +171,10 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*plan.Plan, error) {
 	}
 	for i, o := range root.Order {
 		// The root's own columns only: a populate's rows are numbered per parent, which no
-		// walk of a whole table's index serves.
-		if len(o.Path) == 0 && o.Attr != nil && p.Config.SortIndexed[o.Attr] {
+		// walk of a whole table's index serves. A draft & publish type's sort index holds its
+		// published rows only (sqlgen.SortIndexes): a preview list, which no index serves, keeps
+		// the column's ORDER BY and with it the key-sorted page (sqlgen's deferredPage).
+		if len(o.Path) == 0 && o.Attr != nil && p.Config.SortIndexed[o.Attr] && (!m.DraftAndPublish || published) {
 			root.Order[i].Indexed = true
 		}
 	}

@@ -22,8 +22,9 @@ import (
 // sqlgen.SortIndexes): with the indexes created and the planner told of them
 // (database.SortIndexed), pages, totals and statement counts are those of the same requests
 // planned without them, on data with ties and NULLs in the sort keys, both directions, later
-// pages, a filter, drafts (publicationState=preview, which the partial index does not cover)
-// and an indexed second key; and the statements name the index's expression. (The first page
+// pages, a filter, drafts (publicationState=preview, which the partial index does not cover,
+// so its statements keep the column) and an indexed second key; and the statements name the
+// index's expression. (The first page
 // of a key-sorted list no longer carries its total there: the walk reads the page alone, and
 // the count runs, so statement counts differ by design.)
 func TestSortIndex(t *testing.T) {
@@ -122,8 +123,10 @@ func TestSortIndex(t *testing.T) {
 		if w.indexedTerms {
 			t.Errorf("%s: an index expression without the indexes", k)
 		}
-		if !g.indexedTerms {
-			t.Errorf("%s: the ORDER BY does not name the sort index's expression", k)
+		// A preview list reads drafts too, which the partial index does not hold: it keeps
+		// the column.
+		if preview := strings.Contains(k, "publicationState=preview"); g.indexedTerms == preview {
+			t.Errorf("%s: the ORDER BY names the sort index's expression: %v", k, g.indexedTerms)
 		}
 	}
 }
