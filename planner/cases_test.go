@@ -32,6 +32,9 @@ var update = flag.Bool("update", false, "rewrite the case files in testdata/case
 //
 //	request rest <model uid> [findOne <id>]   the query string below (may be empty)
 //	request graphql                           the document below, one query root field
+//
+// A trailing argument sort-indexed plans as on a PostgreSQL database holding every sort index
+// of sqlgen.SortIndexes (planner.Config.SortIndexed).
 func TestCases(t *testing.T) {
 	s, err := schemas.Load("../examples/blog")
 	if err != nil {
@@ -58,6 +61,15 @@ func TestCases(t *testing.T) {
 		}
 		var q *ir.Query
 		p := rp
+		if n := len(in.Args); n > 1 && in.Args[n-1] == "sort-indexed" {
+			in.Args = in.Args[:n-1]
+			ip := *rp
+			ip.Config.SortIndexed = map[*schemas.Attribute]bool{}
+			for _, x := range sqlgen.SortIndexes(s) {
+				ip.Config.SortIndexed[x.Sort] = true
+			}
+			p = &ip
+		}
 		switch in.Args[0] {
 		case "rest":
 			if len(in.Args) < 2 {

@@ -26,6 +26,12 @@ type Config struct {
 	// ones: Strapi's GraphQL loads whole files, and the upload plugin signs a private
 	// bucket's urls from their provider, hash and extension.
 	MediaColumns []string
+	// SortIndexed are the attributes whose sort index (sqlgen.SortIndexes) the database held
+	// when the app opened it (database.SortIndexed): a list's ORDER BY on one of them names the
+	// index's expression (plan.Order.Indexed); on a draft & publish type, a list of the
+	// published rows only, which that index holds. Nil on databases without such indexes; the
+	// statements are then what they would be without this field.
+	SortIndexed map[*schemas.Attribute]bool
 }
 
 // DefaultConfig is Strapi v4's REST default.
@@ -140,7 +146,8 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*plan.Plan, error) {
 		}
 	}
 	live := q.PublicationState != "preview"
-	if m.DraftAndPublish && live && q.Op == ir.FindMany {
+	published := m.DraftAndPublish && live && q.Op == ir.FindMany
+	if published {
 		// findOne by id shows drafts, as Strapi does.
 		where = append(where, plan.Published{})
 	}
@@ -161,6 +168,15 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*plan.Plan, error) {
 	}
 	if pl.One {
 		root.Order = nil
+	}
+	for i, o := range root.Order {
+		// The root's own columns only: a populate's rows are numbered per parent, which no
+		// walk of a whole table's index serves. A draft & publish type's sort index holds its
+		// published rows only (sqlgen.SortIndexes): a preview list, which no index serves, keeps
+		// the column's ORDER BY and with it the key-sorted page (sqlgen's deferredPage).
+		if len(o.Path) == 0 && o.Attr != nil && p.Config.SortIndexed[o.Attr] && (!m.DraftAndPublish || published) {
+			root.Order[i].Indexed = true
+		}
 	}
 	if root.Where != nil && plan.HasPath(root.Where) {
 		root.Columns = b.sortColumnsFirst(root.Columns, root.Order)

@@ -92,6 +92,9 @@ func newShape(d Dialect, s *plan.Select, parents Parents) *shape {
 		if o.Desc {
 			sh.byte('-')
 		}
+		if o.Indexed {
+			sh.byte('#')
+		}
 		sh.byte(',')
 	}
 	sh.str("|l:")

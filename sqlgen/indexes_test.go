@@ -177,3 +177,35 @@ func TestPublishedIDIndexes(t *testing.T) {
 		}
 	}
 }
+
+// The sort indexes key on an expression (Strapi's sync does not see them), one per date and
+// datetime attribute of a collection type, partial on the published rows where the type has
+// draft & publish; the ORDER BY of an indexed term names the same expression.
+func TestSortIndexes(t *testing.T) {
+	s, err := schemas.Load("../examples/blog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, x := range SortIndexes(s) {
+		if !x.Kept || x.Sort == nil {
+			t.Errorf("%s: not a kept sort index", x.Index.Name)
+		}
+		got[x.Index.Name] = CreateExtraIndex(Postgres, x)
+	}
+	for name, want := range map[string]string{
+		"quarry_articles_publish_date_sort": `CREATE INDEX IF NOT EXISTS "quarry_articles_publish_date_sort" ON "articles" (("publish_date" + 0)) WHERE "published_at" IS NOT NULL`,
+		"quarry_articles_event_at_sort":     `CREATE INDEX IF NOT EXISTS "quarry_articles_event_at_sort" ON "articles" (("event_at" + interval '0')) WHERE "published_at" IS NOT NULL`,
+		"quarry_articles_created_at_sort":   `CREATE INDEX IF NOT EXISTS "quarry_articles_created_at_sort" ON "articles" (("created_at" + interval '0')) WHERE "published_at" IS NOT NULL`,
+		"quarry_tags_created_at_sort":       `CREATE INDEX IF NOT EXISTS "quarry_tags_created_at_sort" ON "tags" (("created_at" + interval '0'))`,
+	} {
+		if got[name] != want {
+			t.Errorf("%s: got %q\nwant %q", name, got[name], want)
+		}
+	}
+	for name := range got {
+		if strings.Contains(name, "views") || strings.Contains(name, "title") {
+			t.Errorf("%s: only dates and datetimes are offered", name)
+		}
+	}
+}

@@ -199,10 +199,14 @@ func render(d Dialect, s *plan.Select, sh *shape) (string, []any, error) {
 // with or without its own total (the window then counts over the keys),
 // sorted by at least one column of its own other than id, with only its own columns in the
 // ORDER BY, and selecting a long value (text, rich text, blocks, JSON): a narrow page gains
-// nothing from the second read.
+// nothing from the second read. Not a page whose first key has its sort index (Order.Indexed),
+// which the index serves without a sort.
 func deferredKeys(d Dialect, s *plan.Select) ([]string, bool) {
 	if !d.deferredPage() || s.Via != nil || s.CountOnly || s.Limit < 0 || len(s.Order) == 0 {
 		return nil, false
+	}
+	if s.Order[0].Indexed {
+		return nil, false // a walk of the sort index reads the page's rows alone
 	}
 	var keys []string
 	for _, o := range s.Order {
@@ -381,6 +385,11 @@ func (r *renderer) orderExpr(m *schemas.Model, t string, o plan.Order) (string, 
 		}
 	}
 	if len(o.Path) == 0 {
+		if o.Indexed && o.Attr != nil && d == Postgres {
+			if e, ok := SortExpr(o.Attr.Type, Col(d, t, col)); ok {
+				return "(" + e + ")", nil
+			}
+		}
 		return exact(Col(d, t, col)), nil
 	}
 	base := r.alias("s")

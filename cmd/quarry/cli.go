@@ -116,7 +116,9 @@ Prints the indexes Quarry's queries use that Strapi's layout lacks, as SQL with 
 serves and its measured effect; --apply creates the missing ones. Strapi's schema sync (4.x)
 drops those it sees when it compares the database with its layout (first start, pending
 migrations, a content-type change or upgrade, unless settings.strictSyncSchema is false). On
-PostgreSQL it does not see indexes on expressions or on id alone: those are marked kept.`,
+PostgreSQL it does not see indexes on expressions or on id alone: those are marked kept.
+Quarry looks for its sort indexes (quarry_<table>_<column>_sort) when it starts: restart it
+after creating or dropping one.`,
 }
 
 // newFlags starts the flag set of a command named as typed ("tokens create").

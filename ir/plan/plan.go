@@ -114,6 +114,10 @@ type Order struct {
 	Path []*schemas.Attribute
 	Attr *schemas.Attribute // nil with an empty path means id
 	Desc bool
+	// Indexed says the database holds Quarry's sort index of Attr, a column of the step's own
+	// model (sqlgen.SortIndexes): the term names the index's expression, which orders every
+	// row exactly as the column does, so that only this ORDER BY can read that index.
+	Indexed bool
 }
 
 // Expr is a WHERE condition tree.

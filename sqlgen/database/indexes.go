@@ -3,6 +3,7 @@ package database
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
@@ -25,6 +26,7 @@ func (db *DB) ExtraIndexes(ctx context.Context, s *schemas.Schema) ([]ExtraIndex
 	list := sqlgen.QuarryIndexes(s)
 	if db.Dialect == sqlgen.Postgres {
 		list = append(list, sqlgen.PublishedIDIndexes(s)...)
+		list = append(list, sqlgen.SortIndexes(s)...)
 		var n int
 		if err := db.GetContext(ctx, &n, `SELECT COUNT(*) FROM pg_available_extensions WHERE name = 'pg_trgm'`); err != nil {
 			return nil, fmt.Errorf("look for pg_trgm: %w", err)
@@ -88,4 +90,33 @@ func (db *DB) ApplyExtraIndexesProgress(ctx context.Context, s *schemas.Schema, 
 		created = append(created, x.ExtraIndex)
 	}
 	return created, nil
+}
+
+// SortIndexed reports the attributes whose sort index (sqlgen.SortIndexes, PostgreSQL) the
+// database holds, by the index's name: the planner's Config.SortIndexed, read once when the app
+// opens the database rather than per request. An index dropped later leaves Quarry's ORDER BY on
+// its expression, which orders as the column does: the answers stay the same, only unserved.
+// Nil on SQLite and MySQL/MariaDB, which are offered none.
+func (db *DB) SortIndexed(ctx context.Context, s *schemas.Schema) (map[*schemas.Attribute]bool, error) {
+	if db.Dialect != sqlgen.Postgres {
+		return nil, nil
+	}
+	list := sqlgen.SortIndexes(s)
+	if len(list) == 0 {
+		return nil, nil
+	}
+	var have []string
+	if err := db.SelectContext(ctx, &have, `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname LIKE 'quarry%'`); err != nil {
+		return nil, fmt.Errorf("look for Quarry's sort indexes: %w", err)
+	}
+	var out map[*schemas.Attribute]bool
+	for _, x := range list {
+		if slices.Contains(have, x.Index.Name) {
+			if out == nil {
+				out = map[*schemas.Attribute]bool{}
+			}
+			out[x.Sort] = true
+		}
+	}
+	return out, nil
 }

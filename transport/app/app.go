@@ -230,6 +230,19 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	a.DB = db
+	if a.REST.SortIndexed, err = db.SortIndexed(ctx, s); err != nil {
+		return nil, err
+	}
+	if n := len(a.REST.SortIndexed); n > 0 {
+		// Said once: lists sorted by these attributes read their page from the index, and an
+		// index created after this start is not used until the next.
+		var names []string
+		for attr := range a.REST.SortIndexed {
+			names = append(names, attr.Owner.UID+"."+attr.Name)
+		}
+		slices.Sort(names)
+		log.Info("sort indexes found: lists sorted by these attributes read their page from the index", "attributes", strings.Join(names, ", "))
+	}
 	ic, err := i18n.ParseConfig(proj.JSON("plugins"))
 	if err != nil {
 		return nil, a.configError("plugins", err)
