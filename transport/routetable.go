@@ -323,16 +323,18 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema, runProject bool) map[st
 			continue
 		}
 		hooks := func(action string) []routes.Code { return m.Hooks(md.UID, routes.Events(action)) }
+		// The generated queries run their read hooks in the sandbox (execute.ReadHooks).
+		queryHooks := func(action string) []routes.Code { return m.GraphQLQueryHooks(md.UID, routes.Events(action)) }
 		if md.Kind == schemas.SingleType {
 			add("Mutation."+gqlschema.MutationName("update", md), hooks("update"))
 			add("Mutation."+gqlschema.MutationName("delete", md), hooks("delete"))
-			add("Query."+gqlschema.FindOneName(md), hooks("findOne"))
+			add("Query."+gqlschema.FindOneName(md), queryHooks("findOne"))
 		} else {
 			for _, a := range []string{"create", "update", "delete"} {
 				add("Mutation."+gqlschema.MutationName(a, md), hooks(a))
 			}
-			add("Query."+gqlschema.FindOneName(md), hooks("findOne"))
-			add("Query."+gqlschema.FindName(md), hooks("find"))
+			add("Query."+gqlschema.FindOneName(md), queryHooks("findOne"))
+			add("Query."+gqlschema.FindName(md), queryHooks("find"))
 		}
 		if md.Localized {
 			add("Mutation."+gqlschema.MutationName("create", md)+"Localization", hooks("createLocalization"))

@@ -849,6 +849,60 @@ func (m *Model) ReadHooks(uid, action string) bool {
 	return false
 }
 
+// ReadEvents says whether a read of the model fires hooks on one of events (FindMany,
+// FindOne, Count): a hook of the event's, or a function subscriber (which sees them all).
+func (m *Model) ReadEvents(uid string, events ...string) bool {
+	if m == nil {
+		return false
+	}
+	for _, key := range []string{uid, "*"} {
+		l := m.Lifecycles[key]
+		if l == nil {
+			continue
+		}
+		for _, h := range l.Hooks {
+			if h == "*" {
+				return true
+			}
+			for _, e := range events {
+				if h == "before"+e || h == "after"+e {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// GraphQLQueryHooks is the lifecycle code a generated GraphQL query reaches (events: the
+// entity service's reads, see Events): the runtime runs its read hooks (and a function
+// subscriber's, which sees only reads there) around the entity service's reads, so those are
+// runnable lifecycle code; any other stays code Quarry does not run.
+func (m *Model) GraphQLQueryHooks(uid string, events []string) []Code {
+	if m == nil {
+		return nil
+	}
+	var out []Code
+	for _, key := range []string{uid, "*"} {
+		l := m.Lifecycles[key]
+		if l == nil {
+			continue
+		}
+		for i, c := range l.Code {
+			match, _, readOnly, _ := runs(l.hooksOf[i], events)
+			if !match {
+				continue
+			}
+			c.Lifecycle = readOnly && c.Runnable
+			if !readOnly {
+				c.Runnable = false
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // Hooks is the lifecycle code that runs on a model's events (see Events).
 func (m *Model) Hooks(uid string, events []string) []Code {
 	return m.hooks(uid, events, "")

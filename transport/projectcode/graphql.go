@@ -217,3 +217,25 @@ func (rt *Runtime) graphqlResult(name string, res boxResult, value string) (any,
 	}
 	return out, nil
 }
+
+// GraphQLRead runs the entity-service call of a generated GraphQL query of a model with read
+// lifecycle hooks (action find, findOne or count) for the caller, with the args the GraphQL
+// plugin's transformArgs gives it: the hooks run around the query engine's reads as they do
+// for REST, and the answer is the format service's {nodes, info} or {value, info}, or
+// {count}, as Go values.
+func (rt *Runtime) GraphQLRead(ctx context.Context, who *ir.Caller, uid, action string, args map[string]any) (any, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	name := "GraphQL " + uid + " " + action
+	var res boxResult
+	var value string
+	err = rt.run(ctx, &call{who: who, route: name}, func(v *vm, js *goja.Runtime) (goja.Value, error) {
+		return v.genGQL(goja.Undefined(), js.ToValue(uid), js.ToValue(action), js.ToValue(string(raw)))
+	}, func(box *goja.Object) { res, value = readBox(box), boxString(box, "value") })
+	if err != nil {
+		return nil, rt.failed(&Route{Key: name}, err)
+	}
+	return rt.graphqlResult(name, res, value)
+}

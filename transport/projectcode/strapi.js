@@ -1805,7 +1805,36 @@
     return box;
   }
 
+  // generatedGraphQL runs what the GraphQL plugin's generated resolver of a model with read
+  // lifecycle hooks runs after its checks (Quarry's executor made them as for any generated
+  // query): the entity service's findMany (find: the nodes; a single type's: the value), its
+  // findOne (the value), or, for meta.pagination, its count; the hooks run around the query
+  // engine's reads as they do for REST. It answers the format service's {nodes, info} or
+  // {value, info} ({count} for a count), which the executor resolves as the generated types do.
+  function generatedGraphQL(uid, action, argsJSON) {
+    var box = { state: 'pending' };
+    try {
+      var args = JSON.parse(argsJSON) || {};
+      var params = {};
+      Object.keys(args).forEach(function (k) { if (k !== 'id') params[k] = args[k]; });
+      var info = { args: args, resourceUID: uid };
+      var run = function () {
+        if (action === 'count') return strapi.entityService.count(uid, params).then(function (n) { return { count: n }; });
+        if (action === 'findOne') return strapi.entityService.findOne(uid, args.id, params).then(function (v) { return { value: v, info: info }; });
+        var ct = contentTypes[uid] || {};
+        return strapi.entityService.findMany(uid, params).then(function (r) {
+          return ct.kind === 'singleType' ? { value: r, info: info } : { nodes: r || [], info: info };
+        });
+      };
+      Promise.resolve().then(run).then(function (v) {
+        box.state = 'done';
+        box.value = JSON.stringify(v);
+      }, function (e) { fail(box, null, e); });
+    } catch (e) { fail(box, null, e); }
+    return box;
+  }
+
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
   return { strapi: strapi, factories: factories, serve: serve, hook: hook, bootstrap: bootstrap, subscribers: subscribers, transformResponse: transformResponse,
-    graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL, middlewareGraphQL: middlewareGraphQL };
+    graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL, middlewareGraphQL: middlewareGraphQL, generatedGraphQL: generatedGraphQL };
 })

@@ -121,6 +121,10 @@ func (x *execution) rootField(rootType *ast.Definition, rf *pg.RootField, p *pat
 		x.fieldError(rf.Err, rf.Field, p)
 		return settle(failed)
 	}
+	if err := x.unrunLoad(rf.Field); err != nil {
+		x.fieldError(err, rf.Field, p)
+		return settle(failed)
+	}
 	if rf.Kind == pg.KindCustom {
 		return settle(x.customField(rootType.Name, rf.Field, nil, p))
 	}
@@ -324,6 +328,9 @@ func plainArg(v any) any {
 
 // shadowCRUD runs a generated query or mutation and writes its result (see result).
 func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, p *path) (any, error) {
+	if x.hookedRoot(rf) {
+		return x.hookedQuery(ctx, rf, p)
+	}
 	switch rf.Kind {
 	case pg.KindFind:
 		if err := x.h.localize.ReadLocale(ctx, rf.Model, rf.Query); err != nil {

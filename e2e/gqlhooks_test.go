@@ -1,0 +1,64 @@
+package e2e
+
+import (
+	"flag"
+	"strings"
+	"testing"
+)
+
+var updateGQLHooks = flag.Bool("update-gqlhooks", false, "record testdata/gqlhooks_rest.json from the Strapi at QUARRY_ORACLE_URL (started with --fresh on testdata/projects/gqlhooks and ORACLE_GRANTS=testdata/projects/gqlhooks/config/permissions.json)")
+
+// gqlHooksLoad is Quarry's answer to a relation read below an article, whose findOne hooks
+// Strapi's entityService.load fires and Quarry does not run there.
+const gqlHooksLoad = `{"errors":[{"message":"A relation, media, component or dynamic zone read below an entry of api::article.article fires its findOne lifecycle hooks in Strapi (entityService.load), which Quarry does not run there: src/api/article/content-types/article/lifecycles.js: lifecycle hooks beforeFindMany, afterFindMany, beforeCount, beforeFindOne, afterFindOne. Serve it beside Strapi (quarry serve --upstream).","extensions":{"error":{"name":"NotImplementedError","message":"A relation, media, component or dynamic zone read below an entry of api::article.article fires its findOne lifecycle hooks in Strapi (entityService.load), which Quarry does not run there: src/api/article/content-types/article/lifecycles.js: lifecycle hooks beforeFindMany, afterFindMany, beforeCount, beforeFindOne, afterFindOne. Serve it beside Strapi (quarry serve --upstream).","details":{}},"code":"STRAPI_NOT_IMPLEMENTED_ERROR"}}],"data":{"FIELD":null}}
+`
+
+// gqlHooksSteps read, through the GraphQL plugin's generated queries, a model whose read
+// lifecycle hooks filter (beforeFindMany, beforeCount, beforeFindOne), compute fields
+// (afterFindMany, afterFindOne) and write an audit entry (a subscription's afterFindMany).
+var gqlHooksSteps = []ownCodeStep{
+	gqlStep("the list: private out, reading times in, counted with the hook", `{ articles(sort: "id") { data { id attributes { title readingTime private } } meta { pagination { total page pageSize pageCount } } } }`),
+	gqlStep("a filter on private: the hook lets them in", `{ articles(filters: { private: { eq: true } }) { data { id attributes { title readingTime } } meta { pagination { total } } } }`),
+	gqlStep("filters with or, a relation and sort", `{ articles(filters: { or: [{ title: { containsi: "second" } }, { category: { name: { eq: "News" } } }] }, sort: ["title:desc"]) { data { id attributes { title } } } }`),
+	gqlStep("a page of one, page 2", `{ articles(sort: "id", pagination: { page: 2, pageSize: 1 }) { data { id attributes { title readingTime } } meta { pagination { total page pageSize pageCount } } } }`),
+	gqlStep("start and limit", `{ articles(sort: "id", pagination: { start: 1, limit: 5 }) { data { id } meta { pagination { page pageSize total } } } }`),
+	gqlStep("meta without pagination", `{ articles(sort: "id") { data { id } meta { __typename } } }`),
+	gqlStep("one article: the hooks' title and reading time", `{ article(id: 1) { data { id attributes { title body readingTime } } } }`),
+	gqlStep("the private one by id: beforeFindOne hides it", `{ article(id: 2) { data { id attributes { title } } } }`),
+	gqlStep("no such article", `{ article(id: 99) { data { id } } }`),
+	gqlStep("aliases: a list and one", `{ all: articles(sort: "id") { data { id attributes { title } } } one: article(id: 3) { data { attributes { title readingTime } } } }`),
+	gqlStep("the categories with their articles: the articles' hooks do not run on a load", `{ categories(sort: "id") { data { id attributes { name articles(sort: "id") { data { id attributes { title readingTime private } } } } } } }`),
+	gqlStep("one category, its articles", `{ category(id: 1) { data { attributes { name articles { data { id attributes { title } } } } } } }`),
+	{Name: "the REST list: the same hooks", Path: "/api/articles?sort=id", As: "public"},
+	{Name: "the audit trail of the lists read", Path: "/api/audits?sort=id&fields[0]=action&fields[1]=note", As: "public"},
+	{Name: "an article's category: the load fires the article's findOne hooks", Method: "POST", Path: "/graphql", As: "public",
+		Body: gqlBody(`{ article(id: 1) { data { id attributes { title category { data { attributes { name } } } } } } }`),
+		Instead: &instead{Status: 200, Strapi: 200, Body: strings.Replace(gqlHooksLoad, "FIELD", "article", 1),
+			Why: "Quarry does not run the article's findOne hooks that entityService.load fires for its relations, and refuses rather than answer without them"}},
+	{Name: "the list with categories: a load per entry", Method: "POST", Path: "/graphql", As: "public",
+		Body: gqlBody(`{ articles { data { id attributes { category { data { id } } } } } }`),
+		Instead: &instead{Status: 200, Strapi: 200, Body: strings.Replace(gqlHooksLoad, "FIELD", "articles", 1),
+			Why: "Quarry does not run the article's findOne hooks that entityService.load fires for its relations, and refuses rather than answer without them"}},
+	{Name: "a mutation: its read-back runs the findOne hooks", Method: "POST", Path: "/graphql", As: "public",
+		Body: gqlBody(`mutation { createArticle(data: { title: "New one", body: "Just in." }) { data { id attributes { title readingTime } } } }`),
+		Instead: &instead{Status: 200, Strapi: 200, Body: `{"errors":[{"message":"This route runs the project's own code, which Quarry does not run: src/api/article/content-types/article/lifecycles.js: lifecycle hooks beforeFindMany, afterFindMany, beforeCount, beforeFindOne, afterFindOne. Serve it beside Strapi (quarry serve --upstream).","extensions":{"error":{"name":"NotImplementedError","message":"This route runs the project's own code, which Quarry does not run: src/api/article/content-types/article/lifecycles.js: lifecycle hooks beforeFindMany, afterFindMany, beforeCount, beforeFindOne, afterFindOne. Serve it beside Strapi (quarry serve --upstream).","details":{}},"code":"STRAPI_NOT_IMPLEMENTED_ERROR"}}],"data":{"createArticle":null}}
+`,
+			Why: "the GraphQL mutations of a model with findOne hooks stay refused"}},
+}
+
+// TestGraphQLReadHooks replays testdata/projects/gqlhooks on every database against the
+// answers of real Strapi 4.26.2 (recorded with -update-gqlhooks): the generated queries of a
+// model with read lifecycle hooks run them as Strapi's resolvers do, and the relations below
+// its entries, whose loads fire its findOne hooks, are refused.
+func TestGraphQLReadHooks(t *testing.T) {
+	replayProjectChecking(t, "gqlhooks", gqlHooksSteps, *updateGQLHooks, "-update-gqlhooks", func(t *testing.T, routes string) {
+		for _, line := range strings.Split(routes, "\n") {
+			if strings.HasPrefix(line, "GRAPHQL") && strings.Contains(line, "Query.") {
+				t.Errorf("a query is refused: %s", line)
+			}
+		}
+		if !strings.Contains(routes, "Mutation.createArticle") {
+			t.Errorf("the mutations, whose read-back runs the findOne hooks, are not listed refused:\n%s", routes)
+		}
+	})
+}

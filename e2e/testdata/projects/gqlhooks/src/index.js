@@ -1,0 +1,37 @@
+'use strict';
+
+const CATEGORIES = ['News', 'Notes'];
+const ARTICLES = [
+  { title: 'Hello world', body: 'The first article of many to come here.', category: 1 },
+  { title: 'Secret plans', body: 'Nobody should read this one.', private: true, category: 1 },
+  { title: 'Second thoughts', body: 'Short one.', category: 2 },
+];
+
+module.exports = {
+  register() {},
+
+  async bootstrap({ strapi }) {
+    // An audit trail of the article lists read: what was asked and how many came back.
+    strapi.db.lifecycles.subscribe({
+      models: ['api::article.article'],
+      async afterFindMany(event) {
+        await strapi.db.query('api::audit.audit').create({
+          data: { action: event.action, note: `${JSON.stringify(event.params.where)} -> ${event.result.length}` },
+        });
+      },
+      afterCount(event) {
+        strapi.log.info(`articles counted: ${event.result}`);
+      },
+    });
+
+    const n = await strapi.db.query('api::category.category').count();
+    if (n === 0) {
+      for (const name of CATEGORIES) {
+        await strapi.db.query('api::category.category').create({ data: { name } });
+      }
+      for (const data of ARTICLES) {
+        await strapi.db.query('api::article.article').create({ data });
+      }
+    }
+  },
+};
