@@ -375,6 +375,35 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema, runProject bool) map[st
 	return out
 }
 
+// GraphQLProjectCode lists the generated queries whose project code Quarry runs (the read
+// lifecycle hooks the entity service's reads fire, in the sandbox), for `quarry routes`;
+// none without the runtime, or where GraphQLRefusals refuses the field.
+func GraphQLProjectCode(m *routes.Model, s *schemas.Schema, runProject bool) map[string][]routes.Code {
+	out := map[string][]routes.Code{}
+	if m == nil || !runProject {
+		return out
+	}
+	refused := GraphQLRefusals(m, s, runProject)
+	add := func(field, action string, md *schemas.Model) {
+		if len(refused[field]) > 0 {
+			return
+		}
+		if code := m.GraphQLQueryHooks(md.UID, routes.Events(action)); len(code) > 0 {
+			out[field] = code
+		}
+	}
+	for _, md := range s.ContentTypes {
+		if !md.IsContentType() {
+			continue
+		}
+		add("Query."+gqlschema.FindOneName(md), "findOne", md)
+		if md.Kind != schemas.SingleType {
+			add("Query."+gqlschema.FindName(md), "find", md)
+		}
+	}
+	return out
+}
+
 func describe(code []routes.Code) string {
 	parts := make([]string, len(code))
 	for i, c := range code {

@@ -78,8 +78,7 @@ func TestBuildRoutesFailClosed(t *testing.T) {
 
 // TestBuildRoutesReadHooks: with the runtime for project code on, a core find of a model
 // whose lifecycles file has read hooks runs in the sandbox through Strapi's controller steps
-// (never the native action alone), while its GraphQL query, which Quarry answers natively,
-// stays refused.
+// (never the native action alone), and so does its GraphQL query.
 func TestBuildRoutesReadHooks(t *testing.T) {
 	s, m := failClosedModel(t)
 	const uid = "api::page.page"
@@ -99,8 +98,19 @@ func TestBuildRoutesReadHooks(t *testing.T) {
 	if pr := cr.Project["findOne"]; pr != nil {
 		t.Errorf("findOne of pages runs in the sandbox: %+v", pr)
 	}
-	if gql := GraphQLRefusals(m, s, true); len(gql["Query.pages"]) == 0 {
-		t.Error("GraphQL Query.pages is served without its afterFindMany")
+	// Its GraphQL query runs the hooks in the sandbox too (execute.ReadHooks); without the
+	// runtime it stays refused.
+	if gql := GraphQLRefusals(m, s, true); len(gql["Query.pages"]) != 0 {
+		t.Errorf("GraphQL Query.pages is refused though its read hooks run: %v", gql["Query.pages"])
+	}
+	if run := GraphQLProjectCode(m, s, true); len(run["Query.pages"]) == 0 || len(run["Query.page"]) != 0 {
+		t.Errorf("GraphQL project code: %v, want Query.pages (afterFindMany) only of pages", run)
+	}
+	if gql := GraphQLRefusals(m, s, false); len(gql["Query.pages"]) == 0 {
+		t.Error("GraphQL Query.pages is served without the runtime that runs its afterFindMany")
+	}
+	if run := GraphQLProjectCode(m, s, false); len(run) != 0 {
+		t.Errorf("GraphQL project code without the runtime: %v", run)
 	}
 }
 
