@@ -166,7 +166,8 @@ func projectModel(t *testing.T, name string, edit func(app string)) (*schemas.Sc
 // TestBuildRoutesWriteHooks: a core create, update or delete of a model whose findOne read
 // hooks (or a function subscriber) run on the entry's read-back goes through Strapi's
 // controller steps in the sandbox; a model whose writes fire query-engine events Quarry
-// does not (here a unique attribute's check) stays refused, and so do the GraphQL mutations.
+// does not (here a unique attribute's check) stays refused. The GraphQL mutations run in the
+// sandbox the same way, and are refused with the REST writes.
 func TestBuildRoutesWriteHooks(t *testing.T) {
 	const uid = "api::article.article"
 	s, m := projectModel(t, "writehooks", nil)
@@ -182,8 +183,15 @@ func TestBuildRoutesWriteHooks(t *testing.T) {
 			t.Errorf("%s: project route %+v, want Strapi's steps in the sandbox", a, pr)
 		}
 	}
-	if gql := GraphQLRefusals(m, s, true); len(gql["Mutation.createArticle"]) == 0 {
-		t.Error("GraphQL Mutation.createArticle is served without its read-back hooks")
+	// The GraphQL mutations run in the sandbox as well; without the runtime they are refused.
+	if gql := GraphQLRefusals(m, s, true); len(gql["Mutation.createArticle"]) != 0 {
+		t.Errorf("GraphQL Mutation.createArticle is refused: %v", gql["Mutation.createArticle"])
+	}
+	if run := GraphQLProjectCode(m, s, true); len(run["Mutation.createArticle"]) == 0 || len(run["Mutation.updateArticle"]) == 0 || len(run["Mutation.deleteArticle"]) == 0 {
+		t.Errorf("GraphQL project code: %v, want the article's mutations", run)
+	}
+	if gql := GraphQLRefusals(m, s, false); len(gql["Mutation.createArticle"]) == 0 {
+		t.Error("GraphQL Mutation.createArticle is served without the runtime that runs its read-back hooks")
 	}
 
 	for attr, why := range map[string]string{
@@ -214,6 +222,12 @@ func TestBuildRoutesWriteHooks(t *testing.T) {
 		}
 		if cr.Project["find"] == nil {
 			t.Errorf("%s: find no longer runs", attr)
+		}
+		gql := GraphQLRefusals(m, s, true)
+		for _, f := range []string{"Mutation.createArticle", "Mutation.updateArticle", "Mutation.deleteArticle"} {
+			if got := describe(gql[f]); !strings.Contains(got, why) {
+				t.Errorf("%s: GraphQL %s refused for %q, want %q", attr, f, got, why)
+			}
 		}
 	}
 }

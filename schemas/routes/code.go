@@ -903,6 +903,37 @@ func (m *Model) GraphQLQueryHooks(uid string, events []string) []Code {
 	return out
 }
 
+// GraphQLMutationHooks is the lifecycle code a generated GraphQL mutation (create, update,
+// delete) reaches. Of a model whose findOne hooks the write's read-back fires (ReadHooks),
+// the mutation runs in the sandbox through the entity service, as Strapi's resolver does:
+// every hook it knows (the write's, the reads') is runnable lifecycle code there; others the
+// write path runs as for any mutation (Hooks).
+func (m *Model) GraphQLMutationHooks(uid, action string) []Code {
+	if !m.ReadHooks(uid, action) {
+		return m.Hooks(uid, Events(action))
+	}
+	events := Events(action)
+	var out []Code
+	for _, key := range []string{uid, "*"} {
+		l := m.Lifecycles[key]
+		if l == nil {
+			continue
+		}
+		for i, c := range l.Code {
+			match, _, _, known := runs(l.hooksOf[i], events)
+			if !match {
+				continue
+			}
+			c.Lifecycle = known && c.Runnable
+			if !known {
+				c.Runnable = false
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // Hooks is the lifecycle code that runs on a model's events (see Events).
 func (m *Model) Hooks(uid string, events []string) []Code {
 	return m.hooks(uid, events, "")

@@ -1805,20 +1805,47 @@
     return box;
   }
 
+  // generatedMutation is the GraphQL plugin's generated mutation resolver after its checks:
+  // the data sanitized as input for the caller, then the entity service's create, update (by
+  // id) or delete (by id); a single type's update and delete first find the entry with
+  // findMany (its findOne hooks run), then update it or create it, or delete it (a missing
+  // one is Strapi's NotFoundError).
+  function generatedMutation(uid, action, args, params, ctx) {
+    var ct = contentTypes[uid] || {};
+    var input = function () {
+      return action === 'delete' ? undefined : call('sanitize.input', { uid: uid, data: args.data === undefined ? {} : args.data, auth: authOf(ctx) });
+    };
+    if (ct.kind === 'singleType') {
+      return Promise.resolve(strapi.entityService.findMany(uid, params)).then(function (e) {
+        if (action === 'delete') {
+          if (e === null || e === undefined) throw new errors.NotFoundError('Entity not found');
+          return strapi.entityService.delete(uid, e.id, params);
+        }
+        var data = input();
+        if (e === null || e === undefined) return strapi.entityService.create(uid, { data: data });
+        return strapi.entityService.update(uid, e.id, { data: data });
+      });
+    }
+    if (action === 'create') return Promise.resolve(strapi.entityService.create(uid, { data: input() }));
+    if (action === 'update') return Promise.resolve(strapi.entityService.update(uid, args.id, { data: input() }));
+    return Promise.resolve(strapi.entityService.delete(uid, args.id, params));
+  }
+
   // generatedGraphQL runs what the GraphQL plugin's generated resolver of a model with read
   // lifecycle hooks runs after its checks (Quarry's executor made them as for any generated
   // query): the entity service's findMany (find: the nodes; a single type's: the value), its
   // findOne (the value), or, for meta.pagination, its count; the hooks run around the query
   // engine's reads as they do for REST. It answers the format service's {nodes, info} or
   // {value, info} ({count} for a count), which the executor resolves as the generated types do.
-  function generatedGraphQL(uid, action, argsJSON) {
+  function generatedGraphQL(uid, action, argsJSON, reqJSON) {
     var box = { state: 'pending' };
     try {
       var args = JSON.parse(argsJSON) || {};
       var params = {};
-      Object.keys(args).forEach(function (k) { if (k !== 'id') params[k] = args[k]; });
+      Object.keys(args).forEach(function (k) { if (k !== 'id' && k !== 'data') params[k] = args[k]; });
       var info = { args: args, resourceUID: uid };
       var run = function () {
+        if (WRITES[action]) return generatedMutation(uid, action, args, params, makeCtx(JSON.parse(reqJSON))).then(function (v) { return { value: v, info: info }; });
         if (action === 'count') return strapi.entityService.count(uid, params).then(function (n) { return { count: n }; });
         if (action === 'findOne') return strapi.entityService.findOne(uid, args.id, params).then(function (v) { return { value: v, info: info }; });
         var ct = contentTypes[uid] || {};

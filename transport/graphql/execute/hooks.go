@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vektah/gqlparser/v2/ast"
+
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/parser/gqlschema"
 	pg "github.com/quarrycms/quarry/parser/graphql"
@@ -44,6 +46,10 @@ func (x *execution) hookedRoot(rf *pg.RootField) bool {
 		return h.Hooked(rf.Model.UID, "FindMany", "Count")
 	case pg.KindFindOne, pg.KindSingle:
 		return h.Hooked(rf.Model.UID, "FindOne")
+	case pg.KindCreate, pg.KindUpdate, pg.KindDelete:
+		// The query engine reads the entry it writes back through findOne (and a single
+		// type's mutations find it first); the write hooks run in the sandbox's write too.
+		return h.Hooked(rf.Model.UID, "FindOne")
 	}
 	return false
 }
@@ -55,20 +61,43 @@ func (x *execution) hookedRoot(rf *pg.RootField) bool {
 // attributes as the hooks left them, the rest loaded by id.
 func (x *execution) hookedQuery(ctx context.Context, rf *pg.RootField, p *path) (any, error) {
 	respcache.NoStore(ctx) // the hooks may answer differently each time, and have effects
-	if _, err := x.h.planner.Read(rf.Query, x.caller); err != nil {
-		return nil, err
+	var action string
+	var args map[string]any
+	switch rf.Kind {
+	case pg.KindCreate, pg.KindUpdate, pg.KindDelete:
+		action = rf.Action
+		args = map[string]any{}
+		if rf.Kind != pg.KindDelete {
+			data := rf.Data
+			if data == nil {
+				data = map[string]any{}
+			}
+			args["data"] = data
+		}
+		if rf.ID != "" {
+			args["id"] = rf.ID
+		}
+	default:
+		if _, err := x.h.planner.Read(rf.Query, x.caller); err != nil {
+			return nil, err
+		}
+		action = "find"
+		if rf.Kind == pg.KindFindOne {
+			action = "findOne"
+		}
+		args = strapiArgs(x.h.gs, rf)
 	}
-	action := "find"
-	if rf.Kind == pg.KindFindOne {
-		action = "findOne"
-	}
-	v, err := x.h.hooks.Read(ctx, x.caller, rf.Model.UID, action, strapiArgs(x.h.gs, rf))
+	v, err := x.h.hooks.Read(ctx, x.caller, rf.Model.UID, action, args)
 	if err != nil {
 		return nil, err
 	}
 	f := *rf.Field
 	f.Entities = &ir.Query{Model: rf.Model.UID, Op: ir.FindMany, Fields: rf.Query.Fields, Populate: rf.Query.Populate, GraphQL: true}
-	return result(x.customEntities("Query", &f, v, p)), nil
+	typeName := "Query"
+	if x.op.Kind == ast.Mutation {
+		typeName = "Mutation"
+	}
+	return result(x.customEntities(typeName, &f, v, p)), nil
 }
 
 // strapiArgs are a generated query's args as the GraphQL plugin's transformArgs gives them to
