@@ -31,12 +31,3 @@ func (h *graphqlHooks) Hooked(uid string, events ...string) bool {
 func (h *graphqlHooks) Read(ctx context.Context, who *ir.Caller, uid, action string, args map[string]any) (any, error) {
 	return h.rt.GraphQLRead(ctx, who, uid, action, args)
 }
-
-// Unrun names the findOne hooks an association load below uid's entries would fire.
-func (h *graphqlHooks) Unrun(uid string) error {
-	code := h.m.Hooks(uid, []string{"FindOne"})
-	err := NotImplemented(code)
-	err.Message = "A relation, media, component or dynamic zone read below an entry of " + uid +
-		" fires its findOne lifecycle hooks in Strapi (entityService.load), which Quarry does not run there: " + describe(code) + ". Serve it beside Strapi (quarry serve --upstream)."
-	return err
-}

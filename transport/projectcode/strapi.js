@@ -119,7 +119,16 @@
       var args = Array.prototype.slice.call(arguments, 1);
       var params, id;
       if (op === 'findOne' || op === 'update' || op === 'delete') { id = args[0]; params = args[1]; }
-      else if (op === 'load') { return call('es.load', { uid: uid, entity: args[0], field: args[1], params: args[2] || {} }); }
+      else if (op === 'load') {
+        // The query engine's load is a findOne of the entry (select id, populate the field):
+        // it fires the model's findOne hooks, never the target's.
+        var lu = String(uid), largs = args;
+        if (dry || registering) return call('es.load', { uid: lu, entity: largs[0], field: largs[1], params: largs[2] || {} });
+        return withReadHooks(lu, ['FindOne'], function (hooked) {
+          if (!hooked) return call('es.load', { uid: lu, entity: largs[0], field: largs[1], params: largs[2] || {} });
+          return hookedLoad(lu, largs[0], largs[1], largs[2] || {});
+        });
+      }
       else params = args[0];
       if (ES_READS[op] && !dry && !registering) {
         var u = String(uid);
@@ -1338,6 +1347,35 @@
     if (op === 'findMany' && ct.kind === 'singleType') return hookedRead(uid, 'findOne', q);
     return hookedRead(uid, op, q);
   }
+  // hookedLoad is the entity service's load of a model with findOne hooks: Strapi's
+  // transformLoadParamsToQuery (the params as the field's populate), then the query engine's
+  // findOne of the entry with only its id selected and the field populated, through the
+  // hooks, answering the field of what they leave.
+  function hookedLoad(uid, entity, field, params, strict) {
+    if (typeof field !== 'string') throw new Error('Invalid load. Expected "' + field + '" to be a string');
+    var ct = model(uid) || {}, a = (ct.attributes || {})[field];
+    if (!a || (a.type !== 'relation' && a.type !== 'media' && a.type !== 'component' && a.type !== 'dynamiczone')) {
+      throw new Error('Invalid load. Expected ' + field + ' to be a relational attribute');
+    }
+    var wrap = {};
+    wrap[field] = params;
+    var pop = toQuery(uid, { populate: wrap }).populate;
+    var populate = {};
+    populate[field] = (pop && pop[field]) || true;
+    var params = { select: ['id'], where: { id: entity && entity.id }, populate: populate };
+    var before = strict ? JSON.stringify(params.populate) : '';
+    return runLifecycle('beforeFindOne', uid, { params: params }).then(function (states) {
+      if (strict && JSON.stringify(params.populate) !== before) {
+        // The GraphQL executor pages and shapes the field as it read it: a populate the
+        // hooks changed would be another read.
+        throw new errors.NotImplementedError('a beforeFindOne hook of ' + uid + ' changes the populate of the load of ' + field + ', which Quarry does not run for GraphQL');
+      }
+      var result = call('db.findOne', { uid: uid, params: hostParams(uid, params, false), extra: [] });
+      return runLifecycle('afterFindOne', uid, { params: params, result: result }, states).then(function () { return result; });
+    }).then(function (e) {
+      return e === null || e === undefined ? null : e[field];
+    });
+  }
   // entityWrite is the entity service's write of a model whose findOne read hooks run:
   // Strapi's entity service reads the entry to update (by id) or delete (with the call's
   // fields and populate) through the query engine first, and the query engine reads the
@@ -1845,6 +1883,11 @@
       Object.keys(args).forEach(function (k) { if (k !== 'id' && k !== 'data') params[k] = args[k]; });
       var info = { args: args, resourceUID: uid };
       var run = function () {
+        if (action === 'load') {
+          return withReadHooks(uid, ['FindOne'], function () {
+            return hookedLoad(uid, { id: args.id }, args.field, args.params || {}, true);
+          }).then(function (v) { return { value: v === undefined ? null : v }; });
+        }
         if (WRITES[action]) return generatedMutation(uid, action, args, params, makeCtx(JSON.parse(reqJSON))).then(function (v) { return { value: v, info: info }; });
         if (action === 'count') return strapi.entityService.count(uid, params).then(function (n) { return { count: n }; });
         if (action === 'findOne') return strapi.entityService.findOne(uid, args.id, params).then(function (v) { return { value: v, info: info }; });

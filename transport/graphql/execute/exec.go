@@ -121,10 +121,6 @@ func (x *execution) rootField(rootType *ast.Definition, rf *pg.RootField, p *pat
 		x.fieldError(rf.Err, rf.Field, p)
 		return settle(failed)
 	}
-	if err := x.unrunLoad(rf.Field); err != nil {
-		x.fieldError(err, rf.Field, p)
-		return settle(failed)
-	}
 	if rf.Kind == pg.KindCustom {
 		return settle(x.customField(rootType.Name, rf.Field, nil, p))
 	}

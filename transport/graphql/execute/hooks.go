@@ -11,6 +11,7 @@ import (
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/parser/gqlschema"
 	pg "github.com/quarrycms/quarry/parser/graphql"
+	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/transport/respcache"
 )
@@ -27,11 +28,9 @@ type ReadHooks interface {
 	Hooked(uid string, events ...string) bool
 	// Read runs, in the project's sandbox, the entity-service call of a generated resolver
 	// (action find, findOne or count) with Strapi's transformed args, and answers the format
-	// service's {nodes, info} or {value, info}, or {count}.
+	// service's {nodes, info} or {value, info}, or {count}; for action load ({id, field,
+	// params}), {value} is the field as the load of the entry answers it.
 	Read(ctx context.Context, caller *ir.Caller, uid, action string, args map[string]any) (any, error)
-	// Unrun is the error answering a load (a relation, media, component or dynamic zone)
-	// below an entry of uid, whose findOne hooks Quarry does not run there.
-	Unrun(uid string) error
 }
 
 // hookedRoot says whether a generated query's resolver reaches read hooks, which then run in
@@ -227,51 +226,97 @@ func (x *execution) hookedCount(uid string, args map[string]any) (int64, bool, e
 	return 0, true, fmt.Errorf("the count hooks of %s answered %v", uid, m["count"])
 }
 
-// unrunLoad finds, in a root field's selection, a load Quarry does not run with its hooks:
-// a relation, media, component or dynamic zone selected below an entry of a model whose
-// findOne hooks Strapi's entityService.load fires. It answers the error to refuse the
-// field with (nil: none).
-func (x *execution) unrunLoad(f *pg.Field) error {
+// loadHooked is the model of an attributes object whose findOne hooks Strapi's
+// entityService.load fires when a relation, media, component or dynamic zone of it is
+// resolved ("" for none).
+func (x *execution) loadHooked(o *pg.Object) string {
 	if x.h.hooks == nil {
-		return nil
+		return ""
 	}
-	var walk func(o *pg.Object) error
-	walk = func(o *pg.Object) error {
-		if o == nil {
-			return nil
+	ti := x.h.gs.Type(o.Type.Name)
+	if ti == nil || ti.Role != gqlschema.RoleAttributes || ti.Model == nil || !x.h.hooks.Hooked(ti.Model.UID, "FindOne") {
+		return ""
+	}
+	return ti.Model.UID
+}
+
+// hookedLoad writes a relation, media, component or dynamic zone of entry e of model uid as
+// Strapi's resolver loads it: a findOne of the entry (its id, the field populated) through
+// uid's findOne hooks, in the sandbox. The field was read with the rest of the query; what
+// the hooks leave decides which of those entries the field holds, in its order, and their
+// scalar attributes (a hook may have changed them). The sandbox's read is not paged: of its
+// entries, those of the page read are kept.
+func (x *execution) hookedLoad(uid string, f *pg.Field, e *exec.Entry, kids []int, p *path) done {
+	respcache.NoStore(x.ctx)
+	ci := -1
+	if f.Pop >= 0 && f.Pop < len(kids) {
+		ci = kids[f.Pop]
+	}
+	if ci < 0 {
+		x.fieldError(forbidden(), f, p)
+		return failed
+	}
+	var k exec.Kid
+	if ci < len(e.Kids) {
+		k = e.Kids[ci]
+	}
+	params := map[string]any{}
+	if f.Args != nil {
+		in := argMap(f.Args)
+		if v, ok := in["sort"]; ok && v != nil {
+			params["sort"] = v
 		}
-		if ti := x.h.gs.Type(o.Type.Name); ti != nil && ti.Role == gqlschema.RoleAttributes && ti.Model != nil {
-			for _, af := range o.Fields {
-				if af.Attr == nil {
-					continue
-				}
-				switch af.Attr.Type {
-				case schemas.Relation, schemas.Media, schemas.ComponentT, schemas.DynamicZone:
-					if x.h.hooks.Hooked(ti.Model.UID, "FindOne") {
-						return x.h.hooks.Unrun(ti.Model.UID)
-					}
-				}
+		if v, ok := in["filters"]; ok && v != nil {
+			target := f.Attr.Target
+			if f.Attr.Type == schemas.ComponentT && len(f.Attr.Components) > 0 {
+				target = f.Attr.Components[0]
+			}
+			if target != nil {
+				params["filters"] = strapiFilters(x.h.gs.Content, target, v)
 			}
 		}
-		for _, sf := range o.Fields {
-			if err := walk(sf.Object); err != nil {
-				return err
-			}
-			for _, u := range sf.Union {
-				if err := walk(u); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
 	}
-	if err := walk(f.Object); err != nil {
-		return err
+	v, err := x.h.hooks.Read(x.ctx, x.caller, uid, "load", map[string]any{"id": e.ID, "field": f.Attr.Name, "params": params})
+	if err != nil {
+		x.fieldError(err, f, p)
+		return failed
 	}
-	for _, u := range f.Union {
-		if err := walk(u); err != nil {
-			return err
+	var items []any
+	if m, ok := v.(map[string]any); ok {
+		switch val := m["value"].(type) {
+		case []any:
+			items = val
+		case map[string]any:
+			items = []any{val}
 		}
 	}
-	return nil
+	if x.values == nil {
+		x.values = map[*exec.Entry]map[string]any{}
+	}
+	x.lent = true
+	var kept exec.Kid
+	for _, it := range items {
+		m, ok := it.(map[string]any)
+		if !ok {
+			continue
+		}
+		id, ok := entityID(m["id"])
+		if !ok {
+			continue
+		}
+		comp, _ := m["__component"].(string)
+		for i, ne := range k.Entries {
+			if ne.ID != id || (comp != "" && i < len(k.Steps) && k.Steps[i] != nil && k.Steps[i].Model != nil && k.Steps[i].Model.UID != comp) {
+				continue
+			}
+			c := *ne // the same entry may come under several parents, with values of its own
+			x.values[&c] = m
+			kept.Entries = append(kept.Entries, &c)
+			if i < len(k.Steps) {
+				kept.Steps = append(kept.Steps, k.Steps[i])
+			}
+			break
+		}
+	}
+	return x.populated(f, kept, p)
 }
