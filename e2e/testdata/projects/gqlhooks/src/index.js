@@ -11,17 +11,20 @@ module.exports = {
   register() {},
 
   async bootstrap({ strapi }) {
-    // An audit trail of the article lists read: what was asked and how many came back.
-    strapi.db.lifecycles.subscribe({
-      models: ['api::article.article'],
-      async afterFindMany(event) {
+    // An audit trail of the article lists read: what was asked and how many came back. A
+    // function subscriber sees every event of every model, and picks the ones it records.
+    strapi.db.lifecycles.subscribe(async (event) => {
+      if (event.model.uid !== 'api::article.article') {
+        return;
+      }
+      if (event.action === 'afterFindMany') {
         await strapi.db.query('api::audit.audit').create({
           data: { action: event.action, note: `${JSON.stringify(event.params.where)} -> ${event.result.length}` },
         });
-      },
-      afterCount(event) {
+      }
+      if (event.action === 'afterCount') {
         strapi.log.info(`articles counted: ${event.result}`);
-      },
+      }
     });
 
     const n = await strapi.db.query('api::category.category').count();
