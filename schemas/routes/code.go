@@ -79,8 +79,10 @@ var writeHooks = []string{"beforeCreate", "afterCreate", "beforeUpdate", "afterU
 
 // readHooks are the lifecycle hooks of the query engine's reads, which the runtime for project
 // code runs around the reads a core find or findOne makes through Strapi's controller steps
-// (and around the project's own strapi.entityService and strapi.db.query reads). Native
-// answers (GraphQL, plugin routes) do not run them, so there they still refuse.
+// (and around the project's own strapi.entityService and strapi.db.query reads), and around
+// the GraphQL generated resolvers' entity-service calls (GraphQLQueryHooks,
+// GraphQLMutationHooks). Native answers (plugin routes) do not run them, so there they
+// still refuse.
 var readHooks = []string{"beforeFindMany", "afterFindMany", "beforeFindOne", "afterFindOne", "beforeCount", "afterCount"}
 
 // Events are the database events an entity-service call fires, whose lifecycle hooks
