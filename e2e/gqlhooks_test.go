@@ -24,6 +24,8 @@ var gqlHooksSteps = []ownCodeStep{
 	gqlStep("aliases: a list and one", `{ all: articles(sort: "id") { data { id attributes { title } } } one: article(id: 3) { data { attributes { title readingTime } } } }`),
 	gqlStep("the categories with their articles: the articles' hooks do not run on a load", `{ categories(sort: "id") { data { id attributes { name articles(sort: "id") { data { id attributes { title readingTime private } } } } } } }`),
 	gqlStep("the audit trail over GraphQL: the subscriber sees its reads too", `{ audits(sort: "id", pagination: { limit: 2 }) { data { id attributes { action } } meta { pagination { total } } } }`),
+	gqlStep("the draft category in preview", `{ categories(sort: "id", publicationState: PREVIEW) { data { id attributes { name articles(sort: "id") { data { id } } } } } }`),
+	gqlStep("the draft category by id (findOne reads drafts)", `{ category(id: 2) { data { id attributes { name } } } }`),
 	gqlStep("one category, its articles", `{ category(id: 1) { data { attributes { name articles { data { id attributes { title } } } } } } }`),
 	{Name: "the REST list: the same hooks", Path: "/api/articles?sort=id", As: "public"},
 	{Name: "the audit trail of the lists read", Path: "/api/audits?sort=id&fields[0]=action&fields[1]=note", As: "public"},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -108,15 +107,19 @@ func strapiArgs(gs *gqlschema.Schema, rf *pg.RootField) map[string]any {
 	out := map[string]any{}
 	for k, v := range in {
 		switch k {
-		case "pagination", "filters":
-		case "publicationState":
-			if s, ok := v.(string); ok {
-				v = strings.ToLower(s)
-			}
-			out[k] = v
+		case "pagination", "filters", "publicationState":
 		default:
 			out[k] = v
 		}
+	}
+	if rf.Model.DraftAndPublish && rf.Kind != pg.KindFindOne {
+		// The argument's value as the lowering read it (LIVE by default), never left out:
+		// the entity service would then read drafts too.
+		ps := "live"
+		if rf.Query != nil && rf.Query.PublicationState != "" {
+			ps = rf.Query.PublicationState
+		}
+		out["publicationState"] = ps
 	}
 	if rf.Kind == pg.KindFind {
 		out["start"], out["limit"] = rf.Start, rf.Limit
