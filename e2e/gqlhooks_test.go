@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -78,6 +80,54 @@ func TestGraphQLReadHooks(t *testing.T) {
 			"Query.categories", "Query.category", "Mutation.createCategory", "Query.audits"} {
 			if !listed[field] {
 				t.Errorf("GraphQL %s is not listed as project code run by Quarry:\n%s", field, routes)
+			}
+		}
+	})
+}
+
+// TestGraphQLReadHooksRefused: where Quarry does not run the hooks Strapi's resolvers reach,
+// the GraphQL fields are refused, never answered without them. A unique title makes the
+// article's writes fire a uniqueness read Quarry's write path does not (its mutations answer
+// 501 naming it, and write nothing, while its queries still run the hooks); without the
+// runtime for project code every field of the article is refused (and bootstrap() is not
+// run: there is nothing to read).
+func TestGraphQLReadHooksRefused(t *testing.T) {
+	be := backends()[0]
+	gql := func(t *testing.T, srv *server, query string) (int, string) {
+		t.Helper()
+		st, b := srv.doAs(t, "", "POST", "/graphql", []byte(gqlBody(query)))
+		return st, string(b)
+	}
+	t.Run("unique title", func(t *testing.T) {
+		app := copyProject(t, filepath.Join("testdata", "projects", "gqlhooks"))
+		f := filepath.Join(app, "src", "api", "article", "content-types", "article", "schema.json")
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const at = `"title": { "type": "string" }`
+		if !strings.Contains(string(src), at) {
+			t.Fatal("gqlhooks' article has no plain title")
+		}
+		if err := os.WriteFile(f, []byte(strings.Replace(string(src), at, `"title": { "type": "string", "unique": true }`, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		srv := start(t, be, app)
+		st, b := gql(t, srv, `mutation { createArticle(data: { title: "Unique" }) { data { id } } }`)
+		if st != 200 || !strings.Contains(b, `"NotImplementedError"`) || !strings.Contains(b, "unique attributes (title)") {
+			t.Errorf("createArticle: %d %s, want NotImplementedError naming the unique title", st, b)
+		}
+		if st, b := gql(t, srv, `{ articles(sort: "id") { data { id attributes { title readingTime } } } }`); st != 200 || !strings.Contains(b, `"readingTime":3`) || strings.Contains(b, "Unique") || strings.Contains(b, "Secret") {
+			t.Errorf("articles: %d %s, want the hooks' answer without the refused write", st, b)
+		}
+	})
+	t.Run("project code off", func(t *testing.T) {
+		app := copyProject(t, filepath.Join("testdata", "projects", "gqlhooks"))
+		off := backend{Name: be.Name, Env: func(t *testing.T) []string { return append(be.Env(t), "QUARRY_PROJECT_CODE=off") }}
+		srv := start(t, off, app)
+		for _, q := range []string{`{ articles { data { id } } }`, `{ article(id: 1) { data { id } } }`, `mutation { deleteArticle(id: 1) { data { id } } }`} {
+			if st, b := gql(t, srv, q); st != 200 || !strings.Contains(b, `"NotImplementedError"`) || !strings.Contains(b, "lifecycles.js") {
+				t.Errorf("%s: %d %s, want NotImplementedError naming the lifecycles file", q, st, b)
 			}
 		}
 	})
