@@ -419,6 +419,7 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 			continue
 		}
 		m.applyRecording(rel, what, rec, plugin == "")
+		m.Cron = m.Cron || rec.Cron
 		switch {
 		case export == "register" && len(rec.Unsupported) > 0:
 			m.Global = append(m.Global, Code{File: rel, What: what + " uses " + strings.Join(rec.Unsupported, ", ") + ", which Quarry does not provide"})
