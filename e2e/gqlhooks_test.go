@@ -31,7 +31,7 @@ var gqlHooksSteps = []ownCodeStep{
 	gqlStep("one category, its articles", `{ category(id: 1) { data { attributes { name articles { data { id attributes { title } } } } } } }`),
 	{Name: "the REST list: the same hooks", Path: "/api/articles?sort=id", As: "public"},
 	{Name: "the audit trail of the lists read", Path: "/api/audits?sort=id&fields[0]=action&fields[1]=note", As: "public"},
-	gqlStep("create: the read-back runs the findOne hooks", `mutation { createArticle(data: { title: "New one", body: "Just in, fresh from the press.", category: "2" }) { data { id attributes { title body readingTime private } } } }`),
+	gqlStep("create: the read-back runs the findOne hooks", `mutation { createArticle(data: { title: "New one", body: "Just in, fresh from the press.", category: "1" }) { data { id attributes { title body readingTime private } } } }`),
 	gqlStep("create a private one: its read-back finds nothing", `mutation { createArticle(data: { title: "Hush", body: "Quiet one.", private: true }) { data { id attributes { title } } } }`),
 	gqlStep("update: read first, written, read back", `mutation { updateArticle(id: 1, data: { body: "One two three four five six seven." }) { data { id attributes { title body readingTime } } } }`),
 	gqlStep("update the private one: beforeFindOne hides it", `mutation { updateArticle(id: 2, data: { body: "Found you." }) { data { id attributes { title } } } }`),
