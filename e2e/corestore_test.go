@@ -63,3 +63,35 @@ func TestCoreStore(t *testing.T) {
 		})
 	}
 }
+
+// adminSeedIndex seeds a super admin from the environment, as deployment-minded projects do,
+// then content.
+const adminSeedIndex = `'use strict';
+module.exports = {
+  async bootstrap({ strapi }) {
+    if (!(await strapi.admin.services.user.exists())) {
+      const superAdmin = await strapi.admin.services.role.getSuperAdmin();
+      await strapi.admin.services.user.create({ email: 'admin@example.com', password: 'Admin123', registrationToken: null, isActive: true, roles: [superAdmin.id] });
+    }
+  },
+};
+`
+
+// TestBootstrapAdminServices: a bootstrap() using the admin panel's services (which Quarry
+// does not run) no longer refuses every route: the admin panel is not the content API's
+// check. The call fails in bootstrap(), which is logged, and the routes are served.
+func TestBootstrapAdminServices(t *testing.T) {
+	be := backends()[0]
+	app := copyProject(t, filepath.Join("testdata", "projects", "startup"))
+	if err := os.WriteFile(filepath.Join(app, "src", "index.js"), []byte(adminSeedIndex), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := start(t, be, app)
+	status, body, _ := srv.send(t, "", "GET", "/api/categories", "", nil)
+	if status != 200 {
+		t.Fatalf("categories: %d %s, want them served", status, body)
+	}
+	if log := srv.log.String(); !strings.Contains(log, "strapi.admin.services.user.exists() is the admin panel's") {
+		t.Fatalf("the failed bootstrap() is not logged with what it called:\n%s", log)
+	}
+}

@@ -212,6 +212,9 @@ const recorderSource = `(function (init) {
       if (typeof k === 'symbol' || k === 'then') return undefined;
       return data('strapi.db.' + String(k));
     } }),
+    // The admin panel's services (seeding a super admin from the environment): data, whose
+    // effects are on the admin panel's tables, not on what content-API routes check.
+    admin: data('strapi.admin'),
     entityService: data('strapi.entityService'),
     query: function (uid) { return data('strapi.query(' + uid + ')'); },
     service: function (uid) { return data('strapi.service(' + uid + ')'); },

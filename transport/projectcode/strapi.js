@@ -522,7 +522,25 @@
   });
   coreStore.delete = async(function (p) { return call('store.delete', storeKey(p || {})); });
 
+  // strapi.admin: the admin panel's services, which Quarry does not run. A call answers
+  // NotImplementedError naming it (after bootstrap()'s dry replay stops there, as at any data).
+  function adminTrap(path) {
+    return new Proxy(function () {}, {
+      get: function (t, k) {
+        if (typeof k === 'symbol' || k === 'then' || k === 'toJSON') return undefined;
+        return adminTrap(path + '.' + String(k));
+      },
+      apply: function () {
+        return async(function () {
+          if (dry) throw DRY;
+          throw new errors.NotImplementedError(path + '() is the admin panel\'s, which Quarry does not run');
+        })();
+      }
+    });
+  }
+
   var strapi = {
+    admin: adminTrap('strapi.admin'),
     store: coreStore,
     contentTypes: contentTypes, components: components,
     contentType: function (uid) { return contentTypes[uid]; },
@@ -809,9 +827,17 @@
       this.body = { data: null, error: { status: code, name: e.name, message: e.message, details: details === undefined ? {} : details } };
     };
   });
+  // What ctx.body is, to the app-level middlewares, for a response Quarry sends itself after
+  // them (a media file, as koa-static's stream): a middleware that leaves it sends the file.
+  var deferredStream = Object.freeze({ readable: true, pipe: function () { throw new errors.NotImplementedError('Quarry sends media files itself: their stream is not readable by the project\'s middlewares'); } });
   Object.defineProperty(ctxProto, 'query', { get: function () { return this.__req.query; }, set: function (v) { this.__req.query = v; } });
   Object.defineProperty(ctxProto, 'body', {
-    get: function () { var res = this.__res; if (res.raw !== null) { res.body = JSON.parse(res.raw); res.raw = null; } return res.body; },
+    get: function () {
+      var res = this.__res;
+      if (res.raw === host.deferredBody) return deferredStream; // a file Quarry sends itself
+      if (res.raw !== null) { res.body = JSON.parse(res.raw); res.raw = null; }
+      return res.body;
+    },
     set: function (v) { var res = this.__res; res.raw = null; res.body = v; if (res.status === undefined) res.status = (v === null ? 204 : 200); }
   });
   Object.defineProperty(ctxProto, 'status', {
