@@ -323,16 +323,37 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema, runProject bool) map[st
 			continue
 		}
 		hooks := func(action string) []routes.Code { return m.Hooks(md.UID, routes.Events(action)) }
+		// The generated queries run their read hooks in the sandbox (execute.ReadHooks).
+		queryHooks := func(action string) []routes.Code {
+			code := m.GraphQLQueryHooks(md.UID, routes.Events(action))
+			if md.Localized && len(code) > 0 {
+				// The sandbox's entity service refuses them too (i18n's locale parameters).
+				code = append(code, routes.Code{File: hookFile(code), What: "read lifecycle hooks of a localized content type, which Quarry does not run"})
+			}
+			return code
+		}
+		// A mutation whose read-back fires findOne hooks runs in the sandbox too, but where
+		// Strapi's entity service fires query-engine events Quarry's write path does not
+		// (unreadBack), as the REST write does.
+		mutationHooks := func(action string) []routes.Code {
+			code := m.GraphQLMutationHooks(md.UID, action)
+			if c, ok := unreadBack(m, md, action); !ok {
+				code = append(code, routes.Code{File: hookFile(code), What: c.What})
+			}
+			return code
+		}
 		if md.Kind == schemas.SingleType {
-			add("Mutation."+gqlschema.MutationName("update", md), hooks("update"))
-			add("Mutation."+gqlschema.MutationName("delete", md), hooks("delete"))
-			add("Query."+gqlschema.FindOneName(md), hooks("findOne"))
+			// A single type's mutations find the entry first: with findMany, which fires its
+			// findOne hooks.
+			add("Mutation."+gqlschema.MutationName("update", md), mutationHooks("update"))
+			add("Mutation."+gqlschema.MutationName("delete", md), mutationHooks("delete"))
+			add("Query."+gqlschema.FindOneName(md), queryHooks("findOne"))
 		} else {
 			for _, a := range []string{"create", "update", "delete"} {
-				add("Mutation."+gqlschema.MutationName(a, md), hooks(a))
+				add("Mutation."+gqlschema.MutationName(a, md), mutationHooks(a))
 			}
-			add("Query."+gqlschema.FindOneName(md), hooks("findOne"))
-			add("Query."+gqlschema.FindName(md), hooks("find"))
+			add("Query."+gqlschema.FindOneName(md), queryHooks("findOne"))
+			add("Query."+gqlschema.FindName(md), queryHooks("find"))
 		}
 		if md.Localized {
 			add("Mutation."+gqlschema.MutationName("create", md)+"Localization", hooks("createLocalization"))
@@ -371,6 +392,52 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema, runProject bool) map[st
 		add(field, m.PluginAll["upload"])
 	}
 	return out
+}
+
+// GraphQLProjectCode lists the generated queries and mutations whose project code Quarry runs
+// in the sandbox (the lifecycle hooks the entity service's reads and writes fire), for
+// `quarry routes`;
+// none without the runtime, or where GraphQLRefusals refuses the field.
+func GraphQLProjectCode(m *routes.Model, s *schemas.Schema, runProject bool) map[string][]routes.Code {
+	out := map[string][]routes.Code{}
+	if m == nil || !runProject {
+		return out
+	}
+	refused := GraphQLRefusals(m, s, runProject)
+	add := func(field string, code []routes.Code) {
+		if len(refused[field]) == 0 && len(code) > 0 {
+			out[field] = code
+		}
+	}
+	for _, md := range s.ContentTypes {
+		if !md.IsContentType() {
+			continue
+		}
+		add("Query."+gqlschema.FindOneName(md), m.GraphQLQueryHooks(md.UID, routes.Events("findOne")))
+		actions := []string{"update", "delete"}
+		if md.Kind != schemas.SingleType {
+			add("Query."+gqlschema.FindName(md), m.GraphQLQueryHooks(md.UID, routes.Events("find")))
+			actions = []string{"create", "update", "delete"}
+		}
+		for _, a := range actions {
+			// Only the mutations the sandbox runs: the others' write hooks are the write
+			// path's, as for any mutation.
+			if m.ReadHooks(md.UID, a) {
+				add("Mutation."+gqlschema.MutationName(a, md), m.GraphQLMutationHooks(md.UID, a))
+			}
+		}
+	}
+	return out
+}
+
+// hookFile is the file of the first of a list of lifecycle code (the one a refusal names).
+func hookFile(code []routes.Code) string {
+	for _, c := range code {
+		if c.File != "" {
+			return c.File
+		}
+	}
+	return ""
 }
 
 func describe(code []routes.Code) string {

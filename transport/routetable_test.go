@@ -78,8 +78,7 @@ func TestBuildRoutesFailClosed(t *testing.T) {
 
 // TestBuildRoutesReadHooks: with the runtime for project code on, a core find of a model
 // whose lifecycles file has read hooks runs in the sandbox through Strapi's controller steps
-// (never the native action alone), while its GraphQL query, which Quarry answers natively,
-// stays refused.
+// (never the native action alone); its GraphQL query is refused for the localized type.
 func TestBuildRoutesReadHooks(t *testing.T) {
 	s, m := failClosedModel(t)
 	const uid = "api::page.page"
@@ -99,8 +98,20 @@ func TestBuildRoutesReadHooks(t *testing.T) {
 	if pr := cr.Project["findOne"]; pr != nil {
 		t.Errorf("findOne of pages runs in the sandbox: %+v", pr)
 	}
-	if gql := GraphQLRefusals(m, s, true); len(gql["Query.pages"]) == 0 {
-		t.Error("GraphQL Query.pages is served without its afterFindMany")
+	// Its GraphQL query would run the hooks in the sandbox too (execute.ReadHooks), but pages
+	// are localized, whose read hooks the sandbox's entity service does not run: refused,
+	// naming that; without the runtime it is refused for the hooks alone.
+	if gql := GraphQLRefusals(m, s, true); !strings.Contains(describe(gql["Query.pages"]), "localized content type") {
+		t.Errorf("GraphQL Query.pages: %v, want refused for the localized type", gql["Query.pages"])
+	}
+	if run := GraphQLProjectCode(m, s, true); len(run["Query.pages"]) != 0 || len(run["Query.page"]) != 0 {
+		t.Errorf("GraphQL project code: %v, want nothing of pages", run)
+	}
+	if gql := GraphQLRefusals(m, s, false); len(gql["Query.pages"]) == 0 {
+		t.Error("GraphQL Query.pages is served without the runtime that runs its afterFindMany")
+	}
+	if run := GraphQLProjectCode(m, s, false); len(run) != 0 {
+		t.Errorf("GraphQL project code without the runtime: %v", run)
 	}
 }
 
@@ -156,7 +167,8 @@ func projectModel(t *testing.T, name string, edit func(app string)) (*schemas.Sc
 // TestBuildRoutesWriteHooks: a core create, update or delete of a model whose findOne read
 // hooks (or a function subscriber) run on the entry's read-back goes through Strapi's
 // controller steps in the sandbox; a model whose writes fire query-engine events Quarry
-// does not (here a unique attribute's check) stays refused, and so do the GraphQL mutations.
+// does not (here a unique attribute's check) stays refused. The GraphQL mutations run in the
+// sandbox the same way, and are refused with the REST writes.
 func TestBuildRoutesWriteHooks(t *testing.T) {
 	const uid = "api::article.article"
 	s, m := projectModel(t, "writehooks", nil)
@@ -172,8 +184,16 @@ func TestBuildRoutesWriteHooks(t *testing.T) {
 			t.Errorf("%s: project route %+v, want Strapi's steps in the sandbox", a, pr)
 		}
 	}
-	if gql := GraphQLRefusals(m, s, true); len(gql["Mutation.createArticle"]) == 0 {
-		t.Error("GraphQL Mutation.createArticle is served without its read-back hooks")
+	// The GraphQL mutations run in the sandbox as well; without the runtime they are refused.
+	if gql := GraphQLRefusals(m, s, true); len(gql["Mutation.createArticle"]) != 0 {
+		t.Errorf("GraphQL Mutation.createArticle is refused: %v", gql["Mutation.createArticle"])
+	}
+	if run := GraphQLProjectCode(m, s, true); len(run["Mutation.createArticle"]) == 0 || len(run["Mutation.updateArticle"]) == 0 ||
+		len(run["Mutation.deleteArticle"]) == 0 || len(run["Query.articles"]) == 0 || len(run["Query.article"]) == 0 {
+		t.Errorf("GraphQL project code: %v, want the article's queries and mutations", run)
+	}
+	if gql := GraphQLRefusals(m, s, false); len(gql["Mutation.createArticle"]) == 0 {
+		t.Error("GraphQL Mutation.createArticle is served without the runtime that runs its read-back hooks")
 	}
 
 	for attr, why := range map[string]string{
@@ -204,6 +224,12 @@ func TestBuildRoutesWriteHooks(t *testing.T) {
 		}
 		if cr.Project["find"] == nil {
 			t.Errorf("%s: find no longer runs", attr)
+		}
+		gql := GraphQLRefusals(m, s, true)
+		for _, f := range []string{"Mutation.createArticle", "Mutation.updateArticle", "Mutation.deleteArticle"} {
+			if got := describe(gql[f]); !strings.Contains(got, why) {
+				t.Errorf("%s: GraphQL %s refused for %q, want %q", attr, f, got, why)
+			}
 		}
 	}
 }

@@ -53,6 +53,9 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 			Planner: srv.Planner, Runner: srv.Runner, Writes: srv.WriteService(), DB: a.DB, Log: log},
 		Authenticate: srv.Authenticate, Env: app.Env(getenv), Cache: srv.Cache, Timeout: srv.RequestTimeout,
 	}
+	if srv.Code != nil {
+		opts.ReadHooks = transport.GraphQLReadHooks(a.Routes, srv.Code)
+	}
 	if a.I18n != nil { // a nil *i18n.Service must stay a nil interface
 		opts.Locales = a.I18n
 	}

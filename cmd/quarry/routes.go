@@ -88,6 +88,18 @@ func routesCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 			}
 			fmt.Fprintf(tw, "GRAPHQL\t%s\t%s\t%s\n", f, how, strings.Join(why, "; "))
 		}
+		if *upstream == "" {
+			// Beside Strapi the GraphQL endpoint is Strapi's; alone, Quarry runs these
+			// queries' read hooks in the sandbox.
+			run := transport.GraphQLProjectCode(a.Routes, a.Schema, runProjectCode(getenv))
+			for _, f := range sortedKeys(run) {
+				var why []string
+				for _, c := range run[f] {
+					why = append(why, c.String())
+				}
+				fmt.Fprintf(tw, "GRAPHQL\t%s\t%s\t%s\n", f, transport.HowQuarryJS, strings.Join(why, "; "))
+			}
+		}
 	}
 	return tw.Flush()
 }

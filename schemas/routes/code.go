@@ -79,8 +79,10 @@ var writeHooks = []string{"beforeCreate", "afterCreate", "beforeUpdate", "afterU
 
 // readHooks are the lifecycle hooks of the query engine's reads, which the runtime for project
 // code runs around the reads a core find or findOne makes through Strapi's controller steps
-// (and around the project's own strapi.entityService and strapi.db.query reads). Native
-// answers (GraphQL, plugin routes) do not run them, so there they still refuse.
+// (and around the project's own strapi.entityService and strapi.db.query reads), and around
+// the GraphQL generated resolvers' entity-service calls (GraphQLQueryHooks,
+// GraphQLMutationHooks). Native answers (plugin routes) do not run them, so there they
+// still refuse.
 var readHooks = []string{"beforeFindMany", "afterFindMany", "beforeFindOne", "afterFindOne", "beforeCount", "afterCount"}
 
 // Events are the database events an entity-service call fires, whose lifecycle hooks
@@ -914,6 +916,91 @@ func (m *Model) ReadHooks(uid, action string) bool {
 		}
 	}
 	return false
+}
+
+// ReadEvents says whether a read of the model fires hooks on one of events (FindMany,
+// FindOne, Count): a hook of the event's, or a function subscriber (which sees them all).
+func (m *Model) ReadEvents(uid string, events ...string) bool {
+	if m == nil {
+		return false
+	}
+	for _, key := range []string{uid, "*"} {
+		l := m.Lifecycles[key]
+		if l == nil {
+			continue
+		}
+		for _, h := range l.Hooks {
+			if h == "*" {
+				return true
+			}
+			for _, e := range events {
+				if h == "before"+e || h == "after"+e {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// GraphQLQueryHooks is the lifecycle code a generated GraphQL query reaches (events: the
+// entity service's reads, see Events): the runtime runs its read hooks (and a function
+// subscriber's, which sees only reads there) around the entity service's reads, so those are
+// runnable lifecycle code; any other stays code Quarry does not run.
+func (m *Model) GraphQLQueryHooks(uid string, events []string) []Code {
+	if m == nil {
+		return nil
+	}
+	var out []Code
+	for _, key := range []string{uid, "*"} {
+		l := m.Lifecycles[key]
+		if l == nil {
+			continue
+		}
+		for i, c := range l.Code {
+			match, _, readOnly, _ := runs(l.hooksOf[i], events)
+			if !match {
+				continue
+			}
+			c.Lifecycle = readOnly && c.Runnable
+			if !readOnly {
+				c.Runnable = false
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// GraphQLMutationHooks is the lifecycle code a generated GraphQL mutation (create, update,
+// delete) reaches. Of a model whose findOne hooks the write's read-back fires (ReadHooks),
+// the mutation runs in the sandbox through the entity service, as Strapi's resolver does:
+// every hook it knows (the write's, the reads') is runnable lifecycle code there; others the
+// write path runs as for any mutation (Hooks).
+func (m *Model) GraphQLMutationHooks(uid, action string) []Code {
+	if !m.ReadHooks(uid, action) {
+		return m.Hooks(uid, Events(action))
+	}
+	events := Events(action)
+	var out []Code
+	for _, key := range []string{uid, "*"} {
+		l := m.Lifecycles[key]
+		if l == nil {
+			continue
+		}
+		for i, c := range l.Code {
+			match, _, _, known := runs(l.hooksOf[i], events)
+			if !match {
+				continue
+			}
+			c.Lifecycle = known && c.Runnable
+			if !known {
+				c.Runnable = false
+			}
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Hooks is the lifecycle code that runs on a model's events (see Events).

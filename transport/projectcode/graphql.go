@@ -3,6 +3,7 @@ package projectcode
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/quarrycms/quarry/ir"
+	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/parser/gqlschema"
 )
 
@@ -216,4 +218,72 @@ func (rt *Runtime) graphqlResult(name string, res boxResult, value string) (any,
 		return nil, err
 	}
 	return out, nil
+}
+
+// GraphQLRead runs the entity-service call of a generated GraphQL query or mutation of a model
+// with read lifecycle hooks (action find, findOne, count; create, update, delete) for the caller, with the args the GraphQL
+// plugin's transformArgs gives it: the hooks run around the query engine's reads as they do
+// for REST, and the answer is the format service's {nodes, info} or {value, info}, or
+// {count}, as Go values.
+func (rt *Runtime) GraphQLRead(ctx context.Context, who *ir.Caller, uid, action string, args map[string]any) (any, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	name := "GraphQL " + uid + " " + action
+	_, reqJSON, err := graphqlRequest(gqlschema.ResolveParams{Caller: who, TypeName: "Query", FieldName: action})
+	if err != nil {
+		return nil, err
+	}
+	var res boxResult
+	var value string
+	err = rt.run(ctx, &call{who: who, route: name}, func(v *vm, js *goja.Runtime) (goja.Value, error) {
+		return v.genGQL(goja.Undefined(), js.ToValue(uid), js.ToValue(action), js.ToValue(string(raw)), js.ToValue(string(reqJSON)))
+	}, func(box *goja.Object) { res, value = readBox(box), boxString(box, "value") })
+	if err != nil {
+		return nil, rt.failed(&Route{Key: name}, err)
+	}
+	out, err := rt.graphqlResult(name, res, value)
+	var ae *apierror.Error
+	if errors.As(err, &ae) {
+		ae.Details = validationDetails(ae.Details)
+	}
+	return out, err
+}
+
+// validationDetails gives the entity service's validation errors (Quarry's write path's,
+// through the sandbox) back their Go form, which writes {path, message, name} in Strapi's
+// order; other details stay as they are.
+func validationDetails(d any) any {
+	m, ok := d.(map[string]any)
+	if !ok || len(m) != 1 {
+		return d
+	}
+	list, ok := m["errors"].([]any)
+	if !ok {
+		return d
+	}
+	out := apierror.ValidationDetails{Errors: make([]apierror.FieldError, 0, len(list))}
+	for _, e := range list {
+		fe, ok := e.(map[string]any)
+		if !ok || len(fe) != 3 {
+			return d
+		}
+		msg, ok1 := fe["message"].(string)
+		nm, ok2 := fe["name"].(string)
+		path, ok3 := fe["path"].([]any)
+		if !ok1 || !ok2 || !ok3 {
+			return d
+		}
+		f := apierror.FieldError{Message: msg, Name: nm, Path: []string{}}
+		for _, p := range path {
+			ps, ok := p.(string)
+			if !ok {
+				return d
+			}
+			f.Path = append(f.Path, ps)
+		}
+		out.Errors = append(out.Errors, f)
+	}
+	return out
 }

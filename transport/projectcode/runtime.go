@@ -133,6 +133,7 @@ type vm struct {
 	graphql  goja.Callable // resolveGraphQL
 	gqlMw    goja.Callable // middlewareGraphQL
 	exts     goja.Callable // graphqlExtensions
+	genGQL   goja.Callable // generatedGraphQL
 	cur      *call         // the request being served
 	status   int           // the status of the last native call
 	headers  []string      // the headers of the last nativeRoute call, as name, value pairs
@@ -423,6 +424,7 @@ func (rt *Runtime) newVM() (*vm, error) {
 	v.graphql, _ = goja.AssertFunction(apiObj.Get("resolveGraphQL"))
 	v.gqlMw, _ = goja.AssertFunction(apiObj.Get("middlewareGraphQL"))
 	v.exts, _ = goja.AssertFunction(apiObj.Get("graphqlExtensions"))
+	v.genGQL, _ = goja.AssertFunction(apiObj.Get("generatedGraphQL"))
 	return v, nil
 }
 

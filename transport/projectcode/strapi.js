@@ -119,7 +119,16 @@
       var args = Array.prototype.slice.call(arguments, 1);
       var params, id;
       if (op === 'findOne' || op === 'update' || op === 'delete') { id = args[0]; params = args[1]; }
-      else if (op === 'load') { return call('es.load', { uid: uid, entity: args[0], field: args[1], params: args[2] || {} }); }
+      else if (op === 'load') {
+        // The query engine's load is a findOne of the entry (select id, populate the field):
+        // it fires the model's findOne hooks, never the target's.
+        var lu = String(uid), largs = args;
+        if (dry || registering) return call('es.load', { uid: lu, entity: largs[0], field: largs[1], params: largs[2] || {} });
+        return withReadHooks(lu, ['FindOne'], function (hooked) {
+          if (!hooked) return call('es.load', { uid: lu, entity: largs[0], field: largs[1], params: largs[2] || {} });
+          return hookedLoad(lu, largs[0], largs[1], largs[2] || {});
+        });
+      }
       else params = args[0];
       if (ES_READS[op] && !dry && !registering) {
         var u = String(uid);
@@ -1493,6 +1502,35 @@
     if (op === 'findMany' && ct.kind === 'singleType') return hookedRead(uid, 'findOne', q);
     return hookedRead(uid, op, q);
   }
+  // hookedLoad is the entity service's load of a model with findOne hooks: Strapi's
+  // transformLoadParamsToQuery (the params as the field's populate), then the query engine's
+  // findOne of the entry with only its id selected and the field populated, through the
+  // hooks, answering the field of what they leave.
+  function hookedLoad(uid, entity, field, params, strict) {
+    if (typeof field !== 'string') throw new Error('Invalid load. Expected "' + field + '" to be a string');
+    var ct = model(uid) || {}, a = (ct.attributes || {})[field];
+    if (!a || (a.type !== 'relation' && a.type !== 'media' && a.type !== 'component' && a.type !== 'dynamiczone')) {
+      throw new Error('Invalid load. Expected ' + field + ' to be a relational attribute');
+    }
+    var wrap = {};
+    wrap[field] = params;
+    var pop = toQuery(uid, { populate: wrap }).populate;
+    var populate = {};
+    populate[field] = (pop && pop[field]) || true;
+    var params = { select: ['id'], where: { id: entity && entity.id }, populate: populate };
+    var before = strict ? JSON.stringify(params.populate) : '';
+    return runLifecycle('beforeFindOne', uid, { params: params }).then(function (states) {
+      if (strict && JSON.stringify(params.populate) !== before) {
+        // The GraphQL executor pages and shapes the field as it read it: a populate the
+        // hooks changed would be another read.
+        throw new errors.NotImplementedError('a beforeFindOne hook of ' + uid + ' changes the populate of the load of ' + field + ', which Quarry does not run for GraphQL');
+      }
+      var result = call('db.findOne', { uid: uid, params: hostParams(uid, params, false), extra: [] });
+      return runLifecycle('afterFindOne', uid, { params: params, result: result }, states).then(function () { return result; });
+    }).then(function (e) {
+      return e === null || e === undefined ? null : e[field];
+    });
+  }
   // entityWrite is the entity service's write of a model whose findOne read hooks run:
   // Strapi's entity service reads the entry to update (by id) or delete (with the call's
   // fields and populate) through the query engine first, and the query engine reads the
@@ -1960,7 +1998,68 @@
     return box;
   }
 
+  // generatedMutation is the GraphQL plugin's generated mutation resolver after its checks:
+  // the data sanitized as input for the caller, then the entity service's create, update (by
+  // id) or delete (by id); a single type's update and delete first find the entry with
+  // findMany (its findOne hooks run), then update it or create it, or delete it (a missing
+  // one is Strapi's NotFoundError).
+  function generatedMutation(uid, action, args, params, ctx) {
+    var ct = contentTypes[uid] || {};
+    var input = function () {
+      return action === 'delete' ? undefined : call('sanitize.input', { uid: uid, data: args.data === undefined ? {} : args.data, auth: authOf(ctx) });
+    };
+    if (ct.kind === 'singleType') {
+      return Promise.resolve(strapi.entityService.findMany(uid, params)).then(function (e) {
+        if (action === 'delete') {
+          if (e === null || e === undefined) throw new errors.NotFoundError('Entity not found');
+          return strapi.entityService.delete(uid, e.id, params);
+        }
+        var data = input();
+        if (e === null || e === undefined) return strapi.entityService.create(uid, { data: data });
+        return strapi.entityService.update(uid, e.id, { data: data });
+      });
+    }
+    if (action === 'create') return Promise.resolve(strapi.entityService.create(uid, { data: input() }));
+    if (action === 'update') return Promise.resolve(strapi.entityService.update(uid, args.id, { data: input() }));
+    return Promise.resolve(strapi.entityService.delete(uid, args.id, params));
+  }
+
+  // generatedGraphQL runs what the GraphQL plugin's generated resolver of a model with read
+  // lifecycle hooks runs after its checks (Quarry's executor made them as for any generated
+  // query): the entity service's findMany (find: the nodes; a single type's: the value), its
+  // findOne (the value), or, for meta.pagination, its count; the hooks run around the query
+  // engine's reads as they do for REST. It answers the format service's {nodes, info} or
+  // {value, info} ({count} for a count), which the executor resolves as the generated types do.
+  function generatedGraphQL(uid, action, argsJSON, reqJSON) {
+    var box = { state: 'pending' };
+    try {
+      var args = JSON.parse(argsJSON) || {};
+      var params = {};
+      Object.keys(args).forEach(function (k) { if (k !== 'id' && k !== 'data') params[k] = args[k]; });
+      var info = { args: args, resourceUID: uid };
+      var run = function () {
+        if (action === 'load') {
+          return withReadHooks(uid, ['FindOne'], function () {
+            return hookedLoad(uid, { id: args.id }, args.field, args.params || {}, true);
+          }).then(function (v) { return { value: v === undefined ? null : v }; });
+        }
+        if (WRITES[action]) return generatedMutation(uid, action, args, params, makeCtx(JSON.parse(reqJSON))).then(function (v) { return { value: v, info: info }; });
+        if (action === 'count') return strapi.entityService.count(uid, params).then(function (n) { return { count: n }; });
+        if (action === 'findOne') return strapi.entityService.findOne(uid, args.id, params).then(function (v) { return { value: v, info: info }; });
+        var ct = contentTypes[uid] || {};
+        return strapi.entityService.findMany(uid, params).then(function (r) {
+          return ct.kind === 'singleType' ? { value: r, info: info } : { nodes: r || [], info: info };
+        });
+      };
+      Promise.resolve().then(run).then(function (v) {
+        box.state = 'done';
+        box.value = JSON.stringify(v);
+      }, function (e) { fail(box, null, e); });
+    } catch (e) { fail(box, null, e); }
+    return box;
+  }
+
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
   return { strapi: strapi, factories: factories, serve: serve, hook: hook, bootstrap: bootstrap, cronList: cronList, cronRun: cronRun, subscribers: subscribers, transformResponse: transformResponse,
-    graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL, middlewareGraphQL: middlewareGraphQL };
+    graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL, middlewareGraphQL: middlewareGraphQL, generatedGraphQL: generatedGraphQL };
 })

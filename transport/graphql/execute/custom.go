@@ -199,6 +199,20 @@ func (x *execution) customMeta(f *pg.Field, info any, p *path) done {
 	if v, ok := args["limit"].(float64); ok {
 		limit = int(v)
 	}
+	if x.h.hooks != nil && x.h.hooks.Hooked(uid, "Count") {
+		// Strapi counts in the pagination resolver: without it selected, no count (and
+		// no count hooks) runs.
+		var total int64
+		if selects(f.Object, "pagination") {
+			n, _, err := x.hookedCount(uid, args)
+			if err != nil {
+				x.fieldError(err, f, p)
+				return failed
+			}
+			total = n
+		}
+		return x.meta(f.Object, &pg.RootField{Start: start, Limit: limit}, total)
+	}
 	params := map[string]any{}
 	for _, k := range []string{"filters", "publicationState", "locale"} {
 		if v, ok := args[k]; ok {
@@ -282,4 +296,17 @@ func valueScalar(a *schemas.Attribute, v any) any {
 		}
 	}
 	return v
+}
+
+// selects says whether an object's selection has a field of that name.
+func selects(o *pg.Object, name string) bool {
+	if o == nil {
+		return false
+	}
+	for _, f := range o.Fields {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -324,6 +324,9 @@ func plainArg(v any) any {
 
 // shadowCRUD runs a generated query or mutation and writes its result (see result).
 func (x *execution) shadowCRUD(ctx context.Context, rf *pg.RootField, p *path) (any, error) {
+	if x.hookedRoot(rf) {
+		return x.hookedQuery(ctx, rf, p)
+	}
 	switch rf.Kind {
 	case pg.KindFind:
 		if err := x.h.localize.ReadLocale(ctx, rf.Model, rf.Query); err != nil {

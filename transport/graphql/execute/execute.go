@@ -60,7 +60,10 @@ type Options struct {
 	// account resolvers, upload's mutations; plugins.go); a field no plugin registered
 	// answers NotImplementedError.
 	Plugins []Plugin
-	Log     *slog.Logger
+	// ReadHooks runs the project's read lifecycle hooks (nil: no model has any, or the
+	// project's code is not run, and the fields reaching them are refused by policy).
+	ReadHooks ReadHooks
+	Log       *slog.Logger
 }
 
 // Executor runs operations against one GraphQL schema.
@@ -76,6 +79,7 @@ type Executor struct {
 	// UploadFile.related reader (nil: none).
 	resolvers map[string]Resolver
 	related   func(ctx context.Context, db exec.Queryer, fileIDs []int64, canFind func(uid string) bool, fields []string) (map[int64][]*exec.Related, error)
+	hooks     ReadHooks
 	log       *slog.Logger
 	opt       pg.Options
 	tracing   bool
@@ -135,7 +139,7 @@ func New(o Options) (*Executor, error) {
 		}
 	}
 	return &Executor{resolvers: resolvers, related: related, gs: gs, planner: &p, runner: o.Runner, writes: o.Writes, db: o.DB, locales: o.Locales,
-		localize: loc, log: log, opt: opt, tracing: cfg.Tracing}, nil
+		localize: loc, log: log, opt: opt, tracing: cfg.Tracing, hooks: o.ReadHooks}, nil
 }
 
 // Schema is the GraphQL schema served.

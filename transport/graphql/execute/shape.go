@@ -319,6 +319,10 @@ func (x *execution) attributes(o *pg.Object, step *plan.Select, e *exec.Entry, p
 			// An unlinked mappedBy relation holds nothing (Strapi fails to resolve it).
 			d = x.populated(f, exec.Kid{}, &fp)
 		default:
+			if uid := x.loadHooked(o); uid != "" {
+				d = x.hookedLoad(uid, f, e, kids, &fp)
+				break
+			}
 			d = x.relation(f, e, kids, &fp)
 		}
 		if x.settled(o.Type.Name, f, &fp, start, mark, d) == failed {
