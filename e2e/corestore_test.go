@@ -49,7 +49,9 @@ func TestCoreStore(t *testing.T) {
 			}
 			be := be
 			env := be.Env
-			be.Env = func(t *testing.T) []string { return append(env(t), "NODE_ENV=production", "JWT_SECRET=e2e-core-store-secret-0123456789") }
+			be.Env = func(t *testing.T) []string {
+				return append(env(t), "NODE_ENV=production", "JWT_SECRET=e2e-core-store-secret-0123456789")
+			}
 			srv := start(t, be, app)
 			status, body, _ := srv.send(t, "", "GET", "/api/categories", "", nil)
 			if status != 200 || !strings.Contains(string(body), `"store-8---boolean-true-true-1-production"`) {
