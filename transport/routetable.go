@@ -119,6 +119,16 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 	}
 	for _, r := range m.LocalRoutes {
 		pr := PluginRoute{Method: r.Method, Path: r.Path, Name: r.Handler, Code: m.CustomCode(r)}
+		if runProject && r.Extension != "" && strings.HasPrefix(r.Path, "/api/") && runnable(withoutGlobal(pr.Code, m.Global)) && len(m.Global) == 0 {
+			// A route a plugin extension adds to its own action runs that action as the
+			// extension left the plugin's controller (with the route's policies and
+			// middlewares); the action is a grantable permission, as Strapi syncs it.
+			handler := strings.TrimPrefix(r.Handler, "plugin::"+r.ExtPlugin+".")
+			pr.Project = &projectcode.Route{Key: r.Method + " " + r.Path, Method: r.Method, Path: r.Path, Handler: r.Handler,
+				Extension: true, Plugin: r.ExtPlugin, PluginHandler: handler,
+				Policies: orEmpty(r.Config.Policies), Middlewares: orEmpty(r.Config.Middlewares),
+				Info: map[string]any{"pluginName": r.ExtPlugin, "type": "content-api"}, Config: routeConfigObject(r.Config)}
+		}
 		if runProject && r.Plugin != "" && strings.HasPrefix(r.Path, "/api/") && runnable(withoutGlobal(pr.Code, m.Global)) && len(m.Global) == 0 {
 			// A local plugin's content-API route runs its own controller in the sandbox;
 			// its admin routes (outside /api) stay refused, as the admin panel is Strapi's.
@@ -361,7 +371,7 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema, runProject bool) map[st
 		// and hooks reach the resolver.
 		code := withoutGlobal(m.PluginCode("users-permissions", "", model, events), m.Global)
 		for _, c := range m.Plugin["users-permissions "+handler] {
-			if strings.Contains(c.What, "replaces the controller") || strings.Contains(c.What, "changes the handler") {
+			if strings.Contains(c.What, "replaces the controller") || strings.Contains(c.What, "changes the handler") || strings.Contains(c.What, "service method") {
 				code = append(code, c)
 			}
 		}

@@ -174,6 +174,7 @@ func (s *Server) Handler() http.Handler {
 		s.Code.Services = map[string]projectcode.PluginService{
 			"users-permissions.jwt":  userspermissions.JWTService{JWT: s.Auth.JWT, Now: s.Now},
 			"users-permissions.role": userspermissions.RoleService{Auth: s.Auth},
+			"users-permissions.user": userspermissions.UserService{Auth: s.Auth},
 		}
 		if !s.EmailOff {
 			s.Code.Services["email.email"] = email.ProjectService{Mailer: s.Mailer, Log: s.Log}

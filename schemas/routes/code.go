@@ -460,6 +460,7 @@ func (m *Model) applyRecording(rel, what string, rec *jseval.Recording, index bo
 		m.addSubscription(rel, s, runnable)
 	}
 	m.diffPluginRoutes(rel, what, rec.Routes)
+	m.serviceMethods(rel, what, rec.ServiceMethods)
 	m.Shadow = append(m.Shadow, rec.Shadow...)
 	for _, u := range rec.GraphQLUses {
 		m.GraphQL = append(m.GraphQL, Code{File: rel, What: what + " extends the GraphQL schema (" + u + ")"})
@@ -635,11 +636,9 @@ func (m *Model) loadExtensions(ctx context.Context, in CodeInput) error {
 			m.PluginAll[p] = append(m.PluginAll[p], Code{File: rel, What: "a plugin extension that failed under Quarry: " + rec.Threw})
 			continue
 		}
-		if len(rec.Services) > 0 || len(rec.Policies) > 0 || len(rec.Middlewares) > 0 {
+		m.serviceMethods(rel, "the extension", rec.ServiceMethods)
+		if len(rec.Policies) > 0 || len(rec.Middlewares) > 0 {
 			var what []string
-			if len(rec.Services) > 0 {
-				what = append(what, "services "+strings.Join(rec.Services, ", "))
-			}
 			if len(rec.Policies) > 0 {
 				what = append(what, "policies "+strings.Join(rec.Policies, ", "))
 			}
@@ -666,7 +665,28 @@ func (m *Model) loadExtensions(ctx context.Context, in CodeInput) error {
 				}
 			}
 		}
+		added := len(m.LocalRoutes)
 		m.diffPluginRoutes(rel, "the extension", rec.Routes)
+		for i := added; i < len(m.LocalRoutes); i++ {
+			// A route the extension adds to an action it adds (or to a controller it
+			// replaces whole) runs that action in Quarry's runtime, as Strapi would.
+			r := &m.LocalRoutes[i]
+			h := strings.TrimPrefix(r.Handler, "plugin::"+p+".")
+			ctrl, _, _ := strings.Cut(h, ".")
+			if h != r.Handler && (slices.Contains(rec.Controllers, h) || slices.Contains(rec.Controllers, ctrl)) && len(rec.Unsupported) == 0 {
+				r.Extension, r.ExtPlugin = rel, p
+				for _, o := range rec.Routes[p] {
+					if h2, _ := o["handler"].(string); h2 == h && pluginURL(p, fmt.Sprint(o["path"]), o["config"]) == r.Path {
+						r.Config = routeConfig(o["config"])
+					}
+				}
+				for j, c := range m.Plugin[p+" "+h] {
+					if c.File == rel && strings.Contains(c.What, "adds the route") {
+						m.Plugin[p+" "+h][j].Runnable = m.provided(rel)
+					}
+				}
+			}
+		}
 		if len(rec.Unsupported) > 0 {
 			m.PluginAll[p] = append(m.PluginAll[p], Code{File: rel, What: "uses " + strings.Join(rec.Unsupported, ", ") + ", which Quarry does not provide"})
 		}
@@ -941,6 +961,13 @@ func (m *Model) CustomCode(r Route) []Code {
 	if r.Plugin != "" {
 		return m.localPluginCode(r)
 	}
+	if r.Extension != "" {
+		out = append(out, Code{File: r.Extension, What: "the extension's own action " + r.Handler + m.unprovidedNote(r.Extension), Runnable: m.provided(r.Extension)})
+		if len(r.Config.Policies) > 0 || len(r.Config.Middlewares) > 0 {
+			out = append(out, Code{File: r.Extension, What: describeHooks(r.Method+" "+r.Path, r.Config), Runnable: m.runnableConfig("", r.Config)})
+		}
+		return out
+	}
 	defined := slices.Contains(m.Actions[ctrl], action) || slices.Contains(CoreActions, action)
 	if r.Handler != "" && !defined {
 		what += ", which no controller of the project defines (Strapi refuses to start)"
@@ -1117,3 +1144,81 @@ func withoutFunctions(c RouteConfig) RouteConfig {
 	}
 	return RouteConfig{Policies: keep(c.Policies), Middlewares: keep(c.Middlewares)}
 }
+
+// upServiceCallers are, for each method of the users-permissions plugin's services, the
+// plugin's content-API actions that call it (read from the plugin's controllers and
+// services, 4.26.2); "*" is every request, through the plugin's authentication strategy
+// (a user's JWT is verified and its user fetched with them).
+var upServiceCallers = map[string][]string{
+	"user.fetchAuthenticatedUser": {"*"},
+	"user.validatePassword":       {"auth.callback", "auth.changePassword"},
+	"user.edit": {"user.update", "auth.changePassword", "auth.resetPassword", "auth.forgotPassword",
+		"auth.emailConfirmation", "auth.sendEmailConfirmation", "auth.register"},
+	"user.add":                   {"user.create", "auth.register", "auth.callback"},
+	"user.fetch":                 {"user.update", "user.findOne", "user.me"},
+	"user.fetchAll":              {"user.find", "auth.emailConfirmation"},
+	"user.count":                 {"user.count"},
+	"user.remove":                {"user.destroy"},
+	"user.sendConfirmationEmail": {"auth.register", "auth.sendEmailConfirmation"},
+	"jwt.issue": {"auth.callback", "auth.register", "auth.changePassword", "auth.resetPassword",
+		"auth.emailConfirmation"},
+	"jwt.getToken":               {"*"},
+	"jwt.verify":                 {"*"},
+	"role.find":                  {"role.find"},
+	"role.findOne":               {"role.findOne"},
+	"role.createRole":            {"role.createRole"},
+	"role.updateRole":            {"role.updateRole"},
+	"role.deleteRole":            {"role.deleteRole"},
+	"user.ensureHashedPasswords": {}, // run at start only
+}
+
+// upServiceMethods are the methods of the plugin's services as Strapi defines them: a method
+// of one of these services not listed is new, and no action of the plugin calls it.
+var upServiceMethods = map[string][]string{
+	"user": {"count", "add", "edit", "fetch", "fetchAuthenticatedUser", "fetchAll", "remove",
+		"validatePassword", "sendConfirmationEmail", "ensureHashedPasswords"},
+	"jwt":  {"getToken", "issue", "verify"},
+	"role": {"createRole", "findOne", "find", "updateRole", "deleteRole"},
+}
+
+// serviceMethods weighs the plugin service methods a recorded call assigned: a method some
+// action of the plugin calls refuses the routes of those actions (or every route, where the
+// plugin's authentication calls it), as Quarry answers them with its own service; a method
+// no action calls (a new one the project's own code calls) changes no route.
+func (m *Model) serviceMethods(rel, what string, methods []string) {
+	for _, full := range methods {
+		p, rest, _ := strings.Cut(full, ".")
+		svc, method, _ := strings.Cut(rest, ".")
+		c := Code{File: rel, What: fmt.Sprintf("%s replaces the %s service method %s.%s, which Quarry's plugin does not call", what, p, svc, method)}
+		if p != "users-permissions" {
+			m.PluginAll[p] = append(m.PluginAll[p], c)
+			continue
+		}
+		known, ok := upServiceMethods[svc]
+		if !ok {
+			// permission, providers, users-permissions: their methods reach the
+			// authentication of every request and the plugin's other actions.
+			m.Global = append(m.Global, Code{File: rel, What: fmt.Sprintf("%s replaces the users-permissions service method %s.%s, which Quarry's plugin does not call", what, svc, method)})
+			continue
+		}
+		var callers []string
+		if method == "*" {
+			for _, k := range known {
+				callers = append(callers, upServiceCallers[svc+"."+k]...)
+			}
+		} else if slices.Contains(known, method) {
+			callers = upServiceCallers[svc+"."+method]
+			if callers == nil {
+				callers = []string{"*"}
+			}
+		}
+		for _, h := range callers {
+			if h == "*" {
+				m.Global = append(m.Global, Code{File: rel, What: fmt.Sprintf("%s replaces the users-permissions service method %s.%s, which authenticates every request with a user's JWT and which Quarry's plugin does not call", what, svc, method)})
+				break
+			}
+			m.Plugin[p+" "+h] = append(m.Plugin[p+" "+h], Code{File: rel, What: fmt.Sprintf("%s replaces the users-permissions service method %s.%s, which %s calls and Quarry's plugin does not", what, svc, method, h)})
+		}
+	}
+}
+

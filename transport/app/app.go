@@ -188,10 +188,10 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if err := rm.LoadCode(ctx, a.codeInput()); err != nil {
 		return nil, err
 	}
-	// A local plugin's content-API actions are grantable as Strapi lists them
-	// (plugin::<name>.<controller>.<action>).
+	// A local plugin's content-API actions, and the actions a plugin extension adds with
+	// their routes, are grantable as Strapi lists them (plugin::<name>.<controller>.<action>).
 	for _, r := range rm.LocalRoutes {
-		if r.Plugin != "" && strings.HasPrefix(r.Path, "/api/") && !slices.Contains(s.ControllerActions, r.Handler) {
+		if (r.Plugin != "" || r.Extension != "") && strings.HasPrefix(r.Path, "/api/") && !slices.Contains(s.ControllerActions, r.Handler) {
 			s.ControllerActions = append(s.ControllerActions, r.Handler)
 		}
 	}

@@ -1,0 +1,28 @@
+'use strict';
+
+/**
+ * Account actions the project adds to the users-permissions user controller, spread into it
+ * by the extension (a common recipe for a "change my password" form).
+ */
+module.exports = {
+  async changeMyPassword(ctx) {
+    const { currentPassword, password } = ctx.request.body || {};
+    if (!currentPassword || !password) {
+      return ctx.badRequest('currentPassword and password are required');
+    }
+    const users = strapi.plugin('users-permissions').service('user');
+    const user = await strapi.entityService.findOne('plugin::users-permissions.user', ctx.state.user.id);
+    const ok = await users.validatePassword(currentPassword, user.password);
+    if (!ok) {
+      return ctx.badRequest('The current password is wrong');
+    }
+    await users.edit(user.id, { password });
+    ctx.body = { ok: true, id: user.id, name: users.displayName(user) };
+  },
+
+  // Answers the user as read, unsanitized: Strapi's answer leaks the password hash here.
+  async rawMe(ctx) {
+    const user = await strapi.query('plugin::users-permissions.user').findOne({ where: { id: ctx.state.user.id } });
+    ctx.body = { id: user.id, username: user.username, password: user.password, hasPassword: Boolean(user.password) };
+  },
+};
