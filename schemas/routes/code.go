@@ -1221,4 +1221,3 @@ func (m *Model) serviceMethods(rel, what string, methods []string) {
 		}
 	}
 }
-
