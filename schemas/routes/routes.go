@@ -82,18 +82,18 @@ func (r *CoreRouter) Public(action string) bool { return r.Config[action].Public
 
 // Route is one custom route.
 type Route struct {
-	API    string // the api folder
-	Plugin string // the local plugin (src/plugins/<name>) whose route it is
-	// Extension is the plugin extension (src/extensions/<p>/strapi-server.*) whose own
-	// controller action the route, which it adds to plugin ExtPlugin, runs.
+	API     string // the api folder
+	Plugin  string // the local plugin (src/plugins/<name>) whose route it is
+	File    string
+	Order   int    // position of its file among all routers
+	Prefix  string // the file's router prefix ("" when none)
+	Method  string // upper case
+	Path    string // as declared, e.g. /articles/featured
+	Handler string // fully qualified: api::article.article.featured
+	Config  RouteConfig
+	// Extension is the plugin extension (src/extensions/<p>/strapi-server.*) that adds the
+	// route to plugin ExtPlugin for an action of its own, which the route runs.
 	Extension, ExtPlugin string
-	File                 string
-	Order                int    // position of its file among all routers
-	Prefix               string // the file's router prefix ("" when none)
-	Method               string // upper case
-	Path                 string // as declared, e.g. /articles/featured
-	Handler              string // fully qualified: api::article.article.featured
-	Config               RouteConfig
 }
 
 // Model is the project's routes and controllers.
