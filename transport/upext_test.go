@@ -55,6 +55,14 @@ func TestBuildRoutesUsersPermissionsServices(t *testing.T) {
 			gql:     map[string]bool{"Mutation.login": true, "Mutation.register": false},
 		},
 		{
+			name: "register() replaces an api's service method",
+			edit: write("src/index.js", `module.exports = { register({ strapi }) {
+  const notes = strapi.service('api::note.note');
+  notes.find = async () => ({ results: [], pagination: {} });
+} };`),
+			refused: map[string]string{"GET /api/notes": "api::note.note.find", "GET /api/users/me": "api::note.note.find"},
+		},
+		{
 			name: "the extension's service factory replaces fetch",
 			edit: write(ext, `module.exports = (plugin) => {
   const user = plugin.services.user;

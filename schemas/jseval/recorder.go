@@ -103,15 +103,15 @@ const recorderSource = `(function (init) {
   // A plugin's service as register(), bootstrap() or an extension reaches it: calling its
   // methods is a use of data; assigning one replaces (or adds) that method, noted as
   // "plugin.service.method" for Quarry to weigh against the plugin's own actions.
-  function serviceTrap(p, s) {
-    var path = 'strapi.plugin(' + p + ').service(' + s + ')';
+  function serviceTrap(p, s, named) {
+    var path = named || 'strapi.plugin(' + p + ').service(' + s + ')';
     return new Proxy(function () {}, {
       get: function (t, k) {
         if (typeof k === 'symbol' || k === 'then' || k === 'toJSON') return undefined;
         note(rec.data, path + '.' + String(k));
         return trap(path + '.' + String(k), rec.data);
       },
-      set: function (t, k) { note(rec.methods, p + '.' + s + '.' + String(k)); return true; },
+      set: function (t, k) { note(rec.methods, (s ? p + '.' + s : p + '.') + '.' + String(k)); return true; },
       apply: function () { note(rec.data, path + '()'); return trap(path + '()', rec.data); }
     });
   }
@@ -124,6 +124,14 @@ const recorderSource = `(function (init) {
     }
     if (!obj || typeof obj !== 'object' || (typeof obj.then === 'function')) { note(rec.methods, p + '.' + s + '.*'); return; }
     Object.keys(obj).forEach(function (k) { note(rec.methods, p + '.' + s + '.' + k); });
+  }
+  // A service by uid: a plugin's as strapi.plugin(p).service(s); an api's noted under its
+  // uid ("api::a.b" as the plugin, "" as the service).
+  function uidService(uid) {
+    var m = pluginUID(uid);
+    if (m) return serviceTrap(m[1], m[2]);
+    if (/^(api|global)::/.test(uid)) return serviceTrap(uid, '', 'strapi.service(' + uid + ')');
+    return data('strapi.service(' + uid + ')');
   }
   function pluginUID(uid) {
     var m = /^plugin::([^.]+)\.(.+)$/.exec(String(uid));
@@ -243,11 +251,10 @@ const recorderSource = `(function (init) {
     } }),
     entityService: data('strapi.entityService'),
     query: function (uid) { return data('strapi.query(' + uid + ')'); },
-    service: function (uid) { var m = pluginUID(uid); return m ? serviceTrap(m[1], m[2]) : data('strapi.service(' + uid + ')'); },
+    service: function (uid) { return uidService(String(uid)); },
     services: new Proxy({}, { get: function (t, k) {
       if (typeof k !== 'string' || k === 'then') return undefined;
-      var m = pluginUID(k);
-      return m ? serviceTrap(m[1], m[2]) : data('strapi.services.' + k);
+      return uidService(k);
     } }),
     store: data('strapi.store'),
     dirs: { app: { root: '.', src: './src' }, dist: { root: '.', src: './src' } }

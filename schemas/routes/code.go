@@ -1187,10 +1187,26 @@ var upServiceMethods = map[string][]string{
 // no action calls (a new one the project's own code calls) changes no route.
 func (m *Model) serviceMethods(rel, what string, methods []string) {
 	for _, full := range methods {
+		if uid, method, ok := strings.Cut(full, ".."); ok && strings.Contains(uid, "::") {
+			// An api's service (strapi.service('api::a.b').find = …): the sandboxes that
+			// serve requests build the service from its file, without what register()
+			// or bootstrap() assigned.
+			m.Global = append(m.Global, Code{File: rel, What: fmt.Sprintf("%s replaces the service method %s.%s, which Quarry's sandboxes do not apply", what, uid, method)})
+			continue
+		}
 		p, rest, _ := strings.Cut(full, ".")
 		svc, method, _ := strings.Cut(rest, ".")
 		c := Code{File: rel, What: fmt.Sprintf("%s replaces the %s service method %s.%s, which Quarry's plugin does not call", what, p, svc, method)}
-		if p != "users-permissions" {
+		switch {
+		case p == "graphql":
+			m.GraphQL = append(m.GraphQL, c)
+			continue
+		case firstSource(m.Dir, filepath.Join("src", "plugins", p, "strapi-server")) != "" || firstSource(m.Dir, filepath.Join("src", "plugins", p, "server", "index")) != "":
+			// A local plugin's service: its controllers, which the sandboxes run, would
+			// not see it.
+			m.Global = append(m.Global, Code{File: rel, What: fmt.Sprintf("%s replaces the local plugin %s's service method %s.%s, which Quarry's sandboxes do not apply", what, p, svc, method)})
+			continue
+		case p != "users-permissions":
 			m.PluginAll[p] = append(m.PluginAll[p], c)
 			continue
 		}
