@@ -20,6 +20,7 @@ import (
 // runtime for project code runs (controllers, services, policies and middlewares of the
 // project's files) get their chain to run there instead of being refused.
 func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProject bool, log *slog.Logger) *RouteTable {
+	m = withAuthUser(m, runProject)
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -146,6 +147,7 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 			t.Prefixes = append(t.Prefixes, PrefixRoute{Path: graphqlPath, Code: c})
 		}
 	}
+	t.AuthUser = m.AuthUser != nil
 	return t
 }
 
@@ -321,6 +323,14 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema, runProject bool) map[st
 	out := map[string][]routes.Code{}
 	if m == nil {
 		return out
+	}
+	m = withAuthUser(m, runProject)
+	if m.AuthUser != nil {
+		// The plugin's me query answers the user the project's method fetched, which
+		// Quarry's resolver does not read.
+		c := *m.AuthUser
+		c.Runnable = false
+		out["Query.me"] = append(out["Query.me"], c)
 	}
 	add := func(field string, code []routes.Code) {
 		code = pending(code, runProject)
@@ -511,4 +521,18 @@ func (t *RouteTable) List(s *schemas.Schema, prefix string, upstream bool) []Rou
 		add("*", p.Path+"/*", []routes.Code{p.Code}, "")
 	}
 	return out
+}
+
+// withAuthUser is m with the project's fetchAuthenticatedUser refusing every route when
+// Quarry does not run the project's code (m itself otherwise: the runtime runs it).
+func withAuthUser(m *routes.Model, runProject bool) *routes.Model {
+	if m == nil || m.AuthUser == nil || runProject {
+		return m
+	}
+	c := *m
+	g := *m.AuthUser
+	g.Runnable = false
+	c.Global = append(slices.Clone(m.Global), g)
+	c.AuthUser = nil
+	return &c
 }

@@ -183,6 +183,11 @@ func (s *Server) Handler() http.Handler {
 			s.Code.Services["upload.upload"] = upload.ProjectService{Upload: s.Upload, Read: s.files}
 		}
 	}
+	if s.Code != nil && s.Routes != nil && s.Routes.AuthUser && s.Auth.FetchUser == nil {
+		// The project's register() replaced fetchAuthenticatedUser: the plugin's
+		// authentication runs it for each JWT's user.
+		s.Auth.FetchUser = s.Code.FetchAuthenticatedUser
+	}
 	if s.Code != nil && s.Code.Localize == nil {
 		s.Code.Localize = s.Localize
 	}

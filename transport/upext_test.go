@@ -24,6 +24,7 @@ func TestBuildRoutesUsersPermissionsServices(t *testing.T) {
 	ext := "src/extensions/users-permissions/strapi-server.js"
 	for _, tc := range []struct {
 		name    string
+		noCode  bool // Quarry does not run the project's code
 		edit    func(app string)
 		refused map[string]string // route → what its refusal names
 		served  []string          // routes not refused
@@ -36,9 +37,21 @@ func TestBuildRoutesUsersPermissionsServices(t *testing.T) {
 			gql: map[string]bool{"Mutation.login": false, "Mutation.updateUsersPermissionsUser": true},
 		},
 		{
-			name: "register() replaces fetchAuthenticatedUser",
-			edit: write("src/index.js", `module.exports = { register({ strapi }) {
-  strapi.service('plugin::users-permissions.user').fetchAuthenticatedUser = (id) =>
+			// The project's own: src/index's register(), which the runtime runs where the
+			// plugin's authentication fetches a JWT's user.
+			name:   "register() replaces fetchAuthenticatedUser",
+			served: []string{"GET /api/users/me", "GET /api/notes", "POST /api/auth/local", "PUT /api/user/me"},
+			gql:    map[string]bool{"Query.me": true, "Mutation.login": false},
+		},
+		{
+			name:    "register() replaces fetchAuthenticatedUser, without the runtime",
+			noCode:  true,
+			refused: map[string]string{"GET /api/users/me": "user.fetchAuthenticatedUser", "GET /api/notes": "user.fetchAuthenticatedUser", "POST /api/auth/local": "user.fetchAuthenticatedUser"},
+		},
+		{
+			name: "bootstrap() replaces fetchAuthenticatedUser",
+			edit: write("src/index.js", `module.exports = { register() {}, bootstrap({ strapi }) {
+  strapi.plugin('users-permissions').service('user').fetchAuthenticatedUser = (id) =>
     strapi.query('plugin::users-permissions.user').findOne({ where: { id }, populate: ['role'] });
 } };`),
 			refused: map[string]string{"GET /api/users/me": "user.fetchAuthenticatedUser", "GET /api/notes": "user.fetchAuthenticatedUser",
@@ -103,7 +116,12 @@ func TestBuildRoutesUsersPermissionsServices(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, m := projectModel(t, "upext", tc.edit)
-			table := BuildRoutes(m, s, "/graphql", true, nil)
+			table := BuildRoutes(m, s, "/graphql", !tc.noCode, nil)
+			// upext's own src/index.js replaces fetchAuthenticatedUser; the cases writing
+			// another leave it out.
+			if want := !tc.noCode && !strings.Contains(tc.name, "register() replaces an api") && !strings.HasPrefix(tc.name, "bootstrap()"); table.AuthUser != want {
+				t.Errorf("AuthUser %v, want %v", table.AuthUser, want)
+			}
 			how := map[string]RouteInfo{}
 			for _, r := range table.List(s, "/api", false) {
 				how[r.Method+" "+r.Path] = r
@@ -120,7 +138,7 @@ func TestBuildRoutesUsersPermissionsServices(t *testing.T) {
 					t.Errorf("%s: %v %s (%s); want served", route, ok, r.How, r.Why)
 				}
 			}
-			gql := GraphQLRefusals(m, s, true)
+			gql := GraphQLRefusals(m, s, !tc.noCode)
 			for f, want := range tc.gql {
 				if got := len(gql[f]) > 0; got != want {
 					t.Errorf("GraphQL %s refused %v (%v), want %v", f, got, gql[f], want)

@@ -162,6 +162,11 @@ type codeState struct {
 	// not run (extension service use()); Shadow are the Shadow CRUD calls it does run.
 	GraphQL []Code
 	Shadow  []jseval.ShadowCall
+	// AuthUser is src/index's register() replacing the users-permissions user service's
+	// fetchAuthenticatedUser, which the plugin's authentication calls for every request with
+	// a user's JWT: Quarry's runtime runs it there (the sandboxes run that register()), and
+	// without the runtime every route is refused.
+	AuthUser *Code
 	// NotRun is code Strapi runs at start whose effects are on data, not on what routes check
 	// (bootstrap() seeding content): named in a start-up warning.
 	NotRun []Code
@@ -1227,6 +1232,10 @@ func (m *Model) serviceMethods(rel, what string, methods []string) {
 			if callers == nil {
 				callers = []string{"*"}
 			}
+		}
+		if svc+"."+method == "user.fetchAuthenticatedUser" && what == "register()" && rel == m.indexFile && m.provided(rel) {
+			m.AuthUser = &Code{File: rel, What: what + " replaces the users-permissions service method user.fetchAuthenticatedUser, which authenticates every request with a user's JWT", Runnable: true}
+			continue
 		}
 		for _, h := range callers {
 			if h == "*" {

@@ -119,6 +119,7 @@ type vm struct {
 	graphql goja.Callable // resolveGraphQL
 	gqlMw   goja.Callable // middlewareGraphQL
 	exts    goja.Callable // graphqlExtensions
+	auth    goja.Callable // authUser
 	cur     *call         // the request being served
 	status  int           // the status of the last native call
 	headers []string      // the headers of the last nativeRoute call, as name, value pairs
@@ -403,6 +404,7 @@ func (rt *Runtime) newVM() (*vm, error) {
 	v.graphql, _ = goja.AssertFunction(apiObj.Get("resolveGraphQL"))
 	v.gqlMw, _ = goja.AssertFunction(apiObj.Get("middlewareGraphQL"))
 	v.exts, _ = goja.AssertFunction(apiObj.Get("graphqlExtensions"))
+	v.auth, _ = goja.AssertFunction(apiObj.Get("authUser"))
 	return v, nil
 }
 
@@ -626,4 +628,32 @@ func orNone(list []string) []string {
 		return []string{}
 	}
 	return list
+}
+
+// FetchAuthenticatedUser runs the users-permissions user service's fetchAuthenticatedUser
+// as the project's register() replaced it, for the user id of a verified JWT, as the
+// plugin's authentication does: its answer as JSON ("null" for none). An error is what the
+// method threw (the plugin's authentication then fails).
+func (rt *Runtime) FetchAuthenticatedUser(ctx context.Context, id int64) ([]byte, error) {
+	const name = "users-permissions fetchAuthenticatedUser"
+	var res boxResult
+	var value string
+	err := rt.run(ctx, &call{who: ir.System, route: name}, func(v *vm, js *goja.Runtime) (goja.Value, error) {
+		return v.auth(goja.Undefined(), js.ToValue(id))
+	}, func(box *goja.Object) { res, value = readBox(box), boxString(box, "value") })
+	if err != nil {
+		return nil, rt.failed(&Route{Key: name}, err)
+	}
+	switch {
+	case res.state != "done":
+		return nil, fmt.Errorf("%s did not finish", name)
+	case res.internal != "":
+		return nil, fmt.Errorf("%s failed: %s", name, res.internal)
+	case res.json != "":
+		return nil, boxError(res)
+	}
+	if value == "" {
+		return []byte("null"), nil
+	}
+	return []byte(value), nil
 }

@@ -756,7 +756,11 @@
     enumerable: true, configurable: true,
     get: function () {
       var id = this.__req.userId;
-      if (this.__user === undefined && id) Object.defineProperty(this, '__user', { value: call('auth.user', { id: id }) || null, writable: true });
+      if (this.__user === undefined && id) {
+        var u = call('auth.user', { id: id }) || null;
+        sealPassword(u); // as the plugin's authentication reads the user: with its password
+        Object.defineProperty(this, '__user', { value: u, writable: true });
+      }
       return this.__user === null ? undefined : this.__user;
     },
     set: function (v) { Object.defineProperty(this, '__user', { value: v, writable: true }); }
@@ -1868,7 +1872,22 @@
     return box;
   }
 
+  // authUser is the plugin's authentication fetching a JWT's user: the user service's
+  // fetchAuthenticatedUser as src/index's register() replaced it.
+  function authUser(id) {
+    var box = { state: 'pending' };
+    try {
+      ensureRegister().then(function () {
+        return pluginService('users-permissions', 'user').fetchAuthenticatedUser(id);
+      }).then(function (u) {
+        box.state = 'done';
+        box.value = u === undefined || u === null ? 'null' : JSON.stringify(u);
+      }, function (e) { fail(box, null, e); });
+    } catch (e) { fail(box, null, e); }
+    return box;
+  }
+
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
   return { strapi: strapi, factories: factories, serve: serve, hook: hook, bootstrap: bootstrap, subscribers: subscribers, transformResponse: transformResponse,
-    graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL, middlewareGraphQL: middlewareGraphQL };
+    graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL, middlewareGraphQL: middlewareGraphQL, authUser: authUser };
 })

@@ -56,6 +56,7 @@ module.exports = (plugin) => {
       config: { prefix: '', policies: ['global::is-signed-in'] },
     },
     { method: 'GET', path: '/user/me/raw', handler: 'user.rawMe', config: { prefix: '' } },
+    { method: 'GET', path: '/user/me/role', handler: 'user.myRole', config: { prefix: '' } },
     { method: 'GET', path: '/user/me/shout', handler: 'user.shoutMe', config: { prefix: '' } }
   );
 

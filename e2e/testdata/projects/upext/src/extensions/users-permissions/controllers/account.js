@@ -20,6 +20,13 @@ module.exports = {
     ctx.body = { ok: true, id: user.id, name: users.displayName(user) };
   },
 
+  // The caller's role, as the authentication left the user (the project's
+  // fetchAuthenticatedUser populates it).
+  async myRole(ctx) {
+    const { role } = ctx.state.user;
+    ctx.body = { id: ctx.state.user.id, role: role ? role.name : null, type: role ? role.type : null };
+  },
+
   // Answers the user as read, unsanitized: Strapi's answer leaks the password hash here.
   async rawMe(ctx) {
     const user = await strapi.query('plugin::users-permissions.user').findOne({ where: { id: ctx.state.user.id } });
