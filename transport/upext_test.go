@@ -49,6 +49,14 @@ func TestBuildRoutesUsersPermissionsServices(t *testing.T) {
 			refused: map[string]string{"GET /api/users/me": "user.fetchAuthenticatedUser", "GET /api/notes": "user.fetchAuthenticatedUser", "POST /api/auth/local": "user.fetchAuthenticatedUser"},
 		},
 		{
+			name: "register() sets the user service anew",
+			edit: write("src/index.js", `module.exports = { register({ strapi }) {
+  const users = strapi.plugin('users-permissions').services.user;
+  strapi.plugin('users-permissions').services.user = { ...users, fetchAuthenticatedUser: async (id) => null };
+} };`),
+			refused: map[string]string{"GET /api/users/me": "user.fetchAuthenticatedUser", "GET /api/notes": "user.fetchAuthenticatedUser"},
+		},
+		{
 			name: "bootstrap() replaces fetchAuthenticatedUser",
 			edit: write("src/index.js", `module.exports = { register() {}, bootstrap({ strapi }) {
   strapi.plugin('users-permissions').service('user').fetchAuthenticatedUser = (id) =>
@@ -119,7 +127,7 @@ func TestBuildRoutesUsersPermissionsServices(t *testing.T) {
 			table := BuildRoutes(m, s, "/graphql", !tc.noCode, nil)
 			// upext's own src/index.js replaces fetchAuthenticatedUser; the cases writing
 			// another leave it out.
-			if want := !tc.noCode && !strings.Contains(tc.name, "register() replaces an api") && !strings.HasPrefix(tc.name, "bootstrap()"); table.AuthUser != want {
+			if want := !tc.noCode && !strings.Contains(tc.name, "register() replaces an api") && !strings.Contains(tc.name, "anew") && !strings.HasPrefix(tc.name, "bootstrap()"); table.AuthUser != want {
 				t.Errorf("AuthUser %v, want %v", table.AuthUser, want)
 			}
 			how := map[string]RouteInfo{}

@@ -55,7 +55,8 @@ type Recording struct {
 	Controllers, Services []string
 	// ServiceMethods name the plugin service methods the call assigned, as
 	// "plugin.service.method" ("plugin.service.*" for a whole service whose methods could not
-	// be told), whether through the extension's plugin object or strapi in register().
+	// be told, and "plugin.service.=" beside its methods for a service set anew), whether
+	// through the extension's plugin object or strapi in register().
 	ServiceMethods []string
 	// Policies and Middlewares name what an extension added to the plugin object.
 	Policies, Middlewares []string
@@ -118,6 +119,7 @@ const recorderSource = `(function (init) {
   // replaced notes a whole service set anew: the keys of the object (or of what its factory
   // answers), or every method ("*") when they cannot be told.
   function replaced(p, s, v) {
+    note(rec.methods, p + '.' + s + '.='); // the service itself set anew
     var obj = v;
     if (typeof v === 'function') {
       try { obj = v({ strapi: strapi }); } catch (e) { obj = undefined; }

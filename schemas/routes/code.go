@@ -1233,7 +1233,10 @@ func (m *Model) serviceMethods(rel, what string, methods []string) {
 				callers = []string{"*"}
 			}
 		}
-		if svc+"."+method == "user.fetchAuthenticatedUser" && what == "register()" && rel == m.indexFile && m.provided(rel) {
+		// The runtime runs the method register() assigns on the service it builds; a
+		// service register() sets anew it does not build.
+		whole := slices.Contains(methods, p+"."+svc+".=")
+		if svc+"."+method == "user.fetchAuthenticatedUser" && what == "register()" && rel == m.indexFile && m.provided(rel) && !whole {
 			m.AuthUser = &Code{File: rel, What: what + " replaces the users-permissions service method user.fetchAuthenticatedUser, which authenticates every request with a user's JWT", Runnable: true}
 			continue
 		}
