@@ -13,6 +13,16 @@
   guardAllocations(host.maxLength);
   var utils = projectRequire('@strapi/utils');
   var errors = utils.errors;
+  // @strapi/utils' content-API sanitizing, as project code calls it with a model (the
+  // sanitizeUser of users-permissions recipes): the controllers' own steps, for the request's
+  // caller (Quarry's call carries it; the auth option names the same one).
+  utils.sanitize = { contentAPI: {
+    output: function (data, schema) { return async(function () { return call('sanitize.output', { uid: schema && schema.uid, data: data === undefined ? null : data }); })(); },
+    input: function (data, schema) { return async(function () { return call('sanitize.input', { uid: schema && schema.uid, data: data }); })(); }
+  } };
+  utils.validate = { contentAPI: {
+    query: function (query, schema) { return async(function () { call('validate.query', { uid: schema && schema.uid, query: query }); })(); }
+  } };
 
   var registering = false; // src/index's register() is running (liveRoutes)
   // dry: bootstrap() runs only up to its first use of data, in every sandbox, for the

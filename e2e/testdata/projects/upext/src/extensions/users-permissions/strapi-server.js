@@ -47,6 +47,15 @@ module.exports = (plugin) => {
     }
   };
 
+  // The login answers who signed in with a greeting, as front-ends show it.
+  const callback = plugin.controllers.auth.callback;
+  plugin.controllers.auth.callback = async (ctx) => {
+    await callback(ctx);
+    if (ctx.body && ctx.body.user) {
+      ctx.body = { ...ctx.body, greeting: `Welcome back, ${ctx.body.user.username}` };
+    }
+  };
+
   plugin.routes['content-api'].routes.push(
     { method: 'PUT', path: '/user/me', handler: 'user.updateMe', config: { prefix: '' } },
     {
@@ -56,6 +65,7 @@ module.exports = (plugin) => {
       config: { prefix: '', policies: ['global::is-signed-in'] },
     },
     { method: 'GET', path: '/user/me/raw', handler: 'user.rawMe', config: { prefix: '' } },
+    { method: 'GET', path: '/user/me/safe', handler: 'user.safeMe', config: { prefix: '' } },
     { method: 'GET', path: '/user/me/role', handler: 'user.myRole', config: { prefix: '' } },
     { method: 'GET', path: '/user/me/shout', handler: 'user.shoutMe', config: { prefix: '' } }
   );

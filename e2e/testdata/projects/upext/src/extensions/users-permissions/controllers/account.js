@@ -1,5 +1,14 @@
 'use strict';
 
+const { sanitize } = require('@strapi/utils');
+
+// The users-permissions plugin's own sanitizeUser, as projects copy it.
+const sanitizeUser = (user, ctx) => {
+  const { auth } = ctx.state;
+  const userSchema = strapi.getModel('plugin::users-permissions.user');
+  return sanitize.contentAPI.output(user, userSchema, { auth });
+};
+
 /**
  * Account actions the project adds to the users-permissions user controller, spread into it
  * by the extension (a common recipe for a "change my password" form).
@@ -25,6 +34,15 @@ module.exports = {
   async myRole(ctx) {
     const { role } = ctx.state.user;
     ctx.body = { id: ctx.state.user.id, role: role ? role.name : null, type: role ? role.type : null };
+  },
+
+  // The caller with the role, sanitized as the plugin sanitizes a user.
+  async safeMe(ctx) {
+    const user = await strapi.query('plugin::users-permissions.user').findOne({
+      where: { id: ctx.state.user.id },
+      populate: ['role'],
+    });
+    ctx.body = await sanitizeUser(user, ctx);
   },
 
   // Answers the user as read, unsanitized: Strapi's answer leaks the password hash here.
