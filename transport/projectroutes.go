@@ -22,6 +22,7 @@ import (
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/projectcode"
@@ -343,6 +344,32 @@ func (s *Server) User(ctx context.Context, id int64) ([]byte, error) {
 	var b envelope.Buf
 	b.FlatEntry(pl.Root, e)
 	return bytes.Clone(b.Bytes()), nil
+}
+
+// CoreStore is strapi.store's get, set and delete on Strapi's core store
+// (projectcode.Host); a write forgets the settings the server keeps (users-permissions'
+// advanced settings and providers, i18n's default locale, the webhooks), as an admin's
+// change of them does.
+func (s *Server) CoreStore(ctx context.Context, op string, where database.StoreEntry) ([]byte, error) {
+	var e *database.StoreEntry
+	var err error
+	switch op {
+	case "get":
+		e, err = s.DB.StoreGet(ctx, where)
+	case "set":
+		e, err = s.DB.StoreSet(ctx, where)
+	case "delete":
+		e, err = s.DB.StoreDelete(ctx, where)
+	default:
+		return nil, fmt.Errorf("core store: no operation %q", op)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if op != "get" {
+		s.ForgetSettings()
+	}
+	return json.Marshal(e)
 }
 
 // files are stored files as the query engine reads them (flat, every attribute), for the

@@ -48,6 +48,8 @@ type Recording struct {
 	Routes map[string][]map[string]any
 	// Shadow are the GraphQL extension service's Shadow CRUD calls, in order.
 	Shadow []ShadowCall
+	// Cron is true when the call adds or removes cron jobs (strapi.cron).
+	Cron bool
 	// GraphQLUses describes each use() of the GraphQL extension service.
 	GraphQLUses []string
 	// Controllers and Services name what an extension replaced on the plugin object
@@ -236,21 +238,29 @@ const recorderSource = `(function (init) {
   } };
   var known = {
     plugin: plugin, plugins: pluginsProxy,
-    config: { get: function (p, d) {
+    config: Object.assign({}, init.config || {}, { get: function (p, d) {
       var keys = Array.isArray(p) ? p.slice() : String(p).split('.');
       if (keys[0] === 'plugin' && keys.length > 1) { keys = ['plugins', keys[1], 'config'].concat(keys.slice(2)); }
       return get(init.config || {}, keys, d);
-    }, has: function (p) { return this.get(p) !== undefined; } },
+    }, has: function (p) { return this.get(p) !== undefined; } }),
     log: log,
     contentTypes: init.contentTypes || {},
     contentType: function (uid) { return (init.contentTypes || {})[uid]; },
     getModel: function (uid) { return (init.contentTypes || {})[uid]; },
     customFields: { register: silent },
+    cron: (function () {
+      var c = { jobs: [] };
+      ['add', 'remove', 'start', 'stop', 'destroy'].forEach(function (k) { c[k] = function () { rec.cron = true; return c; }; });
+      return c;
+    })(),
     db: new Proxy({ lifecycles: lifecycles }, { get: function (t, k) {
       if (k === 'lifecycles') return lifecycles;
       if (typeof k === 'symbol' || k === 'then') return undefined;
       return data('strapi.db.' + String(k));
     } }),
+    // The admin panel's services (seeding a super admin from the environment): data, whose
+    // effects are on the admin panel's tables, not on what content-API routes check.
+    admin: data('strapi.admin'),
     entityService: data('strapi.entityService'),
     query: function (uid) { return data('strapi.query(' + uid + ')'); },
     service: function (uid) { return uidService(String(uid)); },
@@ -329,7 +339,7 @@ const recorderSource = `(function (init) {
       Object.keys(plugins).forEach(function (k) { out[k] = plugins[k].routes['content-api'].routes; });
       return { touched: rec.touched, unsupported: rec.unsupported, data: rec.data, subs: rec.subs,
                routes: out, shadow: rec.shadow, uses: rec.uses, controllers: rec.controllers,
-               services: rec.services, policies: rec.policies, middlewares: rec.middlewares, methods: rec.methods };
+               services: rec.services, policies: rec.policies, middlewares: rec.middlewares, methods: rec.methods, cron: !!rec.cron };
     }
   };
 })`
@@ -452,6 +462,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 		Policies    []string                    `json:"policies"`
 		Middlewares []string                    `json:"middlewares"`
 		Methods     []string                    `json:"methods"`
+		Cron        bool                        `json:"cron"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, &Error{File: path, Err: fmt.Errorf("recording: %w", err)}
@@ -461,6 +472,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 	out.Controllers, out.Services, out.Policies, out.Middlewares = raw.Controllers, raw.Services, raw.Policies, raw.Middlewares
 	out.ServiceMethods = raw.Methods
 	out.Threw = threw
+	out.Cron = raw.Cron
 	if in.Export == "" && (len(out.Controllers) > 0 || len(out.Services) > 0 || len(out.ServiceMethods) > 0 || len(out.Policies) > 0 || len(out.Middlewares) > 0) {
 		out.Touched = true
 	}
