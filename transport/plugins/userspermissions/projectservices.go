@@ -208,14 +208,14 @@ func (u UserService) Call(ctx context.Context, _ *ir.Caller, method string, args
 			Message: "strapi.plugin('users-permissions').service('user')." + method + " is not provided by Quarry"}
 	}
 	// typeName is bcryptjs' typeof of an argument that is not a string.
-	typeName := func(raw json.RawMessage) (string, bool) {
+	typeName := func(raw json.RawMessage) string {
 		var o struct {
 			Type string `json:"type"`
 		}
 		if json.Unmarshal(raw, &o) == nil && o.Type != "" {
-			return o.Type, false
+			return o.Type
 		}
-		return "string", true
+		return "object"
 	}
 	var pw string
 	pwOK := json.Unmarshal(args[0], &pw) == nil
@@ -241,13 +241,13 @@ func (u UserService) Call(ctx context.Context, _ *ir.Caller, method string, args
 				hashType = "object" // the user's password is null
 			}
 		} else {
-			hashType, _ = typeName(args[1])
+			hashType = typeName(args[1])
 		}
 	}
 	if !pwOK || !hashOK {
 		pwType := "string"
 		if !pwOK {
-			pwType, _ = typeName(args[0])
+			pwType = typeName(args[0])
 		}
 		return nil, &apierror.Error{Status: http.StatusInternalServerError, Name: "Error", Message: "Illegal arguments: " + pwType + ", " + hashType}
 	}
