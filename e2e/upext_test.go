@@ -1,7 +1,10 @@
 package e2e
 
 import (
+	"encoding/json"
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -70,4 +73,40 @@ func TestUsersPermissionsExtension(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestUsersPermissionsRegisterMethod: a method src/index's register() assigns on the user
+// service, which no action of the plugin calls, is there for the project's code to call
+// (upext's shoutMe, which otherwise finds none), and the plugin's routes stay Quarry's.
+func TestUsersPermissionsRegisterMethod(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "upext"))
+	index := filepath.Join(app, "src", "index.js")
+	src, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const at = "  register({ strapi }) {\n"
+	if !strings.Contains(string(src), at) {
+		t.Fatal("upext's index.js has no register({ strapi })")
+	}
+	shout := at + "    strapi.plugin('users-permissions').service('user').shout = (text) => `${String(text).toUpperCase()}!`;\n"
+	if err := os.WriteFile(index, []byte(strings.Replace(string(src), at, shout, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := start(t, backends()[0], app)
+	for _, l := range strings.Split(quarry(t, srv.Env, "routes", "--app", app), "\n") {
+		if strings.Contains(l, " refused ") && !strings.HasPrefix(l, "GRAPHQL ") {
+			t.Errorf("refused: %s", l)
+		}
+	}
+	st, b := srv.doAs(t, "", "POST", "/api/auth/local/register", []byte(`{"username":"dee","email":"dee@example.com","password":"Secret123"}`))
+	var reg struct {
+		JWT string `json:"jwt"`
+	}
+	if st != 200 || json.Unmarshal(b, &reg) != nil || reg.JWT == "" {
+		t.Fatalf("register: %d %s", st, b)
+	}
+	if st, b := srv.doAs(t, reg.JWT, "GET", "/api/user/me/shout", nil); st != 200 || string(b) != `{"name":"DEE!"}` {
+		t.Errorf("GET /api/user/me/shout: %d %s", st, b)
+	}
 }

@@ -167,6 +167,10 @@ type codeState struct {
 	// a user's JWT: Quarry's runtime runs it there (the sandboxes run that register()), and
 	// without the runtime every route is refused.
 	AuthUser *Code
+	// RegisterServices is set when src/index's register() assigns methods of plugin
+	// services: each sandbox runs that register() before the project's code reaches a
+	// plugin's service, so a method of its own is there to call.
+	RegisterServices bool
 	// NotRun is code Strapi runs at start whose effects are on data, not on what routes check
 	// (bootstrap() seeding content): named in a start-up warning.
 	NotRun []Code
@@ -1252,6 +1256,9 @@ func (m *Model) serviceMethods(rel, what string, methods []string) {
 		// The runtime runs the method register() assigns on the service it builds; a
 		// service register() sets anew it does not build.
 		whole := slices.Contains(methods, p+"."+svc+".=")
+		if what == "register()" && rel == m.indexFile && !whole {
+			m.RegisterServices = true
+		}
 		if svc+"."+method == "user.fetchAuthenticatedUser" && what == "register()" && rel == m.indexFile && m.provided(rel) && !whole {
 			m.AuthUser = &Code{File: rel, What: what + " replaces the users-permissions service method user.fetchAuthenticatedUser, which authenticates every request with a user's JWT", Runnable: true}
 			continue

@@ -95,6 +95,9 @@ type Runtime struct {
 	// Subscriptions counts the lifecycle subscriptions src/index's register() and bootstrap()
 	// make (routes.Model.Subscriptions): each sandbox replays them before running hooks.
 	Subscriptions int
+	// RegisterServices: src/index's register() assigns methods of plugin services
+	// (routes.Model.RegisterServices); each sandbox runs it before handing out one.
+	RegisterServices bool
 	// ReadHooked are the models with read lifecycle hooks ("*" for every model) as the
 	// start-up recording found them (routes.Model.ReadHookModels): a read of one in a sandbox
 	// that does not reach all of src/index's subscriptions is refused, never run without them.
@@ -568,7 +571,7 @@ func (rt *Runtime) setupJSON() (string, error) {
 	}
 	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
 		"statuses": statuses, "root": rt.Dir, "maxLength": maxLength,
-		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "readHooked": orNone(rt.ReadHooked),
+		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "registerServices": rt.RegisterServices, "readHooked": orNone(rt.ReadHooked),
 		"pluginsOff": orNone(rt.PluginsOff), "serverConfigFiles": orNone(rt.ServerConfigFiles)})
 	return string(b), err
 }

@@ -407,6 +407,9 @@
     if (p === 'graphql' && s === 'format') return graphqlFormat;
     if (registering && p === 'graphql') return s === 'extension' ? extensionService : inert;
     if (files.extensions && files.extensions[p] && !extending[p] && !Object.prototype.hasOwnProperty.call(extendedPlugins, p)) extendedPlugin(p);
+    // register() assigns methods of its own on plugin services: what it assigns before its
+    // first await is there once it has run (each sandbox runs it once).
+    if (host.registerServices && !registered && !registering && !dry) ensureRegister().catch(function () {});
     var key = p + '.' + s;
     if (!Object.prototype.hasOwnProperty.call(pluginServices, key)) pluginServices[key] = ownService(p, s);
     return pluginServices[key];
