@@ -34,14 +34,15 @@ func TestBuildRoutesUsersPermissionsServices(t *testing.T) {
 			name: "the extension as is",
 			served: []string{"PUT /api/user/me", "POST /api/user/me/password", "GET /api/users/me", "POST /api/auth/local",
 				"GET /api/notes", "POST /api/auth/change-password"},
-			gql: map[string]bool{"Mutation.login": false, "Mutation.updateUsersPermissionsUser": true},
+			// upext wraps auth.callback, which the login mutation reaches.
+			gql: map[string]bool{"Mutation.login": true, "Mutation.register": false, "Mutation.updateUsersPermissionsUser": true},
 		},
 		{
 			// The project's own: src/index's register(), which the runtime runs where the
 			// plugin's authentication fetches a JWT's user.
 			name:   "register() replaces fetchAuthenticatedUser",
 			served: []string{"GET /api/users/me", "GET /api/notes", "POST /api/auth/local", "PUT /api/user/me"},
-			gql:    map[string]bool{"Query.me": true, "Mutation.login": false},
+			gql:    map[string]bool{"Query.me": true, "Mutation.register": false},
 		},
 		{
 			name:    "register() replaces fetchAuthenticatedUser, without the runtime",
