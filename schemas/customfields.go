@@ -60,6 +60,9 @@ type Options struct {
 	// I18nOff says the i18n plugin is not on (not installed, or config/plugins disables it):
 	// the schemas' pluginOptions.i18n.localized is then ignored, as Strapi ignores it.
 	I18nOff bool
+	// LocalPlugins are the local plugins (src/plugins/<name>) config/plugins enables: their
+	// content types (server/content-types/<name>/schema.json) are the app's, as plugin::<name>.<ct>.
+	LocalPlugins []string
 }
 
 // resolveCustomFields gives every customField attribute its underlying type, as Strapi does

@@ -119,6 +119,11 @@ func LoadWith(appDir string, opts Options) (*Schema, error) {
 		}
 		todo = append(todo, p)
 	}
+	lp, err := localPluginModels(src, opts.LocalPlugins)
+	if err != nil {
+		return nil, err
+	}
+	todo = append(todo, lp...)
 	compDir := filepath.Join(src, "components")
 	var compFiles []string
 	err = filepath.WalkDir(compDir, func(path string, d fs.DirEntry, err error) error {
@@ -174,6 +179,51 @@ func LoadWith(appDir string, opts Options) (*Schema, error) {
 		return nil, err
 	}
 	return s, s.finishUsersPermissions()
+}
+
+// localPluginModels reads the content types of enabled local plugins, as Strapi registers
+// the contentTypes their server export declares: by the folder name, which Strapi requires to
+// be the singular name, under plugin::<plugin>.<name>, in the table
+// <plugin>_<singularName> unless the schema names one.
+func localPluginModels(src string, plugins []string) ([]*pending, error) {
+	var out []*pending
+	for _, name := range plugins {
+		var files []string
+		for _, dir := range []string{"server", filepath.Join("server", "src"), filepath.Join("dist", "server")} {
+			found, err := filepath.Glob(filepath.Join(src, "plugins", name, dir, "content-types", "*", "schema.json"))
+			if err != nil {
+				return nil, fmt.Errorf("load the plugin %s's content types: %w", name, err)
+			}
+			if len(found) > 0 {
+				files = found
+				break
+			}
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			ct := filepath.Base(filepath.Dir(f))
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return nil, fmt.Errorf("load schema %s: %w", f, err)
+			}
+			p, err := readModelData(data, f, "plugin::"+name+"."+ct, false)
+			if err != nil {
+				return nil, err
+			}
+			if p.model.SingularName != ct {
+				return nil, &Error{File: f, Problem: fmt.Sprintf("The key of the content-type should be the same as its singularName. Found %s and %s.", ct, p.model.SingularName)}
+			}
+			var rs struct {
+				CollectionName string `json:"collectionName"`
+			}
+			_ = json.Unmarshal(data, &rs)
+			if rs.CollectionName == "" {
+				p.model.Table = strings.ToLower(name + "_" + p.model.SingularName)
+			}
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 func readModel(file, uid string, component bool) (*pending, error) {

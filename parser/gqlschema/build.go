@@ -3,6 +3,7 @@ package gqlschema
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -184,10 +185,15 @@ func (g *gen) models() []*schemas.Model {
 		}
 		add(g.cs.Models[uid])
 	}
-	for _, m := range g.cs.ContentTypes {
-		if !m.IsPlugin() {
+	// Local plugins' content types (plugin::<name>.<ct>) come with the plugins', before the
+	// app's, as Strapi registers them; the built-in plugins' are in pluginModelOrder.
+	for _, m := range g.cs.Plugins {
+		if !slices.Contains(pluginModelOrder, m.UID) {
 			add(m)
 		}
+	}
+	for _, m := range g.cs.ContentTypes {
+		add(m)
 	}
 	return out
 }

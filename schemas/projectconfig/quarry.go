@@ -239,6 +239,22 @@ func (p *Project) localPlugin(name string) bool {
 	return err == nil && st.IsDir()
 }
 
+// LocalPlugins are the local plugins Strapi loads: the folders under src/plugins that
+// config/plugins declares with enabled: true (Strapi's loader takes a local plugin only from
+// its declaration's resolve), in name order.
+func (p *Project) LocalPlugins() []string {
+	decls, _ := p.Value("plugins").(map[string]any)
+	var out []string
+	for name, d := range decls {
+		decl, _ := d.(map[string]any)
+		if on, _ := decl["enabled"].(bool); on && p.localPlugin(name) {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // internalPlugins are on in every Strapi 4 project, whatever plugins.* says: Strapi 4.26.2's
 // loader (getEnabledPlugins) lays the declarations under its internal plugins' own
 // enabled: true (lodash defaultsDeep), so `upload: { enabled: false }` changes nothing.

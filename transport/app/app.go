@@ -251,7 +251,7 @@ func schemaOptions(proj *projectconfig.Project, typed *projectconfig.Typed, log 
 	if err != nil {
 		return schemas.Options{}, err
 	}
-	opts := schemas.Options{CustomFields: qc.CustomFields, I18nOff: !proj.PluginOn("i18n", typed)}
+	opts := schemas.Options{CustomFields: qc.CustomFields, I18nOff: !proj.PluginOn("i18n", typed), LocalPlugins: proj.LocalPlugins()}
 	if log != nil {
 		opts.Warn = log.Warn
 	}

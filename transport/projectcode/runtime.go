@@ -572,7 +572,7 @@ func (rt *Runtime) setupJSON() (string, error) {
 	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
 		"statuses": statuses, "root": rt.Dir, "maxLength": maxLength,
 		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "registerServices": rt.RegisterServices, "readHooked": orNone(rt.ReadHooked),
-		"pluginsOff": orNone(rt.PluginsOff), "serverConfigFiles": orNone(rt.ServerConfigFiles)})
+		"pluginsOff": orNone(rt.PluginsOff), "serverConfigFiles": orNone(rt.ServerConfigFiles), "deferredBody": DeferredBody})
 	return string(b), err
 }
 

@@ -875,9 +875,17 @@
       this.body = { data: null, error: { status: code, name: e.name, message: e.message, details: details === undefined ? {} : details } };
     };
   });
+  // What ctx.body is, to the app-level middlewares, for a response Quarry sends itself after
+  // them (a media file, as koa-static's stream): a middleware that leaves it sends the file.
+  var deferredStream = Object.freeze({ readable: true, pipe: function () { throw new errors.NotImplementedError('Quarry sends media files itself: their stream is not readable by the project\'s middlewares'); } });
   Object.defineProperty(ctxProto, 'query', { get: function () { return this.__req.query; }, set: function (v) { this.__req.query = v; } });
   Object.defineProperty(ctxProto, 'body', {
-    get: function () { var res = this.__res; if (res.raw !== null) { res.body = JSON.parse(res.raw); res.raw = null; } return res.body; },
+    get: function () {
+      var res = this.__res;
+      if (res.raw === host.deferredBody) return deferredStream; // a file Quarry sends itself
+      if (res.raw !== null) { res.body = JSON.parse(res.raw); res.raw = null; }
+      return res.body;
+    },
     set: function (v) { var res = this.__res; res.raw = null; res.body = v; if (res.status === undefined) res.status = (v === null ? 204 : 200); }
   });
   Object.defineProperty(ctxProto, 'status', {

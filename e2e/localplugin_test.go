@@ -1,0 +1,39 @@
+package e2e
+
+import (
+	"flag"
+	"testing"
+)
+
+var updateLocalPlugin = flag.Bool("update-localplugin", false, "record testdata/localplugin_rest.json from the Strapi at QUARRY_ORACLE_URL (started with --fresh on testdata/projects/localplugin and ORACLE_GRANTS=testdata/projects/localplugin/config/permissions.json)")
+
+// localPluginSteps use a local plugin's own content type (plugin::todo.task): through the
+// plugin's routes (its controller and service over the entity service and the query engine)
+// and through GraphQL's Shadow CRUD, which Strapi builds for plugin content types too.
+var localPluginSteps = []ownCodeStep{
+	{Name: "no tasks yet", Path: "/api/todo/tasks", As: "public"},
+	{Name: "a board", Method: "POST", Path: "/api/boards", Body: `{"data":{"name":"Home"}}`},
+	{Name: "a task on the board", Method: "POST", Path: "/api/todo/tasks", Body: `{"title":"Buy milk","board":1}`, As: "public"},
+	{Name: "a task without a board", Method: "POST", Path: "/api/todo/tasks", Body: `{"title":"Call the plumber"}`, As: "public"},
+	{Name: "a task without a title", Method: "POST", Path: "/api/todo/tasks", Body: `{"board":1}`, As: "public"},
+	{Name: "a title too long", Method: "POST", Path: "/api/todo/tasks", Body: `{"title":"` + longTitle + `"}`, As: "public"},
+	{Name: "the tasks with their boards", Path: "/api/todo/tasks", As: "public"},
+	{Name: "the open tasks", Path: "/api/todo/tasks/open", As: "public"},
+	{Name: "GraphQL: the plugin's tasks", Method: "POST", Path: "/graphql", As: "public",
+		Body: `{"query":"{ todoTasks(sort: \"id\") { data { id attributes { title done board { data { id attributes { name } } } } } meta { pagination { total } } } }"}`},
+	{Name: "GraphQL: one task, not granted", Method: "POST", Path: "/graphql", As: "public",
+		Body: `{"query":"{ todoTask(id: 1) { data { id attributes { title } } } }"}`},
+	{Name: "GraphQL: one task with the full-access token", Method: "POST", Path: "/graphql",
+		Body: `{"query":"{ todoTask(id: 2) { data { id attributes { title done } } } }"}`},
+	{Name: "GraphQL: a task made by a mutation", Method: "POST", Path: "/graphql", As: "public",
+		Body: `{"query":"mutation { createTodoTask(data: { title: \"Water the plants\", done: true }) { data { id attributes { title done } } } }"}`},
+	{Name: "GraphQL: filtered by the board", Method: "POST", Path: "/graphql", As: "public",
+		Body: `{"query":"{ todoTasks(filters: { board: { name: { eq: \"Home\" } } }) { data { id attributes { title } } } }"}`},
+	{Name: "the open tasks after the mutation", Path: "/api/todo/tasks/open", As: "public"},
+}
+
+const longTitle = "This title is far too long for a task: it runs past the eighty characters the schema allows"
+
+func TestLocalPluginContentType(t *testing.T) {
+	replayProject(t, "localplugin", localPluginSteps, *updateLocalPlugin, "-update-localplugin")
+}

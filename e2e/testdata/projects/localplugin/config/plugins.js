@@ -1,0 +1,5 @@
+'use strict';
+
+module.exports = {
+  todo: { enabled: true, resolve: './src/plugins/todo' },
+};

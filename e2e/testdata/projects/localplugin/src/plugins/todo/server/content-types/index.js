@@ -1,0 +1,5 @@
+'use strict';
+
+const task = require('./task');
+
+module.exports = { task };

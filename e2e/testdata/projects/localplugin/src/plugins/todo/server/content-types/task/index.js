@@ -1,0 +1,5 @@
+'use strict';
+
+const schema = require('./schema.json');
+
+module.exports = { schema };
