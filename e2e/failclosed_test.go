@@ -159,8 +159,20 @@ func TestFailClosedGlobalMiddleware(t *testing.T) {
 			t.Errorf("GET %s with x-block: %d %s", p, resp.StatusCode, b)
 		}
 	}
-	if st, b := srv.do(t, "GET", "/uploads/a.png", nil); st != 501 || !strings.Contains(string(b), "global::audit") {
+	// Media files go through the project's middlewares too (main's 3201226): the chain
+	// answers first, and a file that is not there is then Quarry's 404.
+	if st, b := srv.do(t, "GET", "/uploads/a.png", nil); st != 404 {
 		t.Errorf("GET /uploads/a.png: %d %s", st, b)
+	}
+	blocked, _ := http.NewRequest("GET", srv.URL+"/uploads/a.png", nil)
+	blocked.Header.Set("X-Block", "1")
+	if resp, err := http.DefaultClient.Do(blocked); err != nil {
+		t.Fatal(err)
+	} else {
+		resp.Body.Close()
+		if resp.StatusCode != 403 {
+			t.Errorf("GET /uploads/a.png with x-block: %d", resp.StatusCode)
+		}
 	}
 	if st, _ := srv.do(t, "GET", "/_health", nil); st != 204 {
 		t.Errorf("/_health: %d", st)

@@ -34,6 +34,10 @@ type Caller struct {
 	UserID    int64           // User: the authenticated user
 	RoleID    int64           // Public and User: the role whose permissions apply
 	TokenID   int64           // APIToken: the token's id
+	// User is the authenticated user as the project's own fetchAuthenticatedUser answered it
+	// (JSON; nil when Quarry's plugin fetched it): what the project's code sees as
+	// ctx.state.user.
+	User []byte
 	// granted is one action allowed besides the others (Granting).
 	granted string
 }

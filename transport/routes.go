@@ -35,6 +35,9 @@ type RouteTable struct {
 	// runs such code (a local plugin whose routes could not be read).
 	Plugin   []PluginRoute
 	Prefixes []PrefixRoute
+	// AuthUser is set when the project's register() replaces the users-permissions user
+	// service's fetchAuthenticatedUser: the runtime for project code fetches each JWT's user.
+	AuthUser bool
 	// Global is code that runs on every request (an app-level middleware of the project's):
 	// while it is set, nothing is served but health checks.
 	Global []routes.Code

@@ -20,6 +20,7 @@ import (
 // runtime for project code runs (controllers, services, policies and middlewares of the
 // project's files) get their chain to run there instead of being refused.
 func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProject bool, log *slog.Logger) *RouteTable {
+	m = withAuthUser(m, runProject)
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -119,6 +120,16 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 	}
 	for _, r := range m.LocalRoutes {
 		pr := PluginRoute{Method: r.Method, Path: r.Path, Name: r.Handler, Code: m.CustomCode(r)}
+		if runProject && r.Extension != "" && strings.HasPrefix(r.Path, "/api/") && runnable(withoutGlobal(pr.Code, m.Global)) && len(m.Global) == 0 {
+			// A route a plugin extension adds to its own action runs that action as the
+			// extension left the plugin's controller (with the route's policies and
+			// middlewares); the action is a grantable permission, as Strapi syncs it.
+			handler := strings.TrimPrefix(r.Handler, "plugin::"+r.ExtPlugin+".")
+			pr.Project = &projectcode.Route{Key: r.Method + " " + r.Path, Method: r.Method, Path: r.Path, Handler: r.Handler,
+				Extension: true, Plugin: r.ExtPlugin, PluginHandler: handler,
+				Policies: orEmpty(r.Config.Policies), Middlewares: orEmpty(r.Config.Middlewares),
+				Info: map[string]any{"pluginName": r.ExtPlugin, "type": "content-api"}, Config: routeConfigObject(r.Config)}
+		}
 		if runProject && r.Plugin != "" && strings.HasPrefix(r.Path, "/api/") && runnable(withoutGlobal(pr.Code, m.Global)) && len(m.Global) == 0 {
 			// A local plugin's content-API route runs its own controller in the sandbox;
 			// its admin routes (outside /api) stay refused, as the admin panel is Strapi's.
@@ -136,6 +147,7 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 			t.Prefixes = append(t.Prefixes, PrefixRoute{Path: graphqlPath, Code: c})
 		}
 	}
+	t.AuthUser = m.AuthUser != nil
 	return t
 }
 
@@ -312,6 +324,14 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema, runProject bool) map[st
 	if m == nil {
 		return out
 	}
+	m = withAuthUser(m, runProject)
+	if m.AuthUser != nil {
+		// The plugin's me query answers the user the project's method fetched, which
+		// Quarry's resolver does not read.
+		c := *m.AuthUser
+		c.Runnable = false
+		out["Query.me"] = append(out["Query.me"], c)
+	}
 	add := func(field string, code []routes.Code) {
 		code = pending(code, runProject)
 		if len(code) > 0 {
@@ -382,7 +402,7 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema, runProject bool) map[st
 		// and hooks reach the resolver.
 		code := withoutGlobal(m.PluginCode("users-permissions", "", model, events), m.Global)
 		for _, c := range m.Plugin["users-permissions "+handler] {
-			if strings.Contains(c.What, "replaces the controller") || strings.Contains(c.What, "changes the handler") {
+			if strings.Contains(c.What, "replaces the controller") || strings.Contains(c.What, "changes the handler") || strings.Contains(c.What, "service method") {
 				code = append(code, c)
 			}
 		}
@@ -568,4 +588,18 @@ func (t *RouteTable) List(s *schemas.Schema, prefix string, upstream bool) []Rou
 		add("*", p.Path+"/*", []routes.Code{p.Code}, "")
 	}
 	return out
+}
+
+// withAuthUser is m with the project's fetchAuthenticatedUser refusing every route when
+// Quarry does not run the project's code (m itself otherwise: the runtime runs it).
+func withAuthUser(m *routes.Model, runProject bool) *routes.Model {
+	if m == nil || m.AuthUser == nil || runProject {
+		return m
+	}
+	c := *m
+	g := *m.AuthUser
+	g.Runnable = false
+	c.Global = append(slices.Clone(m.Global), g)
+	c.AuthUser = nil
+	return &c
 }

@@ -174,6 +174,7 @@ func (s *Server) Handler() http.Handler {
 		s.Code.Services = map[string]projectcode.PluginService{
 			"users-permissions.jwt":  userspermissions.JWTService{JWT: s.Auth.JWT, Now: s.Now},
 			"users-permissions.role": userspermissions.RoleService{Auth: s.Auth},
+			"users-permissions.user": userspermissions.UserService{Auth: s.Auth},
 		}
 		if !s.EmailOff {
 			s.Code.Services["email.email"] = email.ProjectService{Mailer: s.Mailer, Log: s.Log}
@@ -181,6 +182,11 @@ func (s *Server) Handler() http.Handler {
 		if s.Upload != nil {
 			s.Code.Services["upload.upload"] = upload.ProjectService{Upload: s.Upload, Read: s.files}
 		}
+	}
+	if s.Code != nil && s.Routes != nil && s.Routes.AuthUser && s.Auth.FetchUser == nil {
+		// The project's register() replaced fetchAuthenticatedUser: the plugin's
+		// authentication runs it for each JWT's user.
+		s.Auth.FetchUser = s.Code.FetchAuthenticatedUser
 	}
 	if s.Code != nil && s.Code.Localize == nil {
 		s.Code.Localize = s.Localize

@@ -70,6 +70,9 @@ func routesCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 		}
 		fmt.Fprintf(stdout, "Every content-API and GraphQL request first runs the project's app-level middlewares (config/middlewares: %s), %s; other paths are refused.\n\n", strings.Join(names, ", "), how)
 	}
+	if table.AuthUser && a.Routes.AuthUser != nil && *upstream == "" {
+		fmt.Fprintf(stdout, "Every request with a user's JWT runs the project's fetchAuthenticatedUser (%s: %s), run by Quarry.\n\n", a.Routes.AuthUser.File, a.Routes.AuthUser.What)
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "METHOD\tPATH\tSERVED\tWHY")
 	for _, r := range table.List(a.Schema, a.RESTPrefix, *upstream != "") {

@@ -55,6 +55,11 @@ type Recording struct {
 	// Controllers and Services name what an extension replaced on the plugin object
 	// ("user" for a whole controller, "user.me" for one action).
 	Controllers, Services []string
+	// ServiceMethods name the plugin service methods the call assigned, as
+	// "plugin.service.method" ("plugin.service.*" for a whole service whose methods could not
+	// be told, and "plugin.service.=" beside its methods for a service set anew), whether
+	// through the extension's plugin object or strapi in register().
+	ServiceMethods []string
 	// Policies and Middlewares name what an extension added to the plugin object.
 	Policies, Middlewares []string
 	// Threw is what the call threw (or rejected with), "" when it finished.
@@ -82,7 +87,7 @@ type ShadowCall struct {
 // does not hang.
 const recorderSource = `(function (init) {
   var rec = { touched: false, unsupported: [], data: [], subs: [], shadow: [], uses: [],
-              controllers: [], services: [], policies: [], middlewares: [] };
+              controllers: [], services: [], policies: [], middlewares: [], methods: [] };
   function note(list, p) { if (list.indexOf(p) < 0) list.push(p); }
   function trap(path, list) {
     return new Proxy(function () {}, {
@@ -98,6 +103,44 @@ const recorderSource = `(function (init) {
     });
   }
   function data(path) { return trap(path, rec.data); }
+  // A plugin's service as register(), bootstrap() or an extension reaches it: calling its
+  // methods is a use of data; assigning one replaces (or adds) that method, noted as
+  // "plugin.service.method" for Quarry to weigh against the plugin's own actions.
+  function serviceTrap(p, s, named) {
+    var path = named || 'strapi.plugin(' + p + ').service(' + s + ')';
+    return new Proxy(function () {}, {
+      get: function (t, k) {
+        if (typeof k === 'symbol' || k === 'then' || k === 'toJSON') return undefined;
+        note(rec.data, path + '.' + String(k));
+        return trap(path + '.' + String(k), rec.data);
+      },
+      set: function (t, k) { note(rec.methods, (s ? p + '.' + s : p + '.') + '.' + String(k)); return true; },
+      apply: function () { note(rec.data, path + '()'); return trap(path + '()', rec.data); }
+    });
+  }
+  // replaced notes a whole service set anew: the keys of the object (or of what its factory
+  // answers), or every method ("*") when they cannot be told.
+  function replaced(p, s, v) {
+    note(rec.methods, p + '.' + s + '.='); // the service itself set anew
+    var obj = v;
+    if (typeof v === 'function') {
+      try { obj = v({ strapi: strapi }); } catch (e) { obj = undefined; }
+    }
+    if (!obj || typeof obj !== 'object' || (typeof obj.then === 'function')) { note(rec.methods, p + '.' + s + '.*'); return; }
+    Object.keys(obj).forEach(function (k) { note(rec.methods, p + '.' + s + '.' + k); });
+  }
+  // A service by uid: a plugin's as strapi.plugin(p).service(s); an api's noted under its
+  // uid ("api::a.b" as the plugin, "" as the service).
+  function uidService(uid) {
+    var m = pluginUID(uid);
+    if (m) return serviceTrap(m[1], m[2]);
+    if (/^(api|global)::/.test(uid)) return serviceTrap(uid, '', 'strapi.service(' + uid + ')');
+    return data('strapi.service(' + uid + ')');
+  }
+  function pluginUID(uid) {
+    var m = /^plugin::([^.]+)\.(.+)$/.exec(String(uid));
+    return m && m[1] !== 'graphql' ? m : null;
+  }
   function unsupported(path) { return trap(path, rec.unsupported); }
   var routes = init.routes || {};
   function shadowHandle(uid) {
@@ -159,9 +202,12 @@ const recorderSource = `(function (init) {
       routes: { 'content-api': { type: 'content-api', routes: routes[name] || [] }, admin: unsupported('strapi.plugin(' + name + ').routes.admin') },
       service: function (s) {
         if (name === 'graphql' && s === 'extension') return extension;
-        return data('strapi.plugin(' + name + ').service(' + s + ')');
+        return serviceTrap(name, String(s));
       },
-      services: data('strapi.plugin(' + name + ').services'),
+      services: new Proxy({}, {
+        get: function (t, k) { return typeof k === 'string' && k !== 'then' ? serviceTrap(name, k) : undefined; },
+        set: function (t, k, v) { replaced(name, String(k), v); return true; }
+      }),
       controller: function (c) { return unsupported('strapi.plugin(' + name + ').controller(' + c + ')'); },
       controllers: unsupported('strapi.plugin(' + name + ').controllers'),
       contentType: function (c) { return (init.contentTypes || {})['plugin::' + name + '.' + c]; },
@@ -217,8 +263,11 @@ const recorderSource = `(function (init) {
     admin: data('strapi.admin'),
     entityService: data('strapi.entityService'),
     query: function (uid) { return data('strapi.query(' + uid + ')'); },
-    service: function (uid) { return data('strapi.service(' + uid + ')'); },
-    services: data('strapi.services'),
+    service: function (uid) { return uidService(String(uid)); },
+    services: new Proxy({}, { get: function (t, k) {
+      if (typeof k !== 'string' || k === 'then') return undefined;
+      return uidService(k);
+    } }),
     store: data('strapi.store'),
     dirs: { app: { root: '.', src: './src' }, dist: { root: '.', src: './src' } }
   };
@@ -250,10 +299,26 @@ const recorderSource = `(function (init) {
         set: function (t, k, v) { note(list, String(k)); t[k] = v; return true; }
       });
     }
+    // The plugin's services are factories ({ strapi }) => service, as Strapi keeps them
+    // until it loads the plugin: a method assigned on one is the factory's own property and
+    // changes nothing (Strapi ignores it), while calling it gives the service.
+    var factories = {};
+    function factory(k) {
+      if (!factories[k]) factories[k] = function () { return serviceTrap(name, k); };
+      return factories[k];
+    }
+    var services = new Proxy({}, {
+      get: function (t, k) {
+        if (typeof k === 'symbol' || k === 'then') return undefined;
+        if (k in t) return t[k];
+        return factory(String(k));
+      },
+      set: function (t, k, v) { note(rec.services, String(k)); replaced(name, String(k), v); t[k] = v; return true; }
+    });
     return {
       routes: { 'content-api': { type: 'content-api', routes: routes[name] || [] }, admin: { type: 'admin', routes: [] } },
       controllers: table('controllers', rec.controllers),
-      services: table('services', rec.services),
+      services: services,
       policies: table('policies', rec.policies),
       middlewares: table('middlewares', rec.middlewares),
       contentTypes: new Proxy({}, { get: function (t, k) {
@@ -274,7 +339,7 @@ const recorderSource = `(function (init) {
       Object.keys(plugins).forEach(function (k) { out[k] = plugins[k].routes['content-api'].routes; });
       return { touched: rec.touched, unsupported: rec.unsupported, data: rec.data, subs: rec.subs,
                routes: out, shadow: rec.shadow, uses: rec.uses, controllers: rec.controllers,
-               services: rec.services, policies: rec.policies, middlewares: rec.middlewares, cron: !!rec.cron };
+               services: rec.services, policies: rec.policies, middlewares: rec.middlewares, methods: rec.methods, cron: !!rec.cron };
     }
   };
 })`
@@ -396,6 +461,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 		Services    []string                    `json:"services"`
 		Policies    []string                    `json:"policies"`
 		Middlewares []string                    `json:"middlewares"`
+		Methods     []string                    `json:"methods"`
 		Cron        bool                        `json:"cron"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
@@ -404,9 +470,10 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 	out.Touched, out.Unsupported, out.Data, out.Subscriptions = raw.Touched, raw.Unsupported, raw.Data, raw.Subs
 	out.Routes, out.Shadow, out.GraphQLUses = raw.Routes, raw.Shadow, raw.Uses
 	out.Controllers, out.Services, out.Policies, out.Middlewares = raw.Controllers, raw.Services, raw.Policies, raw.Middlewares
+	out.ServiceMethods = raw.Methods
 	out.Threw = threw
 	out.Cron = raw.Cron
-	if in.Export == "" && (len(out.Controllers) > 0 || len(out.Services) > 0 || len(out.Policies) > 0 || len(out.Middlewares) > 0) {
+	if in.Export == "" && (len(out.Controllers) > 0 || len(out.Services) > 0 || len(out.ServiceMethods) > 0 || len(out.Policies) > 0 || len(out.Middlewares) > 0) {
 		out.Touched = true
 	}
 	return out, nil

@@ -164,6 +164,15 @@ type codeState struct {
 	// not run (extension service use()); Shadow are the Shadow CRUD calls it does run.
 	GraphQL []Code
 	Shadow  []jseval.ShadowCall
+	// AuthUser is src/index's register() replacing the users-permissions user service's
+	// fetchAuthenticatedUser, which the plugin's authentication calls for every request with
+	// a user's JWT: Quarry's runtime runs it there (the sandboxes run that register()), and
+	// without the runtime every route is refused.
+	AuthUser *Code
+	// RegisterServices is set when src/index's register() assigns methods of plugin
+	// services: each sandbox runs that register() before the project's code reaches a
+	// plugin's service, so a method of its own is there to call.
+	RegisterServices bool
 	// NotRun is code Strapi runs at start whose effects are on data, not on what routes check
 	// (bootstrap() seeding content): named in a start-up warning.
 	NotRun []Code
@@ -486,6 +495,7 @@ func (m *Model) applyRecording(rel, what string, rec *jseval.Recording, index bo
 		m.addSubscription(rel, s, runnable)
 	}
 	m.diffPluginRoutes(rel, what, rec.Routes)
+	m.serviceMethods(rel, what, rec.ServiceMethods)
 	m.Shadow = append(m.Shadow, rec.Shadow...)
 	for _, u := range rec.GraphQLUses {
 		m.GraphQL = append(m.GraphQL, Code{File: rel, What: what + " extends the GraphQL schema (" + u + ")"})
@@ -661,11 +671,9 @@ func (m *Model) loadExtensions(ctx context.Context, in CodeInput) error {
 			m.PluginAll[p] = append(m.PluginAll[p], Code{File: rel, What: "a plugin extension that failed under Quarry: " + rec.Threw})
 			continue
 		}
-		if len(rec.Services) > 0 || len(rec.Policies) > 0 || len(rec.Middlewares) > 0 {
+		m.serviceMethods(rel, "the extension", rec.ServiceMethods)
+		if len(rec.Policies) > 0 || len(rec.Middlewares) > 0 {
 			var what []string
-			if len(rec.Services) > 0 {
-				what = append(what, "services "+strings.Join(rec.Services, ", "))
-			}
 			if len(rec.Policies) > 0 {
 				what = append(what, "policies "+strings.Join(rec.Policies, ", "))
 			}
@@ -692,7 +700,28 @@ func (m *Model) loadExtensions(ctx context.Context, in CodeInput) error {
 				}
 			}
 		}
+		added := len(m.LocalRoutes)
 		m.diffPluginRoutes(rel, "the extension", rec.Routes)
+		for i := added; i < len(m.LocalRoutes); i++ {
+			// A route the extension adds to an action it adds (or to a controller it
+			// replaces whole) runs that action in Quarry's runtime, as Strapi would.
+			r := &m.LocalRoutes[i]
+			h := strings.TrimPrefix(r.Handler, "plugin::"+p+".")
+			ctrl, _, _ := strings.Cut(h, ".")
+			if h != r.Handler && (slices.Contains(rec.Controllers, h) || slices.Contains(rec.Controllers, ctrl)) && len(rec.Unsupported) == 0 {
+				r.Extension, r.ExtPlugin = rel, p
+				for _, o := range rec.Routes[p] {
+					if h2, _ := o["handler"].(string); h2 == h && pluginURL(p, fmt.Sprint(o["path"]), o["config"]) == r.Path {
+						r.Config = routeConfig(o["config"])
+					}
+				}
+				for j, c := range m.Plugin[p+" "+h] {
+					if c.File == rel && strings.Contains(c.What, "adds the route") {
+						m.Plugin[p+" "+h][j].Runnable = m.provided(rel)
+					}
+				}
+			}
+		}
 		if len(rec.Unsupported) > 0 {
 			m.PluginAll[p] = append(m.PluginAll[p], Code{File: rel, What: "uses " + strings.Join(rec.Unsupported, ", ") + ", which Quarry does not provide"})
 		}
@@ -1095,6 +1124,13 @@ func (m *Model) CustomCode(r Route) []Code {
 	if r.Plugin != "" {
 		return m.localPluginCode(r)
 	}
+	if r.Extension != "" {
+		out = append(out, Code{File: r.Extension, What: "the extension's own action " + r.Handler + m.unprovidedNote(r.Extension), Runnable: m.provided(r.Extension)})
+		if len(r.Config.Policies) > 0 || len(r.Config.Middlewares) > 0 {
+			out = append(out, Code{File: r.Extension, What: describeHooks(r.Method+" "+r.Path, r.Config), Runnable: m.runnableConfig("", r.Config)})
+		}
+		return out
+	}
 	defined := slices.Contains(m.Actions[ctrl], action) || slices.Contains(CoreActions, action)
 	if r.Handler != "" && !defined {
 		what += ", which no controller of the project defines (Strapi refuses to start)"
@@ -1270,4 +1306,107 @@ func withoutFunctions(c RouteConfig) RouteConfig {
 		return out
 	}
 	return RouteConfig{Policies: keep(c.Policies), Middlewares: keep(c.Middlewares)}
+}
+
+// upServiceCallers are, for each method of the users-permissions plugin's services, the
+// plugin's content-API actions that call it (read from the plugin's controllers and
+// services, 4.26.2); "*" is every request, through the plugin's authentication strategy
+// (a user's JWT is verified and its user fetched with them).
+var upServiceCallers = map[string][]string{
+	"user.fetchAuthenticatedUser": {"*"},
+	"user.validatePassword":       {"auth.callback", "auth.changePassword"},
+	"user.edit": {"user.update", "auth.changePassword", "auth.resetPassword", "auth.forgotPassword",
+		"auth.emailConfirmation", "auth.sendEmailConfirmation", "auth.register"},
+	"user.add":                   {"user.create", "auth.register", "auth.callback"},
+	"user.fetch":                 {"user.update", "user.findOne", "user.me"},
+	"user.fetchAll":              {"user.find", "auth.emailConfirmation"},
+	"user.count":                 {"user.count"},
+	"user.remove":                {"user.destroy"},
+	"user.sendConfirmationEmail": {"auth.register", "auth.sendEmailConfirmation"},
+	"jwt.issue": {"auth.callback", "auth.register", "auth.changePassword", "auth.resetPassword",
+		"auth.emailConfirmation"},
+	"jwt.getToken":               {"*"},
+	"jwt.verify":                 {"*"},
+	"role.find":                  {"role.find"},
+	"role.findOne":               {"role.findOne"},
+	"role.createRole":            {"role.createRole"},
+	"role.updateRole":            {"role.updateRole"},
+	"role.deleteRole":            {"role.deleteRole"},
+	"user.ensureHashedPasswords": {}, // run at start only
+}
+
+// upServiceMethods are the methods of the plugin's services as Strapi defines them: a method
+// of one of these services not listed is new, and no action of the plugin calls it.
+var upServiceMethods = map[string][]string{
+	"user": {"count", "add", "edit", "fetch", "fetchAuthenticatedUser", "fetchAll", "remove",
+		"validatePassword", "sendConfirmationEmail", "ensureHashedPasswords"},
+	"jwt":  {"getToken", "issue", "verify"},
+	"role": {"createRole", "findOne", "find", "updateRole", "deleteRole"},
+}
+
+// serviceMethods weighs the plugin service methods a recorded call assigned: a method some
+// action of the plugin calls refuses the routes of those actions (or every route, where the
+// plugin's authentication calls it), as Quarry answers them with its own service; a method
+// no action calls (a new one the project's own code calls) changes no route.
+func (m *Model) serviceMethods(rel, what string, methods []string) {
+	for _, full := range methods {
+		if uid, method, ok := strings.Cut(full, ".."); ok && strings.Contains(uid, "::") {
+			// An api's service (strapi.service('api::a.b').find = …): the sandboxes that
+			// serve requests build the service from its file, without what register()
+			// or bootstrap() assigned.
+			m.Global = append(m.Global, Code{File: rel, What: fmt.Sprintf("%s replaces the service method %s.%s, which Quarry's sandboxes do not apply", what, uid, method)})
+			continue
+		}
+		p, rest, _ := strings.Cut(full, ".")
+		svc, method, _ := strings.Cut(rest, ".")
+		c := Code{File: rel, What: fmt.Sprintf("%s replaces the %s service method %s.%s, which Quarry's plugin does not call", what, p, svc, method)}
+		switch {
+		case p == "graphql":
+			m.GraphQL = append(m.GraphQL, c)
+			continue
+		case firstSource(m.Dir, filepath.Join("src", "plugins", p, "strapi-server")) != "" || firstSource(m.Dir, filepath.Join("src", "plugins", p, "server", "index")) != "":
+			// A local plugin's service: its controllers, which the sandboxes run, would
+			// not see it.
+			m.Global = append(m.Global, Code{File: rel, What: fmt.Sprintf("%s replaces the local plugin %s's service method %s.%s, which Quarry's sandboxes do not apply", what, p, svc, method)})
+			continue
+		case p != "users-permissions":
+			m.PluginAll[p] = append(m.PluginAll[p], c)
+			continue
+		}
+		known, ok := upServiceMethods[svc]
+		if !ok {
+			// permission, providers, users-permissions: their methods reach the
+			// authentication of every request and the plugin's other actions.
+			m.Global = append(m.Global, Code{File: rel, What: fmt.Sprintf("%s replaces the users-permissions service method %s.%s, which Quarry's plugin does not call", what, svc, method)})
+			continue
+		}
+		var callers []string
+		if method == "*" {
+			for _, k := range known {
+				callers = append(callers, upServiceCallers[svc+"."+k]...)
+			}
+		} else if slices.Contains(known, method) {
+			callers = upServiceCallers[svc+"."+method]
+			if callers == nil {
+				callers = []string{"*"}
+			}
+		}
+		// The runtime runs the method register() assigns on the service it builds; a
+		// service register() sets anew it does not build.
+		whole := slices.Contains(methods, p+"."+svc+".=")
+		if what == "register()" && rel == m.indexFile && !whole {
+			m.RegisterServices = true
+		}
+		if svc+"."+method == "user.fetchAuthenticatedUser" && what == "register()" && rel == m.indexFile && m.provided(rel) && !whole {
+			m.AuthUser = &Code{File: rel, What: what + " replaces the users-permissions service method user.fetchAuthenticatedUser, which authenticates every request with a user's JWT", Runnable: true}
+			continue
+		}
+		for _, h := range callers {
+			if h == "*" {
+				m.Global = append(m.Global, Code{File: rel, What: fmt.Sprintf("%s replaces the users-permissions service method %s.%s, which authenticates every request with a user's JWT and which Quarry's plugin does not call", what, svc, method)})
+				break
+			}
+			m.Plugin[p+" "+h] = append(m.Plugin[p+" "+h], Code{File: rel, What: fmt.Sprintf("%s replaces the users-permissions service method %s.%s, which %s calls and Quarry's plugin does not", what, svc, method, h)})
+		}
+	}
 }

@@ -91,6 +91,9 @@ type Route struct {
 	Path    string // as declared, e.g. /articles/featured
 	Handler string // fully qualified: api::article.article.featured
 	Config  RouteConfig
+	// Extension is the plugin extension (src/extensions/<p>/strapi-server.*) that adds the
+	// route to plugin ExtPlugin for an action of its own, which the route runs.
+	Extension, ExtPlugin string
 }
 
 // Model is the project's routes and controllers.

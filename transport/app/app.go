@@ -188,10 +188,10 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if err := rm.LoadCode(ctx, a.codeInput()); err != nil {
 		return nil, err
 	}
-	// A local plugin's content-API actions are grantable as Strapi lists them
-	// (plugin::<name>.<controller>.<action>).
+	// A local plugin's content-API actions, and the actions a plugin extension adds with
+	// their routes, are grantable as Strapi lists them (plugin::<name>.<controller>.<action>).
 	for _, r := range rm.LocalRoutes {
-		if r.Plugin != "" && strings.HasPrefix(r.Path, "/api/") && !slices.Contains(s.ControllerActions, r.Handler) {
+		if (r.Plugin != "" || r.Extension != "") && strings.HasPrefix(r.Path, "/api/") && !slices.Contains(s.ControllerActions, r.Handler) {
 			s.ControllerActions = append(s.ControllerActions, r.Handler)
 		}
 	}
@@ -321,7 +321,7 @@ func (a *App) ProjectCode(host projectcode.Host, runner *exec.Runner, log *slog.
 	qc, _ := a.Config.Quarry() // checked when the app was opened
 	return &projectcode.Runtime{Dir: a.Dir, Schema: a.Schema, Eval: a.Routes.Eval, Host: host,
 		Planner: &planner.Planner{Schema: a.Schema, Config: cfg}, Runner: runner, DB: a.DB,
-		Log: log, Config: a.ConfigMap(), Subscriptions: a.Routes.Subscriptions, ReadHooked: a.Routes.ReadHookModels(), FetchAllow: qc.Fetch.Allow,
+		Log: log, Config: a.ConfigMap(), Subscriptions: a.Routes.Subscriptions, RegisterServices: a.Routes.RegisterServices, ReadHooked: a.Routes.ReadHookModels(), FetchAllow: qc.Fetch.Allow,
 		PluginsOff: a.pluginsOff(), ServerConfigFiles: a.configFiles("server"), PluginLifecycles: a.Routes.PluginLifecycles()}
 }
 

@@ -72,6 +72,9 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		if err := json.Unmarshal(args, &a); err != nil {
 			return nil, err
 		}
+		if c.who != nil && c.who.User != nil && c.who.UserID == a.ID {
+			return c.who.User, nil
+		}
 		b, err := rt.Host.User(c.ctx, a.ID)
 		if b == nil && err == nil {
 			return []byte("null"), nil

@@ -95,6 +95,9 @@ type Runtime struct {
 	// Subscriptions counts the lifecycle subscriptions src/index's register() and bootstrap()
 	// make (routes.Model.Subscriptions): each sandbox replays them before running hooks.
 	Subscriptions int
+	// RegisterServices: src/index's register() assigns methods of plugin services
+	// (routes.Model.RegisterServices); each sandbox runs it before handing out one.
+	RegisterServices bool
 	// ReadHooked are the models with read lifecycle hooks ("*" for every model) as the
 	// start-up recording found them (routes.Model.ReadHookModels): a read of one in a sandbox
 	// that does not reach all of src/index's subscriptions is refused, never run without them.
@@ -134,6 +137,7 @@ type vm struct {
 	gqlMw    goja.Callable // middlewareGraphQL
 	exts     goja.Callable // graphqlExtensions
 	genGQL   goja.Callable // generatedGraphQL
+	auth     goja.Callable // authUser
 	cur      *call         // the request being served
 	status   int           // the status of the last native call
 	headers  []string      // the headers of the last nativeRoute call, as name, value pairs
@@ -425,6 +429,7 @@ func (rt *Runtime) newVM() (*vm, error) {
 	v.gqlMw, _ = goja.AssertFunction(apiObj.Get("middlewareGraphQL"))
 	v.exts, _ = goja.AssertFunction(apiObj.Get("graphqlExtensions"))
 	v.genGQL, _ = goja.AssertFunction(apiObj.Get("generatedGraphQL"))
+	v.auth, _ = goja.AssertFunction(apiObj.Get("authUser"))
 	return v, nil
 }
 
@@ -575,7 +580,7 @@ func (rt *Runtime) setupJSON() (string, error) {
 	}
 	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
 		"statuses": statuses, "root": rt.Dir, "maxLength": maxLength,
-		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "readHooked": orNone(rt.ReadHooked),
+		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "registerServices": rt.RegisterServices, "readHooked": orNone(rt.ReadHooked),
 		"pluginsOff": orNone(rt.PluginsOff), "serverConfigFiles": orNone(rt.ServerConfigFiles), "deferredBody": DeferredBody})
 	return string(b), err
 }
@@ -648,4 +653,32 @@ func orNone(list []string) []string {
 		return []string{}
 	}
 	return list
+}
+
+// FetchAuthenticatedUser runs the users-permissions user service's fetchAuthenticatedUser
+// as the project's register() replaced it, for the user id of a verified JWT, as the
+// plugin's authentication does: its answer as JSON ("null" for none). An error is what the
+// method threw (the plugin's authentication then fails).
+func (rt *Runtime) FetchAuthenticatedUser(ctx context.Context, id int64) ([]byte, error) {
+	const name = "users-permissions fetchAuthenticatedUser"
+	var res boxResult
+	var value string
+	err := rt.run(ctx, &call{who: ir.System, route: name}, func(v *vm, js *goja.Runtime) (goja.Value, error) {
+		return v.auth(goja.Undefined(), js.ToValue(id))
+	}, func(box *goja.Object) { res, value = readBox(box), boxString(box, "value") })
+	if err != nil {
+		return nil, rt.failed(&Route{Key: name}, err)
+	}
+	switch {
+	case res.state != "done":
+		return nil, fmt.Errorf("%s did not finish", name)
+	case res.internal != "":
+		return nil, fmt.Errorf("%s failed: %s", name, res.internal)
+	case res.json != "":
+		return nil, boxError(res)
+	}
+	if value == "" {
+		return []byte("null"), nil
+	}
+	return []byte(value), nil
 }

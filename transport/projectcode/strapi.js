@@ -13,6 +13,16 @@
   guardAllocations(host.maxLength);
   var utils = projectRequire('@strapi/utils');
   var errors = utils.errors;
+  // @strapi/utils' content-API sanitizing, as project code calls it with a model (the
+  // sanitizeUser of users-permissions recipes): the controllers' own steps, for the request's
+  // caller (Quarry's call carries it; the auth option names the same one).
+  utils.sanitize = { contentAPI: {
+    output: function (data, schema) { return async(function () { return call('sanitize.output', { uid: schema && schema.uid, data: data === undefined ? null : data }); })(); },
+    input: function (data, schema) { return async(function () { return call('sanitize.input', { uid: schema && schema.uid, data: data }); })(); }
+  } };
+  utils.validate = { contentAPI: {
+    query: function (query, schema) { return async(function () { call('validate.query', { uid: schema && schema.uid, query: query }); })(); }
+  } };
 
   var registering = false; // src/index's register() is running (liveRoutes)
   // dry: bootstrap() runs only up to its first use of data, in every sandbox, for the
@@ -132,10 +142,10 @@
       else params = args[0];
       if (ES_READS[op] && !dry && !registering) {
         var u = String(uid);
-        return withReadHooks(u, esReadNames(u, op), function (hooked) {
+        return sealUsers(u, op, (params || {}).fields, withReadHooks(u, esReadNames(u, op), function (hooked) {
           if (!hooked) return call('es.' + op, { uid: u, id: id === undefined ? null : id, params: params || {} });
           return entityRead(u, op, id, params || {});
-        });
+        }));
       }
       if (WRITES[op] && !dry && !registering) {
         var w = String(uid);
@@ -147,6 +157,37 @@
       return call('es.' + op, { uid: String(uid), id: id === undefined ? null : id, params: params || {} });
     });
   });
+  // A user's password, as the project's code reads a user: Strapi answers the bcrypt hash,
+  // which code compares with the user service's validatePassword. Quarry answers a sealed
+  // value standing for the user's stored hash instead, which validatePassword accepts and
+  // which holds nothing to leak: JSON.stringify (the response, a log line, a write's data)
+  // leaves it out, as toJSON answers undefined.
+  var sealedUsers = new WeakMap();
+  function sealPassword(e) {
+    if (!e || typeof e !== 'object' || e.id === undefined || e.id === null || 'password' in e) return;
+    var v = Object.freeze({ toJSON: function () { return undefined; }, toString: function () { return ''; } });
+    sealedUsers.set(v, e.id);
+    e.password = v;
+  }
+  function sealUsers(uid, op, fields, r) {
+    if (uid !== userUID || op === 'count') return r;
+    if (fields !== undefined && fields !== null && [].concat(fields).indexOf('password') < 0) return r;
+    var seal = function (v) {
+      if (Array.isArray(v)) {
+        if (op === 'findWithCount') (v[0] || []).forEach(sealPassword); else v.forEach(sealPassword);
+      } else if (v && (op === 'findPage') && Array.isArray(v.results)) v.results.forEach(sealPassword);
+      else sealPassword(v);
+      return v;
+    };
+    return r && typeof r.then === 'function' ? r.then(seal) : seal(r);
+  }
+  // passwordHashArg is validatePassword's hash as the host takes it: a sealed password names
+  // its user; anything else only its type (a string is a hash the code holds itself).
+  function passwordHashArg(h) {
+    var id = h && typeof h === 'object' ? sealedUsers.get(h) : undefined;
+    if (id !== undefined) return { sealedUser: id };
+    return typeof h === 'string' ? h : { type: h === null ? 'object' : typeof h };
+  }
   function query(uid) {
     var q = {};
     ['findOne', 'findMany', 'findWithCount', 'findPage', 'count', 'create', 'createMany', 'update', 'updateMany',
@@ -164,10 +205,10 @@
         }
         if (DB_READS[op] && !dry && !registering) {
           var u = String(uid);
-          return withReadHooks(u, DB_READS[op], function (hooked) {
+          return sealUsers(u, op, (params || {}).select, withReadHooks(u, DB_READS[op], function (hooked) {
             if (!hooked) return selected(op, params, call('db.' + op, { uid: u, params: params || {}, extra: extra }));
             return hookedRead(u, op, params || {});
-          });
+          }));
         }
         if (WRITES[op] && !dry && !registering) {
           var w = String(uid);
@@ -296,7 +337,11 @@
       // Writes go through the one write path (validation, the password hashed, events).
       add: function (values) { return entityService.create(userUID, { data: values, populate: ['role'] }); },
       edit: function (id, params) { return entityService.update(userUID, id, { data: params || {}, populate: ['role'] }); },
-      remove: function (params) { return query(userUID).delete({ where: params }); }
+      remove: function (params) { return query(userUID).delete({ where: params }); },
+      // bcryptjs' compare: false for a wrong password, an error for arguments not strings.
+      validatePassword: async(function (password, hash) {
+        return call('plugin.users-permissions.user.validatePassword', [typeof password === 'string' ? password : { type: password === null ? 'object' : typeof password }, passwordHashArg(hash)]);
+      })
     },
     'email.email': {
       getProviderSettings: function () { return strapi.config.get('plugin.email'); },
@@ -364,9 +409,21 @@
       return { nodes: nodes, info: { args: info.args === undefined ? {} : info.args, resourceUID: info.resourceUID } };
     }
   } };
+  // A plugin's services, one object each per sandbox: what the project's extension assigns
+  // to one (a method of its own, often) is what the project's code then calls.
+  var pluginServices = {};
   function pluginService(p, s) {
     if (p === 'graphql' && s === 'format') return graphqlFormat;
     if (registering && p === 'graphql') return s === 'extension' ? extensionService : inert;
+    if (files.extensions && files.extensions[p] && !extending[p] && !Object.prototype.hasOwnProperty.call(extendedPlugins, p)) extendedPlugin(p);
+    // register() assigns methods of its own on plugin services: what it assigns before its
+    // first await is there once it has run (each sandbox runs it once).
+    if (host.registerServices && !registered && !registering && !dry) ensureRegister().catch(function () {});
+    var key = p + '.' + s;
+    if (!Object.prototype.hasOwnProperty.call(pluginServices, key)) pluginServices[key] = ownService(p, s);
+    return pluginServices[key];
+  }
+  function ownService(p, s) {
     var svc = JSON.parse(host.serviceMethods(p + '.' + s));
     var own = scriptServices[p + '.' + s];
     if (!svc && !own) throw new errors.NotImplementedError('strapi.plugin(\'' + p + '\').service(\'' + s + '\') is not provided by Quarry');
@@ -864,7 +921,11 @@
     enumerable: true, configurable: true,
     get: function () {
       var id = this.__req.userId;
-      if (this.__user === undefined && id) Object.defineProperty(this, '__user', { value: call('auth.user', { id: id }) || null, writable: true });
+      if (this.__user === undefined && id) {
+        var u = call('auth.user', { id: id }) || null;
+        sealPassword(u); // as the plugin's authentication reads the user: with its password
+        Object.defineProperty(this, '__user', { value: u, writable: true });
+      }
       return this.__user === null ? undefined : this.__user;
     },
     set: function (v) { Object.defineProperty(this, '__user', { value: v, writable: true }); }
@@ -1050,10 +1111,23 @@
   // A plugin as the project's extension (src/extensions/<plugin>/strapi-server) leaves it:
   // the extension receives the plugin with its controllers' actions, each answering the
   // request's own route as Quarry serves it natively, and its routes as register() sees them.
-  var extendedPlugins = {};
+  var extendedPlugins = {}, extending = {};
   function extendedPlugin(name) {
     if (Object.prototype.hasOwnProperty.call(extendedPlugins, name)) return extendedPlugins[name];
-    var plugin = { controllers: {}, services: {}, policies: {}, middlewares: {}, contentTypes: {}, config: {}, routes: routesOf(name) };
+    // The plugin's services as the project's code reaches them (strapi.plugin(name).service);
+    // a service the extension sets anew replaces it (a factory is called as Strapi calls it).
+    // Each is a factory, as Strapi keeps them until it loads the plugin: a method assigned
+    // on one is the factory's own property, which Strapi ignores.
+    var replaced = {}, factories = {};
+    var services = new Proxy(replaced, {
+      get: function (t, k) {
+        if (Object.prototype.hasOwnProperty.call(t, k)) return t[k];
+        if (typeof k !== 'string' || k === 'then') return undefined;
+        if (!factories[k]) factories[k] = function () { return pluginService(name, k); };
+        return factories[k];
+      }
+    });
+    var plugin = { controllers: {}, services: services, policies: {}, middlewares: {}, contentTypes: {}, config: {}, routes: routesOf(name) };
     ((host.pluginRoutes || {})[name] || []).forEach(function (r) {
       var i = r.handler.indexOf('.');
       var c = r.handler.slice(0, i), a = r.handler.slice(i + 1);
@@ -1062,8 +1136,14 @@
     var f = files.extensions && files.extensions[name];
     var mod = f ? projectRequire(f) : undefined;
     if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
-    var out = typeof mod === 'function' ? mod(plugin) : plugin;
+    var out;
+    extending[name] = true;
+    try { out = typeof mod === 'function' ? mod(plugin) : plugin; } finally { extending[name] = false; }
     extendedPlugins[name] = out || plugin;
+    Object.keys(replaced).forEach(function (k) {
+      var v = replaced[k];
+      pluginServices[name + '.' + k] = typeof v === 'function' ? v({ strapi: strapi }) : v;
+    });
     return extendedPlugins[name];
   }
   function action(route) {
@@ -2059,7 +2139,23 @@
     return box;
   }
 
+  // authUser is the plugin's authentication fetching a JWT's user: the user service's
+  // fetchAuthenticatedUser as src/index's register() replaced it.
+  function authUser(id) {
+    var box = { state: 'pending' };
+    try {
+      ensureRegister().then(function () {
+        return pluginService('users-permissions', 'user').fetchAuthenticatedUser(id);
+      }).then(function (u) {
+        box.state = 'done';
+        box.value = u === undefined || u === null ? 'null' : JSON.stringify(u);
+      }, function (e) { fail(box, null, e); });
+    } catch (e) { fail(box, null, e); }
+    return box;
+  }
+
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
   return { strapi: strapi, factories: factories, serve: serve, hook: hook, bootstrap: bootstrap, cronList: cronList, cronRun: cronRun, subscribers: subscribers, transformResponse: transformResponse,
-    graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL, middlewareGraphQL: middlewareGraphQL, generatedGraphQL: generatedGraphQL };
+    graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL, middlewareGraphQL: middlewareGraphQL, generatedGraphQL: generatedGraphQL,
+    authUser: authUser };
 })

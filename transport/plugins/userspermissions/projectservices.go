@@ -188,3 +188,68 @@ func (r RoleService) Call(ctx context.Context, _ *ir.Caller, method string, args
 	return nil, &apierror.Error{Status: http.StatusNotImplemented, Name: "NotImplementedError",
 		Message: "strapi.plugin('users-permissions').service('role')." + method + " is not provided by Quarry"}
 }
+
+// UserService is the part of the plugin's user service the host answers for the project's
+// code (strapi.plugin('users-permissions').service('user')); the rest is written in the
+// sandbox over the entity service. validatePassword compares a password with a user's
+// stored hash, which the sandbox names by the user's id (the code never holds the hash), or
+// with a hash the code gives as text.
+type UserService struct {
+	Auth *Service
+}
+
+// Methods are the service's methods the project's code may call.
+func (UserService) Methods() []string { return []string{"validatePassword"} }
+
+// Call runs one method with its JSON arguments.
+func (u UserService) Call(ctx context.Context, _ *ir.Caller, method string, args []json.RawMessage) (any, error) {
+	if method != "validatePassword" || len(args) != 2 {
+		return nil, &apierror.Error{Status: http.StatusNotImplemented, Name: "NotImplementedError",
+			Message: "strapi.plugin('users-permissions').service('user')." + method + " is not provided by Quarry"}
+	}
+	// typeName is bcryptjs' typeof of an argument that is not a string.
+	typeName := func(raw json.RawMessage) string {
+		var o struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(raw, &o) == nil && o.Type != "" {
+			return o.Type
+		}
+		return "object"
+	}
+	var pw string
+	pwOK := json.Unmarshal(args[0], &pw) == nil
+	var hash string
+	hashOK := json.Unmarshal(args[1], &hash) == nil
+	hashType := "string"
+	if !hashOK {
+		var sealed struct {
+			SealedUser *json.Number `json:"sealedUser"`
+		}
+		if json.Unmarshal(args[1], &sealed) == nil && sealed.SealedUser != nil {
+			id, err := sealed.SealedUser.Int64()
+			if err != nil {
+				return false, nil
+			}
+			acc, err := UserByID(ctx, u.Auth.DB, id)
+			if err != nil {
+				return nil, err
+			}
+			if acc != nil && acc.PasswordHash != "" {
+				hash, hashOK = acc.PasswordHash, true
+			} else {
+				hashType = "object" // the user's password is null
+			}
+		} else {
+			hashType = typeName(args[1])
+		}
+	}
+	if !pwOK || !hashOK {
+		pwType := "string"
+		if !pwOK {
+			pwType = typeName(args[0])
+		}
+		return nil, &apierror.Error{Status: http.StatusInternalServerError, Name: "Error", Message: "Illegal arguments: " + pwType + ", " + hashType}
+	}
+	return CheckPassword(hash, pw), nil
+}

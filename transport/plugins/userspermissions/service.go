@@ -41,6 +41,9 @@ type Service struct {
 	// UserJSON renders a user as the content API does (the templates' USER); the transport
 	// sets it. Without it USER has the plugin's own attributes.
 	UserJSON func(ctx context.Context, id int64) ([]byte, error)
+	// FetchUser is the user service's fetchAuthenticatedUser as the project replaced it
+	// (the user as JSON, "null" for none), which authenticates a JWT's user in its place.
+	FetchUser func(ctx context.Context, id int64) ([]byte, error)
 	// Entries writes the attributes an app's extension adds to the user type (planner/write's
 	// Writer); without it only the plugin's own attributes are written.
 	Entries EntryWriter
@@ -184,6 +187,9 @@ func (s *Service) publicCaller(ctx context.Context) (*ir.Caller, error) {
 }
 
 func (s *Service) userCaller(ctx context.Context, id int64) (*ir.Caller, error) {
+	if s.FetchUser != nil {
+		return s.projectUserCaller(ctx, id)
+	}
 	u, err := UserByID(ctx, s.DB, id)
 	if err != nil {
 		return nil, err
@@ -420,3 +426,68 @@ func (s *Service) strings() *write.Strings {
 
 // checker starts a collection of field errors checked with the plugin's string rules.
 func (s *Service) checker() checker { return checker{rules: s.strings()} }
+
+// projectUserCaller is the plugin's authentication of a JWT's user with the project's
+// fetchAuthenticatedUser: no user is "Invalid credentials", and so is an unconfirmed one (with
+// e-mail confirmation on) or a blocked one, each as JavaScript tells truth; the role whose
+// permissions apply is the answer's role.id. A method that throws, or an answer without a
+// role, fails the plugin's strategy (it catches the error) and the request is refused as
+// one without valid credentials.
+func (s *Service) projectUserCaller(ctx context.Context, id int64) (*ir.Caller, error) {
+	b, err := s.FetchUser(ctx, id)
+	if err != nil {
+		if s.Log != nil {
+			s.Log.Warn("the project's fetchAuthenticatedUser failed", "user", id, "error", err)
+		}
+		return nil, apierror.Unauthorized("Missing or invalid credentials")
+	}
+	if !truthy(b) {
+		return nil, apierror.Unauthorized("Invalid credentials")
+	}
+	var u map[string]json.RawMessage
+	if json.Unmarshal(b, &u) != nil {
+		// A string or a number: it has no role (a TypeError in the strategy).
+		return nil, apierror.Unauthorized("Missing or invalid credentials")
+	}
+	adv, err := s.Advanced(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if (adv.EmailConfirmation && !truthy(u["confirmed"])) || truthy(u["blocked"]) {
+		return nil, apierror.Unauthorized("Invalid credentials")
+	}
+	var role struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(u["role"], &role) != nil {
+		return nil, apierror.Unauthorized("Missing or invalid credentials")
+	}
+	rid, ok := jsonID(role.ID)
+	if !ok {
+		return nil, apierror.Unauthorized("Missing or invalid credentials")
+	}
+	uid := id
+	if n, ok := jsonID(u["id"]); ok {
+		uid = n
+	}
+	actions, err := s.roleActions(ctx, rid)
+	if err != nil {
+		return nil, err
+	}
+	return &ir.Caller{Kind: ir.UserCaller, UserID: uid, RoleID: rid, Actions: actions, User: b}, nil
+}
+
+// jsonID is an id given as a JSON number or a numeric string.
+func jsonID(raw json.RawMessage) (int64, bool) {
+	var n int64
+	if json.Unmarshal(raw, &n) == nil {
+		return n, true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if json.Unmarshal([]byte(s), &n) == nil {
+			return n, true
+		}
+	}
+	return 0, false
+}
