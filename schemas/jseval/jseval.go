@@ -289,6 +289,7 @@ func (s *sandbox) setupGlobals() error {
 	}
 	s.cache["\x00env"] = env
 	s.cache["path"] = s.pathModule()
+	s.cache[nativeKey] = s.nativeModule()
 	utils, err := rt.RunString(utilsSource)
 	if err != nil {
 		return err

@@ -29,7 +29,8 @@ var moduleFiles embed.FS
 
 // npmModules maps a module name to its embedded source.
 var npmModules = map[string]string{"lodash": "modules/lodash.js", "slugify": "modules/slugify.js", "qs": "modules/qs.js",
-	"axios": "modules/axios.js", "node-fetch": "modules/node-fetch.js"}
+	"axios": "modules/axios.js", "node-fetch": "modules/node-fetch.js", "uuid": "modules/uuid.js",
+	"bcrypt": "modules/bcrypt.js", "bcryptjs": "modules/bcryptjs.js"}
 
 // Provided reports whether the sandbox gives a module of that name (beyond the project's own
 // files), so that a project requiring it can run under Quarry.
@@ -78,10 +79,8 @@ func (s *sandbox) builtin(name string) (v goja.Value, ok bool, err error) {
 func (s *sandbox) cryptoModule() goja.Value {
 	rt := s.rt
 	bytesOf := func(v goja.Value, enc string) []byte {
-		if o, ok := v.(*goja.Object); ok {
-			if b, ok := o.Get("__bytes").Export().([]byte); ok {
-				return b
-			}
+		if _, ok := v.(*goja.Object); ok {
+			return bytesArg(rt, v)
 		}
 		str := v.String()
 		switch enc {

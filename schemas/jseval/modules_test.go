@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-var updateModules = flag.Bool("update-modules", false, "record testdata/modules.golden.json from the real npm packages (node with lodash, slugify and qs under $QUARRY_NPM_REFERENCE/node_modules)")
+var updateModules = flag.Bool("update-modules", false, "record testdata/modules.golden.json from the real npm packages (node with the packages under $QUARRY_NPM_REFERENCE/node_modules: lodash, slugify, qs, uuid@9, bcrypt, bcryptjs@2, jsonwebtoken@9)")
 
 // moduleCases reads testdata/modules.cases: one expression per line.
 func moduleCases(t *testing.T) []string {
@@ -32,7 +32,9 @@ func moduleCases(t *testing.T) []string {
 	return out
 }
 
-const modulesPrelude = `var _ = require('lodash'), slugify = require('slugify'), qs = require('qs'), crypto = require('crypto');`
+const modulesPrelude = `var _ = require('lodash'), slugify = require('slugify'), qs = require('qs'), crypto = require('crypto'),
+  uuid = require('uuid'), bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs');
+function t(f) { try { return f(); } catch (e) { return 'THROW ' + e.name + ': ' + e.message; } }`
 
 // TestModules compares the sandbox's lodash, slugify, qs and crypto with the real packages'
 // answers to the same expressions.
@@ -42,12 +44,14 @@ func TestModules(t *testing.T) {
 	if *updateModules {
 		ref := os.Getenv("QUARRY_NPM_REFERENCE")
 		if ref == "" {
-			t.Fatal("-update-modules needs QUARRY_NPM_REFERENCE: a folder with node_modules/{lodash,slugify,qs}")
+			t.Fatal("-update-modules needs QUARRY_NPM_REFERENCE: a folder with node_modules/{lodash,slugify,qs,uuid,bcrypt,bcryptjs,jsonwebtoken}")
 		}
 		src, _ := json.Marshal(cases)
 		script := modulesPrelude + `
 var out = {};
-for (const e of ` + string(src) + `) out[e] = String(JSON.stringify(eval('(' + e + ')')));
+for (const e of ` + string(src) + `) {
+  try { out[e] = String(JSON.stringify(eval('(' + e + ')'))); } catch (x) { out[e] = 'THROW ' + x.name + ': ' + x.message; }
+}
 process.stdout.write(JSON.stringify(out, null, 1));`
 		cmd := exec.Command("node", "-e", script)
 		cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(ref, "node_modules"))
@@ -86,7 +90,7 @@ process.stdout.write(JSON.stringify(out, null, 1));`
 			t.Errorf("%s: not recorded (run with -update-modules)", e)
 			continue
 		}
-		v, err := rt.RunString("String(JSON.stringify(" + e + "))")
+		v, err := rt.RunString("(function () { try { return String(JSON.stringify(" + e + ")); } catch (x) { return 'THROW ' + x.name + ': ' + x.message; } })()")
 		if err != nil {
 			t.Errorf("%s: %v", e, err)
 			continue
