@@ -33,8 +33,10 @@ func moduleCases(t *testing.T) []string {
 }
 
 const modulesPrelude = `var _ = require('lodash'), slugify = require('slugify'), qs = require('qs'), crypto = require('crypto'),
-  uuid = require('uuid'), bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs');
-function t(f) { try { return f(); } catch (e) { return 'THROW ' + e.name + ': ' + e.message; } }`
+  uuid = require('uuid'), bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs'), jwt = require('jsonwebtoken');
+var T0 = 1700000000;
+function t(f) { try { return f(); } catch (e) { return 'THROW ' + e.name + ': ' + e.message; } }
+function cb(f) { var out = []; f(function (err, v) { out.push(err ? [err.name, err.message, err.expiredAt || err.date] : v); }); return out; }`
 
 // TestModules compares the sandbox's lodash, slugify, qs and crypto with the real packages'
 // answers to the same expressions.
@@ -123,5 +125,40 @@ func TestModulesRefuse(t *testing.T) {
 	v, err := rt.RunString(`var m = require('lodash'); [m.__esModule, typeof m.default, m.then].map(String).join()`)
 	if err != nil || v.String() != "undefined,undefined,undefined" {
 		t.Errorf("interop keys: %v %v", v, err)
+	}
+}
+
+// TestModulesAsync: the callback and promise forms of bcrypt, bcryptjs and jsonwebtoken
+// settle within the run, with what their synchronous forms give.
+func TestModulesAsync(t *testing.T) {
+	vm, err := NewVM(Options{Root: t.TempDir(), Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := vm.Runtime()
+	rt.Set("require", vm.RequireFunc())
+	_, err = rt.RunString(`var out = [];
+var bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs'), jwt = require('jsonwebtoken');
+(async function () {
+  for (const b of [bcrypt, bcryptjs]) {
+    const h = await b.hash('pw', 4);
+    out.push(h.slice(0, 7), await b.compare('pw', h), await b.compare('no', h), (await b.genSalt(5)).slice(0, 7));
+    await new Promise(r => b.hash('pw', h.slice(0, 29), (err, h2) => { out.push(err, h2 === h); r(); }));
+    await new Promise(r => b.compare('pw', h, (err, ok) => { out.push(err, ok); r(); }));
+    await new Promise(r => b.genSalt(6, (err, s) => { out.push(err, s.slice(4, 7)); r(); }));
+  }
+  out.push(await bcrypt.hash(undefined, 4).catch(e => e.message));
+  out.push(await bcryptjs.hash(5, 4).catch(e => e.message));
+  const tok = await new Promise(r => jwt.sign({id: 1}, 'secret', {expiresIn: '1h'}, (err, tok) => r(tok)));
+  out.push(jwt.verify(tok, 'secret').id, jwt.decode(tok).exp - jwt.decode(tok).iat);
+  out.push(await new Promise(r => jwt.sign({id: 1}, 'secret', {expiresIn: 'nope'}, err => r(err.message))));
+})().then(() => out.push('done'), e => out.push('failed: ' + e));`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := rt.RunString(`JSON.stringify(out)`)
+	want := `["$2b$04$",true,false,"$2b$05$",null,true,null,true,null,"06$","$2a$04$",true,false,"$2a$05$",null,true,null,true,null,"06$","data and salt arguments required","Illegal arguments: number, number",1,3600,"\"expiresIn\" should be a number of seconds or string representing a timespan eg: \"1d\", \"20h\", 60","done"]`
+	if v.String() != want {
+		t.Errorf("got  %s\nwant %s", v, want)
 	}
 }

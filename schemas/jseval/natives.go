@@ -5,7 +5,12 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
 	"hash"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 	"golang.org/x/crypto/blowfish"
@@ -219,6 +224,195 @@ func (s *sandbox) nativeModule() goja.Value {
 		x, y := bytesArg(rt, a), bytesArg(rt, b)
 		return len(x) == len(y) && subtle.ConstantTimeCompare(x, y) == 1
 	})
-	m.Set("utf8", func(v goja.Value) goja.Value { return bytesValue(utf8Of(v.String())) })
+	// encode(string, encoding) and decode(bytes, encoding): Buffer's codecs; an unknown
+	// encoding throws Node's TypeError.
+	unknown := func(enc string) *goja.Object {
+		e := rt.NewTypeError("Unknown encoding: " + enc)
+		e.Set("code", "ERR_UNKNOWN_ENCODING")
+		return e
+	}
+	m.Set("encode", func(c goja.FunctionCall) goja.Value {
+		enc := c.Argument(1)
+		name := ""
+		if !goja.IsUndefined(enc) {
+			name = enc.String()
+		}
+		b, ok := encodeString(c.Argument(0).String(), name)
+		if !ok {
+			panic(unknown(name))
+		}
+		return bytesValue(b)
+	})
+	m.Set("decode", func(c goja.FunctionCall) goja.Value {
+		enc := c.Argument(1)
+		name := ""
+		if !goja.IsUndefined(enc) {
+			name = enc.String()
+		}
+		s, ok := decodeBytes(bytesArg(rt, c.Argument(0)), name)
+		if !ok {
+			panic(unknown(name))
+		}
+		return rt.ToValue(s)
+	})
 	return m
+}
+
+// base64Decode is Node's forgiving base64: both alphabets, characters outside them skipped,
+// the first '=' ending the data, a lone trailing character dropped.
+func base64Decode(s string) []byte {
+	var vals []byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		var v int
+		switch {
+		case c >= 'A' && c <= 'Z':
+			v = int(c - 'A')
+		case c >= 'a' && c <= 'z':
+			v = int(c-'a') + 26
+		case c >= '0' && c <= '9':
+			v = int(c-'0') + 52
+		case c == '+' || c == '-':
+			v = 62
+		case c == '/' || c == '_':
+			v = 63
+		case c == '=':
+			i = len(s)
+			continue
+		default:
+			continue
+		}
+		vals = append(vals, byte(v))
+	}
+	out := make([]byte, 0, len(vals)*3/4)
+	for i := 0; i+1 < len(vals); i += 4 {
+		out = append(out, vals[i]<<2|vals[i+1]>>4)
+		if i+2 < len(vals) {
+			out = append(out, vals[i+1]<<4|vals[i+2]>>2)
+		}
+		if i+3 < len(vals) {
+			out = append(out, vals[i+2]<<6|vals[i+3])
+		}
+	}
+	return out
+}
+
+// utf8Decode is the WHATWG UTF-8 decoder Node's Buffer#toString uses: each maximal invalid
+// subpart becomes one U+FFFD.
+func utf8Decode(b []byte) string {
+	var sb strings.Builder
+	sb.Grow(len(b))
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < 0x80 {
+			sb.WriteByte(c)
+			i++
+			continue
+		}
+		need, lo, hi := 0, byte(0x80), byte(0xbf)
+		switch {
+		case c >= 0xc2 && c <= 0xdf:
+			need = 1
+		case c >= 0xe0 && c <= 0xef:
+			need = 2
+			if c == 0xe0 {
+				lo = 0xa0
+			} else if c == 0xed {
+				hi = 0x9f
+			}
+		case c >= 0xf0 && c <= 0xf4:
+			need = 3
+			if c == 0xf0 {
+				lo = 0x90
+			} else if c == 0xf4 {
+				hi = 0x8f
+			}
+		default:
+			sb.WriteRune(utf8.RuneError)
+			i++
+			continue
+		}
+		j := i + 1
+		for k := 0; k < need; k++ {
+			if j >= len(b) || b[j] < lo || b[j] > hi {
+				break
+			}
+			lo, hi = 0x80, 0xbf
+			j++
+		}
+		if j-i-1 < need {
+			sb.WriteRune(utf8.RuneError)
+			i = j
+			continue
+		}
+		sb.Write(b[i:j])
+		i = j
+	}
+	return sb.String()
+}
+
+// encodeString is Buffer.from(string, encoding)'s bytes; ok is false for an encoding Node
+// does not know.
+func encodeString(s, enc string) (b []byte, ok bool) {
+	switch strings.ToLower(enc) {
+	case "", "utf8", "utf-8":
+		return utf8Of(s), true
+	case "latin1", "binary", "ascii":
+		u := utf16.Encode([]rune(s))
+		b = make([]byte, len(u))
+		for i, c := range u {
+			b[i] = byte(c)
+		}
+		return b, true
+	case "ucs2", "ucs-2", "utf16le", "utf-16le":
+		u := utf16.Encode([]rune(s))
+		b = make([]byte, 2*len(u))
+		for i, c := range u {
+			b[2*i], b[2*i+1] = byte(c), byte(c>>8)
+		}
+		return b, true
+	case "base64", "base64url":
+		return base64Decode(s), true
+	case "hex":
+		for i := 0; i+1 < len(s); i += 2 {
+			x, err := hex.DecodeString(s[i : i+2])
+			if err != nil {
+				break
+			}
+			b = append(b, x[0])
+		}
+		return b, true
+	}
+	return nil, false
+}
+
+// decodeBytes is Buffer#toString(encoding); ok is false for an unknown encoding.
+func decodeBytes(b []byte, enc string) (s string, ok bool) {
+	enc = strings.ToLower(enc)
+	switch enc {
+	case "", "utf8", "utf-8":
+		return utf8Decode(b), true
+	case "latin1", "binary", "ascii":
+		r := make([]rune, len(b))
+		for i, c := range b {
+			if enc == "ascii" {
+				c &= 0x7f
+			}
+			r[i] = rune(c)
+		}
+		return string(r), true
+	case "ucs2", "ucs-2", "utf16le", "utf-16le":
+		u := make([]uint16, len(b)/2)
+		for i := range u {
+			u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+		}
+		return string(utf16.Decode(u)), true
+	case "base64":
+		return base64.StdEncoding.EncodeToString(b), true
+	case "base64url":
+		return base64.RawURLEncoding.EncodeToString(b), true
+	case "hex":
+		return hex.EncodeToString(b), true
+	}
+	return "", false
 }
