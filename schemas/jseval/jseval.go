@@ -137,6 +137,10 @@ type sandbox struct {
 	unresolved []string
 	timer      *time.Timer
 	stopCtx    func() bool
+	// ctx and deadline bound the run under way, for the Go loops of the natives (bcrypt's
+	// rounds) that goja's interrupt cannot reach.
+	ctx      context.Context
+	deadline time.Time
 }
 
 func newSandbox(ctx context.Context, opts Options) (*sandbox, error) {
@@ -156,7 +160,8 @@ func newSandbox(ctx context.Context, opts Options) (*sandbox, error) {
 	}
 	rt := goja.New()
 	rt.SetMaxCallStackSize(2000)
-	s := &sandbox{rt: rt, opts: opts, root: root, cache: map[string]goja.Value{}, loading: map[string]bool{}}
+	s := &sandbox{rt: rt, opts: opts, root: root, cache: map[string]goja.Value{}, loading: map[string]bool{},
+		ctx: ctx, deadline: time.Now().Add(opts.Timeout)}
 	s.timer = time.AfterFunc(opts.Timeout, func() { rt.Interrupt(ErrTimeout) })
 	s.stopCtx = context.AfterFunc(ctx, func() { rt.Interrupt(ctx.Err()) })
 	if err := s.setupGlobals(); err != nil {
@@ -289,7 +294,23 @@ func (s *sandbox) setupGlobals() error {
 	}
 	s.cache["\x00env"] = env
 	s.cache["path"] = s.pathModule()
-	s.cache[nativeKey] = s.nativeModule()
+	native := s.nativeModule()
+	s.cache[nativeKey] = native
+	prog, err := globalsProgram()
+	if err != nil {
+		return err
+	}
+	mkGlobals, err := rt.RunProgram(prog)
+	if err != nil {
+		return err
+	}
+	fn, _ = goja.AssertFunction(mkGlobals)
+	timers, err := fn(goja.Undefined(), rt.GlobalObject(), native, process)
+	if err != nil {
+		return err
+	}
+	s.cache["\x00timers"] = timers
+	s.cache["\x00Buffer"] = rt.Get("Buffer")
 	utils, err := rt.RunString(utilsSource)
 	if err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 	"crypto/sha512"
 	"crypto/subtle"
 	"embed"
-	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"hash"
@@ -82,35 +81,18 @@ func (s *sandbox) cryptoModule() goja.Value {
 		if _, ok := v.(*goja.Object); ok {
 			return bytesArg(rt, v)
 		}
-		str := v.String()
-		switch enc {
-		case "hex":
-			b, _ := hex.DecodeString(str)
-			return b
-		case "base64":
-			b, _ := base64.StdEncoding.DecodeString(str)
+		if b, ok := encodeString(v.String(), enc); ok {
 			return b
 		}
-		return []byte(str)
+		return utf8Of(v.String())
 	}
 	encode := func(b []byte, enc string) goja.Value {
-		switch enc {
-		case "hex":
-			return rt.ToValue(hex.EncodeToString(b))
-		case "base64":
-			return rt.ToValue(base64.StdEncoding.EncodeToString(b))
-		case "base64url":
-			return rt.ToValue(base64.RawURLEncoding.EncodeToString(b))
+		if str, ok := decodeBytes(b, enc); ok {
+			return rt.ToValue(str)
 		}
 		return rt.ToValue(string(b))
 	}
-	buffer := func(b []byte) goja.Value {
-		o := rt.NewObject()
-		o.Set("__bytes", b)
-		o.Set("length", len(b))
-		o.Set("toString", func(c goja.FunctionCall) goja.Value { return encode(b, c.Argument(0).String()) })
-		return o
-	}
+	buffer := s.newBuffer
 	newHash := func(alg string, key []byte) hash.Hash {
 		var f func() hash.Hash
 		switch strings.ToLower(strings.ReplaceAll(alg, "-", "")) {
@@ -140,7 +122,7 @@ func (s *sandbox) cryptoModule() goja.Value {
 		})
 		o.Set("digest", func(c goja.FunctionCall) goja.Value {
 			sum := h.Sum(nil)
-			if goja.IsUndefined(c.Argument(0)) {
+			if goja.IsUndefined(c.Argument(0)) || c.Argument(0).String() == "buffer" {
 				return buffer(sum)
 			}
 			return encode(sum, c.Argument(0).String())

@@ -9,6 +9,8 @@ import (
 	"encoding/hex"
 	"hash"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -106,7 +108,9 @@ func bcryptDecode(s string, n int, lenient bool) []byte {
 
 // bcryptRaw is the EksBlowfish core: key (the password's bytes with their NUL where the
 // variant adds one), a 16-byte salt and the log2 cost; the 23 bytes every variant encodes.
-func bcryptRaw(key, salt []byte, cost int) []byte {
+// stopped is checked between rounds: a high cost is minutes of Go that the script's time
+// limit could not otherwise stop.
+func bcryptRaw(key, salt []byte, cost int, stopped func() bool) []byte {
 	if len(key) == 0 {
 		key = []byte{0} // only the NUL-less '$2$' variant has no byte at all; Blowfish needs one
 	}
@@ -115,6 +119,9 @@ func bcryptRaw(key, salt []byte, cost int) []byte {
 		panic(err) // salt and key lengths are checked by the callers
 	}
 	for i := uint64(0); i < uint64(1)<<uint(cost); i++ {
+		if i&255 == 255 && stopped() {
+			return make([]byte, 23)
+		}
 		blowfish.ExpandKey(key, c)
 		blowfish.ExpandKey(salt, c)
 	}
@@ -169,6 +176,51 @@ func utf8Of(s string) []byte {
 	return out
 }
 
+var globalsOnce struct {
+	sync.Once
+	prog *goja.Program
+	err  error
+}
+
+// globalsProgram is modules/globals.js compiled once for every sandbox.
+func globalsProgram() (*goja.Program, error) {
+	globalsOnce.Do(func() {
+		src, err := moduleFiles.ReadFile("modules/globals.js")
+		if err != nil {
+			globalsOnce.err = err
+			return
+		}
+		globalsOnce.prog, globalsOnce.err = goja.Compile("node-globals.js", string(src), false)
+	})
+	return globalsOnce.prog, globalsOnce.err
+}
+
+// newBuffer is a Node Buffer over b (the sandbox's own Buffer class, as set up).
+func (s *sandbox) newBuffer(b []byte) goja.Value {
+	ctor := s.cache["\x00Buffer"].ToObject(s.rt)
+	v, err := s.rt.New(ctor, s.rt.ToValue(s.rt.NewArrayBuffer(b)))
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// stopped reports whether the run under way is out of time or cancelled, and interrupts the
+// script so that it stops at its next step, as the time limit would have.
+func (s *sandbox) stopped() bool {
+	var reason error
+	switch {
+	case !s.deadline.IsZero() && time.Now().After(s.deadline):
+		reason = ErrTimeout
+	case s.ctx != nil && s.ctx.Err() != nil:
+		reason = s.ctx.Err()
+	default:
+		return false
+	}
+	s.rt.Interrupt(reason)
+	return true
+}
+
 // nativeModule is the helpers the embedded modules share.
 func (s *sandbox) nativeModule() goja.Value {
 	rt := s.rt
@@ -194,7 +246,8 @@ func (s *sandbox) nativeModule() goja.Value {
 		if len(salt) != 16 || cost < 0 || cost > 31 {
 			panic(rt.NewTypeError("bcrypt: bad salt or cost"))
 		}
-		return rt.ToValue(bcryptEncode(bcryptRaw(key, salt, cost), 23))
+		raw := bcryptRaw(key, salt, cost, s.stopped)
+		return rt.ToValue(bcryptEncode(raw, 23))
 	})
 	m.Set("bcryptEncode", func(c goja.FunctionCall) goja.Value {
 		b := bytesArg(rt, c.Argument(0))
