@@ -29,7 +29,8 @@ var moduleFiles embed.FS
 // npmModules maps a module name to its embedded source.
 var npmModules = map[string]string{"lodash": "modules/lodash.js", "slugify": "modules/slugify.js", "qs": "modules/qs.js",
 	"axios": "modules/axios.js", "node-fetch": "modules/node-fetch.js", "uuid": "modules/uuid.js",
-	"bcrypt": "modules/bcrypt.js", "bcryptjs": "modules/bcryptjs.js", "jsonwebtoken": "modules/jsonwebtoken.js"}
+	"bcrypt": "modules/bcrypt.js", "bcryptjs": "modules/bcryptjs.js", "jsonwebtoken": "modules/jsonwebtoken.js",
+	"util": "modules/util.js", "events": "modules/events.js", "querystring": "modules/querystring.js"}
 
 // Provided reports whether the sandbox gives a module of that name (beyond the project's own
 // files), so that a project requiring it can run under Quarry.
@@ -42,7 +43,7 @@ func Provided(name string) bool {
 		return true
 	}
 	switch name {
-	case "crypto", "path", "@strapi/utils", "@strapi/strapi":
+	case "crypto", "path", "buffer", "timers", "timers/promises", "@strapi/utils", "@strapi/strapi":
 		return true
 	}
 	return false
@@ -66,8 +67,12 @@ func (s *sandbox) builtin(name string) (v goja.Value, ok bool, err error) {
 		}
 		return lodash.ToObject(s.rt).Get(f), true, nil
 	}
-	if bare == "crypto" {
+	switch bare {
+	case "crypto":
 		return s.cryptoModule(), true, nil
+	case "buffer", "timers", "timers/promises":
+		v, err := s.rt.RunString(nodeGlobalModules[bare])
+		return v, true, err
 	}
 	return nil, false, nil
 }
@@ -171,4 +176,16 @@ func uuid4() string {
 	b[8] = b[8]&0x3f | 0x80
 	h := hex.EncodeToString(b[:])
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// nodeGlobalModules are Node's modules that give its globals by name.
+var nodeGlobalModules = map[string]string{
+	"buffer": `({ Buffer: Buffer, kMaxLength: 16777216, constants: { MAX_LENGTH: 16777216, MAX_STRING_LENGTH: 16777216 },
+  atob: atob, btoa: btoa, isUtf8: function (b) { return !new TextDecoder().decode(b).includes('\ufffd') || Buffer.from(new TextDecoder().decode(b)).equals(Buffer.from(b)); } })`,
+	"timers": `({ setTimeout: setTimeout, clearTimeout: clearTimeout, setInterval: setInterval, clearInterval: clearInterval,
+  setImmediate: setImmediate, clearImmediate: clearImmediate })`,
+	"timers/promises": `({
+  setTimeout: function (delay, value) { return new Promise(function (r) { setTimeout(function () { r(value); }, delay); }); },
+  setImmediate: function (value) { return new Promise(function (r) { setImmediate(function () { r(value); }); }); }
+})`,
 }

@@ -33,7 +33,8 @@ func moduleCases(t *testing.T) []string {
 }
 
 const modulesPrelude = `var _ = require('lodash'), slugify = require('slugify'), qs = require('qs'), crypto = require('crypto'),
-  uuid = require('uuid'), bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs'), jwt = require('jsonwebtoken');
+  uuid = require('uuid'), bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs'), jwt = require('jsonwebtoken'),
+  util = require('util'), events = require('events'), querystring = require('querystring');
 var T0 = 1700000000;
 function t(f) { try { return f(); } catch (e) { return 'THROW ' + e.name + ': ' + e.message; } }
 function cb(f) { var out = []; f(function (err, v) { out.push(err ? [err.name, err.message, err.expiredAt || err.date] : v); }); return out; }`
@@ -138,7 +139,8 @@ func TestModulesAsync(t *testing.T) {
 	rt := vm.Runtime()
 	rt.Set("require", vm.RequireFunc())
 	_, err = rt.RunString(`var out = [];
-var bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs'), jwt = require('jsonwebtoken');
+var bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs'), jwt = require('jsonwebtoken'),
+  util = require('util'), events = require('events'), querystring = require('querystring');
 (async function () {
   for (const b of [bcrypt, bcryptjs]) {
     const h = await b.hash('pw', 4);

@@ -273,6 +273,20 @@ func (s *sandbox) nativeModule() goja.Value {
 		h.Write(bytesArg(rt, c.Argument(2)))
 		return bytesValue(h.Sum(nil))
 	})
+	// promiseState(p) → [state, value], for util.inspect.
+	m.Set("promiseState", func(v goja.Value) goja.Value {
+		p, ok := v.Export().(*goja.Promise)
+		if !ok {
+			return rt.ToValue([]any{"pending", goja.Undefined()})
+		}
+		switch p.State() {
+		case goja.PromiseStateFulfilled:
+			return rt.ToValue([]any{"fulfilled", p.Result()})
+		case goja.PromiseStateRejected:
+			return rt.ToValue([]any{"rejected", p.Result()})
+		}
+		return rt.ToValue([]any{"pending", goja.Undefined()})
+	})
 	m.Set("equal", func(a, b goja.Value) bool {
 		x, y := bytesArg(rt, a), bytesArg(rt, b)
 		return len(x) == len(y) && subtle.ConstantTimeCompare(x, y) == 1
