@@ -2,6 +2,7 @@ package jseval
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -162,5 +163,30 @@ var bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs'), jwt = require('j
 	want := `["$2b$04$",true,false,"$2b$05$",null,true,null,true,null,"06$","$2a$04$",true,false,"$2a$05$",null,true,null,true,null,"06$","data and salt arguments required","Illegal arguments: number, number",1,3600,"\"expiresIn\" should be a number of seconds or string representing a timespan eg: \"1d\", \"20h\", 60","done"]`
 	if v.String() != want {
 		t.Errorf("got  %s\nwant %s", v, want)
+	}
+}
+
+// TestModulesResolved: a file requiring the provided modules leaves none unresolved, so
+// `quarry routes` serves its routes; one it does not provide is still named.
+func TestModulesResolved(t *testing.T) {
+	dir := t.TempDir()
+	src := `const { v4 } = require('uuid'), bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs'),
+  jwt = require('jsonwebtoken'), util = require('node:util'), EventEmitter = require('events'),
+  qs = require('querystring'), { Buffer: B } = require('buffer'), { setTimeout: sleep } = require('timers/promises'),
+  dayjs = require('dayjs');
+module.exports = { ok: typeof v4 + typeof bcrypt.hash + typeof bcryptjs.hash + typeof jwt.sign + typeof util.promisify +
+  typeof EventEmitter + typeof qs.parse + typeof B.from + typeof sleep };`
+	if err := os.WriteFile(filepath.Join(dir, "f.js"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := EvalModule(context.Background(), filepath.Join(dir, "f.js"), Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Value.(map[string]any)["ok"]; got != strings.Repeat("function", 9) {
+		t.Errorf("ok = %v", got)
+	}
+	if len(res.Unresolved) != 1 || res.Unresolved[0] != "dayjs" {
+		t.Errorf("unresolved %v, want [dayjs]", res.Unresolved)
 	}
 }
