@@ -311,6 +311,19 @@ func (s *sandbox) setupGlobals() error {
 	}
 	s.cache["\x00timers"] = timers
 	s.cache["\x00Buffer"] = rt.Get("Buffer")
+	mkURL, err := rt.RunProgram(globalsOnce.url)
+	if err != nil {
+		return err
+	}
+	fn, _ = goja.AssertFunction(mkURL)
+	notProvided := func(c goja.FunctionCall) goja.Value {
+		return s.notImplemented(c.Argument(0).String() + " is not provided by Quarry's sandbox")
+	}
+	url, err := fn(goja.Undefined(), rt.GlobalObject(), native, rt.ToValue(notProvided))
+	if err != nil {
+		return err
+	}
+	s.cache["url"] = url
 	utils, err := rt.RunString(utilsSource)
 	if err != nil {
 		return err

@@ -43,7 +43,7 @@ func Provided(name string) bool {
 		return true
 	}
 	switch name {
-	case "crypto", "path", "buffer", "timers", "timers/promises", "@strapi/utils", "@strapi/strapi":
+	case "crypto", "path", "url", "buffer", "timers", "timers/promises", "@strapi/utils", "@strapi/strapi":
 		return true
 	}
 	return false

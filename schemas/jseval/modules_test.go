@@ -35,7 +35,7 @@ func moduleCases(t *testing.T) []string {
 
 const modulesPrelude = `var _ = require('lodash'), slugify = require('slugify'), qs = require('qs'), crypto = require('crypto'),
   uuid = require('uuid'), bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs'), jwt = require('jsonwebtoken'),
-  util = require('util'), events = require('events'), querystring = require('querystring');
+  util = require('util'), events = require('events'), querystring = require('querystring'), url = require('url');
 var T0 = 1700000000;
 function t(f) { try { return f(); } catch (e) { return 'THROW ' + e.name + ': ' + e.message; } }
 function cb(f) { var out = []; f(function (err, v) { out.push(err ? [err.name, err.message, err.expiredAt || err.date] : v); }); return out; }`
@@ -141,7 +141,7 @@ func TestModulesAsync(t *testing.T) {
 	rt.Set("require", vm.RequireFunc())
 	_, err = rt.RunString(`var out = [];
 var bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs'), jwt = require('jsonwebtoken'),
-  util = require('util'), events = require('events'), querystring = require('querystring');
+  util = require('util'), events = require('events'), querystring = require('querystring'), url = require('url');
 (async function () {
   for (const b of [bcrypt, bcryptjs]) {
     const h = await b.hash('pw', 4);

@@ -16,6 +16,7 @@ import (
 
 	"github.com/dop251/goja"
 	"golang.org/x/crypto/blowfish"
+	"golang.org/x/net/idna"
 )
 
 // nativeKey is the cache key of the helpers the embedded modules (uuid, bcrypt, bcryptjs,
@@ -176,9 +177,15 @@ func utf8Of(s string) []byte {
 	return out
 }
 
+// whatwgIDNA is UTS #46 as the URL Standard's domain to ASCII uses it: nontransitional,
+// hyphens and DNS lengths unchecked, no STD3 rules, bidi and joiner rules checked.
+var whatwgIDNA = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.CheckHyphens(false),
+	idna.BidiRule(), idna.CheckJoiners(true), idna.StrictDomainName(false), idna.VerifyDNSLength(false))
+
 var globalsOnce struct {
 	sync.Once
 	prog *goja.Program
+	url  *goja.Program
 	err  error
 }
 
@@ -191,6 +198,15 @@ func globalsProgram() (*goja.Program, error) {
 			return
 		}
 		globalsOnce.prog, globalsOnce.err = goja.Compile("node-globals.js", string(src), false)
+		if globalsOnce.err != nil {
+			return
+		}
+		src, err = moduleFiles.ReadFile("modules/url.js")
+		if err != nil {
+			globalsOnce.err = err
+			return
+		}
+		globalsOnce.url, globalsOnce.err = goja.Compile("node-url.js", string(src), false)
 	})
 	return globalsOnce.prog, globalsOnce.err
 }
@@ -272,6 +288,22 @@ func (s *sandbox) nativeModule() goja.Value {
 		h := hmac.New(f, bytesArg(rt, c.Argument(1)))
 		h.Write(bytesArg(rt, c.Argument(2)))
 		return bytesValue(h.Sum(nil))
+	})
+	// domainToASCII and domainToUnicode are the URL Standard's UTS #46 processing (null
+	// when the domain is not valid).
+	m.Set("domainToASCII", func(d string) goja.Value {
+		out, err := whatwgIDNA.ToASCII(d)
+		if err != nil {
+			return goja.Null()
+		}
+		return rt.ToValue(out)
+	})
+	m.Set("domainToUnicode", func(d string) goja.Value {
+		out, err := whatwgIDNA.ToUnicode(d)
+		if err != nil {
+			return goja.Null()
+		}
+		return rt.ToValue(out)
 	})
 	// promiseState(p) → [state, value], for util.inspect.
 	m.Set("promiseState", func(v goja.Value) goja.Value {
