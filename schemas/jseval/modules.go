@@ -159,6 +159,11 @@ func (s *sandbox) cryptoModule() goja.Value {
 		n, _ := rand.Int(rand.Reader, big.NewInt(hi-lo))
 		return rt.ToValue(lo + n.Int64())
 	})
+	// Node's crypto module carries the Web Crypto global's functions too.
+	if wc, ok := rt.Get("crypto").(*goja.Object); ok {
+		m.Set("webcrypto", wc)
+		m.Set("getRandomValues", wc.Get("getRandomValues"))
+	}
 	m.Set("timingSafeEqual", func(a, b goja.Value) bool {
 		x, y := bytesOf(a, ""), bytesOf(b, "")
 		if len(x) != len(y) {

@@ -2,6 +2,7 @@ package jseval
 
 import (
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/sha512"
 	"crypto/subtle"
@@ -158,11 +159,6 @@ func bytesArg(rt *goja.Runtime, v goja.Value) []byte {
 			}
 			return b
 		}
-		if raw := o.Get("__bytes"); raw != nil {
-			if b, ok := raw.Export().([]byte); ok {
-				return b
-			}
-		}
 	}
 	return utf8Of(v.String())
 }
@@ -305,6 +301,19 @@ func (s *sandbox) nativeModule() goja.Value {
 		}
 		return rt.ToValue(out)
 	})
+	// now (ms, fractional) and nowNanos read a monotonic clock, for performance.now and
+	// process.hrtime.
+	start := time.Now()
+	m.Set("now", func() float64 { return float64(time.Since(start).Nanoseconds()) / 1e6 })
+	m.Set("nowNanos", func() int64 { return time.Since(start).Nanoseconds() + 1e9 })
+	web := rt.NewObject()
+	web.Set("randomUUID", uuid4)
+	web.Set("randomBytes", func(n int) goja.Value {
+		b := make([]byte, n)
+		rand.Read(b)
+		return bytesValue(b)
+	})
+	m.Set("webcrypto", web)
 	// promiseState(p) → [state, value], for util.inspect.
 	m.Set("promiseState", func(v goja.Value) goja.Value {
 		p, ok := v.Export().(*goja.Promise)

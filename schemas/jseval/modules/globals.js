@@ -452,5 +452,40 @@
     return clone(value);
   };
 
+  // global, performance.now, process.hrtime and uptime (a monotonic clock from Go), and the
+  // Web Crypto global's randomUUID and getRandomValues (crypto.subtle is not provided).
+  g.global = g;
+  var timeOrigin = native.now();
+  g.performance = {
+    timeOrigin: Date.now() - (native.now() - timeOrigin),
+    now: function now() { return native.now() - timeOrigin; },
+    toJSON: function () { return { timeOrigin: this.timeOrigin }; }
+  };
+  process.hrtime = function hrtime(prev) {
+    var ns = native.nowNanos();
+    var sec = Math.floor(ns / 1e9), nsec = ns % 1e9;
+    if (prev !== undefined) {
+      if (!Array.isArray(prev)) throw argType('time', 'an instance of Array', prev);
+      sec -= prev[0];
+      nsec -= prev[1];
+      if (nsec < 0) { sec--; nsec += 1e9; }
+    }
+    return [sec, nsec];
+  };
+  process.hrtime.bigint = function () { return BigInt(native.nowNanos()); };
+  process.uptime = function uptime() { return (native.now() - timeOrigin) / 1000; };
+  var webcrypto = native.webcrypto;
+  g.crypto = {
+    randomUUID: function randomUUID() { return webcrypto.randomUUID(); },
+    getRandomValues: function getRandomValues(view) {
+      if (!ArrayBuffer.isView(view) || view instanceof Float32Array || view instanceof Float64Array || view instanceof DataView) {
+        throw domException('The data argument must be an integer-type TypedArray', 'TypeMismatchError');
+      }
+      if (view.byteLength > 65536) throw domException('The requested length exceeds 65,536 bytes', 'QuotaExceededError');
+      new Uint8Array(view.buffer, view.byteOffset, view.byteLength).set(new Uint8Array(webcrypto.randomBytes(view.byteLength)));
+      return view;
+    }
+  };
+
   return timers;
 })
