@@ -11,9 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
-var updateModules = flag.Bool("update-modules", false, "record testdata/modules.golden.json from the real npm packages (node with the packages under $QUARRY_NPM_REFERENCE/node_modules: lodash, slugify, qs, uuid@9, bcrypt, bcryptjs@2, jsonwebtoken@9)")
+var updateModules = flag.Bool("update-modules", false, "record testdata/modules.golden.json from the real npm packages (node with the packages under $QUARRY_NPM_REFERENCE/node_modules: lodash, slugify, qs, uuid@9, bcrypt, bcryptjs@2, jsonwebtoken@9, dayjs@1)")
 
 // moduleCases reads testdata/modules.cases: one expression per line.
 func moduleCases(t *testing.T) []string {
@@ -35,7 +36,7 @@ func moduleCases(t *testing.T) []string {
 
 const modulesPrelude = `var _ = require('lodash'), slugify = require('slugify'), qs = require('qs'), crypto = require('crypto'),
   uuid = require('uuid'), bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs'), jwt = require('jsonwebtoken'),
-  util = require('util'), events = require('events'), querystring = require('querystring'), url = require('url');
+  util = require('util'), events = require('events'), querystring = require('querystring'), url = require('url'), dayjs = require('dayjs');
 var T0 = 1700000000;
 function t(f) { try { return f(); } catch (e) { return 'THROW ' + e.name + ': ' + e.message; } }
 function cb(f) { var out = []; f(function (err, v) { out.push(err ? [err.name, err.message, err.expiredAt || err.date] : v); }); return out; }`
@@ -45,10 +46,13 @@ function cb(f) { var out = []; f(function (err, v) { out.push(err ? [err.name, e
 func TestModules(t *testing.T) {
 	cases := moduleCases(t)
 	golden := filepath.Join("testdata", "modules.golden.json")
+	// Local time is UTC on both sides (dayjs and Date read it), whatever the machine's zone.
+	defer func(l *time.Location) { time.Local = l }(time.Local)
+	time.Local = time.UTC
 	if *updateModules {
 		ref := os.Getenv("QUARRY_NPM_REFERENCE")
 		if ref == "" {
-			t.Fatal("-update-modules needs QUARRY_NPM_REFERENCE: a folder with node_modules/{lodash,slugify,qs,uuid,bcrypt,bcryptjs,jsonwebtoken}")
+			t.Fatal("-update-modules needs QUARRY_NPM_REFERENCE: a folder with node_modules/{lodash,slugify,qs,uuid,bcrypt,bcryptjs,jsonwebtoken,dayjs}")
 		}
 		src, _ := json.Marshal(cases)
 		script := modulesPrelude + `
@@ -58,7 +62,7 @@ for (const e of ` + string(src) + `) {
 }
 process.stdout.write(JSON.stringify(out, null, 1));`
 		cmd := exec.Command("node", "-e", script)
-		cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(ref, "node_modules"))
+		cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(ref, "node_modules"), "TZ=UTC")
 		b, err := cmd.Output()
 		if err != nil {
 			var ee *exec.ExitError
@@ -141,7 +145,7 @@ func TestModulesAsync(t *testing.T) {
 	rt.Set("require", vm.RequireFunc())
 	_, err = rt.RunString(`var out = [];
 var bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs'), jwt = require('jsonwebtoken'),
-  util = require('util'), events = require('events'), querystring = require('querystring'), url = require('url');
+  util = require('util'), events = require('events'), querystring = require('querystring'), url = require('url'), dayjs = require('dayjs');
 (async function () {
   for (const b of [bcrypt, bcryptjs]) {
     const h = await b.hash('pw', 4);
@@ -173,9 +177,9 @@ func TestModulesResolved(t *testing.T) {
 	src := `const { v4 } = require('uuid'), bcrypt = require('bcrypt'), bcryptjs = require('bcryptjs'),
   jwt = require('jsonwebtoken'), util = require('node:util'), EventEmitter = require('events'),
   qs = require('querystring'), { Buffer: B } = require('buffer'), { setTimeout: sleep } = require('timers/promises'),
-  dayjs = require('dayjs');
+  dayjs = require('dayjs'), utc = require('dayjs/plugin/utc');
 module.exports = { ok: typeof v4 + typeof bcrypt.hash + typeof bcryptjs.hash + typeof jwt.sign + typeof util.promisify +
-  typeof EventEmitter + typeof qs.parse + typeof B.from + typeof sleep };`
+  typeof EventEmitter + typeof qs.parse + typeof B.from + typeof sleep + typeof dayjs };`
 	if err := os.WriteFile(filepath.Join(dir, "f.js"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -183,10 +187,10 @@ module.exports = { ok: typeof v4 + typeof bcrypt.hash + typeof bcryptjs.hash + t
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := res.Value.(map[string]any)["ok"]; got != strings.Repeat("function", 9) {
+	if got := res.Value.(map[string]any)["ok"]; got != strings.Repeat("function", 10) {
 		t.Errorf("ok = %v", got)
 	}
-	if len(res.Unresolved) != 1 || res.Unresolved[0] != "dayjs" {
-		t.Errorf("unresolved %v, want [dayjs]", res.Unresolved)
+	if len(res.Unresolved) != 1 || res.Unresolved[0] != "dayjs/plugin/utc" {
+		t.Errorf("unresolved %v, want [dayjs/plugin/utc]", res.Unresolved)
 	}
 }
