@@ -1,7 +1,9 @@
 // Package jseval evaluates a Strapi project's CommonJS and TypeScript files (config/*.js,
 // src/api/*/routes/*.js, …) in-process, in a sandbox: an embedded pure-Go engine (goja),
-// Strapi's `env` helper, `require` limited to `path`, Strapi's factories and the project's own
-// files, no file system or network API, and a time limit. Values come back as JSON-like Go
+// Strapi's `env` helper, `require` limited to the modules the sandbox provides (modules.go:
+// lodash, uuid, bcrypt, jsonwebtoken, dayjs, Node's path, crypto, util, events, url, …),
+// Strapi's factories and the project's own files, Node's everyday globals (timers, Buffer,
+// URL; modules/globals.js), no file system or network API, and a time limit. Values come back as JSON-like Go
 // values (map[string]any, []any, string, float64, bool, nil), converted as JSON.stringify
 // converts them, since that is what a config value means once it leaves Node.
 package jseval

@@ -18,10 +18,12 @@ import (
 	"github.com/dop251/goja"
 )
 
-// The npm modules real Strapi projects require most, written for Quarry's sandbox: lodash
-// (and lodash/<function>), slugify, qs, axios and node-fetch (over the sandbox's fetch, to
-// the hosts config/quarry allows); crypto's basics are Go's. A module not here is an
-// inert stub when reading files and a NotImplementedError (501) when running requests.
+// The npm modules real Strapi projects require most, written for Quarry's sandbox and checked
+// against the real packages (testdata/modules.cases): lodash (and lodash/<function>),
+// slugify, qs, axios and node-fetch (over the sandbox's fetch, to the hosts config/quarry
+// allows), uuid, bcrypt, bcryptjs, jsonwebtoken and dayjs; Node's util, events, querystring
+// and url, and crypto's basics in Go. A module not here is an inert stub when reading files
+// and a NotImplementedError (501) when running requests.
 //
 //go:embed modules/*.js
 var moduleFiles embed.FS
