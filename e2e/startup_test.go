@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -343,9 +344,12 @@ func TestAppMiddlewares(t *testing.T) {
 	if status != 404 || h.Get("X-Site") != "startup" {
 		t.Errorf("missing: %d %v", status, h)
 	}
-	// Media files do not travel through the chain: refused, never served without it.
-	if status, body, _ = get("/uploads/x.png", ""); status != 501 || !strings.Contains(body, "global::site-header") {
-		t.Errorf("uploads: %d %s", status, body)
+	// A media file that is not there: the chain runs around the 404.
+	if status, _, h = get("/uploads/x.png", ""); status != 404 || h.Get("X-Site") != "startup" {
+		t.Errorf("missing upload: %d %v", status, h)
+	}
+	if st, b, _ := srv.send(t, "", "DELETE", "/uploads/x.png", "", nil); st != 501 || !strings.Contains(string(b), "GET and HEAD only") {
+		t.Errorf("DELETE outside the API: %d %s", st, b)
 	}
 	// A multipart body travels through the chain (its fields and files go on to the upload
 	// route); another non-JSON body is refused.
@@ -354,8 +358,24 @@ func TestAppMiddlewares(t *testing.T) {
 		t.Fatal(err)
 	}
 	form, ctype := multipartBody(t, filepart("files", "red.png", "image/png", png), field("fileInfo", `{"caption":"through the chain"}`))
-	if st, b, hd := srv.send(t, srv.Token, "POST", "/api/upload", ctype, form); st != 200 || hd.Get("X-Site") != "startup" || !strings.Contains(string(b), `"caption":"through the chain"`) {
-		t.Errorf("upload through the chain: %d %v %s", st, hd, b)
+	st, b, hd := srv.send(t, srv.Token, "POST", "/api/upload", ctype, form)
+	if st != 200 || hd.Get("X-Site") != "startup" || !strings.Contains(string(b), `"caption":"through the chain"`) {
+		t.Fatalf("upload through the chain: %d %v %s", st, hd, b)
+	}
+	// The stored file comes back through the chain too: the middlewares' header and refusal
+	// apply, and its bytes are sent as they are (they never enter the sandbox).
+	var uploaded []struct {
+		URL string `json:"url"`
+	}
+	if err := json.Unmarshal(b, &uploaded); err != nil || len(uploaded) != 1 {
+		t.Fatalf("upload answer: %v %s", err, b)
+	}
+	status, body, h = get(uploaded[0].URL, "")
+	if status != 200 || h.Get("X-Site") != "startup" || body != string(png) || h.Get("Content-Type") != "image/png" {
+		t.Errorf("media file through the chain: %d %v (%d bytes, want %d)", status, h, len(body), len(png))
+	}
+	if status, body, _ = get(uploaded[0].URL, "BadBot/1.0"); status != 403 || body != `{"error":"bots are not welcome"}` {
+		t.Errorf("media file for a bot: %d %s", status, body)
 	}
 	if st, b, _ := srv.send(t, srv.Token, "POST", "/api/events", "text/plain", []byte("hello")); st != 501 || !strings.Contains(string(b), "JSON and multipart bodies only") {
 		t.Errorf("text body: %d %s", st, b)

@@ -40,6 +40,15 @@ func InsertRows(d Dialect, table string, cols []string, rows [][]any) Stmt {
 	return build(d, b)
 }
 
+// InsertRowsReturning is InsertRows for rows whose new ids the caller needs: it ends with
+// the dialect's RETURNING where there is one (database.InsertIDs reads the ids either way).
+func InsertRowsReturning(d Dialect, table string, cols []string, rows [][]any) InsertStmt {
+	s := InsertRows(d, table, cols, rows)
+	r := d.returningID()
+	s.SQL += r
+	return InsertStmt{Stmt: s, ReturnsID: r != ""}
+}
+
 // DeleteIn deletes the rows of table whose column col is one of ids.
 func DeleteIn(d Dialect, table, col string, ids []int64) Stmt {
 	return build(d, sq.Delete(d.Quote(table)).Where(inList(d, col, ids)))

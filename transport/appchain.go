@@ -18,9 +18,10 @@ type appDoneKey struct{}
 // appChain runs the project's own app-level middlewares (config/middlewares' global::…)
 // around every request before Quarry routes it, as Strapi's koa app does: the chain runs in
 // the runtime for project code and ends in AppNext, which serves the request as the chain
-// left it. Only JSON travels through the chain: a request under the content API or GraphQL
-// with another body (an upload), and every other path (media files), is refused rather than
-// served without the project's middlewares. Beside Strapi those requests are Strapi's.
+// left it. JSON and multipart bodies travel through the chain; a request under the content
+// API or GraphQL with another body, and a request elsewhere (media files) other than GET
+// and HEAD, is refused rather than served without the project's middlewares. Beside Strapi
+// those requests are Strapi's.
 func (s *Server) appChain(next http.Handler) http.Handler {
 	var once sync.Once
 	var route *projectcode.Route
@@ -46,8 +47,8 @@ func (s *Server) appChain(next http.Handler) http.Handler {
 			refuse("This request runs " + what + ", which this server does not run")
 			return
 		}
-		if !s.appPath(r.URL.Path) {
-			refuse("This request runs " + what + "; Quarry runs them for the content API and GraphQL only")
+		if !s.appPath(r.URL.Path) && r.Method != http.MethodGet && r.Method != http.MethodHead {
+			refuse("This request runs " + what + "; outside the content API and GraphQL Quarry runs them for GET and HEAD only")
 			return
 		}
 		body, form, err := s.projectBody(w, r)
@@ -70,7 +71,8 @@ func (s *Server) appChain(next http.Handler) http.Handler {
 				route.Middlewares = append(route.Middlewares, map[string]any{"name": a.Name, "config": a.Config})
 			}
 		})
-		r = r.WithContext(context.WithValue(r.Context(), origRequestKey{}, r))
+		ctx, _ := projectcode.WithDeferred(context.WithValue(r.Context(), origRequestKey{}, r))
+		r = r.WithContext(ctx)
 		s.Code.Serve(w, r, route, nil, nil, body, s.clientIP(r))
 	})
 }
@@ -103,7 +105,38 @@ func (s *Server) appNames() string {
 }
 
 // AppNext serves a request whose app-level middlewares have run, with the query and body
-// they left (projectcode.Host): its status, body and headers.
+// they left (projectcode.Host): its status, body and headers. Outside the content API and
+// GraphQL (media files) the body stays out of the sandbox: the chain sees the status and
+// headers, and the response is sent after it (projectcode.DeferredBody).
 func (s *Server) AppNext(ctx context.Context, method, path, rawQuery string, body []byte) (int, string, http.Header) {
-	return s.reenter(context.WithValue(ctx, appDoneKey{}, true), method, path, rawQuery, body)
+	ctx = context.WithValue(ctx, appDoneKey{}, true)
+	if d := projectcode.DeferredFrom(ctx); d != nil && !s.appPath(path) {
+		req, err := s.reentry(ctx, method, path, rawQuery, nil)
+		if err != nil {
+			return http.StatusBadRequest, `{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`, nil
+		}
+		head := &headCapture{header: http.Header{}, status: http.StatusOK}
+		s.router.ServeHTTP(head, req)
+		d.Serve = func(w http.ResponseWriter) {
+			again, err := s.reentry(ctx, method, path, rawQuery, nil)
+			if err != nil {
+				w.WriteHeader(http.StatusBadRequest)
+				return
+			}
+			s.router.ServeHTTP(w, again)
+		}
+		return head.status, projectcode.DeferredBody, head.header
+	}
+	return s.reenter(ctx, method, path, rawQuery, body)
 }
+
+// headCapture keeps a response's status and headers and drops its body: what the app-level
+// middlewares see of a media file before Quarry sends it.
+type headCapture struct {
+	header http.Header
+	status int
+}
+
+func (c *headCapture) Header() http.Header         { return c.header }
+func (c *headCapture) WriteHeader(status int)      { c.status = status }
+func (c *headCapture) Write(p []byte) (int, error) { return len(p), nil }

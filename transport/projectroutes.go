@@ -22,6 +22,7 @@ import (
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/projectcode"
@@ -305,14 +306,31 @@ func (s *Server) NativeRoute(ctx context.Context, method, path, rawQuery string,
 // which: nativeKey, appDoneKey), with the client's headers and the query and JSON body the
 // chain left: its status, body and headers.
 func (s *Server) reenter(ctx context.Context, method, path, rawQuery string, body []byte) (int, string, http.Header) {
+	rd, ct, n := writeBody(ctx, method, body)
+	req, err := s.reentry(ctx, method, path, rawQuery, rd)
+	if err != nil {
+		return http.StatusBadRequest, `{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`, nil
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", ct)
+		req.ContentLength = n
+	}
+	rec := &capture{header: http.Header{}, status: http.StatusOK}
+	s.router.ServeHTTP(rec, req)
+	closeBody(rd)
+	return rec.status, rec.body.String(), rec.header
+}
+
+// reentry is the request the router serves again for the project's code: the original's
+// headers, address and host, with the path, query and body the code left.
+func (s *Server) reentry(ctx context.Context, method, path, rawQuery string, rd io.Reader) (*http.Request, error) {
 	target := path
 	if rawQuery != "" {
 		target += "?" + rawQuery
 	}
-	rd, ct, n := writeBody(ctx, method, body)
 	req, err := http.NewRequestWithContext(ctx, method, target, rd)
 	if err != nil {
-		return http.StatusBadRequest, `{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`, nil
+		return nil, err
 	}
 	if orig, ok := ctx.Value(origRequestKey{}).(*http.Request); ok {
 		req.Header = orig.Header.Clone()
@@ -320,16 +338,8 @@ func (s *Server) reenter(ctx context.Context, method, path, rawQuery string, bod
 		req.Host = orig.Host
 	}
 	req.Header.Del("Content-Length")
-	if rd != nil {
-		req.Header.Set("Content-Type", ct)
-		req.ContentLength = n
-	} else {
-		req.ContentLength = 0
-	}
-	rec := &capture{header: http.Header{}, status: http.StatusOK}
-	s.router.ServeHTTP(rec, req)
-	closeBody(rd)
-	return rec.status, rec.body.String(), rec.header
+	req.ContentLength = 0
+	return req, nil
 }
 
 // User is ctx.state.user: the user with its role, flat, without secrets (projectcode.Host).
@@ -343,6 +353,32 @@ func (s *Server) User(ctx context.Context, id int64) ([]byte, error) {
 	var b envelope.Buf
 	b.FlatEntry(pl.Root, e)
 	return bytes.Clone(b.Bytes()), nil
+}
+
+// CoreStore is strapi.store's get, set and delete on Strapi's core store
+// (projectcode.Host); a write forgets the settings the server keeps (users-permissions'
+// advanced settings and providers, i18n's default locale, the webhooks), as an admin's
+// change of them does.
+func (s *Server) CoreStore(ctx context.Context, op string, where database.StoreEntry) ([]byte, error) {
+	var e *database.StoreEntry
+	var err error
+	switch op {
+	case "get":
+		e, err = s.DB.StoreGet(ctx, where)
+	case "set":
+		e, err = s.DB.StoreSet(ctx, where)
+	case "delete":
+		e, err = s.DB.StoreDelete(ctx, where)
+	default:
+		return nil, fmt.Errorf("core store: no operation %q", op)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if op != "get" {
+		s.ForgetSettings()
+	}
+	return json.Marshal(e)
 }
 
 // files are stored files as the query engine reads them (flat, every attribute), for the

@@ -318,6 +318,9 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	// After Handler: the project's code writes through the server's write path.
 	startupCode(ctx, a, srv, *upstream != "", log)
 	ln, err := net.Listen("tcp", hs.Addr)
+	if err == nil {
+		startCron(ctx, srv, getenv, log)
+	}
 	if err != nil {
 		return listenError(hs.Addr, err)
 	}
@@ -384,25 +387,49 @@ func projectRuntime(a *app.App, srv *transport.Server, log *slog.Logger) *projec
 const bootstrapLimit = 5 * time.Minute
 
 // startupCode runs the project's bootstrap() once before serving, as Strapi does at every
-// start; beside Strapi (--upstream) that is Strapi's to run, on the same database. A
-// bootstrap() that fails under Quarry is logged and the server starts anyway: what it does is
-// content, which every route still checks as the project declares.
+// start; beside Strapi (--upstream) that is Strapi's to run, on the same database, with the
+// cron jobs. A bootstrap() that fails under Quarry is logged and the server starts anyway:
+// what it does is content, which every route still checks as the project declares.
 func startupCode(ctx context.Context, a *app.App, srv *transport.Server, upstream bool, log *slog.Logger) {
-	if len(a.Routes.NotRun) == 0 && a.Routes.Subscriptions == 0 {
+	if len(a.Routes.NotRun) == 0 && a.Routes.Subscriptions == 0 && !a.Routes.Cron && !a.CronTasks() {
 		return
 	}
 	if srv.Code == nil || upstream {
 		for _, c := range a.Routes.NotRun {
 			log.Info("start-up code left to Strapi", "code", c.String())
 		}
+		if a.CronTasks() || a.Routes.Cron {
+			log.Info("the cron jobs left to Strapi")
+		}
 		return
 	}
 	start := time.Now()
 	if err := srv.Code.Bootstrap(ctx, bootstrapLimit); err != nil {
-		log.Warn("the project's bootstrap() failed under Quarry; the content it would create is missing", "error", err)
+		log.Warn("the project's bootstrap() failed under Quarry; the content it would create is missing and no cron job is scheduled", "error", err)
 		return
 	}
 	log.Info("ran the project's bootstrap()", "took", time.Since(start).Round(time.Millisecond))
+}
+
+// startCron schedules the cron jobs bootstrap() left (config/server's cron.tasks and
+// strapi.cron.add), as Strapi does once it listens, unless QUARRY_CRON is "off": a Strapi
+// still running on the same database runs them too.
+func startCron(ctx context.Context, srv *transport.Server, getenv func(string) string, log *slog.Logger) {
+	if srv.Code == nil || len(srv.Code.CronJobs()) == 0 {
+		return
+	}
+	if getenv("QUARRY_CRON") == "off" {
+		log.Info("cron jobs not scheduled (QUARRY_CRON=off)", "jobs", len(srv.Code.CronJobs()))
+		return
+	}
+	jobs, err := srv.Code.StartCron(ctx, bootstrapLimit)
+	if err != nil {
+		log.Warn("cron jobs not scheduled", "error", err)
+		return
+	}
+	for _, j := range jobs {
+		log.Info("cron job scheduled (a Strapi still running on this database runs it too: QUARRY_CRON=off)", "job", j.String(), "rule", j.Rule)
+	}
 }
 
 // defaultRequestTimeout bounds the database work of one read or GraphQL request: far above

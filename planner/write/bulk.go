@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/quarrycms/quarry/ir/apierror"
 	"github.com/quarrycms/quarry/schemas"
@@ -102,6 +103,10 @@ func (s *Service) DeleteMany(ctx context.Context, m *schemas.Model, ids []int64)
 	return int64(len(ids)), nil
 }
 
+// createManyBinds bounds the values one INSERT of CreateMany binds, within every engine's
+// bind-parameter limits (SQLite's 32 766 the lowest).
+const createManyBinds = 30000
+
 // CreateMany is the query engine's createMany on m: one entry per item of rows, each with
 // the scalar attributes it gives (validated as every write's values are: Strapi's query
 // engine would store what its own schema forbids; Quarry answers 400 and writes none of
@@ -110,7 +115,8 @@ func (s *Service) DeleteMany(ctx context.Context, m *schemas.Model, ids []int64)
 // are ignored and publishedAt is stored only when given, as Strapi's query engine does. The
 // rows go in one transaction, without events (Strapi's query engine sends none). It answers
 // the new entries' ids in order (Strapi answers them all on PostgreSQL; on SQLite and MySQL
-// its driver reports one).
+// its driver reports one). The rows go in one multi-row INSERT per createManyValues values,
+// so the statements do not grow with the entries.
 func (s *Service) CreateMany(ctx context.Context, m *schemas.Model, rows []map[string]any) ([]int64, error) {
 	if s == nil || s.DB == nil {
 		return nil, errNoService
@@ -122,63 +128,42 @@ func (s *Service) CreateMany(ctx context.Context, m *schemas.Model, rows []map[s
 		return nil, apierror.Validation("Nothing to insert")
 	}
 	now := s.Writer.now()
-	inserts := make([]sqlgen.Insert, 0, len(rows))
+	vals := make([]map[string]any, 0, len(rows))
+	colSet := map[string]bool{}
 	for _, data := range rows {
-		withDefaults := make(map[string]any, len(data))
-		for k, v := range data {
-			withDefaults[k] = v
-		}
-		for _, a := range m.Attributes {
-			if _, ok := data[a.Name]; ok || !a.IsScalar() || len(a.Default) == 0 {
-				continue
-			}
-			var v any
-			if err := json.Unmarshal(a.Default, &v); err == nil {
-				withDefaults[a.Name] = v
-			}
-		}
-		vals, err := s.Writer.Values(m, m.Attributes, withDefaults)
+		v, err := s.createManyValues(m, data, now)
 		if err != nil {
 			return nil, err
 		}
-		for key, col := range map[string]string{"createdAt": "created_at", "updatedAt": "updated_at", "publishedAt": "published_at"} {
-			v, ok := data[key]
-			switch {
-			case key == "publishedAt" && (!ok || !m.DraftAndPublish):
-				continue
-			case !ok || v == nil && key != "publishedAt":
-				vals[col] = now
-				continue
-			case v == nil:
-				vals[col] = nil
-				continue
-			}
-			t, err := castTemporal(schemas.DateTime, v)
-			if err != nil {
-				return nil, apierror.Validation("%s: %v", key, err).At(key)
-			}
-			vals[col] = t
+		for c := range v {
+			colSet[c] = true
 		}
-		cols := make([]string, 0, len(vals))
-		for c := range vals {
-			cols = append(cols, c)
+		vals = append(vals, v)
+	}
+	// One column list for every row (createdAt and updatedAt at least): a column a row leaves out is NULL, as an INSERT that
+	// omits it stores (no column of Strapi's tables has a database default).
+	cols := make([]string, 0, len(colSet))
+	for c := range colSet {
+		cols = append(cols, c)
+	}
+	sort.Strings(cols)
+	table := make([][]any, len(vals))
+	for i, v := range vals {
+		table[i] = make([]any, len(cols))
+		for j, c := range cols {
+			table[i][j] = v[c]
 		}
-		sort.Strings(cols)
-		ins := sqlgen.Insert{Table: m.Table, Columns: make([]string, 0, len(cols)), Values: make([]any, 0, len(cols))}
-		for _, c := range cols {
-			ins.Set(c, vals[c])
-		}
-		inserts = append(inserts, ins)
 	}
 	ids := make([]int64, 0, len(rows))
+	per := max(1, createManyBinds/len(cols))
 	err := s.inTx(ctx, func(ctx context.Context, t *writeTx) error {
 		db := dbx{ctx: ctx, tx: t.tx, d: s.Writer.Dialect, c: s.Writer.stmts()}
-		for _, ins := range inserts {
-			id, err := db.insertID(ins)
+		for chunk := range slices.Chunk(table, per) {
+			got, err := db.insertIDs(sqlgen.InsertRowsReturning(s.Writer.Dialect, m.Table, cols, chunk), len(chunk))
 			if err != nil {
 				return ConstraintError(s.Writer.Schema, err)
 			}
-			ids = append(ids, id)
+			ids = append(ids, got...)
 		}
 		return nil
 	})
@@ -186,4 +171,45 @@ func (s *Service) CreateMany(ctx context.Context, m *schemas.Model, rows []map[s
 		return nil, err
 	}
 	return ids, nil
+}
+
+// createManyValues is one row of CreateMany: the data's scalar attributes with the
+// attributes' defaults for those it leaves out, validated, and the system timestamps.
+func (s *Service) createManyValues(m *schemas.Model, data map[string]any, now time.Time) (map[string]any, error) {
+	withDefaults := make(map[string]any, len(data))
+	for k, v := range data {
+		withDefaults[k] = v
+	}
+	for _, a := range m.Attributes {
+		if _, ok := data[a.Name]; ok || !a.IsScalar() || len(a.Default) == 0 {
+			continue
+		}
+		var v any
+		if err := json.Unmarshal(a.Default, &v); err == nil {
+			withDefaults[a.Name] = v
+		}
+	}
+	vals, err := s.Writer.Values(m, m.Attributes, withDefaults)
+	if err != nil {
+		return nil, err
+	}
+	for key, col := range map[string]string{"createdAt": "created_at", "updatedAt": "updated_at", "publishedAt": "published_at"} {
+		v, ok := data[key]
+		switch {
+		case key == "publishedAt" && (!ok || !m.DraftAndPublish):
+			continue
+		case !ok || v == nil && key != "publishedAt":
+			vals[col] = now
+			continue
+		case v == nil:
+			vals[col] = nil
+			continue
+		}
+		t, err := castTemporal(schemas.DateTime, v)
+		if err != nil {
+			return nil, apierror.Validation("%s: %v", key, err).At(key)
+		}
+		vals[col] = t
+	}
+	return vals, nil
 }

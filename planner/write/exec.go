@@ -67,6 +67,13 @@ func (db dbx) insertID(ins sqlgen.Insert) (int64, error) {
 	return database.InsertID(db.ctx, db.tx, s)
 }
 
+// insertIDs inserts rows in one statement and answers their new ids in order.
+func (db dbx) insertIDs(s sqlgen.InsertStmt, n int) ([]int64, error) {
+	db.bind(s.Stmt)
+	defer exec.Traced(db.ctx, s.Stmt, 0, 0)
+	return database.InsertIDs(db.ctx, db.tx, s, n)
+}
+
 func firstWords(q string) string {
 	if len(q) > 60 {
 		return q[:60] + "…"

@@ -48,6 +48,8 @@ type Recording struct {
 	Routes map[string][]map[string]any
 	// Shadow are the GraphQL extension service's Shadow CRUD calls, in order.
 	Shadow []ShadowCall
+	// Cron is true when the call adds or removes cron jobs (strapi.cron).
+	Cron bool
 	// GraphQLUses describes each use() of the GraphQL extension service.
 	GraphQLUses []string
 	// Controllers and Services name what an extension replaced on the plugin object
@@ -190,21 +192,29 @@ const recorderSource = `(function (init) {
   } };
   var known = {
     plugin: plugin, plugins: pluginsProxy,
-    config: { get: function (p, d) {
+    config: Object.assign({}, init.config || {}, { get: function (p, d) {
       var keys = Array.isArray(p) ? p.slice() : String(p).split('.');
       if (keys[0] === 'plugin' && keys.length > 1) { keys = ['plugins', keys[1], 'config'].concat(keys.slice(2)); }
       return get(init.config || {}, keys, d);
-    }, has: function (p) { return this.get(p) !== undefined; } },
+    }, has: function (p) { return this.get(p) !== undefined; } }),
     log: log,
     contentTypes: init.contentTypes || {},
     contentType: function (uid) { return (init.contentTypes || {})[uid]; },
     getModel: function (uid) { return (init.contentTypes || {})[uid]; },
     customFields: { register: silent },
+    cron: (function () {
+      var c = { jobs: [] };
+      ['add', 'remove', 'start', 'stop', 'destroy'].forEach(function (k) { c[k] = function () { rec.cron = true; return c; }; });
+      return c;
+    })(),
     db: new Proxy({ lifecycles: lifecycles }, { get: function (t, k) {
       if (k === 'lifecycles') return lifecycles;
       if (typeof k === 'symbol' || k === 'then') return undefined;
       return data('strapi.db.' + String(k));
     } }),
+    // The admin panel's services (seeding a super admin from the environment): data, whose
+    // effects are on the admin panel's tables, not on what content-API routes check.
+    admin: data('strapi.admin'),
     entityService: data('strapi.entityService'),
     query: function (uid) { return data('strapi.query(' + uid + ')'); },
     service: function (uid) { return data('strapi.service(' + uid + ')'); },
@@ -264,7 +274,7 @@ const recorderSource = `(function (init) {
       Object.keys(plugins).forEach(function (k) { out[k] = plugins[k].routes['content-api'].routes; });
       return { touched: rec.touched, unsupported: rec.unsupported, data: rec.data, subs: rec.subs,
                routes: out, shadow: rec.shadow, uses: rec.uses, controllers: rec.controllers,
-               services: rec.services, policies: rec.policies, middlewares: rec.middlewares };
+               services: rec.services, policies: rec.policies, middlewares: rec.middlewares, cron: !!rec.cron };
     }
   };
 })`
@@ -386,6 +396,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 		Services    []string                    `json:"services"`
 		Policies    []string                    `json:"policies"`
 		Middlewares []string                    `json:"middlewares"`
+		Cron        bool                        `json:"cron"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, &Error{File: path, Err: fmt.Errorf("recording: %w", err)}
@@ -394,6 +405,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 	out.Routes, out.Shadow, out.GraphQLUses = raw.Routes, raw.Shadow, raw.Uses
 	out.Controllers, out.Services, out.Policies, out.Middlewares = raw.Controllers, raw.Services, raw.Policies, raw.Middlewares
 	out.Threw = threw
+	out.Cron = raw.Cron
 	if in.Export == "" && (len(out.Controllers) > 0 || len(out.Services) > 0 || len(out.Policies) > 0 || len(out.Middlewares) > 0) {
 		out.Touched = true
 	}

@@ -417,9 +417,13 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 			continue
 		}
 		m.applyRecording(rel, what, rec, plugin == "")
+		m.Cron = m.Cron || rec.Cron
 		switch {
 		case export == "register" && len(rec.Unsupported) > 0:
 			m.Global = append(m.Global, Code{File: rel, What: what + " uses " + strings.Join(rec.Unsupported, ", ") + ", which Quarry does not provide"})
+		case export == "register" && len(adminUses(rec.Data)) > 0:
+			// register() runs in every sandbox; the admin panel's services are not there.
+			m.Global = append(m.Global, Code{File: rel, What: what + " uses " + strings.Join(adminUses(rec.Data), ", ") + ", which Quarry does not provide"})
 		case export == "register" && rec.Threw != "":
 			m.Global = append(m.Global, Code{File: rel, What: what + " failed under Quarry: " + rec.Threw})
 		case export == "bootstrap" && len(rec.Unsupported) > 0:
@@ -435,6 +439,18 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 		// A subscription the recording did not reach: every model's writes and reads.
 		m.addSubscription(rel, jseval.Subscription{}, false)
 	}
+}
+
+// adminUses are the uses of the admin panel's services (strapi.admin) among a recording's
+// data uses.
+func adminUses(data []string) []string {
+	var out []string
+	for _, d := range data {
+		if d == "strapi.admin" || strings.HasPrefix(d, "strapi.admin.") {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func firstN(list []string, n int) []string {

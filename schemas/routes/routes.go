@@ -137,6 +137,9 @@ type Model struct {
 	// Subscriptions counts the strapi.db.lifecycles.subscribe calls src/index's register()
 	// and bootstrap() make: a sandbox that replays fewer refuses to run the hooks.
 	Subscriptions int
+	// Cron is true when src/index's register() or bootstrap() adds cron jobs (strapi.cron):
+	// Quarry runs bootstrap() at start and schedules them.
+	Cron bool
 }
 
 // IsCoreEnabled says whether a content type's core action is routed: always when the project

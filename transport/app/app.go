@@ -309,7 +309,29 @@ func (a *App) ProjectCode(host projectcode.Host, runner *exec.Runner, log *slog.
 	return &projectcode.Runtime{Dir: a.Dir, Schema: a.Schema, Eval: a.Routes.Eval, Host: host,
 		Planner: &planner.Planner{Schema: a.Schema, Config: cfg}, Runner: runner, DB: a.DB,
 		Log: log, Config: a.ConfigMap(), Subscriptions: a.Routes.Subscriptions, ReadHooked: a.Routes.ReadHookModels(), FetchAllow: qc.Fetch.Allow,
-		PluginsOff: a.pluginsOff()}
+		PluginsOff: a.pluginsOff(), ServerConfigFiles: a.configFiles("server")}
+}
+
+// configFiles are the files that define a configuration name, in merge order, as absolute
+// paths.
+func (a *App) configFiles(name string) []string {
+	var out []string
+	for _, l := range a.Config.Layers(name) {
+		out = append(out, filepath.Join(a.Dir, l.File))
+	}
+	return out
+}
+
+// CronTasks says whether config/server gives cron tasks Strapi would schedule
+// (cron.enabled, true when unset, and a cron.tasks object).
+func (a *App) CronTasks() bool {
+	srv, _ := a.Config.Value("server").(map[string]any)
+	c, _ := srv["cron"].(map[string]any)
+	if c == nil || c["enabled"] == false {
+		return false
+	}
+	_, ok := c["tasks"].(map[string]any)
+	return ok
 }
 
 // ConfigMap is the project's configuration by name (api, plugins, server, …), as
@@ -318,6 +340,13 @@ func (a *App) ConfigMap() map[string]any {
 	cfg := map[string]any{}
 	for _, n := range a.Config.Names() {
 		cfg[n] = a.Config.Value(n)
+	}
+	// Strapi's config.environment is NODE_ENV as the process has it (.env included), unset
+	// when it is: code keys store rows by it (strapi.store({ environment })).
+	if env, ok := a.Config.Lookup("NODE_ENV"); ok {
+		if _, named := cfg["environment"]; !named {
+			cfg["environment"] = env
+		}
 	}
 	return cfg
 }

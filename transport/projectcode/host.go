@@ -16,6 +16,7 @@ import (
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/envelope"
 )
 
@@ -58,6 +59,12 @@ type readArgs struct {
 
 func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 	switch op {
+	case "store.get", "store.set", "store.delete":
+		var a database.StoreEntry
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		return rt.Host.CoreStore(c.ctx, strings.TrimPrefix(op, "store."), a)
 	case "auth.user":
 		var a struct {
 			ID int64 `json:"id"`

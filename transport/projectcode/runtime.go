@@ -35,6 +35,7 @@ import (
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/schemas/jseval"
 	"github.com/quarrycms/quarry/schemas/routes"
+	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/envelope"
 )
 
@@ -59,6 +60,10 @@ type Host interface {
 	// User is the users-permissions user with its role, as Strapi puts it in ctx.state.user
 	// (flat JSON, without password and tokens); nil when there is none.
 	User(ctx context.Context, id int64) ([]byte, error)
+	// CoreStore runs strapi.store's get, set or delete (op) on the row of Strapi's core store
+	// e names (key, environment, tag; value and type for a set) and answers the row (JSON,
+	// null when there is none); a set or delete tells the server's settings caches.
+	CoreStore(ctx context.Context, op string, e database.StoreEntry) ([]byte, error)
 }
 
 // Runtime runs one project's code.
@@ -94,6 +99,9 @@ type Runtime struct {
 	// start-up recording found them (routes.Model.ReadHookModels): a read of one in a sandbox
 	// that does not reach all of src/index's subscriptions is refused, never run without them.
 	ReadHooked []string
+	// ServerConfigFiles are config/server's files in merge order (absolute paths): bootstrap()'s
+	// sandbox reads cron.tasks' functions from them.
+	ServerConfigFiles []string
 	// Timeout bounds one request's run of the project's code (default 10 s).
 	Timeout time.Duration
 	// Size is the number of sandboxes (default GOMAXPROCS).
@@ -108,20 +116,23 @@ type Runtime struct {
 	nested chan *vm                     // sandboxes for lifecycle hooks of writes made by a script
 	files  map[string]map[string]string // kind → name → absolute path
 	setup  string                       // the JSON the sandboxes' strapi.js is built with
+	cron   *cronState                   // the cron jobs bootstrap() left, with its sandbox
 	err    error
 }
 
 type vm struct {
-	js      *jseval.VM
-	serve   goja.Callable
-	hook    goja.Callable
-	boot    goja.Callable // bootstrap
-	graphql goja.Callable // resolveGraphQL
-	gqlMw   goja.Callable // middlewareGraphQL
-	exts    goja.Callable // graphqlExtensions
-	cur     *call         // the request being served
-	status  int           // the status of the last native call
-	headers []string      // the headers of the last nativeRoute call, as name, value pairs
+	js       *jseval.VM
+	serve    goja.Callable
+	hook     goja.Callable
+	boot     goja.Callable // bootstrap
+	cronList goja.Callable
+	cronRun  goja.Callable
+	graphql  goja.Callable // resolveGraphQL
+	gqlMw    goja.Callable // middlewareGraphQL
+	exts     goja.Callable // graphqlExtensions
+	cur      *call         // the request being served
+	status   int           // the status of the last native call
+	headers  []string      // the headers of the last nativeRoute call, as name, value pairs
 }
 
 // call is one request's state while the project's code runs.
@@ -405,6 +416,8 @@ func (rt *Runtime) newVM() (*vm, error) {
 	v.serve, _ = goja.AssertFunction(apiObj.Get("serve"))
 	v.hook, _ = goja.AssertFunction(apiObj.Get("hook"))
 	v.boot, _ = goja.AssertFunction(apiObj.Get("bootstrap"))
+	v.cronList, _ = goja.AssertFunction(apiObj.Get("cronList"))
+	v.cronRun, _ = goja.AssertFunction(apiObj.Get("cronRun"))
 	v.graphql, _ = goja.AssertFunction(apiObj.Get("resolveGraphQL"))
 	v.gqlMw, _ = goja.AssertFunction(apiObj.Get("middlewareGraphQL"))
 	v.exts, _ = goja.AssertFunction(apiObj.Get("graphqlExtensions"))
@@ -559,7 +572,7 @@ func (rt *Runtime) setupJSON() (string, error) {
 	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
 		"statuses": statuses, "root": rt.Dir, "maxLength": maxLength,
 		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "readHooked": orNone(rt.ReadHooked),
-		"pluginsOff": orNone(rt.PluginsOff)})
+		"pluginsOff": orNone(rt.PluginsOff), "serverConfigFiles": orNone(rt.ServerConfigFiles), "deferredBody": DeferredBody})
 	return string(b), err
 }
 

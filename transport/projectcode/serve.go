@@ -140,6 +140,12 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 		w.Header().Set(k, val)
 	}
 	switch {
+	case res.raw == DeferredBody:
+		d, _ := ctx.Value(deferredKey{}).(*Deferred)
+		if d == nil || d.Serve == nil {
+			return internal()
+		}
+		d.Serve(&statusWriter{ResponseWriter: w, status: res.status})
 	case res.raw != "":
 		writeBody(w, res.status, "application/json; charset=utf-8", res.raw)
 	case res.json != "":
@@ -273,4 +279,63 @@ func ClientIP(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+// DeferredBody is the body Host.AppNext answers for a response Quarry sends itself once the
+// app-level middlewares have run (a media file): its bytes never enter the sandbox, and a
+// chain that leaves ctx.body as it is sends it (Deferred.Serve), with the chain's headers
+// and status.
+const DeferredBody = "\x00quarry:deferred-body"
+
+type deferredKey struct{}
+
+// Deferred is, in a request's context, the response AppNext left to send after the chain.
+type Deferred struct {
+	Serve func(w http.ResponseWriter)
+}
+
+// WithDeferred gives a request's context the holder AppNext fills.
+func WithDeferred(ctx context.Context) (context.Context, *Deferred) {
+	d := &Deferred{}
+	return context.WithValue(ctx, deferredKey{}, d), d
+}
+
+// DeferredFrom is the holder of a request's context (nil when there is none).
+func DeferredFrom(ctx context.Context) *Deferred {
+	d, _ := ctx.Value(deferredKey{}).(*Deferred)
+	return d
+}
+
+// statusWriter sends a deferred response with the status the chain left, where a middleware
+// changed the one the file had.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.wrote {
+		return
+	}
+	s.wrote = true
+	if s.status != 0 {
+		code = s.status
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(p []byte) (int, error) {
+	if !s.wrote {
+		s.WriteHeader(http.StatusOK)
+	}
+	return s.ResponseWriter.Write(p)
+}
+
+// ReadFrom keeps the file's copy to the connection without a user-space copy (http.ServeContent).
+func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
+	if !s.wrote {
+		s.WriteHeader(http.StatusOK)
+	}
+	return io.Copy(s.ResponseWriter, r)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/schemas/jseval"
+	"github.com/quarrycms/quarry/sqlgen/database"
 )
 
 // fakeHost answers every core action with one fixed body, so that a benchmark of a route
@@ -39,6 +40,9 @@ func (h *fakeHost) AppNext(context.Context, string, string, string, []byte) (int
 }
 
 func (h *fakeHost) User(context.Context, int64) ([]byte, error) { return nil, nil }
+func (h *fakeHost) CoreStore(context.Context, string, database.StoreEntry) ([]byte, error) {
+	return []byte("null"), nil
+}
 
 // stampProject is examples/blog with a typical route middleware (the one
 // bench.BenchmarkProjectCode runs) on the articles' find.

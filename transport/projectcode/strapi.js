@@ -400,19 +400,153 @@
   }
   function logger(level) { return function () { host.log(level, Array.prototype.map.call(arguments, function (a) { return typeof a === 'string' ? a : JSON.stringify(a); }).join(' ')); }; }
 
+  // ---- cron: Strapi's cron service, as bootstrap() and config/server's cron.tasks fill it ----
+  // The jobs live in the sandbox that runs bootstrap(), which Quarry keeps to run them (their
+  // functions may close over what bootstrap() made); the sandboxes serving requests replay
+  // bootstrap() dry, where adding a job does nothing.
+  var cronJobs = [];
+  var cronListed = [];
+  var cron = {
+    add: function (tasks) {
+      if (dry || registering && !booting) return cron; // replayed: the jobs are the boot sandbox's
+      if (!booting) throw new errors.NotImplementedError('strapi.cron.add outside bootstrap(): Quarry schedules the jobs bootstrap() and config/server give');
+      tasks = tasks || {};
+      Object.keys(tasks).forEach(function (expr) {
+        var v = tasks[expr];
+        if (typeof v === 'function') cronJobs.push({ fn: v.bind(tasks), options: expr, name: null });
+        else if (v && typeof v.task === 'function') cronJobs.push({ fn: v.task.bind(v), options: v.options, name: expr });
+        else throw new Error('Could not schedule a cron job for "' + expr + '": no function found.');
+      });
+      return cron;
+    },
+    remove: function (name) {
+      if (!name) throw new Error('You must provide a name to remove a cron job.');
+      cronJobs = cronJobs.filter(function (j) { return j.name !== name; });
+      return cron;
+    },
+    start: function () { return cron; },
+    stop: function () { return cron; },
+    destroy: function () { cronJobs = []; return cron; }
+  };
+  Object.defineProperty(cron, 'jobs', { enumerable: true, get: function () { return cronJobs.map(function (j) { return { options: j.options, name: j.name }; }); } });
+  // configCronTasks is config/server's cron.tasks as Strapi's config merges them: each file of
+  // the name (config/server, then config/env/<env>/server) evaluated here, functions kept.
+  function configCronTasks() {
+    var tasks = {};
+    (host.serverConfigFiles || []).forEach(function (f) {
+      var mod = projectRequire(f);
+      if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
+      if (typeof mod === 'function') mod = mod({ env: utils.env });
+      var t = mod && mod.cron && mod.cron.tasks;
+      if (t && typeof t === 'object') mergeTasks(tasks, t);
+    });
+    return tasks;
+  }
+  function mergeTasks(dst, src) {
+    Object.keys(src).forEach(function (k) {
+      var v = src[k];
+      if (isPlain(v) && isPlain(dst[k])) mergeTasks(dst[k], v);
+      else if (isPlain(v)) { dst[k] = {}; mergeTasks(dst[k], v); } else dst[k] = v;
+    });
+  }
+  // cronList answers the jobs to schedule, as JSON: each one's rule (node-schedule's cron
+  // text), tz, start and end, or what Quarry cannot schedule (a RecurrenceRule object, a Date).
+  function cronList() {
+    cronListed = cronJobs.slice();
+    return JSON.stringify(cronListed.map(function (j, i) {
+      var o = j.options, out = { index: i, name: j.name };
+      if (typeof o === 'string') out.rule = o;
+      else if (isPlain(o) && typeof o.rule === 'string') {
+        out.rule = o.rule;
+        if (o.tz !== undefined) out.tz = String(o.tz);
+        if (o.start !== undefined) out.start = new Date(o.start).toISOString();
+        if (o.end !== undefined) out.end = new Date(o.end).toISOString();
+      } else out.unsupported = o instanceof Date ? 'a Date' : JSON.stringify(o);
+      return out;
+    }));
+  }
+  // cronRun runs one listed job as node-schedule would: fn({ strapi }), awaited.
+  function cronRun(i) {
+    var box = { state: 'pending' };
+    try {
+      var job = cronListed[i];
+      if (!job) throw new Error('no cron job ' + i);
+      Promise.resolve().then(function () { return job.fn({ strapi: strapi }); })
+        .then(function () { box.state = 'done'; }, function (e) { box.state = 'done'; box.error = e && e.message ? String(e.message) : String(e); });
+    } catch (e) { box.state = 'done'; box.error = e && e.message ? String(e.message) : String(e); }
+    return box;
+  }
+
+  // ---- strapi.store: Strapi's core store (strapi_core_store_settings) ----
+  // Keys are `<type>_<name>_<key>` as Strapi's store spells them (get's type defaults to
+  // 'core', set's and delete's to nothing, written "undefined" as Strapi writes it).
+  function storeKey(p, defType) {
+    var type = p.type === undefined ? defType : p.type;
+    return { key: String(type) + (p.name ? '_' + p.name : '') + '_' + p.key,
+      environment: p.environment ? String(p.environment) : null, tag: p.tag ? String(p.tag) : null };
+  }
+  function coreStore(defaults) {
+    var merge = function (p) { return Object.assign({}, defaults, p); };
+    return {
+      get: function (p) { return coreStore.get(merge(p)); },
+      set: function (p) { return coreStore.set(merge(p)); },
+      delete: function (p) { return coreStore.delete(merge(p)); }
+    };
+  }
+  coreStore.get = async(function (p) {
+    var row = call('store.get', storeKey(p || {}, 'core'));
+    if (!row) return null;
+    if (row.type === 'object' || row.type === 'array' || row.type === 'boolean' || row.type === 'string') {
+      try { return JSON.parse(row.value); } catch (e) { return new Date(row.value); }
+    }
+    if (row.type === 'number') return Number(row.value);
+    return null;
+  });
+  coreStore.set = async(function (p) {
+    p = p || {};
+    var value = JSON.stringify(p.value);
+    if (value === undefined) value = p.value === undefined || p.value === null ? '' : String(p.value);
+    var where = storeKey(p);
+    where.value = value;
+    where.type = typeof p.value;
+    return call('store.set', where);
+  });
+  coreStore.delete = async(function (p) { return call('store.delete', storeKey(p || {})); });
+
+  // strapi.admin: the admin panel's services, which Quarry does not run. A call answers
+  // NotImplementedError naming it (after bootstrap()'s dry replay stops there, as at any data).
+  function adminTrap(path) {
+    return new Proxy(function () {}, {
+      get: function (t, k) {
+        if (typeof k === 'symbol' || k === 'then' || k === 'toJSON') return undefined;
+        return adminTrap(path + '.' + String(k));
+      },
+      apply: function () {
+        return async(function () {
+          if (dry) throw DRY;
+          throw new errors.NotImplementedError(path + '() is the admin panel\'s, which Quarry does not run');
+        })();
+      }
+    });
+  }
+
   var strapi = {
+    admin: adminTrap('strapi.admin'),
+    store: coreStore,
     contentTypes: contentTypes, components: components,
     contentType: function (uid) { return contentTypes[uid]; },
     component: function (uid) { return components[uid]; },
     getModel: model,
-    config: {
+    // Strapi's config provider: the configuration's names as properties
+    // (strapi.config.environment, strapi.config.server), with get and has.
+    config: Object.assign({}, host.config, {
       get: function (p, d) {
         var keys = Array.isArray(p) ? p.slice() : String(p).split('.');
         if (keys[0] === 'plugin' && keys.length > 1) keys = ['plugins', keys[1], 'config'].concat(keys.slice(2));
         return getPath(host.config, keys, d);
       },
       has: function (p) { return strapi.config.get(p) !== undefined; }
-    },
+    }),
     log: { info: logger('info'), warn: logger('warn'), error: logger('error'), debug: logger('debug'), trace: logger('debug'), fatal: logger('error') },
     entityService: entityService, db: db, query: query,
     service: function (uid) { return instance('services', uid); },
@@ -421,7 +555,8 @@
     controller: function (uid) { return instance('controllers', uid); },
     policy: policy, middleware: middleware, plugin: plugin,
     plugins: new Proxy({}, { get: function (t, k) { return typeof k === 'string' ? plugin(k) : undefined; } }),
-    dirs: { app: { root: host.root, src: host.root + '/src' }, dist: { root: host.root, src: host.root + '/src' } }
+    dirs: { app: { root: host.root, src: host.root + '/src' }, dist: { root: host.root, src: host.root + '/src' } },
+    cron: cron
   };
 
   // ---- response transform (Strapi's transformResponse) ----
@@ -683,9 +818,17 @@
       this.body = { data: null, error: { status: code, name: e.name, message: e.message, details: details === undefined ? {} : details } };
     };
   });
+  // What ctx.body is, to the app-level middlewares, for a response Quarry sends itself after
+  // them (a media file, as koa-static's stream): a middleware that leaves it sends the file.
+  var deferredStream = Object.freeze({ readable: true, pipe: function () { throw new errors.NotImplementedError('Quarry sends media files itself: their stream is not readable by the project\'s middlewares'); } });
   Object.defineProperty(ctxProto, 'query', { get: function () { return this.__req.query; }, set: function (v) { this.__req.query = v; } });
   Object.defineProperty(ctxProto, 'body', {
-    get: function () { var res = this.__res; if (res.raw !== null) { res.body = JSON.parse(res.raw); res.raw = null; } return res.body; },
+    get: function () {
+      var res = this.__res;
+      if (res.raw === host.deferredBody) return deferredStream; // a file Quarry sends itself
+      if (res.raw !== null) { res.body = JSON.parse(res.raw); res.raw = null; }
+      return res.body;
+    },
     set: function (v) { var res = this.__res; res.raw = null; res.body = v; if (res.status === undefined) res.status = (v === null ? 204 : 200); }
   });
   Object.defineProperty(ctxProto, 'status', {
@@ -985,6 +1128,9 @@
     try {
       ensureRegister().then(function () {
         var chain = Promise.resolve();
+        // Strapi adds config/server's cron.tasks before the bootstrap functions run.
+        var cronCfg = (host.config.server || {}).cron || {};
+        if (cronCfg.enabled !== false) chain = chain.then(function () { cron.add(configCronTasks()); });
         Object.keys(files.plugins || {}).sort().forEach(function (name) {
           var c = (host.config.plugins || {})[name]; // Strapi loads a local plugin config/plugins declares
           if (!c || c.enabled === false) return;
@@ -1806,6 +1952,6 @@
   }
 
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
-  return { strapi: strapi, factories: factories, serve: serve, hook: hook, bootstrap: bootstrap, subscribers: subscribers, transformResponse: transformResponse,
+  return { strapi: strapi, factories: factories, serve: serve, hook: hook, bootstrap: bootstrap, cronList: cronList, cronRun: cronRun, subscribers: subscribers, transformResponse: transformResponse,
     graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL, middlewareGraphQL: middlewareGraphQL };
 })

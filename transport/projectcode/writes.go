@@ -521,5 +521,5 @@ func (rt *Runtime) Bootstrap(ctx context.Context, limit time.Duration) error {
 	case res.err != "":
 		return fmt.Errorf("bootstrap(): %s", res.err)
 	}
-	return nil
+	return rt.keepForCron(v)
 }
