@@ -24,7 +24,7 @@ func TestHostileProjectCode(t *testing.T) {
 		}
 	}
 	fine()
-	for _, h := range []string{"loop", "grow", "repeat", "fill", "buffer", "fs", "exit", "throwString", "throwObject", "never"} {
+	for _, h := range []string{"loop", "grow", "repeat", "fill", "buffer", "fs", "exit", "throwString", "throwObject", "never", "interval", "bigBuffer", "bcryptCost"} {
 		start := time.Now()
 		st, b := srv.doAs(t, "", "GET", "/api/things/hostile/"+h, nil)
 		took := time.Since(start)
@@ -37,7 +37,7 @@ func TestHostileProjectCode(t *testing.T) {
 		fine()
 	}
 	log := srv.log.String()
-	for _, want := range []string{"ran out of time", "caps one allocation", "require('fs')", "no member 'exit'", "a thrown string", "a thrown object", "did not finish"} {
+	for _, want := range []string{"ran out of time", "caps one allocation", "require('fs')", "no member 'exit'", "a thrown string", "a thrown object", "did not finish", "in Quarry's sandbox"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the log does not say %q:\n%s", want, log)
 		}

@@ -1,7 +1,9 @@
 // Package jseval evaluates a Strapi project's CommonJS and TypeScript files (config/*.js,
 // src/api/*/routes/*.js, …) in-process, in a sandbox: an embedded pure-Go engine (goja),
-// Strapi's `env` helper, `require` limited to `path`, Strapi's factories and the project's own
-// files, no file system or network API, and a time limit. Values come back as JSON-like Go
+// Strapi's `env` helper, `require` limited to the modules the sandbox provides (modules.go:
+// lodash, uuid, bcrypt, jsonwebtoken, dayjs, Node's path, crypto, util, events, url, …),
+// Strapi's factories and the project's own files, Node's everyday globals (timers, Buffer,
+// URL; modules/globals.js), no file system or network API, and a time limit. Values come back as JSON-like Go
 // values (map[string]any, []any, string, float64, bool, nil), converted as JSON.stringify
 // converts them, since that is what a config value means once it leaves Node.
 package jseval
@@ -137,6 +139,10 @@ type sandbox struct {
 	unresolved []string
 	timer      *time.Timer
 	stopCtx    func() bool
+	// ctx and deadline bound the run under way, for the Go loops of the natives (bcrypt's
+	// rounds) that goja's interrupt cannot reach.
+	ctx      context.Context
+	deadline time.Time
 }
 
 func newSandbox(ctx context.Context, opts Options) (*sandbox, error) {
@@ -156,7 +162,8 @@ func newSandbox(ctx context.Context, opts Options) (*sandbox, error) {
 	}
 	rt := goja.New()
 	rt.SetMaxCallStackSize(2000)
-	s := &sandbox{rt: rt, opts: opts, root: root, cache: map[string]goja.Value{}, loading: map[string]bool{}}
+	s := &sandbox{rt: rt, opts: opts, root: root, cache: map[string]goja.Value{}, loading: map[string]bool{},
+		ctx: ctx, deadline: time.Now().Add(opts.Timeout)}
 	s.timer = time.AfterFunc(opts.Timeout, func() { rt.Interrupt(ErrTimeout) })
 	s.stopCtx = context.AfterFunc(ctx, func() { rt.Interrupt(ctx.Err()) })
 	if err := s.setupGlobals(); err != nil {
@@ -289,6 +296,36 @@ func (s *sandbox) setupGlobals() error {
 	}
 	s.cache["\x00env"] = env
 	s.cache["path"] = s.pathModule()
+	native := s.nativeModule()
+	s.cache[nativeKey] = native
+	prog, err := globalsProgram()
+	if err != nil {
+		return err
+	}
+	mkGlobals, err := rt.RunProgram(prog)
+	if err != nil {
+		return err
+	}
+	fn, _ = goja.AssertFunction(mkGlobals)
+	timers, err := fn(goja.Undefined(), rt.GlobalObject(), native, process)
+	if err != nil {
+		return err
+	}
+	s.cache["\x00timers"] = timers
+	s.cache["\x00Buffer"] = rt.Get("Buffer")
+	mkURL, err := rt.RunProgram(globalsOnce.url)
+	if err != nil {
+		return err
+	}
+	fn, _ = goja.AssertFunction(mkURL)
+	notProvided := func(c goja.FunctionCall) goja.Value {
+		return s.notImplemented(c.Argument(0).String() + " is not provided by Quarry's sandbox")
+	}
+	url, err := fn(goja.Undefined(), rt.GlobalObject(), native, rt.ToValue(notProvided))
+	if err != nil {
+		return err
+	}
+	s.cache["url"] = url
 	utils, err := rt.RunString(utilsSource)
 	if err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 	"crypto/sha512"
 	"crypto/subtle"
 	"embed"
-	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"hash"
@@ -19,17 +18,21 @@ import (
 	"github.com/dop251/goja"
 )
 
-// The npm modules real Strapi projects require most, written for Quarry's sandbox: lodash
-// (and lodash/<function>), slugify, qs, axios and node-fetch (over the sandbox's fetch, to
-// the hosts config/quarry allows); crypto's basics are Go's. A module not here is an
-// inert stub when reading files and a NotImplementedError (501) when running requests.
+// The npm modules real Strapi projects require most, written for Quarry's sandbox and checked
+// against the real packages (testdata/modules.cases): lodash (and lodash/<function>),
+// slugify, qs, axios and node-fetch (over the sandbox's fetch, to the hosts config/quarry
+// allows), uuid, bcrypt, bcryptjs, jsonwebtoken and dayjs; Node's util, events, querystring
+// and url, and crypto's basics in Go. A module not here is an inert stub when reading files
+// and a NotImplementedError (501) when running requests.
 //
 //go:embed modules/*.js
 var moduleFiles embed.FS
 
 // npmModules maps a module name to its embedded source.
 var npmModules = map[string]string{"lodash": "modules/lodash.js", "slugify": "modules/slugify.js", "qs": "modules/qs.js",
-	"axios": "modules/axios.js", "node-fetch": "modules/node-fetch.js"}
+	"axios": "modules/axios.js", "node-fetch": "modules/node-fetch.js", "uuid": "modules/uuid.js",
+	"bcrypt": "modules/bcrypt.js", "bcryptjs": "modules/bcryptjs.js", "jsonwebtoken": "modules/jsonwebtoken.js",
+	"dayjs": "modules/dayjs.js", "util": "modules/util.js", "events": "modules/events.js", "querystring": "modules/querystring.js"}
 
 // Provided reports whether the sandbox gives a module of that name (beyond the project's own
 // files), so that a project requiring it can run under Quarry.
@@ -42,7 +45,7 @@ func Provided(name string) bool {
 		return true
 	}
 	switch name {
-	case "crypto", "path", "@strapi/utils", "@strapi/strapi":
+	case "crypto", "path", "url", "buffer", "timers", "timers/promises", "@strapi/utils", "@strapi/strapi":
 		return true
 	}
 	return false
@@ -66,8 +69,12 @@ func (s *sandbox) builtin(name string) (v goja.Value, ok bool, err error) {
 		}
 		return lodash.ToObject(s.rt).Get(f), true, nil
 	}
-	if bare == "crypto" {
+	switch bare {
+	case "crypto":
 		return s.cryptoModule(), true, nil
+	case "buffer", "timers", "timers/promises":
+		v, err := s.rt.RunString(nodeGlobalModules[bare])
+		return v, true, err
 	}
 	return nil, false, nil
 }
@@ -78,40 +85,21 @@ func (s *sandbox) builtin(name string) (v goja.Value, ok bool, err error) {
 func (s *sandbox) cryptoModule() goja.Value {
 	rt := s.rt
 	bytesOf := func(v goja.Value, enc string) []byte {
-		if o, ok := v.(*goja.Object); ok {
-			if b, ok := o.Get("__bytes").Export().([]byte); ok {
-				return b
-			}
+		if _, ok := v.(*goja.Object); ok {
+			return bytesArg(rt, v)
 		}
-		str := v.String()
-		switch enc {
-		case "hex":
-			b, _ := hex.DecodeString(str)
-			return b
-		case "base64":
-			b, _ := base64.StdEncoding.DecodeString(str)
+		if b, ok := encodeString(v.String(), enc); ok {
 			return b
 		}
-		return []byte(str)
+		return utf8Of(v.String())
 	}
 	encode := func(b []byte, enc string) goja.Value {
-		switch enc {
-		case "hex":
-			return rt.ToValue(hex.EncodeToString(b))
-		case "base64":
-			return rt.ToValue(base64.StdEncoding.EncodeToString(b))
-		case "base64url":
-			return rt.ToValue(base64.RawURLEncoding.EncodeToString(b))
+		if str, ok := decodeBytes(b, enc); ok {
+			return rt.ToValue(str)
 		}
 		return rt.ToValue(string(b))
 	}
-	buffer := func(b []byte) goja.Value {
-		o := rt.NewObject()
-		o.Set("__bytes", b)
-		o.Set("length", len(b))
-		o.Set("toString", func(c goja.FunctionCall) goja.Value { return encode(b, c.Argument(0).String()) })
-		return o
-	}
+	buffer := s.newBuffer
 	newHash := func(alg string, key []byte) hash.Hash {
 		var f func() hash.Hash
 		switch strings.ToLower(strings.ReplaceAll(alg, "-", "")) {
@@ -141,7 +129,7 @@ func (s *sandbox) cryptoModule() goja.Value {
 		})
 		o.Set("digest", func(c goja.FunctionCall) goja.Value {
 			sum := h.Sum(nil)
-			if goja.IsUndefined(c.Argument(0)) {
+			if goja.IsUndefined(c.Argument(0)) || c.Argument(0).String() == "buffer" {
 				return buffer(sum)
 			}
 			return encode(sum, c.Argument(0).String())
@@ -173,6 +161,11 @@ func (s *sandbox) cryptoModule() goja.Value {
 		n, _ := rand.Int(rand.Reader, big.NewInt(hi-lo))
 		return rt.ToValue(lo + n.Int64())
 	})
+	// Node's crypto module carries the Web Crypto global's functions too.
+	if wc, ok := rt.Get("crypto").(*goja.Object); ok {
+		m.Set("webcrypto", wc)
+		m.Set("getRandomValues", wc.Get("getRandomValues"))
+	}
 	m.Set("timingSafeEqual", func(a, b goja.Value) bool {
 		x, y := bytesOf(a, ""), bytesOf(b, "")
 		if len(x) != len(y) {
@@ -190,4 +183,16 @@ func uuid4() string {
 	b[8] = b[8]&0x3f | 0x80
 	h := hex.EncodeToString(b[:])
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// nodeGlobalModules are Node's modules that give its globals by name.
+var nodeGlobalModules = map[string]string{
+	"buffer": `({ Buffer: Buffer, kMaxLength: 16777216, constants: { MAX_LENGTH: 16777216, MAX_STRING_LENGTH: 16777216 },
+  atob: atob, btoa: btoa, isUtf8: function (b) { return !new TextDecoder().decode(b).includes('\ufffd') || Buffer.from(new TextDecoder().decode(b)).equals(Buffer.from(b)); } })`,
+	"timers": `({ setTimeout: setTimeout, clearTimeout: clearTimeout, setInterval: setInterval, clearInterval: clearInterval,
+  setImmediate: setImmediate, clearImmediate: clearImmediate })`,
+	"timers/promises": `({
+  setTimeout: function (delay, value) { return new Promise(function (r) { setTimeout(function () { r(value); }, delay); }); },
+  setImmediate: function (value) { return new Promise(function (r) { setImmediate(function () { r(value); }); }); }
+})`,
 }

@@ -26,6 +26,7 @@ func NewVM(opts Options) (*VM, error) {
 		return nil, err
 	}
 	s.stop() // the sandbox's own timer: Run sets a limit per call
+	s.deadline = time.Time{}
 	return &VM{s: s}, nil
 }
 
@@ -76,11 +77,15 @@ func (v *VM) Run(ctx context.Context, limit time.Duration, fn func() error) erro
 	if limit <= 0 {
 		limit = DefaultTimeout
 	}
+	v.s.ctx, v.s.deadline = ctx, time.Now().Add(limit)
+	defer func() { v.s.ctx, v.s.deadline = context.Background(), time.Time{} }()
 	t := time.AfterFunc(limit, func() { rt.Interrupt(ErrTimeout) })
 	defer t.Stop()
 	stop := context.AfterFunc(ctx, func() { rt.Interrupt(ctx.Err()) })
 	defer stop()
 	err := fn()
+	// What the run left pending does not fire into the next caller's run.
+	v.resetTimers()
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
 		if e, ok := ie.Value().(error); ok {
@@ -108,4 +113,62 @@ func (s *sandbox) notImplemented(msg string) goja.Value {
 		return s.rt.NewGoError(errors.New(msg))
 	}
 	return e
+}
+
+// Settle runs the script's timers (setTimeout, setInterval, setImmediate) as they fall due,
+// really waiting for them, until done reports the script has settled or no timer is left;
+// inside Run, whose time limit and context bound the wait as they bound the script. Promise
+// jobs run after each timer's callback, as Node drains them between callbacks.
+func (v *VM) Settle(ctx context.Context, done func() bool) error {
+	timers := v.s.cache["\x00timers"].ToObject(v.s.rt)
+	next, _ := goja.AssertFunction(timers.Get("next"))
+	runOne, _ := goja.AssertFunction(timers.Get("runOne"))
+	for !done() {
+		d, err := next(timers)
+		if err != nil {
+			return err
+		}
+		due := d.ToInteger()
+		if due < 0 {
+			return nil
+		}
+		if wait := time.Until(time.UnixMilli(due)); wait > 0 {
+			if !v.s.deadline.IsZero() && time.Now().Add(wait).After(v.s.deadline) {
+				// Nothing but the timer can move the script on, and it falls due after
+				// the run's limit: the run has run out of time now.
+				return ErrTimeout
+			}
+			if err := sleep(ctx, wait); err != nil {
+				return err
+			}
+		}
+		if !v.s.deadline.IsZero() && time.Now().After(v.s.deadline) {
+			return ErrTimeout
+		}
+		if _, err := runOne(timers, v.s.rt.ToValue(time.Now().UnixMilli())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (v *VM) resetTimers() {
+	timers := v.s.cache["\x00timers"].ToObject(v.s.rt)
+	if reset, ok := goja.AssertFunction(timers.Get("reset")); ok {
+		_, _ = reset(timers)
+	}
 }

@@ -274,7 +274,12 @@ func (rt *Runtime) run(ctx context.Context, c *call, start func(v *vm, r *goja.R
 			return err
 		}
 		box = b.ToObject(r)
-		return nil
+		// A script waiting on a timer (await new Promise(r => setTimeout(r, 50))) settles
+		// when its timers have run.
+		return v.js.Settle(ctx, func() bool {
+			st := box.Get("state")
+			return st == nil || st.String() != "pending"
+		})
 	})
 	rt.heap.leave(v)
 	if err != nil {

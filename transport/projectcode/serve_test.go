@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/schemas"
@@ -277,3 +278,42 @@ func (w *nullWriter) Header() http.Header               { return w.h }
 func (w *nullWriter) WriteHeader(s int)                 { w.status = s }
 func (w *nullWriter) Write(p []byte) (int, error)       { return len(p), nil }
 func (w *nullWriter) WriteString(s string) (int, error) { return len(s), nil }
+
+// TestServeNodeAPI: a route's middleware waits on a timer and uses the modules and globals
+// real projects require (uuid, bcryptjs, jsonwebtoken, Buffer); an interval that never lets
+// the request settle is stopped by the time limit.
+func TestServeNodeAPI(t *testing.T) {
+	rt, route, _ := stampProject(t)
+	mw := `'use strict';
+const { v4, validate } = require('uuid');
+const bcrypt = require('bcryptjs');
+const jwt = require('jsonwebtoken');
+module.exports = () => async (ctx) => {
+  if (ctx.query.hang) { setInterval(() => {}, 5); return new Promise(() => {}); }
+  const t0 = Date.now();
+  await new Promise((r) => setTimeout(r, 30));
+  const hash = await bcrypt.hash('pw', 4);
+  const token = jwt.sign({ id: 7 }, 'secret', { expiresIn: '7d' });
+  ctx.body = { waited: Date.now() - t0 >= 30, uuid: validate(v4()), ok: await bcrypt.compare('pw', hash),
+    id: jwt.verify(token, 'secret').id, b64: Buffer.from('héllo').toString('base64') };
+};
+`
+	if err := os.WriteFile(filepath.Join(rt.Dir, "src", "middlewares", "stamp.js"), []byte(mw), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	who := &ir.Caller{Kind: ir.TokenCaller, TokenID: 1, TokenType: "full-access"}
+	for range 2 {
+		w := httptest.NewRecorder()
+		rt.Serve(w, httptest.NewRequest(http.MethodGet, "/api/articles", nil), route, who, nil, nil, "127.0.0.1")
+		if want := `{"waited":true,"uuid":true,"ok":true,"id":7,"b64":"aMOpbGxv"}`; w.Code != http.StatusOK || w.Body.String() != want {
+			t.Fatalf("%d %s, want %s", w.Code, w.Body.String(), want)
+		}
+	}
+	rt.Timeout = 200 * time.Millisecond
+	start := time.Now()
+	w := httptest.NewRecorder()
+	rt.Serve(w, httptest.NewRequest(http.MethodGet, "/api/articles?hang=1", nil), route, who, nil, nil, "127.0.0.1")
+	if w.Code != http.StatusInternalServerError || time.Since(start) > time.Second {
+		t.Fatalf("hanging route: %d after %v", w.Code, time.Since(start))
+	}
+}

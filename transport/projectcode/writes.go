@@ -506,6 +506,9 @@ func (rt *Runtime) Bootstrap(ctx context.Context, limit time.Duration) error {
 			return err
 		}
 		box := b.ToObject(r)
+		if err := v.js.Settle(ctx, func() bool { return boxString(box, "state") != "pending" }); err != nil {
+			return err
+		}
 		res.state, res.err = boxString(box, "state"), boxString(box, "error")
 		return nil
 	})

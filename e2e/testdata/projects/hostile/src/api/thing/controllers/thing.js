@@ -11,5 +11,8 @@ module.exports = require('@strapi/strapi').factories.createCoreController('api::
   async throwString() { throw 'boom'; },
   async throwObject() { throw { code: 42 }; },
   async never() { await new Promise(() => {}); },
+  async interval() { setInterval(() => {}, 0); await new Promise(() => {}); },
+  async bigBuffer() { return Buffer.alloc(2 ** 30).length; },
+  async bcryptCost() { return require('bcryptjs').hashSync('x', 31); },
   async fine(ctx) { ctx.body = { count: await strapi.db.query('api::thing.thing').count() }; },
 }));
