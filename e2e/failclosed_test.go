@@ -245,7 +245,7 @@ func TestUnprovidedModules(t *testing.T) {
 	if !listed {
 		t.Errorf("quarry routes does not refuse GET /api/writers for 'stripe': %v", rest)
 	}
-	for path, module := range map[string]string{"/api/writers": "stripe", "/api/footer": "dayjs"} {
+	for path, module := range map[string]string{"/api/writers": "stripe", "/api/footer": "moment"} {
 		st, b := srv.do(t, "GET", path, nil)
 		if st != 501 || !strings.Contains(string(b), `"name":"NotImplementedError"`) || !strings.Contains(string(b), module) {
 			t.Errorf("GET %s: %d %s, want 501 naming %s", path, st, b, module)

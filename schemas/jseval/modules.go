@@ -101,19 +101,8 @@ func (s *sandbox) cryptoModule() goja.Value {
 	}
 	buffer := s.newBuffer
 	newHash := func(alg string, key []byte) hash.Hash {
-		var f func() hash.Hash
-		switch strings.ToLower(strings.ReplaceAll(alg, "-", "")) {
-		case "md5":
-			f = md5.New
-		case "sha1":
-			f = sha1.New
-		case "sha256":
-			f = sha256.New
-		case "sha384":
-			f = sha512.New384
-		case "sha512":
-			f = sha512.New
-		default:
+		f, ok := digest(alg)
+		if !ok {
 			panic(rt.NewTypeError(fmt.Sprintf("Digest method not supported: %s", alg)))
 		}
 		if key != nil {
@@ -195,4 +184,22 @@ var nodeGlobalModules = map[string]string{
   setTimeout: function (delay, value) { return new Promise(function (r) { setTimeout(function () { r(value); }, delay); }); },
   setImmediate: function (value) { return new Promise(function (r) { setImmediate(function () { r(value); }); }); }
 })`,
+}
+
+// digest is node's crypto hash of that name (md5, sha1, sha256, sha384, sha512; case and
+// dashes ignored, as Node's lookup ignores them).
+func digest(alg string) (func() hash.Hash, bool) {
+	switch strings.ToLower(strings.ReplaceAll(alg, "-", "")) {
+	case "md5":
+		return md5.New, true
+	case "sha1":
+		return sha1.New, true
+	case "sha256":
+		return sha256.New, true
+	case "sha384":
+		return sha512.New384, true
+	case "sha512":
+		return sha512.New, true
+	}
+	return nil, false
 }

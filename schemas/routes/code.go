@@ -977,28 +977,7 @@ func (m *Model) ReadEvents(uid string, events ...string) bool {
 // subscriber's, which sees only reads there) around the entity service's reads, so those are
 // runnable lifecycle code; any other stays code Quarry does not run.
 func (m *Model) GraphQLQueryHooks(uid string, events []string) []Code {
-	if m == nil {
-		return nil
-	}
-	var out []Code
-	for _, key := range []string{uid, "*"} {
-		l := m.Lifecycles[key]
-		if l == nil {
-			continue
-		}
-		for i, c := range l.Code {
-			match, _, readOnly, _ := runs(l.hooksOf[i], events)
-			if !match {
-				continue
-			}
-			c.Lifecycle = readOnly && c.Runnable
-			if !readOnly {
-				c.Runnable = false
-			}
-			out = append(out, c)
-		}
-	}
-	return out
+	return m.reached(uid, events, func(readOnly, _ bool) bool { return readOnly })
 }
 
 // GraphQLMutationHooks is the lifecycle code a generated GraphQL mutation (create, update,
@@ -1010,7 +989,17 @@ func (m *Model) GraphQLMutationHooks(uid, action string) []Code {
 	if !m.ReadHooks(uid, action) {
 		return m.Hooks(uid, Events(action))
 	}
-	events := Events(action)
+	return m.reached(uid, Events(action), func(_, known bool) bool { return known })
+}
+
+// reached is the lifecycle code of uid's model (and of every model's, "*") whose hooks meet
+// events, each runnable lifecycle code where the runtime runs it (runsThere, told whether
+// the hooks met are all read hooks and whether all are hooks it knows), and code Quarry does
+// not run otherwise.
+func (m *Model) reached(uid string, events []string, runsThere func(readOnly, known bool) bool) []Code {
+	if m == nil {
+		return nil
+	}
 	var out []Code
 	for _, key := range []string{uid, "*"} {
 		l := m.Lifecycles[key]
@@ -1018,12 +1007,13 @@ func (m *Model) GraphQLMutationHooks(uid, action string) []Code {
 			continue
 		}
 		for i, c := range l.Code {
-			match, _, _, known := runs(l.hooksOf[i], events)
+			match, _, readOnly, known := runs(l.hooksOf[i], events)
 			if !match {
 				continue
 			}
-			c.Lifecycle = known && c.Runnable
-			if !known {
+			there := runsThere(readOnly, known)
+			c.Lifecycle = there && c.Runnable
+			if !there {
 				c.Runnable = false
 			}
 			out = append(out, c)

@@ -4,7 +4,7 @@
 // that reaches it answers 501 naming the module.
 module.exports = require('@strapi/strapi').factories.createCoreController('api::footer.footer', () => ({
   async find(ctx) {
-    const dayjs = require('dayjs');
-    ctx.body = { year: dayjs().year() };
+    const moment = require('moment');
+    ctx.body = { year: moment().year() };
   },
 }));
