@@ -2,6 +2,9 @@ package e2e
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -41,4 +44,42 @@ const longTitle = "This title is far too long for a task: it runs past the eight
 
 func TestLocalPluginContentType(t *testing.T) {
 	replayProject(t, "localplugin", localPluginSteps, *updateLocalPlugin, "-update-localplugin")
+}
+
+// TestLocalPluginLifecyclesNotRunnable: a local plugin content type whose lifecycles require
+// a module Quarry does not provide is never written without them: a write from another
+// route's code answers 501 and stores nothing.
+func TestLocalPluginLifecyclesNotRunnable(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "localplugin"))
+	lc := filepath.Join(app, "src", "plugins", "todo", "server", "content-types", "task", "lifecycles.js")
+	src, err := os.ReadFile(lc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lc, append([]byte("const stripe = require('stripe');\n"), src...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctrl := `module.exports = require('@strapi/strapi').factories.createCoreController('api::board.board', ({ strapi }) => ({
+  async find(ctx) {
+    const task = await strapi.entityService.create('plugin::todo.task', { data: { title: 'through a board' } });
+    ctx.body = { task };
+  },
+}));
+`
+	if err := os.WriteFile(filepath.Join(app, "src", "api", "board", "controllers", "board.js"), []byte(ctrl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := start(t, backends()[0], app)
+	st, body, _ := srv.send(t, "", "GET", "/api/boards", "", nil)
+	if st != 501 || !strings.Contains(string(body), "stripe") {
+		t.Fatalf("a write whose lifecycles Quarry cannot run: %d %s, want 501 naming the module", st, body)
+	}
+	st, body = srv.do(t, "POST", "/graphql", []byte(`{"query":"{ boards { data { id } } }"}`))
+	if st != 200 || strings.Contains(string(body), "errors") {
+		t.Fatalf("graphql boards: %d %s", st, body)
+	}
+	st, body = srv.do(t, "POST", "/graphql", []byte(`{"query":"mutation { createTodoTask(data: { title: \"x\" }) { data { id } } }"}`))
+	if st != 501 && !strings.Contains(string(body), "NotImplementedError") {
+		t.Fatalf("createTodoTask without its lifecycles: %d %s", st, body)
+	}
 }

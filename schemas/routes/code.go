@@ -829,12 +829,14 @@ func (m *Model) localPluginLifecycles(rel, name string, res *jseval.Result) {
 	}
 }
 
-// PluginLifecycles are the local plugins' content types whose lifecycles Quarry runs (their
-// contentTypes export declares them as an object of hooks).
+// PluginLifecycles are the local plugins' content types with lifecycles (their contentTypes
+// export declares them), which every write of them runs.
 func (m *Model) PluginLifecycles() []string {
 	var out []string
 	for uid, l := range m.Lifecycles {
-		if strings.HasPrefix(uid, "plugin::") && slices.ContainsFunc(l.Code, func(c Code) bool { return c.Lifecycle }) {
+		// Those Quarry cannot run too: the sandbox then fails to load them and refuses the
+		// write (501), as for an API's lifecycles file, never writing without them.
+		if strings.HasPrefix(uid, "plugin::") && len(l.Code) > 0 {
 			out = append(out, uid)
 		}
 	}

@@ -1406,20 +1406,29 @@
   function lifecycleModule(uid) {
     var mod = lifecycleModules[uid];
     if (mod === undefined) {
-      if (uid.indexOf('plugin::') === 0) {
-        // A local plugin's content type: the lifecycles its contentTypes export declares
-        // ({ schema, lifecycles }), as Strapi registers them.
-        var rest = uid.slice('plugin::'.length), dot = rest.indexOf('.');
-        var lp = dot > 0 ? localPlugin(rest.slice(0, dot)) : undefined;
-        var ct = lp && lp.contentTypes && lp.contentTypes[rest.slice(dot + 1)];
-        mod = (ct && ct.lifecycles) || null;
-      } else {
-        var f = files.lifecycles[uid];
-        mod = f ? projectRequire(f) : null;
+      try { mod = loadLifecycles(uid); } catch (e) {
+        // A lifecycles module Quarry cannot load (a module it does not provide): the write
+        // is refused, never run without its hooks.
+        throw new errors.NotImplementedError('The lifecycles of ' + uid + ' could not be loaded under Quarry: ' + (e && e.message ? e.message : String(e)));
       }
-      if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
       lifecycleModules[uid] = mod;
     }
+    return mod;
+  }
+  function loadLifecycles(uid) {
+    var mod;
+    if (uid.indexOf('plugin::') === 0) {
+      // A local plugin's content type: the lifecycles its contentTypes export declares
+      // ({ schema, lifecycles }), as Strapi registers them.
+      var rest = uid.slice('plugin::'.length), dot = rest.indexOf('.');
+      var lp = dot > 0 ? localPlugin(rest.slice(0, dot)) : undefined;
+      var ct = lp && lp.contentTypes && lp.contentTypes[rest.slice(dot + 1)];
+      mod = (ct && ct.lifecycles) || null;
+    } else {
+      var f = files.lifecycles[uid];
+      mod = f ? projectRequire(f) : null;
+    }
+    if (mod && mod.__esModule && mod.default !== undefined) mod = mod.default;
     return mod;
   }
   // manyWrite is the query engine's createMany, updateMany or deleteMany of a model with
