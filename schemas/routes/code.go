@@ -999,6 +999,18 @@ func (m *Model) GraphQLMutationHooks(uid, action string) []Code {
 // the hooks met are all read hooks and whether all are hooks it knows), and code Quarry does
 // not run otherwise.
 func (m *Model) reached(uid string, events []string, runsThere func(readOnly, known bool) bool) []Code {
+	return m.eachHook(uid, events, func(c *Code, _, readOnly, known bool) {
+		there := runsThere(readOnly, known)
+		c.Lifecycle = there && c.Runnable
+		if !there {
+			c.Runnable = false
+		}
+	})
+}
+
+// eachHook is the lifecycle code of uid's model (and of every model's, "*") whose hooks meet
+// events, each as mark leaves it, told what the hooks met are (see runs).
+func (m *Model) eachHook(uid string, events []string, mark func(c *Code, writeOnly, readOnly, known bool)) []Code {
 	if m == nil {
 		return nil
 	}
@@ -1009,15 +1021,11 @@ func (m *Model) reached(uid string, events []string, runsThere func(readOnly, kn
 			continue
 		}
 		for i, c := range l.Code {
-			match, _, readOnly, known := runs(l.hooksOf[i], events)
+			match, writeOnly, readOnly, known := runs(l.hooksOf[i], events)
 			if !match {
 				continue
 			}
-			there := runsThere(readOnly, known)
-			c.Lifecycle = there && c.Runnable
-			if !there {
-				c.Runnable = false
-			}
+			mark(&c, writeOnly, readOnly, known)
 			out = append(out, c)
 		}
 	}
@@ -1036,33 +1044,17 @@ func (m *Model) Hooks(uid string, events []string) []Code {
 func (m *Model) hooks(uid string, events []string, action string) []Code {
 	reads := action == "find" || action == "findOne"
 	writes := action == "create" || action == "update" || action == "delete"
-	if m == nil {
-		return nil
-	}
-	var out []Code
-	for _, key := range []string{uid, "*"} {
-		l := m.Lifecycles[key]
-		if l == nil {
-			continue
+	return m.eachHook(uid, events, func(c *Code, writeOnly, readOnly, known bool) {
+		switch {
+		case writeOnly:
+			c.Lifecycle = c.Lifecycle && c.Runnable
+		case reads && readOnly, writes && known:
+			// The route's own chain runs them: it is project code of the route.
+			c.Lifecycle = false
+		default:
+			c.Runnable, c.Lifecycle = false, false
 		}
-		for i, c := range l.Code {
-			match, writeOnly, readOnly, known := runs(l.hooksOf[i], events)
-			if !match {
-				continue
-			}
-			switch {
-			case writeOnly:
-				c.Lifecycle = c.Lifecycle && c.Runnable
-			case reads && readOnly, writes && known:
-				// The route's own chain runs them: it is project code of the route.
-				c.Lifecycle = false
-			default:
-				c.Runnable, c.Lifecycle = false, false
-			}
-			out = append(out, c)
-		}
-	}
-	return out
+	})
 }
 
 // PluginCode is the code a plugin's route runs that Quarry does not: what the project's
