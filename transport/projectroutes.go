@@ -19,6 +19,7 @@ import (
 
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/jsonw"
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
@@ -111,15 +112,13 @@ func withForm(r *http.Request, form *upload.Form) *http.Request {
 // the order they came, a field sent once as its string, several times as an array (a
 // repeat after an empty value replaces it, as koa-body's truthiness check does).
 func formFields(form *upload.Form) []byte {
-	var b bytes.Buffer
+	var b jsonw.Buffer
 	b.WriteByte('{')
 	for i, name := range form.Names {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(name)
-		b.Write(k)
-		b.WriteByte(':')
+		b.Key(name)
 		var vals []string
 		for _, v := range form.Fields[name] {
 			if len(vals) == 1 && vals[0] == "" {
@@ -127,13 +126,22 @@ func formFields(form *upload.Form) []byte {
 			}
 			vals = append(vals, v)
 		}
-		var out []byte
-		if len(vals) == 1 {
-			out, _ = json.Marshal(vals[0])
-		} else {
-			out, _ = json.Marshal(vals)
+		switch len(vals) {
+		case 0:
+			b.WriteString("null")
+			continue
+		case 1:
+			b.Str(vals[0])
+			continue
 		}
-		b.Write(out)
+		b.WriteByte('[')
+		for j, v := range vals {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.Str(v)
+		}
+		b.WriteByte(']')
 	}
 	b.WriteByte('}')
 	return b.Bytes()
