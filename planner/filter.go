@@ -3,6 +3,9 @@ package planner
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -353,12 +356,24 @@ func (b *builder) search(m *schemas.Model, term string) (plan.Expr, error) {
 	return or, nil
 }
 
-// isJSNumber says whether lodash's toNumber reads s as a number (not NaN): blank is 0,
-// decimal and exponent forms, Infinity, and 0x/0o/0b integers, around any whitespace.
+// isJSNumber says whether lodash's toNumber reads s as a number (not NaN): blank is 0, and
+// otherwise what JavaScript's Number reads.
 func isJSNumber(s string) bool {
 	s = strings.TrimSpace(s)
-	if s == "" {
-		return true
+	return s == "" || !math.IsNaN(JSNumber(s))
+}
+
+var jsDecimal = regexp.MustCompile(`^[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)$`)
+
+// JSNumber is JavaScript's Number(string) for a string without white space: NaN for what
+// it does not read as a number (Go's ParseFloat also reads "inf", "nan", hex floats and
+// underscores, which JavaScript does not).
+func JSNumber(s string) float64 {
+	switch s {
+	case "Infinity", "+Infinity":
+		return math.Inf(1)
+	case "-Infinity":
+		return math.Inf(-1)
 	}
 	if len(s) > 2 && s[0] == '0' {
 		base := 0
@@ -371,19 +386,21 @@ func isJSNumber(s string) bool {
 			base = 2
 		}
 		if base != 0 {
-			_, err := strconv.ParseUint(s[2:], base, 64)
-			return err == nil || errors.Is(err, strconv.ErrRange)
+			digits := s[2:]
+			n, ok := new(big.Int).SetString(digits, base)
+			if !ok || digits[0] == '+' || digits[0] == '-' {
+				return math.NaN()
+			}
+			f, _ := new(big.Float).SetInt(n).Float64()
+			return f
 		}
 	}
-	t := strings.TrimLeft(s, "+-")
-	if t == "Infinity" {
-		return len(s)-len(t) <= 1
+	if !jsDecimal.MatchString(s) {
+		return math.NaN()
 	}
-	for _, c := range t {
-		if !(c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
-			return false // Go also reads "inf", "nan", hex floats and underscores
-		}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return math.NaN()
 	}
-	_, err := strconv.ParseFloat(s, 64)
-	return err == nil || errors.Is(err, strconv.ErrRange)
+	return f
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/quarrycms/quarry/ir/jsonw"
+	"github.com/quarrycms/quarry/planner"
 )
 
 // This file mirrors the few JavaScript and yup conversions whose output reaches clients:
@@ -235,46 +236,8 @@ func isJSSpace(r rune) bool {
 }
 
 var (
-	jsDecimalRe = regexp.MustCompile(`^[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)$`)
-	jsFloatPfx  = regexp.MustCompile(`^[+-]?(?:Infinity|\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)`)
+	jsFloatPfx = regexp.MustCompile(`^[+-]?(?:Infinity|\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)`)
 )
-
-// jsToNumber is JavaScript's Number(string) for a string without white space.
-func jsToNumber(s string) float64 {
-	switch s {
-	case "Infinity", "+Infinity":
-		return math.Inf(1)
-	case "-Infinity":
-		return math.Inf(-1)
-	}
-	if len(s) > 2 && s[0] == '0' {
-		base := 0
-		switch s[1] {
-		case 'x', 'X':
-			base = 16
-		case 'o', 'O':
-			base = 8
-		case 'b', 'B':
-			base = 2
-		}
-		if base != 0 {
-			n, ok := new(big.Int).SetString(s[2:], base)
-			if !ok {
-				return math.NaN()
-			}
-			f, _ := new(big.Float).SetInt(n).Float64()
-			return f
-		}
-	}
-	if !jsDecimalRe.MatchString(s) {
-		return math.NaN()
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return math.NaN()
-	}
-	return f
-}
 
 // jsParseFloat is JavaScript's parseFloat(String(value)).
 func jsParseFloat(s string) float64 {
@@ -290,7 +253,7 @@ func jsParseFloat(s string) float64 {
 		}
 		return math.Inf(1)
 	}
-	return jsToNumber(m)
+	return planner.JSNumber(m)
 }
 
 // yupNumber is the cast of yup.number(): it returns NaN for what is not a number.
@@ -322,7 +285,7 @@ func yupNumberString(x string) float64 {
 	if s == "" {
 		return math.NaN()
 	}
-	return jsToNumber(s)
+	return planner.JSNumber(s)
 }
 
 // castBool is the cast of Strapi's boolean attributes: booleans, and values whose String()
