@@ -111,7 +111,8 @@ func (s *Server) appNames() string {
 func (s *Server) AppNext(ctx context.Context, method, path, rawQuery string, body []byte) (int, string, http.Header) {
 	ctx = context.WithValue(ctx, appDoneKey{}, true)
 	if d := projectcode.DeferredFrom(ctx); d != nil && !s.appPath(path) {
-		req, err := s.reentry(ctx, method, path, rawQuery, nil)
+		// A HEAD answers the status and headers the GET will, without reading the file twice.
+		req, err := s.reentry(ctx, http.MethodHead, path, rawQuery, nil)
 		if err != nil {
 			return http.StatusBadRequest, `{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid request","details":{}}}`, nil
 		}
