@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"flag"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -23,6 +24,11 @@ type ownCodeStep struct {
 	// Instead is Quarry's answer where it differs from Strapi's on purpose: a 400 where
 	// Strapi crashes (500) on the input, or less where Strapi's answer leaks.
 	Instead *instead
+	// Cookies sends the cookies earlier Cookies steps were given back (a browser's jar), or
+	// Cookie alone when it is set; the answer's Set-Cookie lines are recorded after its body
+	// and kept in the jar.
+	Cookies bool
+	Cookie  string
 }
 
 // instead is the answer Quarry gives in place of the recorded one, and why.
@@ -136,6 +142,34 @@ var jwtMask = regexp.MustCompile(`"jwt":"[^"]*"`)
 type ownCodeClient struct {
 	srv  *server
 	jwts map[string]string
+	jar  []*http.Cookie
+}
+
+// jwtCookieMask hides the value of a cookie holding a JWT, and of its signature, which change
+// with the time the token was issued.
+var jwtCookieMask = regexp.MustCompile(`(^|; |\n(?:set-cookie|cookie): )([A-Za-z0-9_.]+)=(eyJ[^;\s]*)`)
+
+// cookieLines are a response's Set-Cookie lines as the step records them, JWTs masked (and
+// the signature of a cookie holding one).
+func cookieLines(h http.Header) string {
+	var b strings.Builder
+	jwtNames := map[string]bool{}
+	for _, line := range h.Values("Set-Cookie") {
+		if m := jwtCookieMask.FindStringSubmatch("\nset-cookie: " + line); m != nil {
+			jwtNames[m[2]+".sig"] = true
+		}
+	}
+	for _, line := range h.Values("Set-Cookie") {
+		line = jwtCookieMask.ReplaceAllString("\nset-cookie: "+line, "$1$2=<jwt>")
+		for n := range jwtNames {
+			if rest, ok := strings.CutPrefix(line, "\nset-cookie: "+n+"="); ok && !strings.HasPrefix(rest, ";") {
+				_, after, _ := strings.Cut(rest, ";")
+				line = "\nset-cookie: " + n + "=<sig>;" + after
+			}
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
@@ -163,7 +197,37 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 	if st.Form != nil {
 		body, ct = formBody(t, st.Form)
 	}
-	status, b, _ := c.srv.send(t, token, method, st.Path, ct, body)
+	var extra http.Header
+	if st.Cookies || st.Cookie != "" {
+		var parts []string
+		if st.Cookie != "" {
+			parts = append(parts, st.Cookie)
+		} else {
+			for _, ck := range c.jar {
+				parts = append(parts, ck.Name+"="+ck.Value)
+			}
+		}
+		if len(parts) > 0 {
+			extra = http.Header{"Cookie": {strings.Join(parts, "; ")}}
+		}
+	}
+	status, b, hdr := c.srv.sendHeader(t, token, method, st.Path, ct, body, extra)
+	cookies := ""
+	if st.Cookies {
+		cookies = cookieLines(hdr)
+		for _, ck := range (&http.Response{Header: hdr}).Cookies() {
+			kept := c.jar[:0]
+			for _, old := range c.jar {
+				if old.Name != ck.Name {
+					kept = append(kept, old)
+				}
+			}
+			c.jar = kept
+			if ck.Value != "" {
+				c.jar = append(c.jar, ck)
+			}
+		}
+	}
 	if st.Register != "" {
 		var out struct {
 			JWT string `json:"jwt"`
@@ -173,7 +237,7 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 		}
 		c.jwts[st.Register] = out.JWT
 	}
-	return status, mask(jwtMask.ReplaceAllString(string(b), `"jwt":"<jwt>"`))
+	return status, mask(jwtMask.ReplaceAllString(string(b), `"jwt":"<jwt>"`)) + cookies
 }
 
 // TestOwnCode runs a project with code of its own (testdata/projects/owncode: an owner

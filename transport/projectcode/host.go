@@ -2,6 +2,9 @@ package projectcode
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha1"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,6 +62,8 @@ type readArgs struct {
 
 func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 	switch op {
+	case "cookie.sign", "cookie.index":
+		return cookieSignature(op, args)
 	case "store.get", "store.set", "store.delete":
 		var a database.StoreEntry
 		if err := json.Unmarshal(args, &a); err != nil {
@@ -332,6 +337,28 @@ func (rt *Runtime) native(c *call, uid, action string, id *string, query, body [
 	return status, out, nil
 }
 
+// requestHeaders are the request's headers as the project's code left them (ctx.request.headers,
+// JSON): text as it is, numbers and booleans as their text (Node's http writes them so), and
+// nothing for other values; nil when the code gave none.
+func requestHeaders(raw []byte) map[string]string {
+	var m map[string]any
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		switch x := v.(type) {
+		case string:
+			out[strings.ToLower(k)] = x
+		case float64:
+			out[strings.ToLower(k)] = strconv.FormatFloat(x, 'f', -1, 64)
+		case bool:
+			out[strings.ToLower(k)] = strconv.FormatBool(x)
+		}
+	}
+	return out
+}
+
 // jsonBody is a request body the project's code left (JSON): nil for none or null.
 func jsonBody(body []byte) []byte {
 	if len(body) == 0 || string(body) == "null" {
@@ -342,12 +369,12 @@ func jsonBody(body []byte) []byte {
 
 // nativeRoute answers the request's own route natively for a chain that ends there (app:
 // the end of the app-level middlewares), with the query and body (JSON) the chain left.
-func (rt *Runtime) nativeRoute(c *call, query, body []byte, app bool) (int, string, http.Header) {
+func (rt *Runtime) nativeRoute(c *call, query, body []byte, app bool, header []byte) (int, string, http.Header) {
 	if c == nil {
 		return 501, `{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"a plugin's action is not available outside a request under Quarry","details":{}}}`, nil
 	}
 	if app {
-		return rt.Host.AppNext(c.ctx, c.method, c.path, QueryString(query), jsonBody(body))
+		return rt.Host.AppNext(c.ctx, c.method, c.path, QueryString(query), jsonBody(body), requestHeaders(header))
 	}
 	status, out := rt.Host.NativeRoute(c.ctx, c.method, c.path, QueryString(query), jsonBody(body))
 	return status, out, nil
@@ -524,4 +551,34 @@ func orderedValue(dec *json.Decoder) (any, error) {
 func (rt *Runtime) model(uid string) (*schemas.Model, bool) {
 	m, ok := rt.Schema.Models[uid]
 	return m, ok && m != nil
+}
+
+// cookieSignature is keygrip's sign (the digest of data with key) and index (which of keys
+// signed data as digest, -1 for none), as the cookies package signs ctx.cookies: HMAC-SHA1,
+// base64 with '/', '+' and '=' made URL-safe ('_', '-', nothing). Keys never enter the
+// answer; index compares in constant time.
+func cookieSignature(op string, args []byte) ([]byte, error) {
+	var a struct {
+		Data   string   `json:"data"`
+		Key    string   `json:"key"`
+		Digest string   `json:"digest"`
+		Keys   []string `json:"keys"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil {
+		return nil, fmt.Errorf("cookie signature: %w", err)
+	}
+	sign := func(key string) string {
+		m := hmac.New(sha1.New, []byte(key))
+		m.Write([]byte(a.Data))
+		return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+	}
+	if op == "cookie.sign" {
+		return json.Marshal(sign(a.Key))
+	}
+	for i, k := range a.Keys {
+		if hmac.Equal([]byte(a.Digest), []byte(sign(k))) {
+			return json.Marshal(i)
+		}
+	}
+	return json.Marshal(-1)
 }

@@ -56,7 +56,9 @@ type Host interface {
 	// AppNext serves a request whose app-level middlewares have run, as the router serves
 	// it (its route's own chain included), with the query and JSON body they left: its
 	// status, body and headers.
-	AppNext(ctx context.Context, method, path, rawQuery string, body []byte) (int, string, http.Header)
+	// header is the request's headers as the middlewares left them (lower-case names, first
+	// values): an Authorization a middleware made from a cookie authenticates the request.
+	AppNext(ctx context.Context, method, path, rawQuery string, body []byte, header map[string]string) (int, string, http.Header)
 	// User is the users-permissions user with its role, as Strapi puts it in ctx.state.user
 	// (flat JSON, without password and tokens); nil when there is none.
 	User(ctx context.Context, id int64) ([]byte, error)
@@ -345,12 +347,19 @@ func (rt *Runtime) newVM() (*vm, error) {
 		return r.ToValue(body)
 	})
 	host.Set("nativeRoute", func(c goja.FunctionCall) goja.Value {
-		status, body, hdr := rt.nativeRoute(v.cur, jsonArg(c.Argument(0)), jsonArg(c.Argument(1)), c.Argument(2).ToBoolean())
+		status, body, hdr := rt.nativeRoute(v.cur, jsonArg(c.Argument(0)), jsonArg(c.Argument(1)), c.Argument(2).ToBoolean(), jsonArg(c.Argument(3)))
 		v.status = status
 		v.headers = v.headers[:0]
 		for k, vals := range hdr {
-			if len(vals) > 0 && k != "Content-Length" {
-				v.headers = append(v.headers, strings.ToLower(k), vals[0])
+			if len(vals) == 0 || k == "Content-Length" {
+				continue
+			}
+			if k != "Set-Cookie" {
+				vals = vals[:1]
+			}
+			// Set-Cookie's lines come one pair each; strapi.js gathers them.
+			for _, val := range vals {
+				v.headers = append(v.headers, strings.ToLower(k), val)
 			}
 		}
 		return r.ToValue(body)

@@ -964,7 +964,26 @@
     get: function () { var a = [this.__req.ip]; ownData(this, 'ips', a); return a; },
     set: ownSetter('ips'), configurable: true
   });
-  Object.defineProperty(ctxProto, 'cookies', { get: function () { return noCookies; }, set: ownSetter('cookies'), configurable: true });
+  // ctx.cookies is made when first read, as Koa makes it: the cookies package with the app's
+  // keys and the request's secure flag.
+  Object.defineProperty(ctxProto, 'cookies', {
+    get: function () { if (this.__cookies === undefined) hidden(this, '__cookies', new Cookies(this)); return this.__cookies; },
+    set: function (v) { if (this.__cookies === undefined) hidden(this, '__cookies', v); else this.__cookies = v; },
+    configurable: true
+  });
+  // ctx.protocol and ctx.secure as Koa's: https over TLS; behind a proxy the app trusts
+  // (config/server proxy: true) the first X-Forwarded-Proto; http otherwise.
+  function protocol() {
+    var req = this.__req;
+    if (req.encrypted) return 'https';
+    if (!strapi.config.get('server.proxy')) return 'http';
+    var p = req.headers['x-forwarded-proto'];
+    return p ? String(p).split(/\s*,\s*/, 1)[0] : 'http';
+  }
+  [ctxProto, requestProto].forEach(function (proto) {
+    Object.defineProperty(proto, 'protocol', { get: protocol, set: ownSetter('protocol'), configurable: true });
+    Object.defineProperty(proto, 'secure', { get: function () { return this.protocol === 'https'; }, set: ownSetter('secure'), configurable: true });
+  });
   Object.defineProperty(responseProto, '__res', { get: function () { return this.__ctx.__res; } });
   // hidden is Object.defineProperty(o, k, { value: v, writable: true }), done by the host
   // without a descriptor object for each of a request's internals.
@@ -1003,7 +1022,102 @@
     });
     return byField;
   }
-  var noCookies = { get: function () { return undefined; }, set: function () {} };
+  // ---- Cookies: the cookies package (0.9) Koa gives every request as ctx.cookies ----
+  // get reads the request's Cookie header (as the code left it); with options and the app's
+  // keys (config/server app.keys) it checks the value against its .sig cookie (keygrip:
+  // HMAC-SHA1, any key; a stale key re-signs with the first, a bad signature clears .sig).
+  // set adds a Set-Cookie line (path / and httponly unless told otherwise), and with options
+  // and keys a .sig line signing it; a secure cookie over plain http throws, as Koa's does.
+  function appKeys() {
+    var k = strapi.config.get('server.app.keys');
+    if (typeof k === 'string') k = k.split(',');
+    return Array.isArray(k) && k.length > 0 ? k.map(String) : null;
+  }
+  var cookieField = /^[\u0009\u0020-\u007e\u0080-\u00ff]+$/;
+  var cookieDomain = /^([.]?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)([.][a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+  var cookiePath = /^[ -:=-~]*$/, cookiePriority = /^(?:low|medium|high)$/i, cookieSameSite = /^(?:lax|none|strict)$/i;
+  function Cookie(name, value, attrs) {
+    if (!cookieField.test(name) || /[;=]/.test(name)) throw new TypeError('argument name is invalid');
+    if (value && (!cookieField.test(value) || /[;]/.test(value))) throw new TypeError('argument value is invalid');
+    this.name = name;
+    this.value = value || '';
+    for (var k in attrs) this[k] = attrs[k];
+    if (!this.value) { this.expires = new Date(0); this.maxAge = null; }
+    if (this.path && !cookiePath.test(this.path)) throw new TypeError('option path is invalid');
+    if (this.domain && !cookieDomain.test(this.domain)) throw new TypeError('option domain is invalid');
+    if (typeof this.maxAge === 'number' ? (isNaN(this.maxAge) || !isFinite(this.maxAge)) : this.maxAge) throw new TypeError('option maxAge is invalid');
+    if (this.priority && !cookiePriority.test(this.priority)) throw new TypeError('option priority is invalid');
+    if (this.sameSite && this.sameSite !== true && !cookieSameSite.test(this.sameSite)) throw new TypeError('option sameSite is invalid');
+  }
+  Cookie.prototype.path = '/';
+  Cookie.prototype.expires = undefined;
+  Cookie.prototype.domain = undefined;
+  Cookie.prototype.httpOnly = true;
+  Cookie.prototype.partitioned = false;
+  Cookie.prototype.priority = undefined;
+  Cookie.prototype.sameSite = false;
+  Cookie.prototype.secure = false;
+  Cookie.prototype.overwrite = false;
+  Cookie.prototype.toString = function () { return this.name + '=' + this.value; };
+  Cookie.prototype.toHeader = function () {
+    var header = this.toString();
+    if (this.maxAge) this.expires = new Date(Date.now() + this.maxAge);
+    if (this.path) header += '; path=' + this.path;
+    if (this.expires) header += '; expires=' + this.expires.toUTCString();
+    if (this.domain) header += '; domain=' + this.domain;
+    if (this.priority) header += '; priority=' + this.priority.toLowerCase();
+    if (this.sameSite) header += '; samesite=' + (this.sameSite === true ? 'strict' : this.sameSite.toLowerCase());
+    if (this.secure) header += '; secure';
+    if (this.httpOnly) header += '; httponly';
+    if (this.partitioned) header += '; partitioned';
+    return header;
+  };
+  function pushCookie(headers, cookie) {
+    if (cookie.overwrite) {
+      for (var i = headers.length - 1; i >= 0; i--) if (headers[i].indexOf(cookie.name + '=') === 0) headers.splice(i, 1);
+    }
+    headers.push(cookie.toHeader());
+  }
+  function cookiePattern(name) { return new RegExp('(?:^|;) *' + name.replace(/[\^$\\.*+?()[\]{}|]/g, '\\$&') + '=([^;]*)'); }
+  function Cookies(ctx) { hidden(this, '__ctx', ctx); }
+  Cookies.prototype.get = function (name, opts) {
+    var keys = appKeys();
+    var signed = opts && opts.signed !== undefined ? opts.signed : !!keys;
+    var header = this.__ctx.request.headers.cookie;
+    if (!header) return undefined;
+    var match = String(header).match(cookiePattern(name));
+    if (!match) return undefined;
+    var value = match[1];
+    if (value[0] === '"') value = value.slice(1, -1);
+    if (!opts || !signed) return value;
+    var remote = this.get(name + '.sig');
+    if (!remote) return undefined;
+    var data = name + '=' + value;
+    if (!keys) throw new Error('.keys required for signed cookies');
+    var index = call('cookie.index', { data: data, digest: remote, keys: keys });
+    if (index < 0) { this.set(name + '.sig', null, { path: '/', signed: false }); return undefined; }
+    if (index) this.set(name + '.sig', call('cookie.sign', { data: data, key: keys[0] }), { signed: false });
+    return value;
+  };
+  Cookies.prototype.set = function (name, value, opts) {
+    var res = this.__ctx.__res, keys = appKeys();
+    var headers = res.headers['set-cookie'] === undefined ? [] : [].concat(res.headers['set-cookie']);
+    var cookie = new Cookie(name, value, opts);
+    var signed = opts && opts.signed !== undefined ? opts.signed : !!keys;
+    var secure = this.__ctx.secure;
+    if (!secure && opts && opts.secure) throw new Error('Cannot send secure cookie over unencrypted connection');
+    cookie.secure = opts && opts.secure !== undefined ? opts.secure : secure;
+    if (opts && 'secureProxy' in opts) cookie.secure = opts.secureProxy;
+    pushCookie(headers, cookie);
+    if (opts && signed) {
+      if (!keys) throw new Error('.keys required for signed cookies');
+      cookie.value = call('cookie.sign', { data: cookie.toString(), key: keys[0] });
+      cookie.name += '.sig';
+      pushCookie(headers, cookie);
+    }
+    res.headers['set-cookie'] = headers;
+    return this;
+  };
   function setHeader(res, n, v) {
     if (n && typeof n === 'object') { Object.keys(n).forEach(function (k) { setHeader(res, k, n[k]); }); return; }
     res.headers[String(n).toLowerCase()] = Array.isArray(v) ? v.map(String) : String(v);
@@ -1100,10 +1214,17 @@
   // (its route's own chain included), with the query and body they left; its answer, headers
   // included, becomes ctx's response.
   function appNext(ctx) {
-    var body = host.nativeRoute(JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body), true);
+    var body = host.nativeRoute(JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body), true, JSON.stringify(ctx.request.headers));
     ctx.__res.status = host.nativeStatus();
     var h = host.nativeHeaders();
-    for (var i = 0; i + 1 < h.length; i += 2) ctx.__res.headers[h[i]] = h[i + 1];
+    var hdrs = ctx.__res.headers;
+    for (var i = 0; i + 1 < h.length; i += 2) {
+      if (h[i] !== 'set-cookie') { hdrs[h[i]] = h[i + 1]; continue; }
+      // The route's cookies join those the middlewares set before next(), as on one response.
+      var list = hdrs['set-cookie'] === undefined ? [] : [].concat(hdrs['set-cookie']);
+      list.push(h[i + 1]);
+      hdrs['set-cookie'] = list;
+    }
     ctx.__res.raw = body;
     ctx.__res.body = undefined;
     return undefined;
