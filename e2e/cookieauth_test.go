@@ -5,6 +5,8 @@ import (
 	"crypto/sha1"
 	"encoding/base64"
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -57,4 +59,58 @@ func TestCookieAuth(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestCookieAuthPluginMiddleware: the same cookie middleware added by the users-permissions
+// extension (plugin.middlewares.cookieJwt) and listed in config/middlewares as
+// plugin::users-permissions.cookieJwt, as real projects also write it, runs as the app-level
+// middleware it is; Strapi 4.26.2 answered this variant as it answered the recorded one
+// (checked with the oracle), so the same answers are replayed. Such a middleware refused
+// every route before.
+func TestCookieAuthPluginMiddleware(t *testing.T) {
+	want := readAnswers(t, filepath.Join("testdata", "cookieauth_rest.json"), len(cookieAuthSteps), "-update-cookieauth")
+	edit := func(t *testing.T, app string) {
+		mw, err := os.ReadFile(filepath.Join(app, "src", "middlewares", "cookie-jwt.js"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(filepath.Join(app, "src", "middlewares", "cookie-jwt.js")); err != nil {
+			t.Fatal(err)
+		}
+		body := strings.TrimPrefix(string(mw), "'use strict';\n")
+		body = strings.Replace(body, "module.exports = ", "plugin.middlewares.cookieJwt = ", 1)
+		ext := filepath.Join(app, "src", "extensions", "users-permissions", "strapi-server.js")
+		src, err := os.ReadFile(ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := strings.Replace(string(src), "  return plugin;", body+"\n  return plugin;", 1)
+		if out == string(src) {
+			t.Fatal("the extension has no `return plugin;`")
+		}
+		mustWrite(t, ext, out)
+		cfg := filepath.Join(app, "config", "middlewares.js")
+		src, err = os.ReadFile(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustWrite(t, cfg, strings.Replace(string(src), "'global::cookie-jwt'", "'plugin::users-permissions.cookieJwt'", 1))
+	}
+	replayAnswers(t, filepath.Join("testdata", "projects", "cookieauth"), want, cookieAuthSteps, edit, func(t *testing.T, routes string) {
+		if !strings.Contains(routes, "config/middlewares: plugin::users-permissions.cookieJwt), run by Quarry") {
+			t.Errorf("the extension's middleware is not run:\n%s", routes)
+		}
+		for _, line := range strings.Split(routes, "\n") {
+			if strings.Contains(line, " refused ") && !strings.HasPrefix(line, "GRAPHQL  Mutation.login ") {
+				t.Errorf("refused: %s", line)
+			}
+		}
+	})
+}
+
+func mustWrite(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -279,10 +279,18 @@ func replayProjectChecking(t *testing.T, name string, steps []ownCodeStep, updat
 		}
 		writeAnswers(t, golden, out)
 	}
-	want := readAnswers(t, golden, len(steps), flag)
+	replayAnswers(t, project, readAnswers(t, golden, len(steps), flag), steps, nil, check)
+}
+
+// replayAnswers replays steps against the project (its copy, changed by edit when given) on
+// every database and compares the answers with want.
+func replayAnswers(t *testing.T, project string, want []frontendAnswer, steps []ownCodeStep, edit func(t *testing.T, app string), check func(t *testing.T, routes string)) {
 	for _, be := range backends() {
 		t.Run(be.Name, func(t *testing.T) {
 			app := copyProject(t, project)
+			if edit != nil {
+				edit(t, app)
+			}
 			srv := start(t, be, app)
 			check(t, quarry(t, srv.Env, "routes", "--app", app))
 			c := &ownCodeClient{srv: srv, jwts: map[string]string{}}
