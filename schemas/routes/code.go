@@ -744,7 +744,11 @@ func (m *Model) loadExtensions(ctx context.Context, in CodeInput) error {
 					if runnable {
 						r.Extension = rel
 					}
-					m.Plugin[p+" "+r.Handler] = append(m.Plugin[p+" "+r.Handler], Code{File: rel, What: "replaces the controller " + c, Runnable: runnable})
+					code := Code{File: rel, What: "replaces the controller " + c, Runnable: runnable}
+					// One note per action, however many routes reach it (auth.callback has two).
+					if !slices.Contains(m.Plugin[p+" "+r.Handler], code) {
+						m.Plugin[p+" "+r.Handler] = append(m.Plugin[p+" "+r.Handler], code)
+					}
 				}
 			}
 		}

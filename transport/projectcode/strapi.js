@@ -257,6 +257,11 @@
       var rest = name.slice('plugin::'.length), dot = rest.indexOf('.');
       var lp = dot > 0 ? localPlugin(rest.slice(0, dot)) : undefined;
       var reg = lp && lp[kind];
+      // A policy or middleware the project's extension adds to a plugin (the plugin's own
+      // ones Quarry does not run: an extension replacing one refuses its routes at start).
+      if (!lp && dot > 0 && (kind === 'middlewares' || kind === 'policies') && files.extensions && files.extensions[rest.slice(0, dot)]) {
+        reg = extendedPlugin(rest.slice(0, dot))[kind];
+      }
       return reg && Object.prototype.hasOwnProperty.call(reg, rest.slice(dot + 1)) ? reg[rest.slice(dot + 1)] : undefined;
     }
     var f = files[kind] && files[kind][name];
