@@ -1647,8 +1647,9 @@
     if (op === 'update') {
       return dbRead(uid, 'findOne', { where: { id: id } }).then(function (found) {
         if (!found) return null;
-        return relationCounts(uid, params.data).then(function () { return uniqueReads(uid, params.data, found); }).then(function () {
-          var loads = componentFields(uid).filter(function (f) { return isPlain(params.data) && params.data[f] !== undefined; });
+        return relationCounts(uid, params.data).then(function () { return uniqueReads(uid, params.data, found); }).then(function (taken) {
+          // A value found taken fails the validation: Strapi never reaches the components.
+          var loads = taken ? [] : componentFields(uid).filter(function (f) { return isPlain(params.data) && params.data[f] !== undefined; });
           if (loads.length > 0) args.readBack.loads = { id: found.id === undefined ? null : found.id, fields: loads };
           return call('es.update', args);
         });
@@ -1693,7 +1694,8 @@
   // the value differs from the entry it read): a query-engine findOne selecting the id,
   // through the model's findOne hooks, with Strapi's where. yup starts them in the reverse
   // of the attributes' order; Strapi runs several at once, Quarry one after another. The
-  // write path's own check (in the write's transaction) answers whether the value is taken.
+  // write path's own check (in the write's transaction) answers whether the value is taken;
+  // this answers whether one of the reads found an entry.
   function uniqueReads(uid, data, entity) {
     var ct = model(uid);
     if (!isPlain(data) || !ct || !ct.attributes) return Promise.resolve();
@@ -1703,13 +1705,13 @@
       if (!STRING_TYPES[a.type] || typeof v !== 'string') return false; // yup's type check fails first
       return !(entity && v === entity[name]);
     }).reverse();
-    var chain = Promise.resolve();
+    var chain = Promise.resolve(false);
     names.forEach(function (name) {
-      chain = chain.then(function () {
+      chain = chain.then(function (taken) {
         var eq = {};
         eq[name] = data[name];
         var where = entity ? { $and: [eq, { $not: { id: entity.id } }] } : eq;
-        return dbRead(uid, 'findOne', { select: ['id'], where: where });
+        return dbRead(uid, 'findOne', { select: ['id'], where: where }).then(function (r) { return taken || (r !== null && r !== undefined); });
       });
     });
     return chain;
