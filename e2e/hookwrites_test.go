@@ -13,7 +13,8 @@ var updateHookWrites = flag.Bool("update-hookwrites", false, "record testdata/ho
 // findOne hooks (a reading time, an audit entry for every read with its params) and after
 // hooks auditing every write: the audit log at the end shows every findOne event Strapi's
 // entity service fires on the article itself — the slug's uniqueness read, the loads of the
-// components an update and a delete make, the read-backs — with its params.
+// components an update and a delete make, the read-backs — with its params. A localized
+// page's list runs its findMany hooks with the locale filter i18n's decorator adds.
 var hookWritesSteps = []ownCodeStep{
 	{Name: "upload the cover", Method: "POST", Path: "/api/upload", Form: []formPart{{Name: "files", File: "red.png", Type: "image/png"}}, StatusOnly: true},
 	{Name: "create with an SEO component, blocks, a cover and a slug", Method: "POST", Path: "/api/articles?populate[seo]=true&populate[blocks]=true&populate[cover][fields][0]=name",
@@ -41,6 +42,14 @@ var hookWritesSteps = []ownCodeStep{
 	{Name: "delete: its components loaded first", Method: "DELETE", Path: "/api/articles/1?populate[seo]=true", As: "public"},
 	{Name: "delete a missing one", Method: "DELETE", Path: "/api/articles/99", As: "public"},
 	{Name: "the articles left", Path: "/api/articles?sort=id&populate[seo]=true&populate[blocks]=true&populate[cover][fields][0]=name", As: "public"},
+	{Name: "a page in English", Method: "POST", Path: "/api/pages", Body: `{"data":{"title":"About"}}`, As: "public"},
+	{Name: "a page in French", Method: "POST", Path: "/api/pages", Body: `{"data":{"title":"A propos","locale":"fr"}}`, As: "public"},
+	{Name: "pages: the default locale's, listed with its filter", Path: "/api/pages", As: "public"},
+	{Name: "pages in French", Path: "/api/pages?locale=fr", As: "public"},
+	{Name: "pages in every locale", Path: "/api/pages?locale=all&sort=id", As: "public"},
+	{Name: "pages in French with a filter", Path: "/api/pages?locale=fr&filters[title][$contains]=propos&fields[0]=title", As: "public"},
+	{Name: "pages in English with a filter finding none", Path: "/api/pages?filters[title][$contains]=propos", As: "public"},
+	{Name: "a French page by id", Path: "/api/pages/2", As: "public"},
 	{Name: "the audit log", Path: "/api/audits?sort=id&pagination[pageSize]=100&fields[0]=action&fields[1]=entry&fields[2]=title&fields[3]=note", As: "public"},
 }
 
@@ -54,6 +63,9 @@ func TestHookWrites(t *testing.T) {
 		n := 0
 		for _, line := range strings.Split(out, "\n") {
 			f := strings.Fields(line)
+			if len(f) >= 3 && f[0]+" "+f[1] == "GET /api/pages" && !strings.Contains(line, "project code run by Quarry") {
+				t.Errorf("a localized type's read with hooks not run by Quarry: %s", line)
+			}
 			if len(f) < 3 || !(strings.HasPrefix(f[1], "/api/articles") || strings.HasPrefix(f[1], "Mutation.")) {
 				continue
 			}

@@ -222,6 +222,14 @@ func replayProjectChecking(t *testing.T, name string, steps []ownCodeStep, updat
 	for _, be := range backends() {
 		t.Run(be.Name, func(t *testing.T) {
 			app := copyProject(t, project)
+			if locales := projectLocales[name]; len(locales) > 0 {
+				// The oracle has them (its bootstrap adds fr): added before Quarry serves.
+				env := be.Env(t)
+				for _, code := range locales {
+					quarry(t, env, "locales", "add", "--app", app, code)
+				}
+				be = backend{Name: be.Name, Env: func(*testing.T) []string { return env }}
+			}
 			srv := start(t, be, app)
 			check(t, quarry(t, srv.Env, "routes", "--app", app))
 			c := &ownCodeClient{srv: srv, jwts: map[string]string{}}
@@ -242,6 +250,9 @@ func replayProjectChecking(t *testing.T, name string, steps []ownCodeStep, updat
 		})
 	}
 }
+
+// projectLocales are the locales besides the default a replayed project's steps use.
+var projectLocales = map[string][]string{"hookwrites": {"fr"}}
 
 // TestNexusRefusedAtStart: a nexus construct Quarry does not build (here t.connectionField)
 // keeps the GraphQL endpoint refused, named in the start-up log, while the REST API is served;

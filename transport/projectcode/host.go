@@ -82,6 +82,16 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		return b, err
 	case "net.fetch":
 		return rt.fetch(c.ctx, args)
+	case "i18n.defaultLocale":
+		// i18n's getDefaultLocale, for its entity-service decorator's locale filter.
+		if rt.Localize == nil || rt.Localize.Locales == nil {
+			return []byte("null"), nil
+		}
+		def, err := rt.Localize.Locales.Default(c.ctx)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(def)
 	case "sanitize.output":
 		var v any
 		if err := decodeOrdered(args, &v); err != nil {

@@ -1576,9 +1576,7 @@
   // the query engine's as Strapi's transformParamsToQuery turns them, then the hooked read.
   function entityRead(uid, op, id, params) {
     var ct = contentTypes[uid] || {};
-    if (ct.pluginOptions && ct.pluginOptions.i18n && ct.pluginOptions.i18n.localized) {
-      throw new errors.NotImplementedError('strapi.entityService.' + op + '(\'' + uid + '\'): the read lifecycle hooks of a localized content type are not run by Quarry');
-    }
+    params = i18nParams(uid, op, params);
     if (op === 'findWithRelationCounts') {
       throw new errors.NotImplementedError('strapi.entityService.findWithRelationCounts(\'' + uid + '\'): its read lifecycle hooks are not run by Quarry');
     }
@@ -1591,6 +1589,31 @@
     var q = toQuery(uid, params);
     if (op === 'findMany' && ct.kind === 'singleType') return hookedRead(uid, 'findOne', q);
     return hookedRead(uid, op, q);
+  }
+  // i18nParams is i18n's entity-service decorator's wrapParams for a localized type: a
+  // `locale` parameter becomes a filter ({ $and: [{ locale }, ...filters] }; 'all' none), and
+  // without one the default locale's (but for a findOne, whose filters the entity service
+  // drops); a single type's findMany with locale 'all' reads with findMany.
+  function i18nParams(uid, op, params) {
+    var ct = contentTypes[uid] || {};
+    if (!(ct.pluginOptions && ct.pluginOptions.i18n && ct.pluginOptions.i18n.localized)) return params;
+    if (op === 'findOne') return params;
+    var out = {};
+    Object.keys(params).forEach(function (k) { if (k !== 'locale') out[k] = params[k]; });
+    var locale;
+    if (Object.prototype.hasOwnProperty.call(params, 'locale')) {
+      if (params.locale === 'all') {
+        if (op === 'findMany' && ct.kind === 'singleType') {
+          throw new errors.NotImplementedError('strapi.entityService.findMany(\'' + uid + '\') with locale \'all\' of a single type with read lifecycle hooks is not run by Quarry');
+        }
+        return out;
+      }
+      locale = params.locale;
+    } else {
+      locale = call('i18n.defaultLocale', {});
+    }
+    out.filters = { $and: [{ locale: locale }].concat(params.filters || []) };
+    return out;
   }
   // hookedLoad is the entity service's load of a model with findOne hooks: Strapi's
   // transformLoadParamsToQuery (the params as the field's populate), then the query engine's
