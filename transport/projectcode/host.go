@@ -87,6 +87,16 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		return b, err
 	case "net.fetch":
 		return rt.fetch(c.ctx, args)
+	case "i18n.defaultLocale":
+		// i18n's getDefaultLocale, for its entity-service decorator's locale filter.
+		if rt.Localize == nil || rt.Localize.Locales == nil {
+			return []byte("null"), nil
+		}
+		def, err := rt.Localize.Locales.Default(c.ctx)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(def)
 	case "sanitize.output":
 		var v any
 		if err := decodeOrdered(args, &v); err != nil {
@@ -392,12 +402,15 @@ func (rt *Runtime) sanitizeOutput(c *call, m *schemas.Model, data any) any {
 	})
 }
 
-// sanitizeInput is Strapi's sanitize.contentAPI.input: the attributes no one writes (id and
-// the timestamps) go, and relations to types the caller may not read (media stays); other
-// keys stay for the write to check.
+// sanitizeInput is Strapi's sanitize.contentAPI.input: the attributes no one writes (the
+// entry's id and timestamps) go, and relations to types the caller may not read (media
+// stays); other keys stay for the write to check. The ids of components and dynamic-zone
+// items stay: they say which of the entry's components an update keeps (Strapi omits
+// only the first level's id).
 func (rt *Runtime) sanitizeInput(c *call, m *schemas.Model, data any) any {
 	return rt.sanitize(c, m, data, sanitizeRules{
-		drop: func(k string, _ *schemas.Attribute) bool { return k == "id" || k == "createdAt" || k == "updatedAt" },
+		drop:     func(k string, _ *schemas.Attribute) bool { return k == "id" || k == "createdAt" || k == "updatedAt" },
+		rootOnly: true,
 	})
 }
 
@@ -406,6 +419,8 @@ func (rt *Runtime) sanitizeInput(c *call, m *schemas.Model, data any) any {
 type sanitizeRules struct {
 	drop    func(key string, a *schemas.Attribute) bool // a is nil for a key that is no attribute
 	targets bool                                        // relations and media: sanitized with their targets' models
+	// rootOnly applies drop to the entries' own keys only, not to those of their components.
+	rootOnly bool
 }
 
 // sanitize copies entries of m (an object or a list of them, keys in order) without what
@@ -420,6 +435,11 @@ func (rt *Runtime) sanitize(c *call, m *schemas.Model, data any, r sanitizeRules
 		return out
 	case *ordered:
 		out := &ordered{}
+		nested := r
+		if r.rootOnly {
+			nested.drop = func(string, *schemas.Attribute) bool { return false }
+			nested.rootOnly = false
+		}
 		for i, k := range d.keys {
 			v := d.vals[i]
 			a, _ := m.Attr(k)
@@ -433,17 +453,17 @@ func (rt *Runtime) sanitize(c *call, m *schemas.Model, data any, r sanitizeRules
 						continue
 					}
 					if r.targets && a.Target != nil {
-						v = rt.sanitize(c, a.Target, v, r)
+						v = rt.sanitize(c, a.Target, v, nested)
 					}
 				case schemas.ComponentT:
-					v = rt.sanitize(c, a.Components[0], v, r)
+					v = rt.sanitize(c, a.Components[0], v, nested)
 				case schemas.DynamicZone:
 					if list, ok := v.([]any); ok {
 						items := make([]any, 0, len(list))
 						for _, it := range list {
 							if o, ok := it.(*ordered); ok {
 								if comp, ok := rt.model(o.str("__component")); ok {
-									it = rt.sanitize(c, comp, o, r)
+									it = rt.sanitize(c, comp, o, nested)
 								}
 							}
 							items = append(items, it)

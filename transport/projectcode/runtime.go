@@ -12,9 +12,11 @@
 package projectcode
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -304,11 +306,21 @@ func (rt *Runtime) newVM() (*vm, error) {
 	v := &vm{js: js}
 	r := js.Runtime()
 	host := r.NewObject()
-	var setup map[string]any
+	// Parsed by the sandbox's own JSON.parse: its objects keep their keys' order (a model's
+	// attributes' is Strapi's), where a Go map's would not.
+	var setup map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(rt.setup), &setup); err != nil {
 		return nil, err
 	}
-	for k, val := range setup {
+	parse, ok := goja.AssertFunction(r.Get("JSON").ToObject(r).Get("parse"))
+	if !ok {
+		return nil, errors.New("the sandbox has no JSON.parse")
+	}
+	for k, raw := range setup {
+		val, err := parse(goja.Undefined(), r.ToValue(string(raw)))
+		if err != nil {
+			return nil, fmt.Errorf("setup %s: %w", k, err)
+		}
 		host.Set(k, val)
 	}
 	host.Set("graphqlNext", func(c goja.FunctionCall) goja.Value {
@@ -537,7 +549,7 @@ func projectFiles(dir string) map[string]map[string]string {
 func (rt *Runtime) setupJSON() (string, error) {
 	cts, comps := map[string]any{}, map[string]any{}
 	for _, m := range rt.Schema.Models {
-		attrs := map[string]any{}
+		attrs := &orderedObject{}
 		for _, a := range m.Attributes {
 			attr := map[string]any{"type": attrType(a)}
 			if a.Type == schemas.Relation && a.TargetUID != "" {
@@ -562,7 +574,7 @@ func (rt *Runtime) setupJSON() (string, error) {
 			if a.Private {
 				attr["private"] = true
 			}
-			attrs[a.Name] = attr
+			attrs.keys, attrs.vals = append(attrs.keys, a.Name), append(attrs.vals, attr)
 		}
 		obj := map[string]any{"uid": m.UID, "collectionName": m.Table, "attributes": attrs,
 			"info":    map[string]any{"singularName": m.SingularName, "pluralName": m.PluralName, "displayName": m.DisplayName},
@@ -597,6 +609,37 @@ func (rt *Runtime) setupJSON() (string, error) {
 		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "registerServices": rt.RegisterServices, "readHooked": orNone(rt.ReadHooked),
 		"pluginsOff": orNone(rt.PluginsOff), "serverConfigFiles": orNone(rt.ServerConfigFiles), "deferredBody": DeferredBody})
 	return string(b), err
+}
+
+// orderedObject is a JSON object keeping its keys' order: a model's attributes, whose order
+// Strapi keeps from the schema and its entity service follows (the entity validator's reads,
+// the loads of an update's components).
+type orderedObject struct {
+	keys []string
+	vals []any
+}
+
+func (o *orderedObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		vb, err := json.Marshal(o.vals[i])
+		if err != nil {
+			return nil, fmt.Errorf("attribute %s: %w", k, err)
+		}
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 func attrType(a *schemas.Attribute) string {

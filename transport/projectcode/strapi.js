@@ -1648,6 +1648,7 @@
       if (k !== 'filters') p[k] = params[k];
     });
     if (p.populate === true) p.populate = '*'; // the query engine's "every relation
+    else if (isPlain(p.populate)) p.populate = hostPopulate(p.populate);
     if (typeof params.filters === 'function') {
       var ct = model(uid) || {};
       var extra = params.filters({ meta: { uid: uid, attributes: ct.attributes || {} } });
@@ -1701,9 +1702,7 @@
   // the query engine's as Strapi's transformParamsToQuery turns them, then the hooked read.
   function entityRead(uid, op, id, params) {
     var ct = contentTypes[uid] || {};
-    if (ct.pluginOptions && ct.pluginOptions.i18n && ct.pluginOptions.i18n.localized) {
-      throw new errors.NotImplementedError('strapi.entityService.' + op + '(\'' + uid + '\'): the read lifecycle hooks of a localized content type are not run by Quarry');
-    }
+    params = i18nParams(uid, op, params);
     if (op === 'findWithRelationCounts') {
       throw new errors.NotImplementedError('strapi.entityService.findWithRelationCounts(\'' + uid + '\'): its read lifecycle hooks are not run by Quarry');
     }
@@ -1716,6 +1715,31 @@
     var q = toQuery(uid, params);
     if (op === 'findMany' && ct.kind === 'singleType') return hookedRead(uid, 'findOne', q);
     return hookedRead(uid, op, q);
+  }
+  // i18nParams is i18n's entity-service decorator's wrapParams for a localized type: a
+  // `locale` parameter becomes a filter ({ $and: [{ locale }, ...filters] }; 'all' none), and
+  // without one the default locale's (but for a findOne, whose filters the entity service
+  // drops); a single type's findMany with locale 'all' reads with findMany.
+  function i18nParams(uid, op, params) {
+    var ct = contentTypes[uid] || {};
+    if (!(ct.pluginOptions && ct.pluginOptions.i18n && ct.pluginOptions.i18n.localized)) return params;
+    if (op === 'findOne') return params;
+    var out = {};
+    Object.keys(params).forEach(function (k) { if (k !== 'locale') out[k] = params[k]; });
+    var locale;
+    if (Object.prototype.hasOwnProperty.call(params, 'locale')) {
+      if (params.locale === 'all') {
+        if (op === 'findMany' && ct.kind === 'singleType') {
+          throw new errors.NotImplementedError('strapi.entityService.findMany(\'' + uid + '\') with locale \'all\' of a single type with read lifecycle hooks is not run by Quarry');
+        }
+        return out;
+      }
+      locale = params.locale;
+    } else {
+      locale = call('i18n.defaultLocale', {});
+    }
+    out.filters = { $and: [{ locale: locale }].concat(params.filters || []) };
+    return out;
   }
   // hookedLoad is the entity service's load of a model with findOne hooks: Strapi's
   // transformLoadParamsToQuery (the params as the field's populate), then the query engine's
@@ -1750,40 +1774,116 @@
   // Strapi's entity service reads the entry to update (by id) or delete (with the call's
   // fields and populate) through the query engine first, and the query engine reads the
   // entry it wrote back through findOne (the write path's after hook does, in the sandbox
-  // that runs the hooks, and the answer is the entry as the hooks left it).
+  // that runs the hooks, and the answer is the entry as the hooks left it). Between them,
+  // the model's own events Strapi fires: the entity validator's counts of related entries
+  // (relationCounts), then its uniqueness reads (uniqueReads); an update's component
+  // writes load the entry's old components through findOne (componentLoads, run in the
+  // beforeUpdate hook's sandbox, inside the write's transaction, after the write path
+  // validated nothing yet: a failing write rolls what they wrote back, as Strapi never
+  // reaches them), and a delete loads all its components before the query engine's delete.
   function entityWrite(uid, op, id, params) {
     var sel = {};
     if (params.fields !== undefined) sel.fields = params.fields;
     if (params.populate !== undefined) sel.populate = params.populate;
     var q = toQuery(uid, sel);
     var args = { uid: uid, id: id === undefined ? null : id, params: params, readBack: { select: q.select, populate: q.populate } };
-    if (op !== 'delete') unfired(uid, params.data);
-    if (op === 'create') return relationCounts(uid, params.data).then(function () { return call('es.create', args); });
+    unfired(uid, op === 'delete' ? null : params.data);
+    if (op === 'create') {
+      return relationCounts(uid, params.data).then(function () { return uniqueReads(uid, params.data, null); }).then(function () {
+        return call('es.create', args);
+      });
+    }
     if (op === 'update') {
       return dbRead(uid, 'findOne', { where: { id: id } }).then(function (found) {
         if (!found) return null;
-        return relationCounts(uid, params.data).then(function () { return call('es.update', args); });
+        return relationCounts(uid, params.data).then(function () { return uniqueReads(uid, params.data, found); }).then(function (taken) {
+          // A value found taken fails the validation: Strapi never reaches the components.
+          var loads = taken ? [] : componentFields(uid).filter(function (f) { return isPlain(params.data) && params.data[f] !== undefined; });
+          if (loads.length > 0) args.readBack.loads = { id: found.id === undefined ? null : found.id, fields: loads };
+          return call('es.update', args);
+        });
       });
     }
     return dbRead(uid, 'findOne', Object.assign(q, { where: { id: id } })).then(function (found) {
       if (!found) return null;
-      // The query engine's delete is given only the id: its own read selects everything.
-      call('es.delete', { uid: uid, id: found.id, params: {} });
-      return found;
+      // Strapi's getComponents: one load of every component and dynamic zone of the entry.
+      var fields = componentFields(uid);
+      var loaded = fields.length > 0 ? componentLoad(uid, found.id, fields) : Promise.resolve();
+      return loaded.then(function () {
+        // The query engine's delete is given only the id: its own read selects everything.
+        call('es.delete', { uid: uid, id: found.id, params: {} });
+        return found;
+      });
     });
   }
+  // componentFields are a model's component and dynamic-zone attributes, in its order.
+  function componentFields(uid) {
+    var ct = model(uid) || {}, attrs = ct.attributes || {};
+    return Object.keys(attrs).filter(function (k) { return attrs[k].type === 'component' || attrs[k].type === 'dynamiczone'; });
+  }
+  // componentLoad is the query engine's load of fields of entry id: a findOne selecting the
+  // id and populating each field (true), through the model's findOne hooks.
+  function componentLoad(uid, id, fields) {
+    var populate = {};
+    fields.forEach(function (f) { populate[f] = true; });
+    return dbRead(uid, 'findOne', { select: ['id'], where: { id: id }, populate: populate });
+  }
+  // componentLoads are the loads an update's component writes make before the query
+  // engine's update (Strapi's deleteOldComponents and deleteOldDZComponents): one per
+  // component or dynamic zone the data gives, in the model's attribute order.
+  function componentLoads(uid, loads) {
+    var chain = Promise.resolve();
+    ((loads && loads.fields) || []).forEach(function (f) {
+      chain = chain.then(function () { return componentLoad(uid, loads.id, [f]); });
+    });
+    return chain;
+  }
+  // uniqueReads are the entity validator's uniqueness checks of the model's own unique and
+  // uid attributes the data gives (not null, of the attribute's type; an update's only when
+  // the value differs from the entry it read): a query-engine findOne selecting the id,
+  // through the model's findOne hooks, with Strapi's where. yup starts them in the reverse
+  // of the attributes' order; Strapi runs several at once, Quarry one after another. The
+  // write path's own check (in the write's transaction) answers whether the value is taken;
+  // this answers whether one of the reads found an entry.
+  function uniqueReads(uid, data, entity) {
+    var ct = model(uid);
+    if (!isPlain(data) || !ct || !ct.attributes) return Promise.resolve();
+    var names = Object.keys(ct.attributes).filter(function (name) {
+      var a = ct.attributes[name], v = data[name];
+      if (!(a.unique || a.type === 'uid') || v === null || v === undefined || a.writable === false) return false;
+      if (!STRING_TYPES[a.type] || typeof v !== 'string') return false; // yup's type check fails first
+      return !(entity && v === entity[name]);
+    }).reverse();
+    var chain = Promise.resolve(false);
+    names.forEach(function (name) {
+      chain = chain.then(function (taken) {
+        var eq = {};
+        eq[name] = data[name];
+        var where = entity ? { $and: [eq, { $not: { id: entity.id } }] } : eq;
+        return dbRead(uid, 'findOne', { select: ['id'], where: where }).then(function (r) { return taken || (r !== null && r !== undefined); });
+      });
+    });
+    return chain;
+  }
+  var STRING_TYPES = { string: true, text: true, richtext: true, email: true, password: true, uid: true };
   // unfired refuses an entity-service write whose query-engine events Quarry's write path
   // does not fire but hooks would see: its components' own writes (a function subscriber,
   // or one naming the component, sees them), the validator's uniqueness read of a unique
   // or uid attribute the data gives (the model's findOne hooks see it), and its count of
   // media or of a plugin's entries (their Count hooks see it). The REST routes refuse the
   // same writes before they run (transport's route table).
+  // A delete (data null) deletes all its components.
   function unfired(uid, data) {
     var ct = model(uid);
-    if (!isPlain(data) || !ct || !ct.attributes) return;
-    var subs = [lifecycleModule(uid)].concat(subscribers);
+    if (!ct || !ct.attributes || (data !== null && !isPlain(data))) return;
+    if (data === null) {
+      data = {};
+      componentFields(uid).forEach(function (f) { data[f] = ct.attributes[f].type === 'dynamiczone' ? [] : {}; });
+    }
+    // The model's lifecycles file sees only its own events; a subscriber naming no models
+    // sees every model's.
     var sees = function (target) {
-      return subs.some(function (s) { return typeof s === 'function' || (!!s && Array.isArray(s.models) && s.models.indexOf(target) >= 0); });
+      return subscribers.some(function (s) { return typeof s === 'function' || (!!s && (!s.models || (Array.isArray(s.models) && s.models.indexOf(target) >= 0))); });
     };
     Object.keys(ct.attributes).forEach(function (name) {
       var a = ct.attributes[name], v = data[name];
@@ -1791,7 +1891,7 @@
       var why = '';
       if (a.type === 'component' && sees(a.component)) why = 'the writes of its component ' + name;
       else if (a.type === 'dynamiczone' && (a.components || []).some(sees)) why = 'the writes of its dynamic zone ' + name;
-      else if ((a.unique || a.type === 'uid') && readHooked(uid, ['FindOne'])) why = 'the uniqueness check of ' + name;
+      else if ((a.unique || a.type === 'uid') && !STRING_TYPES[a.type] && readHooked(uid, ['FindOne'])) why = 'the uniqueness check of ' + name + ' (a ' + a.type + ')';
       else if (a.type === 'media' && readHooked('plugin::upload.file', ['Count'])) why = 'the media check of ' + name;
       else if (a.type === 'relation' && !/^api::/.test(a.target || '') && readHooked(a.target, ['Count'])) why = 'the relation check of ' + name;
       if (why) throw new errors.NotImplementedError('strapi.entityService write of \'' + uid + '\': ' + why + ' fires lifecycle events Quarry does not run');
@@ -1799,24 +1899,38 @@
   }
   // relationCounts are the entity validator's reads of the entries a write's data relates
   // to: one query-engine count per target model ({ where: { id: { $in: ids } } }, the ids
-  // of the data's relations in the model's attribute order, each once), all at once, as
-  // Strapi's checkRelationsExist makes them; only a target with Count hooks is read here
-  // (the write path checks that the entries exist).
+  // each once), all at once, as Strapi's checkRelationsExist makes them from its relations
+  // store (buildRelationsStore: the model's relations and media in attribute order, those
+  // of its components and dynamic zones' entries merged in where they come); only a target
+  // with Count hooks is read here (the write path checks that the entries exist).
   function relationCounts(uid, data) {
-    var ct = model(uid);
-    if (!isPlain(data) || !ct || !ct.attributes) return Promise.resolve();
     var store = {}, order = [];
-    Object.keys(ct.attributes).forEach(function (name) {
-      var a = ct.attributes[name], v = data[name];
-      if (v === null || v === undefined || a.type !== 'relation' || /^morph/.test(a.relation || '')) return;
-      var source = Array.isArray(v) ? v : isObj(v) ? (v.connect !== undefined && v.connect !== null ? v.connect : v.set !== undefined && v.set !== null ? v.set : []) : [v];
-      if (!store[a.target]) { store[a.target] = []; order.push(a.target); }
-      [].concat(source).forEach(function (x) { store[a.target].push(x !== null && typeof x === 'object' ? x.id : x); });
-    });
+    relationsStore(uid, data, store, order);
     return Promise.all(order.filter(function (t) { return readHooked(t, ['Count']); }).map(function (t) {
       var ids = store[t].filter(function (x, i, all) { return all.indexOf(x) === i; });
       return dbRead(t, 'count', { where: { id: { $in: ids } } });
     }));
+  }
+  function relationsStore(uid, data, store, order) {
+    var ct = model(uid);
+    if (!isPlain(data) || !ct || !ct.attributes) return;
+    Object.keys(ct.attributes).forEach(function (name) {
+      var a = ct.attributes[name], v = data[name];
+      if (v === null || v === undefined) return;
+      if (a.type === 'component') {
+        [].concat(v).forEach(function (c) { relationsStore(a.component, c, store, order); });
+        return;
+      }
+      if (a.type === 'dynamiczone') {
+        [].concat(v).forEach(function (c) { if (isPlain(c) && c.__component) relationsStore(c.__component, c, store, order); });
+        return;
+      }
+      if ((a.type !== 'relation' && a.type !== 'media') || /^morphTo/.test(a.relation || '')) return;
+      var target = a.type === 'media' ? 'plugin::upload.file' : a.target;
+      var source = Array.isArray(v) ? v : isObj(v) ? (v.connect !== undefined && v.connect !== null ? v.connect : v.set !== undefined && v.set !== null ? v.set : []) : [v];
+      if (!store[target]) { store[target] = []; order.push(target); }
+      [].concat(source).forEach(function (x) { store[target].push(x !== null && typeof x === 'object' ? x.id : x); });
+    });
   }
   // toQuery is @strapi/utils' transformParamsToQuery: sort → orderBy, filters → where,
   // fields → select (with id), populate, start/limit → offset/limit, page/pageSize, and
@@ -1830,7 +1944,7 @@
       q.where = cleanFilters(JSON.parse(JSON.stringify(p.filters)), model(uid));
     }
     if (p.fields !== undefined && p.fields !== null) { var f = toSelect(p.fields, 0); if (f !== undefined) q.select = f; }
-    if (p.populate !== undefined && p.populate !== null) q.populate = toPopulate(p.populate);
+    if (p.populate !== undefined && p.populate !== null) q.populate = toPopulate(p.populate, uid, 0);
     var has = function (k) { return p[k] !== undefined && p[k] !== null; };
     if ((has('page') || has('pageSize')) && (has('start') || has('limit'))) throw new errors.PaginationError('Invalid pagination parameters. Expected either start/limit or page/pageSize');
     if (has('page')) q.page = toInt(p.page, 'page', 1);
@@ -1917,13 +2031,106 @@
     }
     throw new errors.ValidationError('Invalid fields parameter. Expected a string or an array of strings');
   }
-  function toPopulate(populate) {
-    if (populate === '*') return true;
-    if (typeof populate === 'string') return populate.split(',').map(function (s) { return s.trim(); });
-    // Objects keep the entity service's own keys (filters, fields, sort, populate): the
-    // host reads a populate in that shape for both APIs.
-    return populate;
+  // toPopulate is @strapi/utils' convertPopulateQueryParams: the query engine's populate,
+  // as its hooks see it ('*' → true; a string or a list → names; an object → per attribute
+  // of the model: a dynamic zone merges its components' (true → {}), a relation, media or
+  // component the nested params as convertNestedPopulate gives them: sort → orderBy,
+  // filters → where, fields → select (with id), populate, count, ordering, page, pageSize,
+  // start → offset, limit). hostPopulate turns it back into the shape the host reads.
+  function toPopulate(populate, uid, depth) {
+    if (!depth && populate === '*') return true;
+    var names = function (v) { return v.split(',').map(function (x) { return x.trim(); }); };
+    if (typeof populate === 'string') return names(populate);
+    if (Array.isArray(populate)) {
+      var out = [];
+      populate.forEach(function (v) {
+        if (typeof v !== 'string') throw new Error('Invalid populate parameter. Expected a string, an array of strings, a populate object');
+        names(v).forEach(function (x) { if (out.indexOf(x) < 0) out.push(x); });
+      });
+      return out;
+    }
+    if (isPlain(populate)) return populateObject(populate, model(uid));
+    throw new Error('Invalid populate parameter. Expected a string, an array of strings, a populate object');
   }
+  function populateObject(populate, schema) {
+    if (!schema) return {};
+    var attrs = schema.attributes || {}, acc = {};
+    Object.keys(populate).forEach(function (key) {
+      var a = attrs[key], sub = populate[key];
+      if (!a) return;
+      var dz = a.type === 'dynamiczone', morphTo = a.type === 'relation' && /^morphTo/.test(a.relation || '');
+      if ((dz || morphTo) && sub !== null && typeof sub === 'object' && sub.on !== undefined && sub.on !== null) {
+        var on = {};
+        Object.keys(sub.on).forEach(function (t) { on[t] = nestedPopulate(sub.on[t], t); });
+        acc[key] = { on: on };
+        return;
+      }
+      if (dz) {
+        var parts = (a.components || []).map(function (c) { return nestedPopulate(sub, c); })
+          .map(function (x) { return x === true ? {} : x; }).filter(function (x) { return x !== false; });
+        if (parts.length === 0) return;
+        acc[key] = parts.reduce(function (m, x) { return deepMerge(m, x); }, {});
+        return;
+      }
+      if (morphTo) { acc[key] = nestedPopulate(sub, undefined); return; }
+      var target = a.type === 'relation' ? a.target : a.type === 'component' ? a.component : a.type === 'media' ? 'plugin::upload.file' : null;
+      if (!target || (!model(target) && target !== 'plugin::upload.file')) return;
+      var v = nestedPopulate(sub, target);
+      if (!v) return;
+      acc[key] = v;
+    });
+    return acc;
+  }
+  function deepMerge(into, from) {
+    if (!isPlain(from)) return from;
+    var out = isPlain(into) ? Object.assign({}, into) : {};
+    Object.keys(from).forEach(function (k) { out[k] = isPlain(out[k]) && isPlain(from[k]) ? deepMerge(out[k], from[k]) : from[k]; });
+    return out;
+  }
+  function nestedPopulate(sub, uid) {
+    if (typeof sub === 'string') return ['true', 't', '1'].indexOf(sub) >= 0 ? true : ['false', 'f', '0'].indexOf(sub) >= 0 ? false : Boolean(sub);
+    if (typeof sub === 'boolean') return sub;
+    if (!isPlain(sub)) throw new Error('Invalid nested populate. Expected \'*\' or an object');
+    var q = {}, has = function (k) { return sub[k] !== undefined && sub[k] !== null; };
+    if (sub.sort) q.orderBy = toOrderBy(sub.sort);
+    if (sub.filters) q.where = cleanFilters(JSON.parse(JSON.stringify(sub.filters)), model(uid));
+    if (sub.fields) { var f = toSelect(sub.fields, 0); if (f !== undefined) q.select = f; }
+    if (sub.populate) q.populate = toPopulate(sub.populate, uid, 1);
+    if (sub.count) q.count = sub.count;
+    if (sub.ordering) q.ordering = sub.ordering;
+    if ((has('page') || has('pageSize')) && (has('start') || has('limit'))) throw new errors.PaginationError('Invalid pagination attributes. You cannot use page and offset pagination in the same query');
+    if (has('page')) q.page = toInt(sub.page, 'page', 1);
+    if (has('pageSize')) q.pageSize = toInt(sub.pageSize, 'pageSize', 1);
+    if (has('start')) q.offset = toInt(sub.start, 'start', 0);
+    if (has('limit')) { var l = toInt(sub.limit, 'limit', -1); q.limit = l === -1 ? undefined : l; }
+    if (has('publicationState')) q.publicationState = sub.publicationState; // the host reads it there
+    return q;
+  }
+  // hostPopulate is a query-engine populate in the shape the host reads (the REST API's:
+  // fields, filters, sort, start), whoever made it (a hook may have changed it).
+  function hostPopulate(p) {
+    if (!isPlain(p)) return p;
+    var out = {};
+    Object.keys(p).forEach(function (k) {
+      var v = p[k];
+      if (!isPlain(v)) { out[k] = v; return; }
+      var o = {};
+      Object.keys(v).forEach(function (n) {
+        var x = v[n];
+        if (x === undefined) return;
+        if (n === 'select') o.fields = x;
+        else if (n === 'where') o.filters = x;
+        else if (n === 'orderBy') o.sort = x;
+        else if (n === 'offset') o.start = x;
+        else if (n === 'populate') o.populate = hostPopulate(x);
+        else if (n === 'on' && isPlain(x)) { o.on = {}; Object.keys(x).forEach(function (t) { var w = {}; w[t] = x[t]; o.on[t] = hostPopulate(w)[t]; }); }
+        else o[n] = x;
+      });
+      out[k] = o;
+    });
+    return out;
+  }
+
 
   function hook(uid, action, eventJSON, readBackJSON) {
     var box = { state: 'pending' };
@@ -1962,6 +2169,10 @@
               answered = true;
               return run(0);
             });
+          }
+          if (action === 'beforeUpdate' && p.loads) {
+            // The entity service's component writes load the entry's old components first.
+            return componentLoads(uid, p.loads).then(function () { return run(0); });
           }
           if (action === 'beforeDelete') {
             return run(0).then(function () {
