@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -574,7 +575,21 @@ func (rt *Runtime) setupJSON() (string, error) {
 			if a.Private {
 				attr["private"] = true
 			}
+			if a.Name == "publishedAt" && m.DraftAndPublish && m.IsContentType() {
+				attr["configurable"], attr["writable"], attr["visible"] = false, true, false
+			}
 			attrs.keys, attrs.vals = append(attrs.keys, a.Name), append(attrs.vals, attr)
+		}
+		if m.IsContentType() {
+			// The admin's creator fields Strapi adds to every content type, after the others,
+			// which @strapi/utils' contentTypes helpers read (getCreatorFields, …).
+			for _, n := range []string{"createdBy", "updatedBy"} {
+				if !slices.Contains(attrs.keys, n) {
+					attrs.keys = append(attrs.keys, n)
+					attrs.vals = append(attrs.vals, map[string]any{"type": "relation", "relation": "oneToOne", "target": "admin::user",
+						"configurable": false, "writable": false, "visible": false, "useJoinTable": false, "private": true})
+				}
+			}
 		}
 		obj := map[string]any{"uid": m.UID, "collectionName": m.Table, "attributes": attrs,
 			"info":    map[string]any{"singularName": m.SingularName, "pluralName": m.PluralName, "displayName": m.DisplayName},

@@ -24,6 +24,8 @@
     query: function (query, schema) { return async(function () { call('validate.query', { uid: schema && schema.uid, query: query }); })(); }
   } };
 
+  plainUtils(utils, projectRequire('lodash'));
+
   var registering = false; // src/index's register() is running (liveRoutes)
   // dry: bootstrap() runs only up to its first use of data, in every sandbox, for the
   // lifecycle subscriptions it makes there (Quarry runs it for real once, at start).
@@ -1501,6 +1503,150 @@
   // than max elements is a RangeError, as V8 refuses lengths past its own limits. A
   // built-in's loop (repeat, fill, join) cannot be interrupted midway, so the time limit and
   // the heap watchdog alone would let one call take gigabytes.
+  // @strapi/utils' plain helpers as 4.26 has them (parseMultipartData, the async helpers,
+  // contentTypes' constants and model predicates, …). Its other exports — yup and
+  // validateYupSchema, policy, pagination, traverse, webhook, … — are stand-ins that answer
+  // NotImplementedError naming them when the project's code uses them, rather than undefined
+  // (a TypeError, a 500) or a silent difference.
+  function plainUtils(u, _) {
+    function async1(f) { return function () { var self = this, args = arguments; return new Promise(function (res) { res(f.apply(self, args)); }); }; }
+    u.parseMultipartData = function (ctx) {
+      if (!ctx.is('multipart')) return { data: ctx.request.body, files: {} };
+      var body = ctx.request.body || {}, files = ctx.request.files || {};
+      if (!body.data) return ctx.badRequest("When using multipart/form-data you need to provide your data in a JSON 'data' field.");
+      var data;
+      try { data = JSON.parse(body.data); } catch (e) { return ctx.badRequest("Invalid 'data' field. 'data' should be a valid JSON."); }
+      // A file without the prefix answers 400 into the accumulator, as 4.26's reduce does: the
+      // files come out undefined (a second file then fails to be added).
+      var out = Object.keys(files).reduce(function (acc, key) {
+        var full = _.toPath(key);
+        if (full.length <= 1 || full[0] !== 'files') {
+          return ctx.badRequest("When using multipart/form-data you need to provide your files by prefixing them with the 'files'.\nFor example, when a media file is named \"avatar\", make sure the form key name is \"files.avatar\"");
+        }
+        acc[_.tail(full).join('.')] = files[key];
+        return acc;
+      }, {});
+      return { data: data, files: out };
+    };
+    // p-map: the mapper on every element (index second), at most concurrency at a time,
+    // the results in order.
+    function pMap(input, mapper, options) {
+      var list = Array.from(input), conc = (options && options.concurrency) || Infinity;
+      var results = new Array(list.length), next = 0;
+      function worker() {
+        if (next >= list.length) return Promise.resolve();
+        var i = next++;
+        return Promise.resolve(list[i]).then(function (v) { return mapper(v, i); }).then(function (r) { results[i] = r; return worker(); });
+      }
+      var workers = [];
+      for (var w = 0; w < Math.min(conc, list.length); w++) workers.push(worker());
+      return Promise.all(workers).then(function () { return results; });
+    }
+    // lodash/fp's curry of p-map (arity 2): mapAsync(list)(mapper) or mapAsync(list, mapper, options).
+    u.mapAsync = function mapAsync(input) {
+      if (arguments.length < 2) return function (mapper, options) { return arguments.length === 0 ? mapAsync(input) : pMap(input, mapper, options); };
+      return pMap(input, arguments[1], arguments[2]);
+    };
+    u.forEachAsync = async1(function (array, func, options) { return pMap(array, func, options).then(function () {}); });
+    u.reduceAsync = function (mixed) {
+      return async1(function (iteratee, initial) {
+        var acc = Promise.resolve(initial);
+        mixed.forEach(function (item, i) {
+          acc = acc.then(function (a) { return Promise.resolve(item).then(function (v) { return iteratee(a, v, i); }); });
+        });
+        return acc;
+      });
+    };
+    u.pipeAsync = function () {
+      var fns = Array.prototype.slice.call(arguments);
+      return async1(function () {
+        var res = Promise.resolve(fns[0].apply(fns[0], arguments));
+        fns.slice(1).forEach(function (f) { res = res.then(function (v) { return f(v); }); });
+        return res;
+      });
+    };
+    u.removeUndefined = function (o) { return _.pickBy(o, function (v) { return typeof v !== 'undefined'; }); };
+    u.keysDeep = function keysDeep(o, path) {
+      path = path || [];
+      return !_.isObject(o) ? [path.join('.')] : _.reduce(o, function (acc, v, k) { return _.concat(acc, keysDeep(v, path.concat([k]))); }, []);
+    };
+    u.escapeQuery = function (query, chars, esc) {
+      if (esc === undefined) esc = '\\';
+      return query.split('').reduce(function (out, c) { return chars.includes(c) ? out + esc + c : out + c; }, '');
+    };
+    u.stringIncludes = function (arr, val) { return arr.map(String).includes(String(val)); };
+    u.stringEquals = function (a, b) { return String(a) === String(b); };
+    u.isCamelCase = function (v) { return /^[a-z][a-zA-Z0-9]+$/.test(v); };
+    u.isKebabCase = function (v) { return /^([a-z][a-z0-9]*)(-[a-z0-9]+)*$/.test(v); };
+    u.startsWithANumber = function (v) { return /^[0-9]/.test(v); };
+    u.toKebabCase = function (v) { return _.kebabCase(v); };
+    u.getCommonBeginning = function () {
+      var strings = Array.prototype.slice.call(arguments);
+      var first = String(strings[0]), i = 0;
+      while (i < first.length && strings.every(function (s) { return s[i] === first[i]; })) i++;
+      return first.slice(0, i);
+    };
+    u.generateTimestampCode = function (date) { return (date || new Date()).getTime().toString(36); };
+    var C = { ID_ATTRIBUTE: 'id', PUBLISHED_AT_ATTRIBUTE: 'publishedAt', CREATED_BY_ATTRIBUTE: 'createdBy', UPDATED_BY_ATTRIBUTE: 'updatedBy',
+      CREATED_AT_ATTRIBUTE: 'createdAt', UPDATED_AT_ATTRIBUTE: 'updatedAt', DP_PUB_STATES: ['live', 'preview'], DP_PUB_STATE_LIVE: 'live',
+      DP_PUB_STATE_PREVIEW: 'preview', SINGLE_TYPE: 'singleType', COLLECTION_TYPE: 'collectionType' };
+    function has(k, o) { return o != null && Object.prototype.hasOwnProperty.call(o, k); }
+    function timestamps(m) { return ['createdAt', 'updatedAt'].filter(function (k) { return has(k, m.attributes); }); }
+    function nonWritable(m) {
+      if (!m) return [];
+      return _.uniq(['id'].concat(timestamps(m), _.reduce(m.attributes, function (acc, a, n) { return a.writable === false ? acc.concat(n) : acc; }, [])));
+    }
+    function nonVisible(m) { return _.uniq(['id'].concat(timestamps(m), _.reduce(m.attributes, function (acc, a, n) { return a.visible === false ? acc.concat(n) : acc; }, []))); }
+    function storedPrivate(m) { return _.union(strapi.config.get('api.responses.privateAttributes', []) || [], _.get(m, 'options.privateAttributes', []) || []); }
+    function isScalar(a) { return ['media', 'component', 'relation', 'dynamiczone'].indexOf(a && a.type) < 0; }
+    function isComponent(a) { return ['component', 'dynamiczone'].indexOf(a && a.type) >= 0; }
+    function isRelational(a) { return (a && a.type) === 'relation'; }
+    function isSingle(m) { return (m.kind === undefined ? 'collectionType' : m.kind) === 'singleType'; }
+    function hasDP(m) { return _.get(m, 'options.draftAndPublish', false) === true; }
+    u.contentTypes = {
+      constants: C,
+      getTimestamps: timestamps,
+      getCreatorFields: function (m) { return ['createdBy', 'updatedBy'].filter(function (k) { return has(k, m.attributes); }); },
+      getNonWritableAttributes: nonWritable,
+      getWritableAttributes: function (m) { return m ? _.difference(Object.keys(m.attributes), nonWritable(m)) : []; },
+      isWritableAttribute: function (m, n) { return (m ? _.difference(Object.keys(m.attributes), nonWritable(m)) : []).includes(n); },
+      getNonVisibleAttributes: nonVisible,
+      getVisibleAttributes: function (m) { return _.difference(_.keys(m.attributes), nonVisible(m)); },
+      isVisibleAttribute: function (m, n) { return _.difference(_.keys(m.attributes), nonVisible(m)).includes(n); },
+      getOptions: function (m) { return _.assign({ draftAndPublish: false }, _.get(m, 'options', {})); },
+      hasDraftAndPublish: hasDP,
+      isDraft: function (data, m) { return hasDP(m) && _.get(data, 'publishedAt') === null; },
+      isSingleType: isSingle,
+      isCollectionType: function (m) { return (m.kind === undefined ? 'collectionType' : m.kind) === 'collectionType'; },
+      isKind: function (kind) { return function (m) { return m.kind === kind; }; },
+      getPrivateAttributes: function (m) { return _.union(storedPrivate(m), _.keys(_.pickBy(m.attributes, function (a) { return !!a.private; }))); },
+      isPrivateAttribute: function (m, n) {
+        if (m && m.attributes && m.attributes[n] && m.attributes[n].private === true) return true;
+        return storedPrivate(m).includes(n);
+      },
+      isScalarAttribute: isScalar,
+      isMediaAttribute: function (a) { return (a && a.type) === 'media'; },
+      isRelationalAttribute: isRelational,
+      isComponentAttribute: isComponent,
+      isDynamicZoneAttribute: function (a) { return (a && a.type) === 'dynamiczone'; },
+      isMorphToRelationalAttribute: function (a) { return isRelational(a) && !!(a.relation && a.relation.startsWith && a.relation.startsWith('morphTo')); },
+      getComponentAttributes: function (m) { return _.reduce(m.attributes, function (acc, a, n) { if (isComponent(a)) acc.push(n); return acc; }, []); },
+      getScalarAttributes: function (m) { return _.reduce(m.attributes, function (acc, a, n) { if (isScalar(a)) acc.push(n); return acc; }, []); },
+      isTypedAttribute: function (a, t) { return _.has(a, 'type') && a.type === t; },
+      getContentTypeRoutePrefix: function (m) { return isSingle(m) ? _.kebabCase(m.info.singularName) : _.kebabCase(m.info.pluralName); }
+    };
+    ['yup', 'validateYupSchema', 'validateYupSchemaSync', 'handleYupError', 'policy', 'pagination', 'relations', 'traverse',
+      'traverseEntity', 'webhook', 'hooks', 'template', 'templateConfiguration', 'setCreatorFields', 'providerFactory',
+      'convertQueryParams', 'file', 'nameToSlug', 'nameToCollectionName', 'toRegressedEnumValue', 'joinBy', 'getConfigUrls',
+      'getAbsoluteAdminUrl', 'getAbsoluteServerUrl', 'isOperator', 'isOperatorOfType', 'parseType', 'getCommonPath'].forEach(function (name) {
+      if (u[name] !== undefined) return;
+      function missing() { throw new errors.NotImplementedError("@strapi/utils' " + name + ' is not provided by Quarry'); }
+      u[name] = new Proxy(function () {}, {
+        get: function (t, k) { if (typeof k === 'symbol' || k === 'then') return undefined; return missing(); },
+        apply: missing, construct: missing
+      });
+    });
+  }
   function guardAllocations(max) {
     function check(n) { if (n > max) throw new RangeError('Invalid length: Quarry caps one allocation at ' + max + ' elements'); }
     var repeat = String.prototype.repeat;

@@ -6,5 +6,8 @@ module.exports = {
     { method: 'POST', path: '/session/theme', handler: 'session.theme' },
     { method: 'GET', path: '/session/theme', handler: 'session.readTheme' },
     { method: 'GET', path: '/session/secure', handler: 'session.secure' },
+    { method: 'GET', path: '/session/helpers', handler: 'session.helpers' },
+    { method: 'POST', path: '/session/form', handler: 'session.form' },
+    { method: 'GET', path: '/session/validate', handler: 'session.validate' },
   ],
 };
