@@ -196,6 +196,7 @@ func (rt *Runtime) runCronJob(ctx context.Context, j CronJob, limit time.Duratio
 		return nil
 	})
 	rt.heap.leave(v)
+	rt.closeTx(c)
 	switch {
 	case err != nil:
 		cs.vm = nil

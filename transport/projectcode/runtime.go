@@ -157,6 +157,33 @@ type call struct {
 	// graphqlNext runs the rest of a GraphQL resolver's chain for a resolversConfig
 	// middleware, with the args (JSON) it passes; nil outside one.
 	graphqlNext func(args string) string
+	// txEnd closes the strapi.db.transaction the script opened (ctx carries it), txOuter
+	// is the context it was opened from; a run that ends with it open rolls it back.
+	txEnd   func(ctx context.Context, commit bool) error
+	txOuter context.Context
+}
+
+// closeTx rolls back the strapi.db.transaction a run left open (its script failed, ran out
+// of time, or never committed): a transaction never outlives its run.
+func (rt *Runtime) closeTx(c *call) {
+	if c.txEnd == nil {
+		return
+	}
+	rt.Log.Warn("project code left a strapi.db.transaction open: rolled back", "route", c.route)
+	if err := c.endTx(false); err != nil {
+		rt.Log.Error("project code: rolling back an open transaction", "route", c.route, "error", err)
+	}
+}
+
+// endTx closes the script's open transaction, if any, and returns to the context it was
+// opened from.
+func (c *call) endTx(commit bool) error {
+	if c.txEnd == nil {
+		return nil
+	}
+	end := c.txEnd
+	c.ctx, c.txEnd, c.txOuter = c.txOuter, nil, nil
+	return end(c.ctx, commit)
 }
 
 // New makes a runtime for the project whose code m describes.
@@ -287,6 +314,7 @@ func (rt *Runtime) run(ctx context.Context, c *call, start func(v *vm, r *goja.R
 		})
 	})
 	rt.heap.leave(v)
+	rt.closeTx(c)
 	if err != nil {
 		rt.discardFor(ctx)
 		return err

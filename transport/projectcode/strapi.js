@@ -234,7 +234,57 @@
     if (s === null || (typeof s !== 'object' && typeof s !== 'function')) throw new Error('Lifecycle subscriber must be an object or a function');
     subscribers.push(s);
     return function () { var i = subscribers.indexOf(s); if (i >= 0) subscribers.splice(i, 1); };
-  } } };
+  } }, transaction: transaction };
+  // strapi.db.transaction(cb) as @strapi/database 4.26 runs it: the entity service's and the
+  // query engine's reads and writes until it ends join one transaction (Strapi's async
+  // context; here, the script's calls while it is open), committed when cb resolves (its
+  // onCommit callbacks then) and rolled back when it throws (onRollback); commit() and
+  // rollback() end it early; nested, it is the outer one, which decides. Without cb it is
+  // { commit, rollback, get } and nothing joins it, as in Strapi, where only knex queries
+  // given its trx would. trx, the knex transaction itself, is not provided. Writes'
+  // after hooks and webhooks come once it commits.
+  var txOpen = null;
+  var trxStub = new Proxy(function () {}, {
+    get: function (t, k) {
+      if (typeof k === 'symbol' || k === 'then') return undefined;
+      throw new errors.NotImplementedError("strapi.db.transaction's trx (a knex transaction) is not provided by Quarry");
+    },
+    apply: function () { throw new errors.NotImplementedError("strapi.db.transaction's trx (a knex transaction) is not provided by Quarry"); }
+  });
+  function txFinish(t, commit) {
+    if (t.done) return;
+    t.done = true;
+    if (txOpen === t) txOpen = null;
+    call('db.transaction.end', { commit: commit });
+    var cbs = commit ? t.commitCbs : t.rollbackCbs;
+    t.commitCbs = []; t.rollbackCbs = [];
+    cbs.forEach(function (f) { f(); });
+  }
+  function transaction(cb) {
+    return async(function () {
+      // Without cb nothing runs in Strapi's async context of the transaction: the queries
+      // that follow are not in it, and only the knex transaction (get()) would be.
+      if (!cb) {
+        var none = function () { return async(function () {})(); };
+        return { commit: none, rollback: none, get: function () { return trxStub; } };
+      }
+      // One left open by an earlier run of this sandbox was rolled back when that run ended.
+      if (txOpen && !call('db.transaction.open')) txOpen = null;
+      var outer = txOpen, t = outer;
+      if (!outer) {
+        call('db.transaction.begin');
+        t = txOpen = { commitCbs: [], rollbackCbs: [], done: false };
+      }
+      var commit = function () { return async(function () { if (!outer) txFinish(t, true); })(); };
+      var rollback = function () { return async(function () { if (!outer) txFinish(t, false); })(); };
+      var params = { trx: trxStub, commit: commit, rollback: rollback,
+        onCommit: function (f) { if (!t.done) t.commitCbs.push(f); },
+        onRollback: function (f) { if (!t.done) t.rollbackCbs.push(f); } };
+      return Promise.resolve().then(function () { return cb(params); }).then(
+        function (res) { return commit().then(function () { return res; }); },
+        function (e) { return rollback().then(function () { throw e; }); });
+    })();
+  }
 
   // ---- registries: the project's controllers, services, policies, middlewares ----
   var files = host.files; // kind → name → file path
