@@ -234,7 +234,16 @@
     if (s === null || (typeof s !== 'object' && typeof s !== 'function')) throw new Error('Lifecycle subscriber must be an object or a function');
     subscribers.push(s);
     return function () { var i = subscribers.indexOf(s); if (i >= 0) subscribers.splice(i, 1); };
-  } }, transaction: transaction };
+  } }, transaction: transaction, connection: notProvided('strapi.db.connection (knex, raw SQL)') };
+  // What the project's code may reach for and Quarry does not provide: a use answers
+  // NotImplementedError naming it (a 501), where undefined would be a TypeError (a 500).
+  function notProvided(what) {
+    function missing() { throw new errors.NotImplementedError(what + ' is not provided by Quarry'); }
+    return new Proxy(function () {}, {
+      get: function (t, k) { if (typeof k === 'symbol' || k === 'then') return undefined; return missing(); },
+      apply: missing, construct: missing
+    });
+  }
   // strapi.db.transaction(cb) as @strapi/database 4.26 runs it: the entity service's and the
   // query engine's reads and writes until it ends join one transaction (Strapi's async
   // context; here, the script's calls while it is open), committed when cb resolves (its
@@ -244,13 +253,7 @@
   // given its trx would. trx, the knex transaction itself, is not provided. Writes'
   // after hooks and webhooks come once it commits.
   var txOpen = null;
-  var trxStub = new Proxy(function () {}, {
-    get: function (t, k) {
-      if (typeof k === 'symbol' || k === 'then') return undefined;
-      throw new errors.NotImplementedError("strapi.db.transaction's trx (a knex transaction) is not provided by Quarry");
-    },
-    apply: function () { throw new errors.NotImplementedError("strapi.db.transaction's trx (a knex transaction) is not provided by Quarry"); }
-  });
+  var trxStub = notProvided("strapi.db.transaction's trx (a knex transaction)");
   function txFinish(t, commit) {
     if (t.done) return;
     t.done = true;
@@ -1689,12 +1692,7 @@
       'traverseEntity', 'webhook', 'hooks', 'template', 'templateConfiguration', 'setCreatorFields', 'providerFactory',
       'convertQueryParams', 'file', 'nameToSlug', 'nameToCollectionName', 'toRegressedEnumValue', 'joinBy', 'getConfigUrls',
       'getAbsoluteAdminUrl', 'getAbsoluteServerUrl', 'isOperator', 'isOperatorOfType', 'parseType', 'getCommonPath'].forEach(function (name) {
-      if (u[name] !== undefined) return;
-      function missing() { throw new errors.NotImplementedError("@strapi/utils' " + name + ' is not provided by Quarry'); }
-      u[name] = new Proxy(function () {}, {
-        get: function (t, k) { if (typeof k === 'symbol' || k === 'then') return undefined; return missing(); },
-        apply: missing, construct: missing
-      });
+      if (u[name] === undefined) u[name] = notProvided("@strapi/utils' " + name);
     });
   }
   function guardAllocations(max) {
