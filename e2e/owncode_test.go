@@ -324,7 +324,7 @@ func replayAnswers(t *testing.T, project string, want []frontendAnswer, steps []
 }
 
 // projectLocales are the locales besides the default a replayed project's steps use.
-var projectLocales = map[string][]string{"hookwrites": {"fr"}}
+var projectLocales = map[string][]string{"hookwrites": {"fr"}, "txflow": {"fr"}}
 
 // TestNexusRefusedAtStart: a nexus construct Quarry does not build (here t.connectionField)
 // keeps the GraphQL endpoint refused, named in the start-up log, while the REST API is served;

@@ -24,6 +24,7 @@ var txFlowSteps = []ownCodeStep{
 	// Without ids: a rolled-back insert uses up its id on PostgreSQL and MariaDB, not on SQLite.
 	{Name: "the orders after", Method: "POST", Path: "/graphql", As: "public",
 		Body: `{"query":"{ orders(sort: \"id\") { data { attributes { qty note } } meta { pagination { total } } } }"}`},
+	{Name: "the locales through i18n's services", Path: "/api/orders/locales", As: "public"},
 	{Name: "the knex transaction itself", Path: "/api/orders/knex", As: "public",
 		Instead: &instead{Status: 501, Strapi: 200, Why: "trx, the knex transaction, is not provided: the route answers NotImplementedError naming it",
 			Body: `{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"strapi.db.transaction's trx (a knex transaction) is not provided by Quarry","details":{}}}`}},

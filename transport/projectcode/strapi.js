@@ -403,6 +403,38 @@
         return call('plugin.users-permissions.user.validatePassword', [typeof password === 'string' ? password : { type: password === null ? 'object' : typeof password }, passwordHashArg(hash)]);
       })
     },
+    // i18n's locales service (reads; the locale writes are the admin's) and its content-types
+    // service's checks, as 4.26 has them: the query engine on plugin::i18n.locale and the
+    // plugin's core store (default_locale).
+    'i18n.locales': {
+      find: function (params) { return query('plugin::i18n.locale').findMany({ where: params === undefined ? {} : params }); },
+      findById: function (id) { return query('plugin::i18n.locale').findOne({ where: { id: id } }); },
+      findByCode: function (code) { return query('plugin::i18n.locale').findOne({ where: { code: code } }); },
+      count: function (params) { return query('plugin::i18n.locale').count({ where: params === undefined ? {} : params }); },
+      getDefaultLocale: function () { return strapi.store({ type: 'plugin', name: 'i18n' }).get({ key: 'default_locale' }); },
+      setIsDefault: async(function (locales) {
+        if (locales === null || locales === undefined) return locales;
+        return strapi.store({ type: 'plugin', name: 'i18n' }).get({ key: 'default_locale' }).then(function (def) {
+          if (Array.isArray(locales)) return locales.map(function (l) { return Object.assign({}, l, { isDefault: def === l.code }); });
+          return Object.assign({}, locales, { isDefault: def === locales.code });
+        });
+      }),
+      create: notProvided("strapi.plugin('i18n').service('locales').create"),
+      update: notProvided("strapi.plugin('i18n').service('locales').update"),
+      delete: notProvided("strapi.plugin('i18n').service('locales').delete"),
+      setDefaultLocale: notProvided("strapi.plugin('i18n').service('locales').setDefaultLocale")
+    },
+    'i18n.content-types': {
+      isLocalizedContentType: function (model) { return !!(model && model.pluginOptions && model.pluginOptions.i18n && model.pluginOptions.i18n.localized === true); },
+      getValidLocale: async(function (locale) {
+        var svc = pluginService('i18n', 'locales');
+        if (locale === null || locale === undefined) return svc.getDefaultLocale();
+        return svc.findByCode(locale).then(function (found) {
+          if (!found) throw new errors.ApplicationError('Locale not found');
+          return locale;
+        });
+      })
+    },
     'email.email': {
       getProviderSettings: function () { return strapi.config.get('plugin.email'); },
       sendTemplatedEmail: async(function (emailOptions, emailTemplate, data) {

@@ -73,4 +73,29 @@ module.exports = createCoreController('api::order.order', ({ strapi }) => ({
     });
     ctx.body = { ok: true };
   },
+
+  // The locales a shop offers, through i18n's services.
+  async locales(ctx) {
+    const locales = strapi.plugin('i18n').service('locales');
+    const types = strapi.plugin('i18n').service('content-types');
+    const all = await locales.find();
+    let invalid = null;
+    try {
+      await types.getValidLocale('xx');
+    } catch (e) {
+      invalid = `${e.name}: ${e.message}`;
+    }
+    ctx.body = {
+      codes: all.map((l) => l.code).sort(),
+      default: await locales.getDefaultLocale(),
+      flagged: (await locales.setIsDefault(all)).map((l) => `${l.code}:${l.isDefault}`).sort(),
+      fr: (await locales.findByCode('fr')).name,
+      byId: Boolean(await locales.findById(all[0].id)),
+      count: await locales.count(),
+      frCount: await locales.count({ code: 'fr' }),
+      valid: [await types.getValidLocale(), await types.getValidLocale('fr')],
+      invalid,
+      localized: types.isLocalizedContentType(strapi.getModel('api::order.order')),
+    };
+  },
 }));
