@@ -29,6 +29,10 @@ type ownCodeStep struct {
 	// and kept in the jar.
 	Cookies bool
 	Cookie  string
+	// Header is sent with the step (name: value), and Headers are the answer's headers
+	// recorded after its body (lower-case name: values).
+	Header  [2]string
+	Headers []string
 	// StatusOnly compares only the status: the answer holds what differs by nature (an
 	// uploaded file's hash and URL).
 	StatusOnly bool
@@ -214,7 +218,19 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 			extra = http.Header{"Cookie": {strings.Join(parts, "; ")}}
 		}
 	}
+	if st.Header[0] != "" {
+		if extra == nil {
+			extra = http.Header{}
+		}
+		extra.Set(st.Header[0], st.Header[1])
+	}
 	status, b, hdr := c.srv.sendHeader(t, token, method, st.Path, ct, body, extra)
+	for _, name := range st.Headers {
+		if v := hdr.Values(name); len(v) > 0 {
+			// Latin-1 bytes (as Node writes headers) as the recording's JSON kept them.
+			b = append(b, []byte("\n"+strings.ToLower(name)+": "+strings.ToValidUTF8(strings.Join(v, ", "), "\uFFFD"))...)
+		}
+	}
 	cookies := ""
 	if st.Cookies {
 		cookies = cookieLines(hdr)

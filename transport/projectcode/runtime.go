@@ -398,9 +398,10 @@ func (rt *Runtime) newVM() (*vm, error) {
 			if k != "Set-Cookie" {
 				vals = vals[:1]
 			}
-			// Set-Cookie's lines come one pair each; strapi.js gathers them.
+			// Set-Cookie's lines come one pair each; strapi.js gathers them. A value the inner
+			// answer wrote as Latin-1 bytes (as Node writes headers) is read back as its text.
 			for _, val := range vals {
-				v.headers = append(v.headers, strings.ToLower(k), val)
+				v.headers = append(v.headers, strings.ToLower(k), fromLatin1(val))
 			}
 		}
 		return r.ToValue(body)

@@ -1009,6 +1009,123 @@
   };
   Object.defineProperty(responseProto, 'body', { get: function () { return this.__ctx.body; }, set: function (v) { this.__ctx.body = v; } });
   Object.defineProperty(responseProto, 'status', { get: function () { return this.__ctx.status; }, set: function (v) { this.__ctx.status = v; } });
+  // ---- Koa's redirect, attachment, append/remove/vary, accepts, href/origin/search ----
+  function encodeUrl(url) { // the encodeurl package (1.0)
+    return String(url).replace(/([\uD800-\uDBFF][\uDC00-\uDFFF])|[\uD800-\uDFFF]/g, function (m, pair) { return pair || '\uFFFD'; })
+      .replace(/(?:[^\x21\x25\x26-\x3B\x3D\x3F-\x5B\x5D\x5F\x61-\x7A\x7E]+|%+(?![0-9A-Fa-f]{2})){1,1024}/g, encodeURI);
+  }
+  function escapeHtml(s) {
+    return String(s).replace(/[&<>"']/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]; });
+  }
+  var redirectStatuses = { 300: true, 301: true, 302: true, 303: true, 305: true, 307: true, 308: true };
+  var shortTypes = { html: 'text/html', text: 'text/plain', json: 'application/json', xml: 'application/xml', urlencoded: 'application/x-www-form-urlencoded', form: 'application/x-www-form-urlencoded', multipart: 'multipart/*' };
+  // accepts (negotiator's media types, simplified): with no Accept header every type is;
+  // otherwise the type the client weighs most among those asked, false for none.
+  function accepts() {
+    var types = Array.prototype.concat.apply([], arguments).map(String);
+    var header = this.headers.accept;
+    var ranges = header ? String(header).split(',').map(function (part) {
+      var bits = part.trim().split(';'), q = 1;
+      bits.slice(1).forEach(function (b) { var kv = b.trim().split('='); if (kv[0] === 'q') q = parseFloat(kv[1]); });
+      var mt = bits[0].trim().toLowerCase().split('/');
+      return { type: mt[0], sub: mt[1] || '*', q: isNaN(q) ? 0 : q };
+    }).filter(function (r) { return r.type; }) : null;
+    if (types.length === 0) return ranges ? ranges.filter(function (r) { return r.q > 0; }).map(function (r) { return r.type + '/' + r.sub; }) : ['*/*'];
+    if (!ranges) return types[0];
+    var best = false, bestQ = 0;
+    types.forEach(function (t) {
+      var full = (shortTypes[t] || (t.indexOf('/') < 0 ? 'application/' + t : t)).toLowerCase().split('/');
+      var q = -1, spec = -1;
+      ranges.forEach(function (r) {
+        var s2 = r.type === full[0] && r.sub === full[1] ? 2 : r.type === full[0] && r.sub === '*' ? 1 : r.type === '*' ? 0 : -1;
+        if (s2 > spec) { spec = s2; q = r.q; }
+      });
+      if (q > bestQ) { best = t; bestQ = q; }
+    });
+    return best;
+  }
+  var mimeByExt = { '.csv': 'text/csv', '.txt': 'text/plain', '.html': 'text/html', '.htm': 'text/html', '.json': 'application/json',
+    '.xml': 'application/xml', '.pdf': 'application/pdf', '.zip': 'application/zip', '.png': 'image/png', '.jpg': 'image/jpeg',
+    '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.svg': 'image/svg+xml', '.webp': 'image/webp', '.ics': 'text/calendar',
+    '.js': 'application/javascript', '.css': 'text/css', '.md': 'text/markdown', '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
+  function typeOfExt(name) {
+    var m = /(\.[^./\\]+)$/.exec(String(name).toLowerCase());
+    var t = m && mimeByExt[m[1]];
+    if (!t) return undefined;
+    return /^text\/|^application\/(json|javascript|xml)$/.test(t) ? t + '; charset=utf-8' : t;
+  }
+  // content-disposition (0.5): the base name quoted when it is Latin-1 text, with filename*
+  // (UTF-8, percent-encoded) and a Latin-1 fallback ('?' for the rest) when it is not.
+  function contentDisposition(filename) {
+    if (filename === undefined) return 'attachment';
+    var name = String(filename).split(/[\\/]/).pop();
+    var quote = function (v) { return '"' + v.replace(/([\\"])/g, '\\$1') + '"'; };
+    var isText = /^[\x20-\x7e\x80-\xff]+$/.test(name);
+    var fallback = name.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+    var hasFallback = fallback !== name;
+    var out = 'attachment';
+    if (isText || hasFallback) out += '; filename=' + quote(hasFallback ? fallback : name);
+    if (hasFallback || !isText || /%[0-9A-Fa-f]{2}/.test(name)) {
+      out += "; filename*=UTF-8''" + encodeURIComponent(name).replace(/[\x00-\x20"'()*,/:;<=>?@[\\\]{}\x7f]/g, function (c) { return '%' + c.charCodeAt(0).toString(16).toUpperCase(); });
+    }
+    return out;
+  }
+  var koaResponse = {
+    redirect: function (url, alt) {
+      var ctx = this.__ctx || this;
+      if (url === 'back') {
+        var ref = ctx.request.headers.referrer || ctx.request.headers.referer, back;
+        if (ref) { var u = new URL(ref, ctx.href); if (u.host === ctx.host) back = ref; }
+        url = back || alt || '/';
+      }
+      if (/^https?:\/\//i.test(url)) url = new URL(url).toString();
+      setHeader(ctx.__res, 'Location', encodeUrl(url));
+      if (!redirectStatuses[ctx.__res.status]) ctx.status = 302;
+      if (ctx.accepts('html')) {
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = 'Redirecting to ' + escapeHtml(url) + '.';
+        return;
+      }
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = 'Redirecting to ' + url + '.';
+    },
+    attachment: function (filename) {
+      var ctx = this.__ctx || this;
+      if (filename) { var t = typeOfExt(filename); if (t) setHeader(ctx.__res, 'content-type', t); }
+      setHeader(ctx.__res, 'Content-Disposition', contentDisposition(filename));
+    },
+    append: function (field, val) {
+      var res = (this.__ctx || this).__res, prev = res.headers[String(field).toLowerCase()];
+      if (prev) val = Array.isArray(prev) ? prev.concat(val) : [prev].concat(val);
+      setHeader(res, field, val);
+    },
+    remove: function (field) {
+      var res = (this.__ctx || this).__res, k = String(field).toLowerCase();
+      delete res.headers[k];
+      (res.removed || (res.removed = [])).push(k);
+    },
+    vary: function (field) {
+      var res = (this.__ctx || this).__res, cur = res.headers.vary;
+      var list = cur ? String(cur).split(/\s*,\s*/) : [];
+      if (list.indexOf('*') >= 0) return;
+      String(field).split(/\s*,\s*/).forEach(function (f) {
+        if (f === '*') { list = ['*']; return; }
+        if (!list.some(function (x) { return x.toLowerCase() === f.toLowerCase(); })) list.push(f);
+      });
+      res.headers.vary = list.join(', ');
+    }
+  };
+  function origin() { return this.protocol + '://' + this.host; }
+  function href() { return /^https?:\/\//i.test(this.originalUrl || '') ? this.originalUrl : this.origin + (this.originalUrl === undefined ? this.url : this.originalUrl); }
+  function search() { var q = this.__req.querystring; return q ? '?' + q : ''; }
+  Object.keys(koaResponse).forEach(function (k) { ctxProto[k] = koaResponse[k]; responseProto[k] = koaResponse[k]; });
+  ctxProto.accepts = function () { return accepts.apply(this.request, arguments); };
+  requestProto.accepts = accepts;
+  [ctxProto, requestProto].forEach(function (proto) {
+    Object.defineProperty(proto, 'origin', { get: origin, configurable: true });
+    Object.defineProperty(proto, 'href', { get: href, configurable: true });
+    Object.defineProperty(proto, 'search', { get: search, set: ownSetter('search'), configurable: true });
+  });
   var userProp = {
     enumerable: true, configurable: true,
     get: function () {
@@ -1081,7 +1198,9 @@
   // without a descriptor object for each of a request's internals.
   var hidden = host.hidden;
   function makeCtx(req) {
-    var res = { status: undefined, body: undefined, raw: null, headers: {} };
+    // The response's headers start as the middlewares before the route left them (CORS'
+    // Vary: Origin, X-Powered-By, the security headers), as Koa's ctx.response has them.
+    var res = { status: undefined, body: undefined, raw: null, headers: req.resHeaders ? JSON.parse(req.resHeaders) : {} };
     if (!req.query) req.query = {};
     var state = { route: req.route };
     if (req.authKind !== undefined) Object.defineProperty(state, 'auth', authProp);
@@ -1569,6 +1688,7 @@
   function finish(box, ctx) {
     var res = ctx.__res;
     box.headers = res.headers;
+    if (res.removed) box.removed = res.removed.join('\n');
     if (res.raw !== null) { box.status = res.status || 200; box.raw = res.raw; return; }
     box.status = ctx.status;
     var b = res.body;
