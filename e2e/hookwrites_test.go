@@ -51,6 +51,10 @@ var hookWritesSteps = []ownCodeStep{
 	{Name: "pages in French with a filter", Path: "/api/pages?locale=fr&filters[title][$contains]=propos&fields[0]=title", As: "public"},
 	{Name: "pages in English with a filter finding none", Path: "/api/pages?filters[title][$contains]=propos", As: "public"},
 	{Name: "a French page by id", Path: "/api/pages/2", As: "public"},
+	gqlStep("GraphQL: pages of the default locale", `{ pages { data { id attributes { title locale } } meta { pagination { total } } } }`),
+	gqlStep("GraphQL: pages in French", `{ pages(locale: "fr", sort: "id") { data { id attributes { title locale } } } }`),
+	gqlStep("GraphQL: pages in every locale", `{ pages(locale: "all", sort: "id") { data { id attributes { title locale } } meta { pagination { total } } } }`),
+	gqlStep("GraphQL: a page by id", `{ page(id: 2) { data { id attributes { title locale } } } }`),
 	{Name: "the audit log", Path: "/api/audits?sort=id&pagination[pageSize]=100&fields[0]=action&fields[1]=entry&fields[2]=title&fields[3]=note", As: "public"},
 }
 
