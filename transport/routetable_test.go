@@ -79,7 +79,7 @@ func TestBuildRoutesFailClosed(t *testing.T) {
 
 // TestBuildRoutesReadHooks: with the runtime for project code on, a core find of a model
 // whose lifecycles file has read hooks runs in the sandbox through Strapi's controller steps
-// (never the native action alone); its GraphQL query is refused for the localized type.
+// (never the native action alone); so does its GraphQL query, the type being localized.
 func TestBuildRoutesReadHooks(t *testing.T) {
 	s, m := failClosedModel(t)
 	const uid = "api::page.page"
@@ -99,14 +99,13 @@ func TestBuildRoutesReadHooks(t *testing.T) {
 	if pr := cr.Project["findOne"]; pr != nil {
 		t.Errorf("findOne of pages runs in the sandbox: %+v", pr)
 	}
-	// Its GraphQL query would run the hooks in the sandbox too (execute.ReadHooks), but pages
-	// are localized, whose read hooks the sandbox's entity service does not run: refused,
-	// naming that; without the runtime it is refused for the hooks alone.
-	if gql := GraphQLRefusals(m, s, true); !strings.Contains(describe(gql["Query.pages"]), "localized content type") {
-		t.Errorf("GraphQL Query.pages: %v, want refused for the localized type", gql["Query.pages"])
+	// Its GraphQL query runs the hooks in the sandbox too (execute.ReadHooks), with i18n's
+	// locale filter as for REST; without the runtime it is refused for the hooks.
+	if gql := GraphQLRefusals(m, s, true); len(gql["Query.pages"]) != 0 {
+		t.Errorf("GraphQL Query.pages refused: %v", gql["Query.pages"])
 	}
-	if run := GraphQLProjectCode(m, s, true); len(run["Query.pages"]) != 0 || len(run["Query.page"]) != 0 {
-		t.Errorf("GraphQL project code: %v, want nothing of pages", run)
+	if run := GraphQLProjectCode(m, s, true); len(run["Query.pages"]) == 0 || len(run["Query.page"]) != 0 {
+		t.Errorf("GraphQL project code: %v, want the pages' list only", run)
 	}
 	if gql := GraphQLRefusals(m, s, false); len(gql["Query.pages"]) == 0 {
 		t.Error("GraphQL Query.pages is served without the runtime that runs its afterFindMany")
