@@ -260,3 +260,44 @@ func TestBuildRoutesWriteHooks(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildRoutesHookWrites: the hookwrites project's article (an SEO component, a dynamic
+// zone, a cover, a uid slug) with findOne hooks in its lifecycles file runs its writes in the
+// sandbox, as it does with a subscription naming only the article; a subscription naming the
+// SEO component, or one naming no models (it sees the components' writes), refuses them.
+func TestBuildRoutesHookWrites(t *testing.T) {
+	const uid = "api::article.article"
+	for _, c := range []struct {
+		name, index, why string
+	}{
+		{"lifecycles file", "", ""},
+		{"a subscription naming the article", `strapi.db.lifecycles.subscribe({ models: ['api::article.article'], afterFindOne() {} });`, ""},
+		{"a subscription naming the component", `strapi.db.lifecycles.subscribe({ models: ['shared.seo'], beforeCreate() {} });`, "whose component shared.seo has lifecycle hooks"},
+		{"a subscription naming no models", `strapi.db.lifecycles.subscribe({ afterCreate() {} });`, "hooks on every model's events"},
+	} {
+		s, m := projectModel(t, "hookwrites", func(app string) {
+			if c.index == "" {
+				return
+			}
+			src := "module.exports = { register() {}, bootstrap({ strapi }) { " + c.index + " } };\n"
+			if err := os.WriteFile(app+"/src/index.js", []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		})
+		table := BuildRoutes(m, s, "/graphql", true, nil)
+		cr := table.Core[uid]
+		gql := GraphQLRefusals(m, s, true)
+		for _, a := range []string{"create", "update", "delete"} {
+			field := map[string]string{"create": "Mutation.createArticle", "update": "Mutation.updateArticle", "delete": "Mutation.deleteArticle"}[a]
+			if c.why == "" {
+				if cr.Project[a] == nil || len(gql[field]) != 0 {
+					t.Errorf("%s: %s does not run: %s %s", c.name, a, describe(cr.Code[a]), describe(gql[field]))
+				}
+				continue
+			}
+			if cr.Project[a] != nil || !strings.Contains(describe(cr.Code[a]), c.why) || !strings.Contains(describe(gql[field]), c.why) {
+				t.Errorf("%s: %s: %s / GraphQL %s, want refused naming %q", c.name, a, describe(cr.Code[a]), describe(gql[field]), c.why)
+			}
+		}
+	}
+}
