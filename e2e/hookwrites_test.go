@@ -14,7 +14,8 @@ var updateHookWrites = flag.Bool("update-hookwrites", false, "record testdata/ho
 // findOne hooks (a reading time, an audit entry for every read with its params) and after
 // hooks auditing every write: the audit log at the end shows every findOne event Strapi's
 // entity service fires on the article itself — the slug's uniqueness read, the loads of the
-// components an update and a delete make, the read-backs — with its params. A localized
+// components an update and a delete make, the read-backs — with its params (a single type's
+// home page with an SEO component too). A localized
 // page's list runs its findMany hooks with the locale filter i18n's decorator adds.
 var hookWritesSteps = []ownCodeStep{
 	{Name: "upload the cover", Method: "POST", Path: "/api/upload", Form: []formPart{{Name: "files", File: "red.png", Type: "image/png"}}, StatusOnly: true},
@@ -55,6 +56,10 @@ var hookWritesSteps = []ownCodeStep{
 	gqlStep("GraphQL: pages in French", `{ pages(locale: "fr", sort: "id") { data { id attributes { title locale } } } }`),
 	gqlStep("GraphQL: pages in every locale", `{ pages(locale: "all", sort: "id") { data { id attributes { title locale } } meta { pagination { total } } } }`),
 	gqlStep("GraphQL: a page by id", `{ page(id: 2) { data { id attributes { title locale } } } }`),
+	{Name: "the home page, created with its SEO component", Method: "PUT", Path: "/api/homepage?populate=seo", Body: `{"data":{"title":"Home","seo":{"metaTitle":"Home"}}}`, As: "public"},
+	{Name: "the home page, its SEO component replaced", Method: "PUT", Path: "/api/homepage?populate=seo", Body: `{"data":{"seo":{"metaTitle":"Welcome"}}}`, As: "public"},
+	{Name: "the home page", Path: "/api/homepage?populate=seo", As: "public"},
+	{Name: "the home page, deleted", Method: "DELETE", Path: "/api/homepage", As: "public"},
 	{Name: "the audit log", Path: "/api/audits?sort=id&pagination[pageSize]=100&fields[0]=action&fields[1]=entry&fields[2]=title&fields[3]=note", As: "public"},
 }
 
