@@ -403,14 +403,10 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema, runProject bool) map[st
 			continue
 		}
 		hooks := func(action string) []routes.Code { return m.Hooks(md.UID, routes.Events(action)) }
-		// The generated queries run their read hooks in the sandbox (execute.ReadHooks).
+		// The generated queries run their read hooks in the sandbox (execute.ReadHooks), a
+		// localized type's with i18n's locale filter, as its entity-service decorator adds it.
 		queryHooks := func(action string) []routes.Code {
-			code := m.GraphQLQueryHooks(md.UID, routes.Events(action))
-			if md.Localized && len(code) > 0 {
-				// The sandbox's entity service refuses them too (i18n's locale parameters).
-				code = append(code, routes.Code{File: hookFile(code), What: "read lifecycle hooks of a localized content type, which Quarry does not run"})
-			}
-			return code
+			return m.GraphQLQueryHooks(md.UID, routes.Events(action))
 		}
 		// A mutation whose read-back fires findOne hooks runs in the sandbox too, but where
 		// Strapi's entity service fires query-engine events Quarry's write path does not

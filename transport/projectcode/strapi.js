@@ -793,6 +793,7 @@
           return this.transformResponse(await this.sanitizeOutput(e, ctx));
         }),
         update: nativeOr('update', async function (ctx, svc) {
+          noForm(ctx, uid, 'update');
           var body = (ctx.request.body || {});
           if (!isObj(body.data)) throw new errors.ValidationError('Missing "data" payload in the request body');
           var data = await this.sanitizeInput(body.data, ctx);
@@ -821,6 +822,7 @@
         create: nativeOr('create', async function (ctx, svc) {
           await this.validateQuery(ctx);
           var q = await this.sanitizeQuery(ctx);
+          noForm(ctx, uid, 'create');
           var body = (ctx.request.body || {});
           if (!isObj(body.data)) throw new errors.ValidationError('Missing "data" payload in the request body');
           var data = await this.sanitizeInput(body.data, ctx);
@@ -830,6 +832,7 @@
         update: nativeOr('update', async function (ctx, svc) {
           await this.validateQuery(ctx);
           var q = await this.sanitizeQuery(ctx);
+          noForm(ctx, uid, 'update');
           var body = (ctx.request.body || {});
           if (!isObj(body.data)) throw new errors.ValidationError('Missing "data" payload in the request body');
           var data = await this.sanitizeInput(body.data, ctx);
@@ -845,6 +848,15 @@
       };
     }
     return Object.assign(Object.create(proto), ctrl);
+  }
+  // noForm refuses a multipart write reaching Strapi's controller steps in the sandbox (a
+  // model whose read hooks run, or whose service the project replaced): Strapi's parseBody
+  // reads its JSON data field and hands its files to the entity service, which uploads them
+  // and reads the entry again through findOne; Quarry's entity service writes no files.
+  function noForm(ctx, uid, action) {
+    if (ctx.is && ctx.is('multipart')) {
+      throw new errors.NotImplementedError('a multipart/form-data ' + action + ' of ' + uid + ' through Strapi\'s controller steps (its entity service uploads the files) is not run by Quarry; send JSON');
+    }
   }
   function serviceMethod(action) {
     return action;

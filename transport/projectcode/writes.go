@@ -116,7 +116,9 @@ func readBackOf(ctx context.Context, l *write.Lifecycle) json.RawMessage {
 	if !ok || l.Params == nil || rb.q.Model != l.Model.UID || rb.q.Op != l.Params.Op {
 		return nil
 	}
-	if l.Params != rb.q && rb.q.ID != l.Params.ID {
+	// A single type's write names no id (the write path finds its entry): its hooks' params
+	// do, and are the write's.
+	if l.Params != rb.q && rb.q.ID != l.Params.ID && !(rb.q.ID == "" && l.Model.Kind == schemas.SingleType) {
 		return nil
 	}
 	return rb.params
