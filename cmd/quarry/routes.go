@@ -48,6 +48,9 @@ func routesCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 	defer a.DB.Close()
 	gql := graphqlPath(a)
 	table := transport.BuildRoutes(a.Routes, a.Schema, gql, runProjectCode(getenv), log)
+	if *upstream != "" {
+		table.BesideStrapi(a.Routes)
+	}
 	if gql != "" && runProjectCode(getenv) && len(a.Routes.GraphQL) > 0 {
 		// The GraphQL extension runs when the runtime can take it over, as serve decides.
 		rt := projectcode.New(a.Routes, a.Schema)

@@ -82,6 +82,8 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		return b, err
 	case "net.fetch":
 		return rt.fetch(c.ctx, args)
+	case "eventHub.emit":
+		return rt.emitFromCode(c, args)
 	case "sanitize.output":
 		var v any
 		if err := decodeOrdered(args, &v); err != nil {
