@@ -25,6 +25,10 @@ var eventHubSteps = []ownCodeStep{
 	{Name: "a flag a listener refuses: its error is the answer", Method: "POST", Path: "/api/comments/1/flag", Body: `{"reason":"boom"}`, As: "public"},
 	{Name: "the query engine announces nothing", Method: "POST", Path: "/api/comments/quiet", As: "public"},
 	{Name: "create over GraphQL", Method: "POST", Path: "/graphql", Body: gqlBody(`mutation { createComment(data: { body: "Via GraphQL", author: "gql" }) { data { id attributes { body author } } } }`), As: "public"},
+	{Name: "a comment with a file: the upload plugin's media.create, the folder's entry.create", Method: "POST", Path: "/api/comments", Form: []formPart{
+		{Name: "data", Value: `{"body":"See the picture","author":"cat"}`},
+		{Name: "files.attachment", File: "red.png", Type: "image/png"},
+	}, As: "public"},
 	{Name: "update the quiet one", Method: "PUT", Path: "/api/comments/2", Body: `{"data":{"author":"importer, edited"}}`, As: "public"},
 	{Name: "delete a comment", Method: "DELETE", Path: "/api/comments/1", As: "public"},
 	{Name: "delete an article", Method: "DELETE", Path: "/api/articles/1", As: "public"},

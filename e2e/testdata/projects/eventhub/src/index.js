@@ -3,7 +3,7 @@
 // An audit log and a moderation queue fed by Strapi's event hub: the entity service
 // announces entry.create/update/delete (and the content manager entry.publish/unpublish),
 // the project's own code announces 'article.published' and 'comment.flagged'.
-const WATCHED = ['api::article.article', 'api::comment.comment'];
+const WATCHED = ['api::article.article', 'api::comment.comment', 'plugin::upload.folder'];
 
 // What a listener was given, without the times (their values change from run to run).
 const shape = (value) =>
@@ -29,7 +29,7 @@ module.exports = {
         model,
         uid,
         entry: entry.id,
-        title: entry.title || entry.author || null,
+        title: entry.title || entry.author || entry.name || null,
         note: `keys=${Object.keys(payload).join(',')} ${shape(entry)}`,
       });
     };
@@ -38,6 +38,17 @@ module.exports = {
     strapi.eventHub.on('entry.delete', record('entry.delete'));
     strapi.eventHub.on('entry.publish', record('entry.publish'));
     strapi.eventHub.on('entry.unpublish', record('entry.unpublish'));
+
+    // Files attached to comments are kept track of too (the upload plugin's media.create).
+    strapi.eventHub.on('media.create', async ({ media, ...rest }) => {
+      await audit({
+        event: 'media.create',
+        model: 'file',
+        entry: media.id,
+        title: media.name,
+        note: `keys=${Object.keys(rest).concat('media').join(',')} media=${Object.keys(media).join(',')} mime=${media.mime}`,
+      });
+    });
 
     strapi.eventHub.on('article.published', async ({ id, title }) => {
       await audit({ event: 'article.published', entry: id, title, note: 'newsletter queued' });
