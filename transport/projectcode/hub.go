@@ -156,7 +156,16 @@ func (rt *Runtime) Emit(ctx context.Context, ev write.Event) error {
 	}
 	b.WriteString(`}]`)
 	err := rt.emit(ctx, ev.Name, b.String())
-	if err != nil {
+	var ae *apierror.Error
+	switch {
+	case err == nil:
+	case errors.As(err, &ae) && ae.Status == 501:
+		// The listeners are lost (the entity service's writes were refused before they
+		// wrote; this is a plugin's own write, which has no before step): none ran, so
+		// none stopped the webhook.
+		rt.Log.Error("strapi.eventHub listeners not run", "event", ev.Name, "model", ev.Model.UID, "id", ev.ID, "error", err)
+		return nil
+	default:
 		rt.Log.Error("strapi.eventHub listener failed (Strapi answers the write, then stops on the rejection no one handles; Quarry logs it)", "event", ev.Name, "model", ev.Model.UID, "id", ev.ID, "error", err)
 	}
 	return err
