@@ -66,13 +66,40 @@ func TestEventHubListenersFail(t *testing.T) {
 		"      if (entry.body === 'explode') throw new Error('listener exploded');\n" +
 		"      if (entry.body === 'loop') for (;;) {}\n" +
 		"    });\n"
+	// A listener of a custom event with a Date, and routes that add a listener while serving
+	// a request and emit a function.
+	bad += "    strapi.eventHub.on('dated', async ({ at }) => {\n" +
+		"      await audit({ event: 'dated', note: `${at instanceof Date} ${at.toISOString()}` });\n" +
+		"    });\n"
 	if err := os.WriteFile(index, []byte(strings.Replace(string(src), at, bad+at, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	editFile(t, filepath.Join(app, "src", "api", "comment", "controllers", "comment.js"), "  async quiet(ctx) {",
+		"  async probe(ctx) {\n"+
+			"    if (ctx.params.what === 'dated') await strapi.eventHub.emit('dated', { at: new Date(0) });\n"+
+			"    if (ctx.params.what === 'listen') strapi.eventHub.on('late', () => {});\n"+
+			"    if (ctx.params.what === 'function') await strapi.eventHub.emit('dated', { at: new Date(0), then: () => 1 });\n"+
+			"    ctx.body = { ok: ctx.params.what };\n"+
+			"  },\n\n  async quiet(ctx) {")
+	editFile(t, filepath.Join(app, "src", "api", "comment", "routes", "01-moderation.js"), "    { method: 'POST', path: '/comments/quiet', handler: 'comment.quiet' },",
+		"    { method: 'POST', path: '/comments/quiet', handler: 'comment.quiet' },\n    { method: 'POST', path: '/comments/probe/:what', handler: 'comment.probe' },")
+	editFile(t, filepath.Join(app, "config", "permissions.json"), `"api::comment.comment.quiet",`, `"api::comment.comment.quiet", "api::comment.comment.probe",`)
 	limit := backend{Name: be.Name, Env: func(t *testing.T) []string {
 		return append(be.Env(t), "QUARRY_PROJECT_CODE_TIMEOUT=2s")
 	}}
 	srv := start(t, limit, app)
+	if st, b := srv.doAs(t, "", "POST", "/api/comments/probe/dated", nil); st != 200 {
+		t.Errorf("a custom event with a Date: %d %s", st, b)
+	}
+	if st, b := srv.doAs(t, "", "GET", "/api/audits", nil); st != 200 || !strings.Contains(string(b), `"note":"true 1970-01-01T00:00:00.000Z"`) {
+		t.Errorf("the Date as the listener saw it: %d %s", st, b)
+	}
+	if st, b := srv.doAs(t, "", "POST", "/api/comments/probe/listen", nil); st != 501 || !strings.Contains(string(b), "strapi.eventHub.on while serving a request") {
+		t.Errorf("a listener added by a request: %d %s", st, b)
+	}
+	if st, b := srv.doAs(t, "", "POST", "/api/comments/probe/function", nil); st != 501 || !strings.Contains(string(b), "with a function in its arguments") {
+		t.Errorf("a function emitted: %d %s", st, b)
+	}
 	if st, b := srv.doAs(t, "", "POST", "/api/comments", []byte(`{"data":{"body":"explode","author":"bob"}}`)); st != 200 || !strings.Contains(string(b), `"body":"explode"`) {
 		t.Errorf("a write whose listener throws: %d %s", st, b)
 	}
@@ -80,7 +107,7 @@ func TestEventHubListenersFail(t *testing.T) {
 		t.Errorf("the listener's failure is not logged:\n%s", log)
 	}
 	// The throwing listener stopped the others of that event, as Strapi's hub stops.
-	if st, b := srv.doAs(t, "", "GET", "/api/audits", nil); st != 200 || !strings.Contains(string(b), `"data":[]`) {
+	if st, b := srv.doAs(t, "", "GET", "/api/audits", nil); st != 200 || strings.Contains(string(b), `"explode"`) || strings.Contains(string(b), `"bob"`) {
 		t.Errorf("audits after the throwing listener: %d %s", st, b)
 	}
 	started := time.Now()
@@ -123,5 +150,20 @@ func TestEventHubNotRun(t *testing.T) {
 				t.Errorf("%s: %s", name, line)
 			}
 		}
+	}
+}
+
+// editFile replaces the one occurrence of old in the file at path with new.
+func editFile(t *testing.T, path, old, new string) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(src), old) != 1 {
+		t.Fatalf("%s: %q is not there once", path, old)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(src), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
