@@ -20,17 +20,17 @@ var eventHubSteps = []ownCodeStep{
 	{Name: "publish the draft: its lifecycle emits article.published", Method: "PUT", Path: "/api/articles/2", Body: `{"data":{"publishedAt":"2024-05-01T10:00:00.000Z"}}`, As: "public"},
 	{Name: "rename an article", Method: "PUT", Path: "/api/articles/1", Body: `{"data":{"title":"Hello again"}}`, As: "public"},
 	{Name: "create a comment with a private ip", Method: "POST", Path: "/api/comments", Body: `{"data":{"body":"Nice post","author":"ann","ip":"10.0.0.1"}}`, As: "public"},
-	{Name: "flag it: the controller emits comment.flagged", Method: "POST", Path: "/api/comments/1/flag", Body: `{"reason":"spam"}`, As: "public"},
-	{Name: "flag it again: the once listener is gone", Method: "POST", Path: "/api/comments/1/flag", Body: `{"reason":"rude"}`, As: "public"},
-	{Name: "a flag a listener refuses: its error is the answer", Method: "POST", Path: "/api/comments/1/flag", Body: `{"reason":"boom"}`, As: "public"},
+	{Name: "flag it: the controller emits comment.flagged", Method: "POST", Path: "/api/comments/2/flag", Body: `{"reason":"spam"}`, As: "public"},
+	{Name: "flag it again: the once listener is gone", Method: "POST", Path: "/api/comments/2/flag", Body: `{"reason":"rude"}`, As: "public"},
+	{Name: "a flag a listener refuses: its error is the answer", Method: "POST", Path: "/api/comments/2/flag", Body: `{"reason":"boom"}`, As: "public"},
 	{Name: "the query engine announces nothing", Method: "POST", Path: "/api/comments/quiet", As: "public"},
 	{Name: "create over GraphQL", Method: "POST", Path: "/graphql", Body: gqlBody(`mutation { createComment(data: { body: "Via GraphQL", author: "gql" }) { data { id attributes { body author } } } }`), As: "public"},
 	{Name: "a comment with a file: the upload plugin's media.create, the folder's entry.create", Method: "POST", Path: "/api/comments", Form: []formPart{
 		{Name: "data", Value: `{"body":"See the picture","author":"cat"}`},
 		{Name: "files.attachment", File: "red.png", Type: "image/png"},
 	}, As: "public"},
-	{Name: "update the quiet one", Method: "PUT", Path: "/api/comments/2", Body: `{"data":{"author":"importer, edited"}}`, As: "public"},
-	{Name: "delete a comment", Method: "DELETE", Path: "/api/comments/1", As: "public"},
+	{Name: "update the quiet one", Method: "PUT", Path: "/api/comments/3", Body: `{"data":{"author":"importer, edited"}}`, As: "public"},
+	{Name: "delete a comment", Method: "DELETE", Path: "/api/comments/2", As: "public"},
 	{Name: "delete an article", Method: "DELETE", Path: "/api/articles/1", As: "public"},
 	{Name: "the audit log", Path: "/api/audits?sort=id&pagination[pageSize]=100", As: "public", Pause: 500 * time.Millisecond},
 }
@@ -126,7 +126,7 @@ func TestEventHubListenersFail(t *testing.T) {
 	if st, b := srv.doAs(t, "", "POST", "/api/comments/quiet", nil); st != 200 {
 		t.Errorf("the query engine's write: %d %s", st, b)
 	}
-	if st, b := srv.doAs(t, "", "POST", "/api/comments/1/flag", []byte(`{"reason":"spam"}`)); st != 501 || !strings.Contains(string(b), "strapi.eventHub listeners of comment.flagged") {
+	if st, b := srv.doAs(t, "", "POST", "/api/comments/2/flag", []byte(`{"reason":"spam"}`)); st != 501 || !strings.Contains(string(b), "strapi.eventHub listeners of comment.flagged") {
 		t.Errorf("a custom event after the listeners were lost: %d %s", st, b)
 	}
 }

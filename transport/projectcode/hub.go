@@ -71,6 +71,12 @@ func (rt *Runtime) hubLost(why string) {
 	}
 }
 
+func (rt *Runtime) hubIsLost() bool {
+	rt.hub.mu.Lock()
+	defer rt.hub.mu.Unlock()
+	return rt.hub.lost != ""
+}
+
 // readListened reads, in the kept sandbox, what its listeners wait for; it answers whether
 // any does.
 func (rt *Runtime) readListened(v *vm) (bool, error) {
@@ -136,6 +142,9 @@ func (rt *Runtime) hubGuard(l *write.Lifecycle) error {
 // and { media } for the upload plugin's. A listener's failure is logged and returned (the
 // write path then sends no webhook); the write's answer stands.
 func (rt *Runtime) Emit(ctx context.Context, ev write.Event) error {
+	if ctx.Value(keptKey{}) == nil && !rt.hub.listens(ev.Name) && !rt.hubIsLost() {
+		return nil // no listener waits for it: nothing to render
+	}
 	var b envelope.Buf
 	switch ev.Name {
 	case write.MediaCreate, write.MediaUpdate, write.MediaDelete:
