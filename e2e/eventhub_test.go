@@ -32,6 +32,7 @@ var eventHubSteps = []ownCodeStep{
 	{Name: "update the quiet one", Method: "PUT", Path: "/api/comments/3", Body: `{"data":{"author":"importer, edited"}}`, As: "public"},
 	{Name: "delete a comment", Method: "DELETE", Path: "/api/comments/2", As: "public"},
 	{Name: "delete an article", Method: "DELETE", Path: "/api/articles/1", As: "public"},
+	{Name: "register a user: users-permissions' entity-service write", Method: "POST", Path: "/api/auth/local/register", Body: `{"username":"zoe","email":"zoe@example.com","password":"Secret123"}`, As: "public", Register: "zoe"},
 	{Name: "the audit log", Path: "/api/audits?sort=id&pagination[pageSize]=100", As: "public", Pause: 500 * time.Millisecond},
 }
 

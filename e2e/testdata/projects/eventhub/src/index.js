@@ -3,7 +3,7 @@
 // An audit log and a moderation queue fed by Strapi's event hub: the entity service
 // announces entry.create/update/delete (and the content manager entry.publish/unpublish),
 // the project's own code announces 'article.published' and 'comment.flagged'.
-const WATCHED = ['api::article.article', 'api::comment.comment', 'plugin::upload.folder'];
+const WATCHED = ['api::article.article', 'api::comment.comment', 'plugin::upload.folder', 'plugin::users-permissions.user'];
 
 // What a listener was given, without the times (their values change from run to run).
 const shape = (value) =>
@@ -11,6 +11,7 @@ const shape = (value) =>
     .map((k) => {
       const v = value[k];
       if (k === 'createdAt' || k === 'updatedAt' || k === 'publishedAt') return `${k}:${v === null ? 'null' : typeof v}`;
+      if (v !== null && typeof v === 'object') return `${k}:{${Object.keys(v).join(',')}}`;
       return `${k}:${JSON.stringify(v)}`;
     })
     .join(' ');
@@ -29,7 +30,7 @@ module.exports = {
         model,
         uid,
         entry: entry.id,
-        title: entry.title || entry.author || entry.name || null,
+        title: entry.title || entry.author || entry.name || entry.username || null,
         note: `keys=${Object.keys(payload).join(',')} ${shape(entry)}`,
       });
     };
