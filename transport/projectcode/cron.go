@@ -194,7 +194,7 @@ func (rt *Runtime) runCronJob(ctx context.Context, j CronJob, limit time.Duratio
 			return err
 		}
 		box := b.ToObject(v.js.Runtime())
-		if err := v.js.Settle(ctx, func() bool { return boxString(box, "state") != "pending" }); err != nil {
+		if err := v.js.Settle(ctx, func() bool { return boxString(box, "state") != "pending" && v.idle() }); err != nil {
 			return err
 		}
 		state, jobErr = boxString(box, "state"), boxString(box, "error")

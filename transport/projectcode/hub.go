@@ -77,6 +77,13 @@ func (rt *Runtime) hubIsLost() bool {
 	return rt.hub.lost != ""
 }
 
+// idle says whether the events raised inside a run of the kept sandbox v (its writes' events,
+// started and not awaited) have settled: bootstrap() and a cron job end when they have too.
+func (v *vm) idle() bool {
+	out, err := v.hubIdle(goja.Undefined())
+	return err != nil || out.ToBoolean()
+}
+
 // readListened reads, in the kept sandbox, what its listeners wait for; it answers whether
 // any does.
 func (rt *Runtime) readListened(v *vm) (bool, error) {

@@ -141,6 +141,7 @@ type vm struct {
 	hubDispatch goja.Callable
 	hubFire     goja.Callable
 	hubListened goja.Callable
+	hubIdle     goja.Callable
 	graphql     goja.Callable // resolveGraphQL
 	gqlMw       goja.Callable // middlewareGraphQL
 	exts        goja.Callable // graphqlExtensions
@@ -441,6 +442,7 @@ func (rt *Runtime) newVM() (*vm, error) {
 	v.hubDispatch, _ = goja.AssertFunction(apiObj.Get("hubDispatch"))
 	v.hubFire, _ = goja.AssertFunction(apiObj.Get("hubFire"))
 	v.hubListened, _ = goja.AssertFunction(apiObj.Get("hubListened"))
+	v.hubIdle, _ = goja.AssertFunction(apiObj.Get("hubIdle"))
 	v.graphql, _ = goja.AssertFunction(apiObj.Get("resolveGraphQL"))
 	v.gqlMw, _ = goja.AssertFunction(apiObj.Get("middlewareGraphQL"))
 	v.exts, _ = goja.AssertFunction(apiObj.Get("graphqlExtensions"))

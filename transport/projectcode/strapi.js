@@ -669,6 +669,8 @@
     } catch (e) { failed(e); }
   }
   function hubListened() { return JSON.stringify(realHub.listened()); }
+  // hubIdle: no event raised inside the kept sandbox's run is still running its listeners.
+  function hubIdle() { return hubInflight === 0; }
 
   // ---- strapi.store: Strapi's core store (strapi_core_store_settings) ----
   // Keys are `<type>_<name>_<key>` as Strapi's store spells them (get's type defaults to
@@ -2293,7 +2295,7 @@
 
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
   return { strapi: strapi, factories: factories, serve: serve, hook: hook, bootstrap: bootstrap, cronList: cronList, cronRun: cronRun,
-    hubDispatch: hubDispatch, hubFire: hubFire, hubListened: hubListened, subscribers: subscribers, transformResponse: transformResponse,
+    hubDispatch: hubDispatch, hubFire: hubFire, hubListened: hubListened, hubIdle: hubIdle, subscribers: subscribers, transformResponse: transformResponse,
     graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL, middlewareGraphQL: middlewareGraphQL, generatedGraphQL: generatedGraphQL,
     authUser: authUser };
 })

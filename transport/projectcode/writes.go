@@ -512,7 +512,8 @@ func (rt *Runtime) Bootstrap(ctx context.Context, limit time.Duration) error {
 			return err
 		}
 		box := b.ToObject(r)
-		if err := v.js.Settle(ctx, func() bool { return boxString(box, "state") != "pending" }); err != nil {
+		// The listeners of the events its writes raised run on before it ends.
+		if err := v.js.Settle(ctx, func() bool { return boxString(box, "state") != "pending" && v.idle() }); err != nil {
 			return err
 		}
 		res.state, res.err = boxString(box, "state"), boxString(box, "error")
