@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -84,11 +83,24 @@ func sundaySeven(field string) string {
 // eventHub listeners (their functions may close over what bootstrap() made), with the jobs
 // it listed.
 type keptState struct {
-	mu   sync.Mutex // one run at a time (a job, an event's listeners): they share one sandbox
-	vm   *vm        // nil once a run was stopped by its limit (its state is unknown)
+	turn chan struct{} // one run at a time (a job, an event's listeners): they share one sandbox
+	vm   *vm           // nil once a run was stopped by its limit (its state is unknown)
 	jobs []CronJob
 	sch  *cron.Cron
 }
+
+// wait takes the kept sandbox's turn, or gives up when ctx ends.
+func (ks *keptState) wait(ctx context.Context) error {
+	select {
+	case ks.turn <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// done gives the turn back.
+func (ks *keptState) done() { <-ks.turn }
 
 // CronJobs are the jobs bootstrap() left to schedule (none before Bootstrap ran).
 func (rt *Runtime) CronJobs() []CronJob {
@@ -118,7 +130,7 @@ func (rt *Runtime) keep(v *vm) error {
 	}
 	if len(jobs) > 0 || listens {
 		v.cur = nil
-		rt.kept = &keptState{vm: v, jobs: jobs}
+		rt.kept = &keptState{vm: v, jobs: jobs, turn: make(chan struct{}, 1)}
 	}
 	return nil
 }
@@ -172,8 +184,10 @@ func (rt *Runtime) StartCron(ctx context.Context, limit time.Duration) ([]CronJo
 // sandbox in an unknown state: the schedule stops, said in the log.
 func (rt *Runtime) runCronJob(ctx context.Context, j CronJob, limit time.Duration) error {
 	cs := rt.kept
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
+	if err := cs.wait(ctx); err != nil {
+		return err
+	}
+	defer cs.done()
 	v := cs.vm
 	if v == nil {
 		return errCronLost

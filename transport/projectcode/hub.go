@@ -171,7 +171,7 @@ func (rt *Runtime) Emit(ctx context.Context, ev write.Event) error {
 		b.RawEntry(ev.Step, ev.Entry)
 	}
 	b.WriteString(`}]`)
-	err := rt.emit(ctx, ev.Name, b.String())
+	err := rt.emit(context.WithoutCancel(ctx), ev.Name, b.String())
 	var ae *apierror.Error
 	switch {
 	case err == nil:
@@ -221,13 +221,16 @@ func (rt *Runtime) emit(ctx context.Context, name, args string) error {
 		}
 		return nil // no listener waits for it
 	}
-	ks.mu.Lock()
-	defer ks.mu.Unlock()
+	// A write's listeners wait for their turn (the write committed: they run though its
+	// client left); the project's own emit gives up with its request.
+	if err := ks.wait(ctx); err != nil {
+		return err
+	}
+	defer ks.done()
 	v := ks.vm
 	if v == nil {
 		return rt.hub.errLost(name)
 	}
-	// The write committed: its listeners run though the client may have left.
 	ctx = context.WithoutCancel(ctx)
 	c := &call{who: ir.System, route: "strapi.eventHub " + name}
 	c.ctx = context.WithValue(context.WithValue(ctx, vmKey{}, v), keptKey{}, v)
