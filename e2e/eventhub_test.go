@@ -182,3 +182,29 @@ func logShows(srv *server, want ...string) bool {
 		}
 	}
 }
+
+// TestEventHubBootstrapFailed: a bootstrap() that fails under Quarry after registering
+// listeners leaves the server up (its reads served) with the entity service's writes refused
+// (501 naming the listeners), never made without them; the query engine's still are.
+func TestEventHubBootstrapFailed(t *testing.T) {
+	be := backends()[0]
+	app := copyProject(t, filepath.Join("testdata", "projects", "eventhub"))
+	editFile(t, filepath.Join(app, "src", "index.js"), "    // The first start welcomes readers",
+		"    throw new Error('no welcome today');\n    // The first start welcomes readers")
+	srv := start(t, be, app)
+	if !logShows(srv, "bootstrap() failed under Quarry", "no welcome today") {
+		t.Errorf("the failed bootstrap() is not logged:\n%s", srv.log.String())
+	}
+	if st, b := srv.doAs(t, "", "GET", "/api/comments", nil); st != 200 {
+		t.Errorf("a read: %d %s", st, b)
+	}
+	if st, b := srv.doAs(t, "", "POST", "/api/articles", []byte(`{"data":{"title":"x"}}`)); st != 501 || !strings.Contains(string(b), "strapi.eventHub listeners of entry.create") || !strings.Contains(string(b), "no welcome today") {
+		t.Errorf("a write: %d %s", st, b)
+	}
+	if st, b := srv.doAs(t, "", "POST", "/api/comments/quiet", nil); st != 200 {
+		t.Errorf("the query engine's write: %d %s", st, b)
+	}
+	if st, b := srv.doAs(t, "", "GET", "/api/articles", nil); st != 200 || !strings.Contains(string(b), `"data":[]`) {
+		t.Errorf("the refused write wrote: %d %s", st, b)
+	}
+}
