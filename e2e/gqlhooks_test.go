@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -86,11 +85,12 @@ func TestGraphQLReadHooks(t *testing.T) {
 }
 
 // TestGraphQLReadHooksRefused: where Quarry does not run the hooks Strapi's resolvers reach,
-// the GraphQL fields are refused, never answered without them. A unique title makes the
-// article's writes fire a uniqueness read Quarry's write path does not (its mutations answer
-// 501 naming it, and write nothing, while its queries still run the hooks); without the
-// runtime for project code every field of the article is refused (and bootstrap() is not
-// run: there is nothing to read).
+// the GraphQL fields are refused, never answered without them. An SEO component on the
+// article makes its writes fire the component's own query-engine events, which the function
+// subscriber sees and Quarry's write path does not fire (its mutations answer 501 naming
+// them, and write nothing, while its queries still run the hooks); without the runtime for
+// project code every field of the article is refused (and bootstrap() is not run: there is
+// nothing to read).
 func TestGraphQLReadHooksRefused(t *testing.T) {
 	be := backends()[0]
 	gql := func(t *testing.T, srv *server, query string) (int, string) {
@@ -98,26 +98,15 @@ func TestGraphQLReadHooksRefused(t *testing.T) {
 		st, b := srv.doAs(t, "", "POST", "/graphql", []byte(gqlBody(query)))
 		return st, string(b)
 	}
-	t.Run("unique title", func(t *testing.T) {
+	t.Run("a component", func(t *testing.T) {
 		app := copyProject(t, filepath.Join("testdata", "projects", "gqlhooks"))
-		f := filepath.Join(app, "src", "api", "article", "content-types", "article", "schema.json")
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		const at = `"title": { "type": "string" }`
-		if !strings.Contains(string(src), at) {
-			t.Fatal("gqlhooks' article has no plain title")
-		}
-		if err := os.WriteFile(f, []byte(strings.Replace(string(src), at, `"title": { "type": "string", "unique": true }`, 1)), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		withSEO(t, app)
 		srv := start(t, be, app)
-		st, b := gql(t, srv, `mutation { createArticle(data: { title: "Unique" }) { data { id } } }`)
-		if st != 200 || !strings.Contains(b, `"NotImplementedError"`) || !strings.Contains(b, "unique attributes (title)") {
-			t.Errorf("createArticle: %d %s, want NotImplementedError naming the unique title", st, b)
+		st, b := gql(t, srv, `mutation { createArticle(data: { title: "With SEO" }) { data { id } } }`)
+		if st != 200 || !strings.Contains(b, `"NotImplementedError"`) || !strings.Contains(b, "components (seo) and hooks on every model's events") {
+			t.Errorf("createArticle: %d %s, want NotImplementedError naming the component", st, b)
 		}
-		if st, b := gql(t, srv, `{ articles(sort: "id") { data { id attributes { title readingTime } } } }`); st != 200 || !strings.Contains(b, `"readingTime":3`) || strings.Contains(b, "Unique") || strings.Contains(b, "Secret") {
+		if st, b := gql(t, srv, `{ articles(sort: "id") { data { id attributes { title readingTime } } } }`); st != 200 || !strings.Contains(b, `"readingTime":3`) || strings.Contains(b, "With SEO") || strings.Contains(b, "Secret") {
 			t.Errorf("articles: %d %s, want the hooks' answer without the refused write", st, b)
 		}
 	})

@@ -59,6 +59,12 @@ func multipartBody(t *testing.T, parts ...part) ([]byte, string) {
 // send sends a raw body with a content type, as token (empty: public).
 func (s *server) send(t *testing.T, token, method, path, ctype string, body []byte) (int, []byte, http.Header) {
 	t.Helper()
+	return s.sendHeader(t, token, method, path, ctype, body, nil)
+}
+
+// sendHeader is send with headers of the step's own (a Cookie).
+func (s *server) sendHeader(t *testing.T, token, method, path, ctype string, body []byte, extra http.Header) (int, []byte, http.Header) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, s.URL+path, bytes.NewReader(body))
@@ -70,6 +76,9 @@ func (s *server) send(t *testing.T, token, method, path, ctype string, body []by
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for k, v := range extra {
+		req.Header[k] = v
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

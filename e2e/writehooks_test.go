@@ -70,12 +70,47 @@ func TestWriteHooks(t *testing.T) {
 }
 
 // TestWriteHooksRefused: where Strapi's entity service fires query-engine events Quarry's
-// write path does not (here the validator's uniqueness read of a unique title, which the
-// findOne hooks and the function subscriber would see), the REST writes are refused at
-// start and the project's own entity-service writes answer 501 naming the check, writing
-// nothing.
+// write path does not and the project's hooks would see them (here the writes of an SEO
+// component given to the article, which the function subscriber sees as it sees every
+// model's events), the REST writes are refused at start and the project's own
+// entity-service writes whose data give the component answer 501 naming it, writing
+// nothing. (A unique title, refused before, now runs: the uniqueness read is the article's
+// own findOne, which Quarry fires through its hooks; see TestHookWrites.)
 func TestWriteHooksRefused(t *testing.T) {
 	app := copyProject(t, filepath.Join("testdata", "projects", "writehooks"))
+	withSEO(t, app)
+	ctrl := filepath.Join(app, "src", "api", "article", "controllers", "article.js")
+	src, err := os.ReadFile(ctrl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const at = `data: { title: 'Bulk one', body: 'Bulk body one' }`
+	if !strings.Contains(string(src), at) {
+		t.Fatal("writehooks' bulk action does not create 'Bulk one'")
+	}
+	if err := os.WriteFile(ctrl, []byte(strings.Replace(string(src), at, `data: { title: 'Bulk one', body: 'Bulk body one', seo: { metaTitle: 'Bulk' } }`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := start(t, backends()[0], app)
+	out := quarry(t, srv.Env, "routes", "--app", app)
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 3 && f[1] == "/api/articles" && f[0] == "POST" && (f[2] != "refused" || !strings.Contains(line, "components (seo) and hooks on every model's events")) {
+			t.Errorf("create not refused for the component: %s", line)
+		}
+	}
+	status, body, _ := srv.send(t, "", "POST", "/api/articles/bulk", "", nil)
+	if status != 501 || !strings.Contains(string(body), "the writes of its component seo") {
+		t.Errorf("bulk: %d %s, want 501 naming the component's writes", status, body)
+	}
+	if status, body, _ := srv.send(t, "", "GET", "/api/articles", "", nil); status != 200 || !strings.Contains(string(body), `"data":[]`) {
+		t.Errorf("the refused write wrote: %d %s", status, body)
+	}
+}
+
+// withSEO gives the article of the project at app a shared.seo component attribute.
+func withSEO(t *testing.T, app string) {
+	t.Helper()
 	schema := filepath.Join(app, "src", "api", "article", "content-types", "article", "schema.json")
 	src, err := os.ReadFile(schema)
 	if err != nil {
@@ -83,24 +118,17 @@ func TestWriteHooksRefused(t *testing.T) {
 	}
 	const at = `"title": { "type": "string" }`
 	if !strings.Contains(string(src), at) {
-		t.Fatal("writehooks' article has no plain title")
+		t.Fatal("the article has no plain title")
 	}
-	if err := os.WriteFile(schema, []byte(strings.Replace(string(src), at, `"title": { "type": "string", "unique": true }`, 1)), 0o644); err != nil {
+	if err := os.WriteFile(schema, []byte(strings.Replace(string(src), at, at+`, "seo": { "type": "component", "repeatable": false, "component": "shared.seo" }`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv := start(t, backends()[0], app)
-	out := quarry(t, srv.Env, "routes", "--app", app)
-	for _, line := range strings.Split(out, "\n") {
-		f := strings.Fields(line)
-		if len(f) >= 3 && f[1] == "/api/articles" && f[0] == "POST" && (f[2] != "refused" || !strings.Contains(line, "unique attributes (title)")) {
-			t.Errorf("create not refused for the unique title: %s", line)
-		}
+	dir := filepath.Join(app, "src", "components", "shared")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	status, body, _ := srv.send(t, "", "POST", "/api/articles/bulk", "", nil)
-	if status != 501 || !strings.Contains(string(body), "the uniqueness check of title") {
-		t.Errorf("bulk: %d %s, want 501 naming the uniqueness check", status, body)
-	}
-	if status, body, _ := srv.send(t, "", "GET", "/api/articles", "", nil); status != 200 || !strings.Contains(string(body), `"data":[]`) {
-		t.Errorf("the refused write wrote: %d %s", status, body)
+	seo := `{ "collectionName": "components_shared_seos", "info": { "displayName": "seo" }, "attributes": { "metaTitle": { "type": "string" } } }`
+	if err := os.WriteFile(filepath.Join(dir, "seo.json"), []byte(seo), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -108,8 +108,11 @@ func (s *Server) appNames() string {
 // they left (projectcode.Host): its status, body and headers. Outside the content API and
 // GraphQL (media files) the body stays out of the sandbox: the chain sees the status and
 // headers, and the response is sent after it (projectcode.DeferredBody).
-func (s *Server) AppNext(ctx context.Context, method, path, rawQuery string, body []byte) (int, string, http.Header) {
+func (s *Server) AppNext(ctx context.Context, method, path, rawQuery string, body []byte, header map[string]string) (int, string, http.Header) {
 	ctx = context.WithValue(ctx, appDoneKey{}, true)
+	if header != nil {
+		ctx = context.WithValue(ctx, chainHeadersKey{}, header)
+	}
 	if d := projectcode.DeferredFrom(ctx); d != nil && !s.appPath(path) {
 		// A HEAD answers the status and headers the GET will, without reading the file twice.
 		req, err := s.reentry(ctx, http.MethodHead, path, rawQuery, nil)
@@ -129,6 +132,35 @@ func (s *Server) AppNext(ctx context.Context, method, path, rawQuery string, bod
 		return head.status, projectcode.DeferredBody, head.header
 	}
 	return s.reenter(ctx, method, path, rawQuery, body)
+}
+
+// chainHeadersKey holds, in a request's context, its headers as the app-level middlewares
+// left them (lower-case names, first values), which the request served after them carries:
+// Strapi's koa app hands the router the request the middlewares changed, so an Authorization
+// header a middleware makes from a cookie authenticates it.
+type chainHeadersKey struct{}
+
+// applyChainHeaders makes h the headers the middlewares left: a value they changed replaces
+// the client's, one they removed goes, one they added comes; values they did not touch keep
+// all their lines. The body's own headers are the re-entry's.
+func applyChainHeaders(h http.Header, left map[string]string) {
+	for k := range h {
+		if _, ok := left[strings.ToLower(k)]; !ok && !bodyHeader(k) {
+			delete(h, k)
+		}
+	}
+	for k, v := range left {
+		if bodyHeader(k) || strings.EqualFold(k, "host") {
+			continue
+		}
+		if h.Get(k) != v {
+			h.Set(k, v)
+		}
+	}
+}
+
+func bodyHeader(k string) bool {
+	return strings.EqualFold(k, "Content-Length") || strings.EqualFold(k, "Content-Type")
 }
 
 // headCapture keeps a response's status and headers and drops its body: what the app-level

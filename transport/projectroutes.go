@@ -345,6 +345,9 @@ func (s *Server) reentry(ctx context.Context, method, path, rawQuery string, rd 
 		req.RemoteAddr = orig.RemoteAddr
 		req.Host = orig.Host
 	}
+	if left, ok := ctx.Value(chainHeadersKey{}).(map[string]string); ok {
+		applyChainHeaders(req.Header, left)
+	}
 	req.Header.Del("Content-Length")
 	req.ContentLength = 0
 	return req, nil

@@ -208,42 +208,102 @@ func coreProject(m *routes.Model, ct *schemas.Model, r *routes.CoreRouter, actio
 	return pr
 }
 
-// unreadBack says whether the runtime runs, as Strapi does, the read hooks a core write of
-// ct reaches (findOne's, and a function subscriber's): Strapi's entity service also writes
-// a model's components through the query engine, checks its unique attributes and its
-// media and plugin relations with query-engine reads, and a localized type's write reads
-// by locale, each firing events Quarry's write path does not; such writes stay
-// refused. (The counts of relations to the project's own types the sandbox makes.)
+// unreadBack says whether the runtime runs, as Strapi does, the query-engine events a core
+// write of ct fires when some of them reach read hooks (findOne's, or hooks on every
+// model's events): the sandbox runs the entity service's reads of the model itself — the
+// entry read first, the entity validator's counts of related entries and uniqueness
+// reads of its unique (and uid) text attributes, the loads of its components an update
+// and a delete make, the read-back — through its hooks. It does not fire the events of
+// other models Strapi's entity service fires there: the writes of the type's components
+// (and the read-backs of those writes), and the counts of its media and of plugins' entries
+// it relates to; where hooks would see those (a subscriber on every model, one naming a
+// component, Count hooks of the upload plugin's files or of a plugin type), or the model
+// is localized (i18n's decorator syncs localizations through the query engine), or a
+// unique attribute is not text (yup casts it first), the write stays refused.
 func unreadBack(m *routes.Model, ct *schemas.Model, action string) (routes.Code, bool) {
 	if (action != "create" && action != "update" && action != "delete") || !m.ReadHooks(ct.UID, action) {
 		return routes.Code{}, true
 	}
 	why := ""
 	if ct.Localized {
-		why = "a localized type"
+		why = "a localized type (i18n's decorator syncs its localizations)"
 	}
-	for _, at := range ct.Attributes {
-		if why != "" {
-			break
-		}
-		switch {
-		case at.Type == schemas.ComponentT || at.Type == schemas.DynamicZone:
-			why = "a type with components (" + at.Name + ")"
-		case at.Type == schemas.Media:
-			why = "a type with media (" + at.Name + ")"
-		case at.Type == schemas.Relation && (at.Target == nil || !strings.HasPrefix(at.Target.UID, "api::") || strings.HasPrefix(string(at.Relation), "morph")):
-			// The entity validator counts a relation's entries through the query engine: the
-			// sandbox does so for the project's own types.
-			why = "a type with a relation outside the project's types (" + at.Name + ")"
-		case at.Unique || at.Type == schemas.UID:
-			// Strapi's validator checks uid attributes' uniqueness too.
-			why = "a type with unique attributes (" + at.Name + ")"
+	everyModel := len(hooksOf(m, "*")) > 0
+	counted := func(uid string) bool { return hooksOn(m, uid, "Count") || hooksOn(m, "*", "Count") }
+	seen := map[string]bool{}
+	var walk func(md *schemas.Model, root bool)
+	walk = func(md *schemas.Model, root bool) {
+		for _, at := range md.Attributes {
+			if why != "" {
+				return
+			}
+			switch {
+			case at.Type == schemas.ComponentT || at.Type == schemas.DynamicZone:
+				for _, c := range at.Components {
+					if c == nil || seen[c.UID] {
+						continue
+					}
+					seen[c.UID] = true
+					switch {
+					case everyModel:
+						why = "a type with components (" + at.Name + ") and hooks on every model's events, which see the components' writes"
+					case len(hooksOf(m, c.UID)) > 0:
+						why = "a type with components (" + at.Name + ") whose component " + c.UID + " has lifecycle hooks"
+					default:
+						walk(c, false)
+					}
+				}
+			case at.Type == schemas.Media:
+				if counted("plugin::upload.file") && action != "delete" {
+					why = "a type with media (" + at.Name + ") whose check counts the upload plugin's files, which Count hooks see"
+				}
+			case at.Type == schemas.Relation && (at.Target == nil || strings.HasPrefix(string(at.Relation), "morph")):
+				why = "a type with a relation outside the project's types (" + at.Name + ")"
+			case at.Type == schemas.Relation && !strings.HasPrefix(at.Target.UID, "api::"):
+				// The entity validator counts a relation's entries through the query engine: the
+				// sandbox does so for the project's own types.
+				if counted(at.Target.UID) && action != "delete" {
+					why = "a type with a relation to " + at.Target.UID + " (" + at.Name + "), whose check counts its entries, which Count hooks see"
+				}
+			case root && (at.Unique || at.Type == schemas.UID) && !textual(at.Type) && action != "delete":
+				// Strapi's validator checks uid attributes' uniqueness too.
+				why = "a type with a unique " + string(at.Type) + " attribute (" + at.Name + ")"
+			}
 		}
 	}
+	walk(ct, true)
 	if why == "" {
 		return routes.Code{}, true
 	}
-	return routes.Code{What: "read lifecycle hooks (findOne's, or a function subscriber) on the " + action + " of " + why + ", whose other query-engine events Quarry does not fire"}, false
+	return routes.Code{What: "read lifecycle hooks (findOne's, or a subscriber on every model) on the " + action + " of " + why + ", where Strapi fires query-engine events Quarry does not"}, false
+}
+
+// textual says whether a unique attribute of the type is checked on the value as sent
+// (yup's string schemas): the sandbox's uniqueness read is Strapi's then.
+func textual(t schemas.AttrType) bool {
+	switch t {
+	case schemas.String, schemas.Text, schemas.RichText, schemas.Email, schemas.Password, schemas.UID:
+		return true
+	}
+	return false
+}
+
+// hooksOf are the lifecycle hooks declared for a model ("*": for every model's events).
+func hooksOf(m *routes.Model, uid string) []string {
+	if l := m.Lifecycles[uid]; l != nil {
+		return l.Hooks
+	}
+	return nil
+}
+
+// hooksOn says whether a model's hooks (uid, or "*") meet event (Count, FindOne, …).
+func hooksOn(m *routes.Model, uid, event string) bool {
+	for _, h := range hooksOf(m, uid) {
+		if h == "*" || h == "before"+event || h == "after"+event {
+			return true
+		}
+	}
+	return false
 }
 
 func orEmpty(list []any) []any {

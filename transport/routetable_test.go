@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -166,8 +167,8 @@ func projectModel(t *testing.T, name string, edit func(app string)) (*schemas.Sc
 
 // TestBuildRoutesWriteHooks: a core create, update or delete of a model whose findOne read
 // hooks (or a function subscriber) run on the entry's read-back goes through Strapi's
-// controller steps in the sandbox; a model whose writes fire query-engine events Quarry
-// does not (here a unique attribute's check) stays refused. The GraphQL mutations run in the
+// controller steps in the sandbox; a model whose writes fire other models' query-engine
+// events Quarry does not, which the function subscriber would see, stays refused. The GraphQL mutations run in the
 // sandbox the same way, and are refused with the REST writes.
 func TestBuildRoutesWriteHooks(t *testing.T) {
 	const uid = "api::article.article"
@@ -196,10 +197,22 @@ func TestBuildRoutesWriteHooks(t *testing.T) {
 		t.Error("GraphQL Mutation.createArticle is served without the runtime that runs its read-back hooks")
 	}
 
-	for attr, why := range map[string]string{
-		`"title": { "type": "string", "unique": true }`: "unique attributes (title)",
-		`"title": { "type": "uid" }`:                    "unique attributes (title)",
-		`"title": { "type": "relation", "relation": "manyToOne", "target": "plugin::users-permissions.user" }`: "a relation outside the project's types (title)",
+	// The function subscriber sees every model's events: where Strapi's entity service fires
+	// other models' (a component's writes, the count of the upload plugin's files or of a
+	// plugin type's entries) the writes that fire them stay refused; a unique text or uid
+	// attribute's check is the article's own findOne, which runs.
+	write := []string{"create", "update"}
+	all := []string{"create", "update", "delete"}
+	for _, c := range []struct {
+		attr, why string
+		refused   []string
+	}{
+		{`"title": { "type": "string", "unique": true }`, "", nil},
+		{`"title": { "type": "uid" }`, "", nil},
+		{`"title": { "type": "integer", "unique": true }`, "a unique integer attribute (title)", write},
+		{`"title": { "type": "relation", "relation": "manyToOne", "target": "plugin::users-permissions.user" }`, "a relation to plugin::users-permissions.user (title)", write},
+		{`"title": { "type": "media", "multiple": false }`, "media (title)", write},
+		{`"title": { "type": "component", "component": "shared.seo" }`, "components (title) and hooks on every model's events", all},
 	} {
 		s, m = projectModel(t, "writehooks", func(app string) {
 			f := app + "/src/api/article/content-types/article/schema.json"
@@ -207,29 +220,44 @@ func TestBuildRoutesWriteHooks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b = []byte(strings.Replace(string(b), `"title": { "type": "string" }`, attr, 1))
+			b = []byte(strings.Replace(string(b), `"title": { "type": "string" }`, c.attr, 1))
 			if err := os.WriteFile(f, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(app+"/src/components/shared", 0o755); err != nil {
+				t.Fatal(err)
+			}
+			seo := `{ "collectionName": "components_shared_seos", "info": { "displayName": "seo" }, "attributes": { "metaTitle": { "type": "string" } } }`
+			if err := os.WriteFile(app+"/src/components/shared/seo.json", []byte(seo), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		})
 		table = BuildRoutes(m, s, "/graphql", true, nil)
 		cr := table.Core[uid]
-		for _, a := range []string{"create", "update", "delete"} {
-			if cr.Project[a] != nil {
-				t.Errorf("%s: %s runs", attr, a)
+		gql := GraphQLRefusals(m, s, true)
+		for _, a := range all {
+			field := map[string]string{"create": "Mutation.createArticle", "update": "Mutation.updateArticle", "delete": "Mutation.deleteArticle"}[a]
+			if !slices.Contains(c.refused, a) {
+				if cr.Project[a] == nil {
+					t.Errorf("%s: %s does not run: %s", c.attr, a, describe(cr.Code[a]))
+				}
+				if len(gql[field]) != 0 {
+					t.Errorf("%s: GraphQL %s refused: %s", c.attr, field, describe(gql[field]))
+				}
+				continue
 			}
-			if got := describe(cr.Code[a]); !strings.Contains(got, why) {
-				t.Errorf("%s: %s refused for %q, want %q", attr, a, got, why)
+			if cr.Project[a] != nil {
+				t.Errorf("%s: %s runs", c.attr, a)
+			}
+			if got := describe(cr.Code[a]); !strings.Contains(got, c.why) {
+				t.Errorf("%s: %s refused for %q, want %q", c.attr, a, got, c.why)
+			}
+			if got := describe(gql[field]); !strings.Contains(got, c.why) {
+				t.Errorf("%s: GraphQL %s refused for %q, want %q", c.attr, field, got, c.why)
 			}
 		}
 		if cr.Project["find"] == nil {
-			t.Errorf("%s: find no longer runs", attr)
-		}
-		gql := GraphQLRefusals(m, s, true)
-		for _, f := range []string{"Mutation.createArticle", "Mutation.updateArticle", "Mutation.deleteArticle"} {
-			if got := describe(gql[f]); !strings.Contains(got, why) {
-				t.Errorf("%s: GraphQL %s refused for %q, want %q", attr, f, got, why)
-			}
+			t.Errorf("%s: find no longer runs", c.attr)
 		}
 	}
 }

@@ -647,6 +647,13 @@ func (l *lowerer) paginate(v any) (start, limit int, err error) {
 	return start, limit, nil
 }
 
+// Paginate is the start and limit Strapi's withDefaultPagination gives a field's pagination
+// argument v (nil: none) with the plugin's limits in opt, as the lowering computes them: the
+// GraphQL plugin's association and component resolvers pass them to entityService.load.
+func Paginate(opt Options, v any) (start, limit int, err error) {
+	return (&lowerer{opt: opt}).paginate(v)
+}
+
 // clampInt reads a coerced Int; absurd values are clamped so offsets cannot overflow.
 func clampInt(v any) int {
 	var n int64

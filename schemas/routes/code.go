@@ -210,7 +210,6 @@ func (m *Model) LoadCode(ctx context.Context, in CodeInput) error {
 			m.PluginRoutes = append(m.PluginRoutes, r)
 		}
 	}
-	m.globalMiddlewares(in.Middlewares)
 	apis, err := os.ReadDir(filepath.Join(m.Dir, "src", "api"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("read src/api: %w", err)
@@ -232,6 +231,8 @@ func (m *Model) LoadCode(ctx context.Context, in CodeInput) error {
 	if err := m.loadLocalPlugins(ctx, in); err != nil {
 		return err
 	}
+	// After the extensions and local plugins: config/middlewares may name their middlewares.
+	m.globalMiddlewares(in.Middlewares)
 	if f := firstSource(m.Dir, filepath.Join("src", "index")); f != "" {
 		m.indexFile = f
 		m.recordStartup(ctx, f, in, "")
@@ -264,6 +265,10 @@ func (m *Model) globalMiddlewares(list []any) {
 			m.AppMiddlewares = append(m.AppMiddlewares, AppMiddleware{Name: "global::" + file, Config: cfg, File: filepath.ToSlash(filepath.Join("src", "middlewares", file))})
 			continue
 		}
+		if file, ok := m.pluginMiddleware(name); ok {
+			m.AppMiddlewares = append(m.AppMiddlewares, AppMiddleware{Name: name, Config: cfg, File: file})
+			continue
+		}
 		switch {
 		case builtinMiddlewares[name]:
 		case name == "strapi::ip" && len(cfg) == 0:
@@ -284,6 +289,38 @@ type AppMiddleware struct {
 	Name   string         `json:"name"`
 	Config map[string]any `json:"config,omitempty"`
 	File   string         `json:"-"`
+}
+
+// pluginMiddleware finds the project's file behind a plugin::<plugin>.<name> middleware: an
+// enabled local plugin's own (its strapi-server declares it), or one a plugin extension adds
+// under a name of its own (the cookie-to-Authorization middleware real projects put on
+// users-permissions). A plugin's own middlewares from npm are not the project's: not found.
+func (m *Model) pluginMiddleware(name string) (string, bool) {
+	rest, ok := strings.CutPrefix(name, "plugin::")
+	if !ok {
+		return "", false
+	}
+	p, mw, ok := strings.Cut(rest, ".")
+	if !ok || mw == "" {
+		return "", false
+	}
+	if decl, ok := m.localPlugins[p]; ok && slices.Contains(decl["middlewares"], mw) {
+		file := firstSource(m.Dir, filepath.Join("src", "plugins", p, "strapi-server"))
+		return file, file != "" && m.provided(file)
+	}
+	if file, ok := m.extAdded["middlewares "+name]; ok {
+		return file, m.provided(file)
+	}
+	return "", false
+}
+
+// pluginOwn are the content-API policies and middlewares Strapi's own plugins register: an
+// extension assigning one replaces what the plugin's routes run; any other name it assigns is
+// an addition of the project's.
+var pluginOwn = map[string]map[string][]string{
+	"users-permissions": {"middlewares": {"rateLimit"}},
+	"upload":            {"middlewares": {"upload"}},
+	"i18n":              {"middlewares": {"validateLocaleCreation"}},
 }
 
 // appMiddleware finds the src/middlewares file an app-level middleware entry names.
@@ -675,15 +712,26 @@ func (m *Model) loadExtensions(ctx context.Context, in CodeInput) error {
 			continue
 		}
 		m.serviceMethods(rel, "the extension", rec.ServiceMethods)
-		if len(rec.Policies) > 0 || len(rec.Middlewares) > 0 {
-			var what []string
-			if len(rec.Policies) > 0 {
-				what = append(what, "policies "+strings.Join(rec.Policies, ", "))
+		var replaced []string
+		for kind, names := range map[string][]string{"policies": rec.Policies, "middlewares": rec.Middlewares} {
+			var own []string
+			for _, n := range names {
+				if slices.Contains(pluginOwn[p][kind], n) || strings.Contains(n, ".") {
+					own = append(own, n)
+					continue
+				}
+				if m.extAdded == nil {
+					m.extAdded = map[string]string{}
+				}
+				m.extAdded[kind+" plugin::"+p+"."+n] = rel
 			}
-			if len(rec.Middlewares) > 0 {
-				what = append(what, "middlewares "+strings.Join(rec.Middlewares, ", "))
+			if len(own) > 0 {
+				replaced = append(replaced, kind+" "+strings.Join(own, ", "))
 			}
-			m.PluginAll[p] = append(m.PluginAll[p], Code{File: rel, What: "replaces " + strings.Join(what, "; ")})
+		}
+		if len(replaced) > 0 {
+			sort.Strings(replaced)
+			m.PluginAll[p] = append(m.PluginAll[p], Code{File: rel, What: "replaces " + strings.Join(replaced, "; ")})
 		}
 		for _, c := range rec.Controllers {
 			ctrl, action, whole := strings.Cut(c, ".")
@@ -699,7 +747,11 @@ func (m *Model) loadExtensions(ctx context.Context, in CodeInput) error {
 					if runnable {
 						r.Extension = rel
 					}
-					m.Plugin[p+" "+r.Handler] = append(m.Plugin[p+" "+r.Handler], Code{File: rel, What: "replaces the controller " + c, Runnable: runnable})
+					code := Code{File: rel, What: "replaces the controller " + c, Runnable: runnable}
+					// One note per action, however many routes reach it (auth.callback has two).
+					if !slices.Contains(m.Plugin[p+" "+r.Handler], code) {
+						m.Plugin[p+" "+r.Handler] = append(m.Plugin[p+" "+r.Handler], code)
+					}
 				}
 			}
 		}
@@ -1146,6 +1198,11 @@ func (m *Model) runnableConfig(api string, c RouteConfig) bool {
 			}
 			var base string
 			switch {
+			case m.extAdded[kind+" "+name] != "":
+				if !m.provided(m.extAdded[kind+" "+name]) {
+					return false
+				}
+				continue
 			case strings.HasPrefix(name, "global::"):
 				base = filepath.Join("src", kind, strings.TrimPrefix(name, "global::"))
 			case strings.HasPrefix(name, "api::"):

@@ -174,8 +174,10 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if err != nil {
 		return nil, err
 	}
+	// Every api's controller actions are grantable, an api without a content type's too
+	// (custom routes to a controller of their own), as Strapi's permission tree lists them.
 	for uid, actions := range rm.Actions {
-		if _, ok := s.Models[uid]; !ok {
+		if _, ok := s.Models[uid]; !ok && !strings.HasPrefix(uid, "api::") {
 			continue
 		}
 		for _, a := range actions {

@@ -215,6 +215,7 @@ func (rt *Runtime) runCronJob(ctx context.Context, j CronJob, limit time.Duratio
 		return nil
 	})
 	rt.heap.leave(v)
+	rt.closeTx(c)
 	if err == nil {
 		rt.refreshListened(v) // a job may add or remove listeners
 	}

@@ -2,6 +2,9 @@ package projectcode
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha1"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,6 +62,31 @@ type readArgs struct {
 
 func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 	switch op {
+	case "cookie.sign", "cookie.index":
+		return cookieSignature(op, args)
+	case "db.transaction.begin":
+		if rt.Writes == nil {
+			return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "strapi.db.transaction is not available here"}
+		}
+		if c.txEnd != nil {
+			return nil, errors.New("a transaction is already open")
+		}
+		ctx, end, err := rt.Writes.Begin(c.ctx)
+		if err != nil {
+			return nil, err
+		}
+		c.txOuter, c.ctx, c.txEnd = c.ctx, ctx, end
+		return nil, nil
+	case "db.transaction.open":
+		return json.Marshal(c.txEnd != nil)
+	case "db.transaction.end":
+		var a struct {
+			Commit bool `json:"commit"`
+		}
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		return nil, c.endTx(a.Commit)
 	case "store.get", "store.set", "store.delete":
 		var a database.StoreEntry
 		if err := json.Unmarshal(args, &a); err != nil {
@@ -84,6 +112,16 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		return rt.fetch(c.ctx, args)
 	case "eventHub.emit":
 		return rt.emitFromCode(c, args)
+	case "i18n.defaultLocale":
+		// i18n's getDefaultLocale, for its entity-service decorator's locale filter.
+		if rt.Localize == nil || rt.Localize.Locales == nil {
+			return []byte("null"), nil
+		}
+		def, err := rt.Localize.Locales.Default(c.ctx)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(def)
 	case "sanitize.output":
 		var v any
 		if err := decodeOrdered(args, &v); err != nil {
@@ -334,6 +372,28 @@ func (rt *Runtime) native(c *call, uid, action string, id *string, query, body [
 	return status, out, nil
 }
 
+// requestHeaders are the request's headers as the project's code left them (ctx.request.headers,
+// JSON): text as it is, numbers and booleans as their text (Node's http writes them so), and
+// nothing for other values; nil when the code gave none.
+func requestHeaders(raw []byte) map[string]string {
+	var m map[string]any
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		switch x := v.(type) {
+		case string:
+			out[strings.ToLower(k)] = x
+		case float64:
+			out[strings.ToLower(k)] = strconv.FormatFloat(x, 'f', -1, 64)
+		case bool:
+			out[strings.ToLower(k)] = strconv.FormatBool(x)
+		}
+	}
+	return out
+}
+
 // jsonBody is a request body the project's code left (JSON): nil for none or null.
 func jsonBody(body []byte) []byte {
 	if len(body) == 0 || string(body) == "null" {
@@ -344,12 +404,12 @@ func jsonBody(body []byte) []byte {
 
 // nativeRoute answers the request's own route natively for a chain that ends there (app:
 // the end of the app-level middlewares), with the query and body (JSON) the chain left.
-func (rt *Runtime) nativeRoute(c *call, query, body []byte, app bool) (int, string, http.Header) {
+func (rt *Runtime) nativeRoute(c *call, query, body []byte, app bool, header []byte) (int, string, http.Header) {
 	if c == nil {
 		return 501, `{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"a plugin's action is not available outside a request under Quarry","details":{}}}`, nil
 	}
 	if app {
-		return rt.Host.AppNext(c.ctx, c.method, c.path, QueryString(query), jsonBody(body))
+		return rt.Host.AppNext(c.ctx, c.method, c.path, QueryString(query), jsonBody(body), requestHeaders(header))
 	}
 	status, out := rt.Host.NativeRoute(c.ctx, c.method, c.path, QueryString(query), jsonBody(body))
 	return status, out, nil
@@ -367,12 +427,15 @@ func (rt *Runtime) sanitizeOutput(c *call, m *schemas.Model, data any) any {
 	})
 }
 
-// sanitizeInput is Strapi's sanitize.contentAPI.input: the attributes no one writes (id and
-// the timestamps) go, and relations to types the caller may not read (media stays); other
-// keys stay for the write to check.
+// sanitizeInput is Strapi's sanitize.contentAPI.input: the attributes no one writes (the
+// entry's id and timestamps) go, and relations to types the caller may not read (media
+// stays); other keys stay for the write to check. The ids of components and dynamic-zone
+// items stay: they say which of the entry's components an update keeps (Strapi omits
+// only the first level's id).
 func (rt *Runtime) sanitizeInput(c *call, m *schemas.Model, data any) any {
 	return rt.sanitize(c, m, data, sanitizeRules{
-		drop: func(k string, _ *schemas.Attribute) bool { return k == "id" || k == "createdAt" || k == "updatedAt" },
+		drop:     func(k string, _ *schemas.Attribute) bool { return k == "id" || k == "createdAt" || k == "updatedAt" },
+		rootOnly: true,
 	})
 }
 
@@ -381,6 +444,8 @@ func (rt *Runtime) sanitizeInput(c *call, m *schemas.Model, data any) any {
 type sanitizeRules struct {
 	drop    func(key string, a *schemas.Attribute) bool // a is nil for a key that is no attribute
 	targets bool                                        // relations and media: sanitized with their targets' models
+	// rootOnly applies drop to the entries' own keys only, not to those of their components.
+	rootOnly bool
 }
 
 // sanitize copies entries of m (an object or a list of them, keys in order) without what
@@ -395,6 +460,11 @@ func (rt *Runtime) sanitize(c *call, m *schemas.Model, data any, r sanitizeRules
 		return out
 	case *ordered:
 		out := &ordered{}
+		nested := r
+		if r.rootOnly {
+			nested.drop = func(string, *schemas.Attribute) bool { return false }
+			nested.rootOnly = false
+		}
 		for i, k := range d.keys {
 			v := d.vals[i]
 			a, _ := m.Attr(k)
@@ -408,17 +478,17 @@ func (rt *Runtime) sanitize(c *call, m *schemas.Model, data any, r sanitizeRules
 						continue
 					}
 					if r.targets && a.Target != nil {
-						v = rt.sanitize(c, a.Target, v, r)
+						v = rt.sanitize(c, a.Target, v, nested)
 					}
 				case schemas.ComponentT:
-					v = rt.sanitize(c, a.Components[0], v, r)
+					v = rt.sanitize(c, a.Components[0], v, nested)
 				case schemas.DynamicZone:
 					if list, ok := v.([]any); ok {
 						items := make([]any, 0, len(list))
 						for _, it := range list {
 							if o, ok := it.(*ordered); ok {
 								if comp, ok := rt.model(o.str("__component")); ok {
-									it = rt.sanitize(c, comp, o, r)
+									it = rt.sanitize(c, comp, o, nested)
 								}
 							}
 							items = append(items, it)
@@ -526,4 +596,34 @@ func orderedValue(dec *json.Decoder) (any, error) {
 func (rt *Runtime) model(uid string) (*schemas.Model, bool) {
 	m, ok := rt.Schema.Models[uid]
 	return m, ok && m != nil
+}
+
+// cookieSignature is keygrip's sign (the digest of data with key) and index (which of keys
+// signed data as digest, -1 for none), as the cookies package signs ctx.cookies: HMAC-SHA1,
+// base64 with '/', '+' and '=' made URL-safe ('_', '-', nothing). Keys never enter the
+// answer; index compares in constant time.
+func cookieSignature(op string, args []byte) ([]byte, error) {
+	var a struct {
+		Data   string   `json:"data"`
+		Key    string   `json:"key"`
+		Digest string   `json:"digest"`
+		Keys   []string `json:"keys"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil {
+		return nil, fmt.Errorf("cookie signature: %w", err)
+	}
+	sign := func(key string) string {
+		m := hmac.New(sha1.New, []byte(key))
+		m.Write([]byte(a.Data))
+		return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+	}
+	if op == "cookie.sign" {
+		return json.Marshal(sign(a.Key))
+	}
+	for i, k := range a.Keys {
+		if hmac.Equal([]byte(a.Digest), []byte(sign(k))) {
+			return json.Marshal(i)
+		}
+	}
+	return json.Marshal(-1)
 }

@@ -252,6 +252,7 @@ func (rt *Runtime) emit(ctx context.Context, name, args string) error {
 		return nil
 	})
 	rt.heap.leave(v)
+	rt.closeTx(c)
 	if err != nil {
 		// Stopped mid-run: the sandbox's state is unknown, and with it the listeners.
 		ks.vm = nil

@@ -12,15 +12,18 @@
 package projectcode
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -56,7 +59,9 @@ type Host interface {
 	// AppNext serves a request whose app-level middlewares have run, as the router serves
 	// it (its route's own chain included), with the query and JSON body they left: its
 	// status, body and headers.
-	AppNext(ctx context.Context, method, path, rawQuery string, body []byte) (int, string, http.Header)
+	// header is the request's headers as the middlewares left them (lower-case names, first
+	// values): an Authorization a middleware made from a cookie authenticates the request.
+	AppNext(ctx context.Context, method, path, rawQuery string, body []byte, header map[string]string) (int, string, http.Header)
 	// User is the users-permissions user with its role, as Strapi puts it in ctx.state.user
 	// (flat JSON, without password and tokens); nil when there is none.
 	User(ctx context.Context, id int64) ([]byte, error)
@@ -161,6 +166,33 @@ type call struct {
 	// graphqlNext runs the rest of a GraphQL resolver's chain for a resolversConfig
 	// middleware, with the args (JSON) it passes; nil outside one.
 	graphqlNext func(args string) string
+	// txEnd closes the strapi.db.transaction the script opened (ctx carries it), txOuter
+	// is the context it was opened from; a run that ends with it open rolls it back.
+	txEnd   func(ctx context.Context, commit bool) error
+	txOuter context.Context
+}
+
+// closeTx rolls back the strapi.db.transaction a run left open (its script failed, ran out
+// of time, or never committed): a transaction never outlives its run.
+func (rt *Runtime) closeTx(c *call) {
+	if c.txEnd == nil {
+		return
+	}
+	rt.Log.Warn("project code left a strapi.db.transaction open: rolled back", "route", c.route)
+	if err := c.endTx(false); err != nil {
+		rt.Log.Error("project code: rolling back an open transaction", "route", c.route, "error", err)
+	}
+}
+
+// endTx closes the script's open transaction, if any, and returns to the context it was
+// opened from.
+func (c *call) endTx(commit bool) error {
+	if c.txEnd == nil {
+		return nil
+	}
+	end := c.txEnd
+	c.ctx, c.txEnd, c.txOuter = c.txOuter, nil, nil
+	return end(c.ctx, commit)
 }
 
 // New makes a runtime for the project whose code m describes.
@@ -291,6 +323,7 @@ func (rt *Runtime) run(ctx context.Context, c *call, start func(v *vm, r *goja.R
 		})
 	})
 	rt.heap.leave(v)
+	rt.closeTx(c)
 	if err != nil {
 		rt.discardFor(ctx)
 		return err
@@ -311,11 +344,21 @@ func (rt *Runtime) newVM() (*vm, error) {
 	v := &vm{js: js}
 	r := js.Runtime()
 	host := r.NewObject()
-	var setup map[string]any
+	// Parsed by the sandbox's own JSON.parse: its objects keep their keys' order (a model's
+	// attributes' is Strapi's), where a Go map's would not.
+	var setup map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(rt.setup), &setup); err != nil {
 		return nil, err
 	}
-	for k, val := range setup {
+	parse, ok := goja.AssertFunction(r.Get("JSON").ToObject(r).Get("parse"))
+	if !ok {
+		return nil, errors.New("the sandbox has no JSON.parse")
+	}
+	for k, raw := range setup {
+		val, err := parse(goja.Undefined(), r.ToValue(string(raw)))
+		if err != nil {
+			return nil, fmt.Errorf("setup %s: %w", k, err)
+		}
 		host.Set(k, val)
 	}
 	host.Set("graphqlNext", func(c goja.FunctionCall) goja.Value {
@@ -354,12 +397,19 @@ func (rt *Runtime) newVM() (*vm, error) {
 		return r.ToValue(body)
 	})
 	host.Set("nativeRoute", func(c goja.FunctionCall) goja.Value {
-		status, body, hdr := rt.nativeRoute(v.cur, jsonArg(c.Argument(0)), jsonArg(c.Argument(1)), c.Argument(2).ToBoolean())
+		status, body, hdr := rt.nativeRoute(v.cur, jsonArg(c.Argument(0)), jsonArg(c.Argument(1)), c.Argument(2).ToBoolean(), jsonArg(c.Argument(3)))
 		v.status = status
 		v.headers = v.headers[:0]
 		for k, vals := range hdr {
-			if len(vals) > 0 && k != "Content-Length" {
-				v.headers = append(v.headers, strings.ToLower(k), vals[0])
+			if len(vals) == 0 || k == "Content-Length" {
+				continue
+			}
+			if k != "Set-Cookie" {
+				vals = vals[:1]
+			}
+			// Set-Cookie's lines come one pair each; strapi.js gathers them.
+			for _, val := range vals {
+				v.headers = append(v.headers, strings.ToLower(k), val)
 			}
 		}
 		return r.ToValue(body)
@@ -541,7 +591,7 @@ func projectFiles(dir string) map[string]map[string]string {
 func (rt *Runtime) setupJSON() (string, error) {
 	cts, comps := map[string]any{}, map[string]any{}
 	for _, m := range rt.Schema.Models {
-		attrs := map[string]any{}
+		attrs := &orderedObject{}
 		for _, a := range m.Attributes {
 			attr := map[string]any{"type": attrType(a)}
 			if a.Type == schemas.Relation && a.TargetUID != "" {
@@ -566,7 +616,21 @@ func (rt *Runtime) setupJSON() (string, error) {
 			if a.Private {
 				attr["private"] = true
 			}
-			attrs[a.Name] = attr
+			if a.Name == "publishedAt" && m.DraftAndPublish && m.IsContentType() {
+				attr["configurable"], attr["writable"], attr["visible"] = false, true, false
+			}
+			attrs.keys, attrs.vals = append(attrs.keys, a.Name), append(attrs.vals, attr)
+		}
+		if m.IsContentType() {
+			// The admin's creator fields Strapi adds to every content type, after the others,
+			// which @strapi/utils' contentTypes helpers read (getCreatorFields, …).
+			for _, n := range []string{"createdBy", "updatedBy"} {
+				if !slices.Contains(attrs.keys, n) {
+					attrs.keys = append(attrs.keys, n)
+					attrs.vals = append(attrs.vals, map[string]any{"type": "relation", "relation": "oneToOne", "target": "admin::user",
+						"configurable": false, "writable": false, "visible": false, "useJoinTable": false, "private": true})
+				}
+			}
 		}
 		obj := map[string]any{"uid": m.UID, "collectionName": m.Table, "attributes": attrs,
 			"info":    map[string]any{"singularName": m.SingularName, "pluralName": m.PluralName, "displayName": m.DisplayName},
@@ -601,6 +665,37 @@ func (rt *Runtime) setupJSON() (string, error) {
 		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "registerServices": rt.RegisterServices, "readHooked": orNone(rt.ReadHooked),
 		"pluginsOff": orNone(rt.PluginsOff), "serverConfigFiles": orNone(rt.ServerConfigFiles), "deferredBody": DeferredBody})
 	return string(b), err
+}
+
+// orderedObject is a JSON object keeping its keys' order: a model's attributes, whose order
+// Strapi keeps from the schema and its entity service follows (the entity validator's reads,
+// the loads of an update's components).
+type orderedObject struct {
+	keys []string
+	vals []any
+}
+
+func (o *orderedObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		vb, err := json.Marshal(o.vals[i])
+		if err != nil {
+			return nil, fmt.Errorf("attribute %s: %w", k, err)
+		}
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 func attrType(a *schemas.Attribute) string {

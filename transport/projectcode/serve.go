@@ -67,6 +67,9 @@ type request struct {
 	Body        json.RawMessage   `json:"body"`
 	UserID      int64             `json:"userId,omitempty"`
 	Auth        map[string]any    `json:"auth,omitempty"`
+	// Encrypted is a request that came over TLS (Koa's socket.encrypted): ctx.protocol is
+	// https for it whatever its headers say.
+	Encrypted bool `json:"encrypted,omitempty"`
 }
 
 // Serve answers a request through a route's chain, for a caller already authenticated and
@@ -86,12 +89,12 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 		return apierror.Validation("Invalid query string")
 	}
 	req := request{Method: r.Method, URL: r.URL.RequestURI(), Path: r.URL.Path, Querystring: r.URL.RawQuery,
-		Headers: make(map[string]string, len(r.Header)+1), IP: ip, Params: params}
+		Headers: make(map[string]string, len(r.Header)+1), IP: ip, Params: params, Encrypted: r.TLS != nil}
 	if req.Params == nil {
 		req.Params = map[string]string{}
 	}
 	for k, v := range r.Header {
-		if len(v) > 0 && !strings.EqualFold(k, "Authorization") && !strings.EqualFold(k, "Cookie") {
+		if len(v) > 0 && !strings.EqualFold(k, "Authorization") {
 			req.Headers[strings.ToLower(k)] = v[0]
 		}
 	}
@@ -136,8 +139,8 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 		rt.Log.Error("project code failed", "route", route.Key, "error", res.internal)
 		return internal()
 	}
-	for k, val := range res.headers {
-		w.Header().Set(k, val)
+	for k, vals := range res.headers {
+		w.Header()[http.CanonicalHeaderKey(k)] = vals
 	}
 	switch {
 	case res.raw == DeferredBody:
@@ -180,7 +183,9 @@ func authState(who *ir.Caller) map[string]any {
 type boxResult struct {
 	state, internal, raw, json, text string
 	status                           int
-	headers                          map[string]string
+	// headers are the response's headers the code set: one value each, but for Set-Cookie,
+	// whose values are lines of their own (ctx.cookies.set, ctx.set('Set-Cookie', [...])).
+	headers map[string][]string
 }
 
 // boxString is a box's field as a string, "" when it is not set.
@@ -194,7 +199,7 @@ func boxString(b *goja.Object, k string) string {
 
 func readBox(b *goja.Object) boxResult {
 	str := func(k string) string { return boxString(b, k) }
-	res := boxResult{state: str("state"), internal: str("internal"), raw: str("raw"), json: str("json"), text: str("text"), headers: map[string]string{}}
+	res := boxResult{state: str("state"), internal: str("internal"), raw: str("raw"), json: str("json"), text: str("text"), headers: map[string][]string{}}
 	res.status, _ = strconv.Atoi(str("status"))
 	if res.status == 0 {
 		res.status = http.StatusOK
@@ -205,13 +210,17 @@ func readBox(b *goja.Object) boxResult {
 		for _, k := range ho.Keys() {
 			switch x := ho.Get(k).Export().(type) {
 			case string:
-				res.headers[k] = x
+				res.headers[k] = []string{x}
 			case []any:
 				parts := make([]string, len(x))
 				for i, p := range x {
 					parts[i], _ = p.(string)
 				}
-				res.headers[k] = strings.Join(parts, ", ")
+				if strings.EqualFold(k, "set-cookie") {
+					res.headers[k] = parts
+				} else {
+					res.headers[k] = []string{strings.Join(parts, ", ")}
+				}
 			}
 		}
 	}

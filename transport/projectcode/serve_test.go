@@ -35,7 +35,7 @@ func (h *fakeHost) NativeRoute(context.Context, string, string, string, []byte) 
 	return http.StatusOK, h.body
 }
 
-func (h *fakeHost) AppNext(context.Context, string, string, string, []byte) (int, string, http.Header) {
+func (h *fakeHost) AppNext(context.Context, string, string, string, []byte, map[string]string) (int, string, http.Header) {
 	return http.StatusOK, h.body, nil
 }
 

@@ -24,6 +24,8 @@
     query: function (query, schema) { return async(function () { call('validate.query', { uid: schema && schema.uid, query: query }); })(); }
   } };
 
+  plainUtils(utils, projectRequire('lodash'));
+
   var registering = false; // src/index's register() is running (liveRoutes)
   // dry: bootstrap() runs only up to its first use of data, in every sandbox, for the
   // lifecycle subscriptions it makes there (Quarry runs it for real once, at start).
@@ -232,7 +234,60 @@
     if (s === null || (typeof s !== 'object' && typeof s !== 'function')) throw new Error('Lifecycle subscriber must be an object or a function');
     subscribers.push(s);
     return function () { var i = subscribers.indexOf(s); if (i >= 0) subscribers.splice(i, 1); };
-  } } };
+  } }, transaction: transaction, connection: notProvided('strapi.db.connection (knex, raw SQL)') };
+  // What the project's code may reach for and Quarry does not provide: a use answers
+  // NotImplementedError naming it (a 501), where undefined would be a TypeError (a 500).
+  function notProvided(what) {
+    function missing() { throw new errors.NotImplementedError(what + ' is not provided by Quarry'); }
+    return new Proxy(function () {}, {
+      get: function (t, k) { if (typeof k === 'symbol' || k === 'then') return undefined; return missing(); },
+      apply: missing, construct: missing
+    });
+  }
+  // strapi.db.transaction(cb) as @strapi/database 4.26 runs it: the entity service's and the
+  // query engine's reads and writes until it ends join one transaction (Strapi's async
+  // context; here, the script's calls while it is open), committed when cb resolves (its
+  // onCommit callbacks then) and rolled back when it throws (onRollback); commit() and
+  // rollback() end it early; nested, it is the outer one, which decides. Without cb it is
+  // { commit, rollback, get } and nothing joins it, as in Strapi, where only knex queries
+  // given its trx would. trx, the knex transaction itself, is not provided. Writes'
+  // after hooks and webhooks come once it commits.
+  var txOpen = null;
+  var trxStub = notProvided("strapi.db.transaction's trx (a knex transaction)");
+  function txFinish(t, commit) {
+    if (t.done) return;
+    t.done = true;
+    if (txOpen === t) txOpen = null;
+    call('db.transaction.end', { commit: commit });
+    var cbs = commit ? t.commitCbs : t.rollbackCbs;
+    t.commitCbs = []; t.rollbackCbs = [];
+    cbs.forEach(function (f) { f(); });
+  }
+  function transaction(cb) {
+    return async(function () {
+      // Without cb nothing runs in Strapi's async context of the transaction: the queries
+      // that follow are not in it, and only the knex transaction (get()) would be.
+      if (!cb) {
+        var none = function () { return async(function () {})(); };
+        return { commit: none, rollback: none, get: function () { return trxStub; } };
+      }
+      // One left open by an earlier run of this sandbox was rolled back when that run ended.
+      if (txOpen && !call('db.transaction.open')) txOpen = null;
+      var outer = txOpen, t = outer;
+      if (!outer) {
+        call('db.transaction.begin');
+        t = txOpen = { commitCbs: [], rollbackCbs: [], done: false };
+      }
+      var commit = function () { return async(function () { if (!outer) txFinish(t, true); })(); };
+      var rollback = function () { return async(function () { if (!outer) txFinish(t, false); })(); };
+      var params = { trx: trxStub, commit: commit, rollback: rollback,
+        onCommit: function (f) { if (!t.done) t.commitCbs.push(f); },
+        onRollback: function (f) { if (!t.done) t.rollbackCbs.push(f); } };
+      return Promise.resolve().then(function () { return cb(params); }).then(
+        function (res) { return commit().then(function () { return res; }); },
+        function (e) { return rollback().then(function () { throw e; }); });
+    })();
+  }
 
   // ---- registries: the project's controllers, services, policies, middlewares ----
   var files = host.files; // kind → name → file path
@@ -257,6 +312,11 @@
       var rest = name.slice('plugin::'.length), dot = rest.indexOf('.');
       var lp = dot > 0 ? localPlugin(rest.slice(0, dot)) : undefined;
       var reg = lp && lp[kind];
+      // A policy or middleware the project's extension adds to a plugin (the plugin's own
+      // ones Quarry does not run: an extension replacing one refuses its routes at start).
+      if (!lp && dot > 0 && (kind === 'middlewares' || kind === 'policies') && files.extensions && files.extensions[rest.slice(0, dot)]) {
+        reg = extendedPlugin(rest.slice(0, dot))[kind];
+      }
       return reg && Object.prototype.hasOwnProperty.call(reg, rest.slice(dot + 1)) ? reg[rest.slice(dot + 1)] : undefined;
     }
     var f = files[kind] && files[kind][name];
@@ -341,6 +401,38 @@
       // bcryptjs' compare: false for a wrong password, an error for arguments not strings.
       validatePassword: async(function (password, hash) {
         return call('plugin.users-permissions.user.validatePassword', [typeof password === 'string' ? password : { type: password === null ? 'object' : typeof password }, passwordHashArg(hash)]);
+      })
+    },
+    // i18n's locales service (reads; the locale writes are the admin's) and its content-types
+    // service's checks, as 4.26 has them: the query engine on plugin::i18n.locale and the
+    // plugin's core store (default_locale).
+    'i18n.locales': {
+      find: function (params) { return query('plugin::i18n.locale').findMany({ where: params === undefined ? {} : params }); },
+      findById: function (id) { return query('plugin::i18n.locale').findOne({ where: { id: id } }); },
+      findByCode: function (code) { return query('plugin::i18n.locale').findOne({ where: { code: code } }); },
+      count: function (params) { return query('plugin::i18n.locale').count({ where: params === undefined ? {} : params }); },
+      getDefaultLocale: function () { return strapi.store({ type: 'plugin', name: 'i18n' }).get({ key: 'default_locale' }); },
+      setIsDefault: async(function (locales) {
+        if (locales === null || locales === undefined) return locales;
+        return strapi.store({ type: 'plugin', name: 'i18n' }).get({ key: 'default_locale' }).then(function (def) {
+          if (Array.isArray(locales)) return locales.map(function (l) { return Object.assign({}, l, { isDefault: def === l.code }); });
+          return Object.assign({}, locales, { isDefault: def === locales.code });
+        });
+      }),
+      create: notProvided("strapi.plugin('i18n').service('locales').create"),
+      update: notProvided("strapi.plugin('i18n').service('locales').update"),
+      delete: notProvided("strapi.plugin('i18n').service('locales').delete"),
+      setDefaultLocale: notProvided("strapi.plugin('i18n').service('locales').setDefaultLocale")
+    },
+    'i18n.content-types': {
+      isLocalizedContentType: function (model) { return !!(model && model.pluginOptions && model.pluginOptions.i18n && model.pluginOptions.i18n.localized === true); },
+      getValidLocale: async(function (locale) {
+        var svc = pluginService('i18n', 'locales');
+        if (locale === null || locale === undefined) return svc.getDefaultLocale();
+        return svc.findByCode(locale).then(function (found) {
+          if (!found) throw new errors.ApplicationError('Locale not found');
+          return locale;
+        });
       })
     },
     'email.email': {
@@ -1094,7 +1186,26 @@
     get: function () { var a = [this.__req.ip]; ownData(this, 'ips', a); return a; },
     set: ownSetter('ips'), configurable: true
   });
-  Object.defineProperty(ctxProto, 'cookies', { get: function () { return noCookies; }, set: ownSetter('cookies'), configurable: true });
+  // ctx.cookies is made when first read, as Koa makes it: the cookies package with the app's
+  // keys and the request's secure flag.
+  Object.defineProperty(ctxProto, 'cookies', {
+    get: function () { if (this.__cookies === undefined) hidden(this, '__cookies', new Cookies(this)); return this.__cookies; },
+    set: function (v) { if (this.__cookies === undefined) hidden(this, '__cookies', v); else this.__cookies = v; },
+    configurable: true
+  });
+  // ctx.protocol and ctx.secure as Koa's: https over TLS; behind a proxy the app trusts
+  // (config/server proxy: true) the first X-Forwarded-Proto; http otherwise.
+  function protocol() {
+    var req = this.__req;
+    if (req.encrypted) return 'https';
+    if (!strapi.config.get('server.proxy')) return 'http';
+    var p = req.headers['x-forwarded-proto'];
+    return p ? String(p).split(/\s*,\s*/, 1)[0] : 'http';
+  }
+  [ctxProto, requestProto].forEach(function (proto) {
+    Object.defineProperty(proto, 'protocol', { get: protocol, set: ownSetter('protocol'), configurable: true });
+    Object.defineProperty(proto, 'secure', { get: function () { return this.protocol === 'https'; }, set: ownSetter('secure'), configurable: true });
+  });
   Object.defineProperty(responseProto, '__res', { get: function () { return this.__ctx.__res; } });
   // hidden is Object.defineProperty(o, k, { value: v, writable: true }), done by the host
   // without a descriptor object for each of a request's internals.
@@ -1133,7 +1244,102 @@
     });
     return byField;
   }
-  var noCookies = { get: function () { return undefined; }, set: function () {} };
+  // ---- Cookies: the cookies package (0.9) Koa gives every request as ctx.cookies ----
+  // get reads the request's Cookie header (as the code left it); with options and the app's
+  // keys (config/server app.keys) it checks the value against its .sig cookie (keygrip:
+  // HMAC-SHA1, any key; a stale key re-signs with the first, a bad signature clears .sig).
+  // set adds a Set-Cookie line (path / and httponly unless told otherwise), and with options
+  // and keys a .sig line signing it; a secure cookie over plain http throws, as Koa's does.
+  function appKeys() {
+    var k = strapi.config.get('server.app.keys');
+    if (typeof k === 'string') k = k.split(',');
+    return Array.isArray(k) && k.length > 0 ? k.map(String) : null;
+  }
+  var cookieField = /^[\u0009\u0020-\u007e\u0080-\u00ff]+$/;
+  var cookieDomain = /^([.]?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)([.][a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+  var cookiePath = /^[ -:=-~]*$/, cookiePriority = /^(?:low|medium|high)$/i, cookieSameSite = /^(?:lax|none|strict)$/i;
+  function Cookie(name, value, attrs) {
+    if (!cookieField.test(name) || /[;=]/.test(name)) throw new TypeError('argument name is invalid');
+    if (value && (!cookieField.test(value) || /[;]/.test(value))) throw new TypeError('argument value is invalid');
+    this.name = name;
+    this.value = value || '';
+    for (var k in attrs) this[k] = attrs[k];
+    if (!this.value) { this.expires = new Date(0); this.maxAge = null; }
+    if (this.path && !cookiePath.test(this.path)) throw new TypeError('option path is invalid');
+    if (this.domain && !cookieDomain.test(this.domain)) throw new TypeError('option domain is invalid');
+    if (typeof this.maxAge === 'number' ? (isNaN(this.maxAge) || !isFinite(this.maxAge)) : this.maxAge) throw new TypeError('option maxAge is invalid');
+    if (this.priority && !cookiePriority.test(this.priority)) throw new TypeError('option priority is invalid');
+    if (this.sameSite && this.sameSite !== true && !cookieSameSite.test(this.sameSite)) throw new TypeError('option sameSite is invalid');
+  }
+  Cookie.prototype.path = '/';
+  Cookie.prototype.expires = undefined;
+  Cookie.prototype.domain = undefined;
+  Cookie.prototype.httpOnly = true;
+  Cookie.prototype.partitioned = false;
+  Cookie.prototype.priority = undefined;
+  Cookie.prototype.sameSite = false;
+  Cookie.prototype.secure = false;
+  Cookie.prototype.overwrite = false;
+  Cookie.prototype.toString = function () { return this.name + '=' + this.value; };
+  Cookie.prototype.toHeader = function () {
+    var header = this.toString();
+    if (this.maxAge) this.expires = new Date(Date.now() + this.maxAge);
+    if (this.path) header += '; path=' + this.path;
+    if (this.expires) header += '; expires=' + this.expires.toUTCString();
+    if (this.domain) header += '; domain=' + this.domain;
+    if (this.priority) header += '; priority=' + this.priority.toLowerCase();
+    if (this.sameSite) header += '; samesite=' + (this.sameSite === true ? 'strict' : this.sameSite.toLowerCase());
+    if (this.secure) header += '; secure';
+    if (this.httpOnly) header += '; httponly';
+    if (this.partitioned) header += '; partitioned';
+    return header;
+  };
+  function pushCookie(headers, cookie) {
+    if (cookie.overwrite) {
+      for (var i = headers.length - 1; i >= 0; i--) if (headers[i].indexOf(cookie.name + '=') === 0) headers.splice(i, 1);
+    }
+    headers.push(cookie.toHeader());
+  }
+  function cookiePattern(name) { return new RegExp('(?:^|;) *' + name.replace(/[\^$\\.*+?()[\]{}|]/g, '\\$&') + '=([^;]*)'); }
+  function Cookies(ctx) { hidden(this, '__ctx', ctx); }
+  Cookies.prototype.get = function (name, opts) {
+    var keys = appKeys();
+    var signed = opts && opts.signed !== undefined ? opts.signed : !!keys;
+    var header = this.__ctx.request.headers.cookie;
+    if (!header) return undefined;
+    var match = String(header).match(cookiePattern(name));
+    if (!match) return undefined;
+    var value = match[1];
+    if (value[0] === '"') value = value.slice(1, -1);
+    if (!opts || !signed) return value;
+    var remote = this.get(name + '.sig');
+    if (!remote) return undefined;
+    var data = name + '=' + value;
+    if (!keys) throw new Error('.keys required for signed cookies');
+    var index = call('cookie.index', { data: data, digest: remote, keys: keys });
+    if (index < 0) { this.set(name + '.sig', null, { path: '/', signed: false }); return undefined; }
+    if (index) this.set(name + '.sig', call('cookie.sign', { data: data, key: keys[0] }), { signed: false });
+    return value;
+  };
+  Cookies.prototype.set = function (name, value, opts) {
+    var res = this.__ctx.__res, keys = appKeys();
+    var headers = res.headers['set-cookie'] === undefined ? [] : [].concat(res.headers['set-cookie']);
+    var cookie = new Cookie(name, value, opts);
+    var signed = opts && opts.signed !== undefined ? opts.signed : !!keys;
+    var secure = this.__ctx.secure;
+    if (!secure && opts && opts.secure) throw new Error('Cannot send secure cookie over unencrypted connection');
+    cookie.secure = opts && opts.secure !== undefined ? opts.secure : secure;
+    if (opts && 'secureProxy' in opts) cookie.secure = opts.secureProxy;
+    pushCookie(headers, cookie);
+    if (opts && signed) {
+      if (!keys) throw new Error('.keys required for signed cookies');
+      cookie.value = call('cookie.sign', { data: cookie.toString(), key: keys[0] });
+      cookie.name += '.sig';
+      pushCookie(headers, cookie);
+    }
+    res.headers['set-cookie'] = headers;
+    return this;
+  };
   function setHeader(res, n, v) {
     if (n && typeof n === 'object') { Object.keys(n).forEach(function (k) { setHeader(res, k, n[k]); }); return; }
     res.headers[String(n).toLowerCase()] = Array.isArray(v) ? v.map(String) : String(v);
@@ -1230,10 +1436,17 @@
   // (its route's own chain included), with the query and body they left; its answer, headers
   // included, becomes ctx's response.
   function appNext(ctx) {
-    var body = host.nativeRoute(JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body), true);
+    var body = host.nativeRoute(JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body), true, JSON.stringify(ctx.request.headers));
     ctx.__res.status = host.nativeStatus();
     var h = host.nativeHeaders();
-    for (var i = 0; i + 1 < h.length; i += 2) ctx.__res.headers[h[i]] = h[i + 1];
+    var hdrs = ctx.__res.headers;
+    for (var i = 0; i + 1 < h.length; i += 2) {
+      if (h[i] !== 'set-cookie') { hdrs[h[i]] = h[i + 1]; continue; }
+      // The route's cookies join those the middlewares set before next(), as on one response.
+      var list = hdrs['set-cookie'] === undefined ? [] : [].concat(hdrs['set-cookie']);
+      list.push(h[i + 1]);
+      hdrs['set-cookie'] = list;
+    }
     ctx.__res.raw = body;
     ctx.__res.body = undefined;
     return undefined;
@@ -1505,6 +1718,145 @@
   // than max elements is a RangeError, as V8 refuses lengths past its own limits. A
   // built-in's loop (repeat, fill, join) cannot be interrupted midway, so the time limit and
   // the heap watchdog alone would let one call take gigabytes.
+  // @strapi/utils' plain helpers as 4.26 has them (parseMultipartData, the async helpers,
+  // contentTypes' constants and model predicates, …). Its other exports — yup and
+  // validateYupSchema, policy, pagination, traverse, webhook, … — are stand-ins that answer
+  // NotImplementedError naming them when the project's code uses them, rather than undefined
+  // (a TypeError, a 500) or a silent difference.
+  function plainUtils(u, _) {
+    function async1(f) { return function () { var self = this, args = arguments; return new Promise(function (res) { res(f.apply(self, args)); }); }; }
+    u.parseMultipartData = function (ctx) {
+      if (!ctx.is('multipart')) return { data: ctx.request.body, files: {} };
+      var body = ctx.request.body || {}, files = ctx.request.files || {};
+      if (!body.data) return ctx.badRequest("When using multipart/form-data you need to provide your data in a JSON 'data' field.");
+      var data;
+      try { data = JSON.parse(body.data); } catch (e) { return ctx.badRequest("Invalid 'data' field. 'data' should be a valid JSON."); }
+      // A file without the prefix answers 400 into the accumulator, as 4.26's reduce does: the
+      // files come out undefined (a second file then fails to be added).
+      var out = Object.keys(files).reduce(function (acc, key) {
+        var full = _.toPath(key);
+        if (full.length <= 1 || full[0] !== 'files') {
+          return ctx.badRequest("When using multipart/form-data you need to provide your files by prefixing them with the 'files'.\nFor example, when a media file is named \"avatar\", make sure the form key name is \"files.avatar\"");
+        }
+        acc[_.tail(full).join('.')] = files[key];
+        return acc;
+      }, {});
+      return { data: data, files: out };
+    };
+    // p-map: the mapper on every element (index second), at most concurrency at a time,
+    // the results in order.
+    function pMap(input, mapper, options) {
+      var list = Array.from(input), conc = (options && options.concurrency) || Infinity;
+      var results = new Array(list.length), next = 0;
+      function worker() {
+        if (next >= list.length) return Promise.resolve();
+        var i = next++;
+        return Promise.resolve(list[i]).then(function (v) { return mapper(v, i); }).then(function (r) { results[i] = r; return worker(); });
+      }
+      var workers = [];
+      for (var w = 0; w < Math.min(conc, list.length); w++) workers.push(worker());
+      return Promise.all(workers).then(function () { return results; });
+    }
+    // lodash/fp's curry of p-map (arity 2): mapAsync(list)(mapper) or mapAsync(list, mapper, options).
+    u.mapAsync = function mapAsync(input) {
+      if (arguments.length < 2) return function (mapper, options) { return arguments.length === 0 ? mapAsync(input) : pMap(input, mapper, options); };
+      return pMap(input, arguments[1], arguments[2]);
+    };
+    u.forEachAsync = async1(function (array, func, options) { return pMap(array, func, options).then(function () {}); });
+    u.reduceAsync = function (mixed) {
+      return async1(function (iteratee, initial) {
+        var acc = Promise.resolve(initial);
+        mixed.forEach(function (item, i) {
+          acc = acc.then(function (a) { return Promise.resolve(item).then(function (v) { return iteratee(a, v, i); }); });
+        });
+        return acc;
+      });
+    };
+    u.pipeAsync = function () {
+      var fns = Array.prototype.slice.call(arguments);
+      return async1(function () {
+        var res = Promise.resolve(fns[0].apply(fns[0], arguments));
+        fns.slice(1).forEach(function (f) { res = res.then(function (v) { return f(v); }); });
+        return res;
+      });
+    };
+    u.removeUndefined = function (o) { return _.pickBy(o, function (v) { return typeof v !== 'undefined'; }); };
+    u.keysDeep = function keysDeep(o, path) {
+      path = path || [];
+      return !_.isObject(o) ? [path.join('.')] : _.reduce(o, function (acc, v, k) { return _.concat(acc, keysDeep(v, path.concat([k]))); }, []);
+    };
+    u.escapeQuery = function (query, chars, esc) {
+      if (esc === undefined) esc = '\\';
+      return query.split('').reduce(function (out, c) { return chars.includes(c) ? out + esc + c : out + c; }, '');
+    };
+    u.stringIncludes = function (arr, val) { return arr.map(String).includes(String(val)); };
+    u.stringEquals = function (a, b) { return String(a) === String(b); };
+    u.isCamelCase = function (v) { return /^[a-z][a-zA-Z0-9]+$/.test(v); };
+    u.isKebabCase = function (v) { return /^([a-z][a-z0-9]*)(-[a-z0-9]+)*$/.test(v); };
+    u.startsWithANumber = function (v) { return /^[0-9]/.test(v); };
+    u.toKebabCase = function (v) { return _.kebabCase(v); };
+    u.getCommonBeginning = function () {
+      var strings = Array.prototype.slice.call(arguments);
+      var first = String(strings[0]), i = 0;
+      while (i < first.length && strings.every(function (s) { return s[i] === first[i]; })) i++;
+      return first.slice(0, i);
+    };
+    u.generateTimestampCode = function (date) { return (date || new Date()).getTime().toString(36); };
+    var C = { ID_ATTRIBUTE: 'id', PUBLISHED_AT_ATTRIBUTE: 'publishedAt', CREATED_BY_ATTRIBUTE: 'createdBy', UPDATED_BY_ATTRIBUTE: 'updatedBy',
+      CREATED_AT_ATTRIBUTE: 'createdAt', UPDATED_AT_ATTRIBUTE: 'updatedAt', DP_PUB_STATES: ['live', 'preview'], DP_PUB_STATE_LIVE: 'live',
+      DP_PUB_STATE_PREVIEW: 'preview', SINGLE_TYPE: 'singleType', COLLECTION_TYPE: 'collectionType' };
+    function has(k, o) { return o != null && Object.prototype.hasOwnProperty.call(o, k); }
+    function timestamps(m) { return ['createdAt', 'updatedAt'].filter(function (k) { return has(k, m.attributes); }); }
+    function nonWritable(m) {
+      if (!m) return [];
+      return _.uniq(['id'].concat(timestamps(m), _.reduce(m.attributes, function (acc, a, n) { return a.writable === false ? acc.concat(n) : acc; }, [])));
+    }
+    function nonVisible(m) { return _.uniq(['id'].concat(timestamps(m), _.reduce(m.attributes, function (acc, a, n) { return a.visible === false ? acc.concat(n) : acc; }, []))); }
+    function storedPrivate(m) { return _.union(strapi.config.get('api.responses.privateAttributes', []) || [], _.get(m, 'options.privateAttributes', []) || []); }
+    function isScalar(a) { return ['media', 'component', 'relation', 'dynamiczone'].indexOf(a && a.type) < 0; }
+    function isComponent(a) { return ['component', 'dynamiczone'].indexOf(a && a.type) >= 0; }
+    function isRelational(a) { return (a && a.type) === 'relation'; }
+    function isSingle(m) { return (m.kind === undefined ? 'collectionType' : m.kind) === 'singleType'; }
+    function hasDP(m) { return _.get(m, 'options.draftAndPublish', false) === true; }
+    u.contentTypes = {
+      constants: C,
+      getTimestamps: timestamps,
+      getCreatorFields: function (m) { return ['createdBy', 'updatedBy'].filter(function (k) { return has(k, m.attributes); }); },
+      getNonWritableAttributes: nonWritable,
+      getWritableAttributes: function (m) { return m ? _.difference(Object.keys(m.attributes), nonWritable(m)) : []; },
+      isWritableAttribute: function (m, n) { return (m ? _.difference(Object.keys(m.attributes), nonWritable(m)) : []).includes(n); },
+      getNonVisibleAttributes: nonVisible,
+      getVisibleAttributes: function (m) { return _.difference(_.keys(m.attributes), nonVisible(m)); },
+      isVisibleAttribute: function (m, n) { return _.difference(_.keys(m.attributes), nonVisible(m)).includes(n); },
+      getOptions: function (m) { return _.assign({ draftAndPublish: false }, _.get(m, 'options', {})); },
+      hasDraftAndPublish: hasDP,
+      isDraft: function (data, m) { return hasDP(m) && _.get(data, 'publishedAt') === null; },
+      isSingleType: isSingle,
+      isCollectionType: function (m) { return (m.kind === undefined ? 'collectionType' : m.kind) === 'collectionType'; },
+      isKind: function (kind) { return function (m) { return m.kind === kind; }; },
+      getPrivateAttributes: function (m) { return _.union(storedPrivate(m), _.keys(_.pickBy(m.attributes, function (a) { return !!a.private; }))); },
+      isPrivateAttribute: function (m, n) {
+        if (m && m.attributes && m.attributes[n] && m.attributes[n].private === true) return true;
+        return storedPrivate(m).includes(n);
+      },
+      isScalarAttribute: isScalar,
+      isMediaAttribute: function (a) { return (a && a.type) === 'media'; },
+      isRelationalAttribute: isRelational,
+      isComponentAttribute: isComponent,
+      isDynamicZoneAttribute: function (a) { return (a && a.type) === 'dynamiczone'; },
+      isMorphToRelationalAttribute: function (a) { return isRelational(a) && !!(a.relation && a.relation.startsWith && a.relation.startsWith('morphTo')); },
+      getComponentAttributes: function (m) { return _.reduce(m.attributes, function (acc, a, n) { if (isComponent(a)) acc.push(n); return acc; }, []); },
+      getScalarAttributes: function (m) { return _.reduce(m.attributes, function (acc, a, n) { if (isScalar(a)) acc.push(n); return acc; }, []); },
+      isTypedAttribute: function (a, t) { return _.has(a, 'type') && a.type === t; },
+      getContentTypeRoutePrefix: function (m) { return isSingle(m) ? _.kebabCase(m.info.singularName) : _.kebabCase(m.info.pluralName); }
+    };
+    ['yup', 'validateYupSchema', 'validateYupSchemaSync', 'handleYupError', 'policy', 'pagination', 'relations', 'traverse',
+      'traverseEntity', 'webhook', 'hooks', 'template', 'templateConfiguration', 'setCreatorFields', 'providerFactory',
+      'convertQueryParams', 'file', 'nameToSlug', 'nameToCollectionName', 'toRegressedEnumValue', 'joinBy', 'getConfigUrls',
+      'getAbsoluteAdminUrl', 'getAbsoluteServerUrl', 'isOperator', 'isOperatorOfType', 'parseType', 'getCommonPath'].forEach(function (name) {
+      if (u[name] === undefined) u[name] = notProvided("@strapi/utils' " + name);
+    });
+  }
   function guardAllocations(max) {
     function check(n) { if (n > max) throw new RangeError('Invalid length: Quarry caps one allocation at ' + max + ' elements'); }
     var repeat = String.prototype.repeat;
@@ -1652,6 +2004,7 @@
       if (k !== 'filters') p[k] = params[k];
     });
     if (p.populate === true) p.populate = '*'; // the query engine's "every relation
+    else if (isPlain(p.populate)) p.populate = hostPopulate(p.populate);
     if (typeof params.filters === 'function') {
       var ct = model(uid) || {};
       var extra = params.filters({ meta: { uid: uid, attributes: ct.attributes || {} } });
@@ -1705,9 +2058,7 @@
   // the query engine's as Strapi's transformParamsToQuery turns them, then the hooked read.
   function entityRead(uid, op, id, params) {
     var ct = contentTypes[uid] || {};
-    if (ct.pluginOptions && ct.pluginOptions.i18n && ct.pluginOptions.i18n.localized) {
-      throw new errors.NotImplementedError('strapi.entityService.' + op + '(\'' + uid + '\'): the read lifecycle hooks of a localized content type are not run by Quarry');
-    }
+    params = i18nParams(uid, op, params);
     if (op === 'findWithRelationCounts') {
       throw new errors.NotImplementedError('strapi.entityService.findWithRelationCounts(\'' + uid + '\'): its read lifecycle hooks are not run by Quarry');
     }
@@ -1720,6 +2071,31 @@
     var q = toQuery(uid, params);
     if (op === 'findMany' && ct.kind === 'singleType') return hookedRead(uid, 'findOne', q);
     return hookedRead(uid, op, q);
+  }
+  // i18nParams is i18n's entity-service decorator's wrapParams for a localized type: a
+  // `locale` parameter becomes a filter ({ $and: [{ locale }, ...filters] }; 'all' none), and
+  // without one the default locale's (but for a findOne, whose filters the entity service
+  // drops); a single type's findMany with locale 'all' reads with findMany.
+  function i18nParams(uid, op, params) {
+    var ct = contentTypes[uid] || {};
+    if (!(ct.pluginOptions && ct.pluginOptions.i18n && ct.pluginOptions.i18n.localized)) return params;
+    if (op === 'findOne') return params;
+    var out = {};
+    Object.keys(params).forEach(function (k) { if (k !== 'locale') out[k] = params[k]; });
+    var locale;
+    if (Object.prototype.hasOwnProperty.call(params, 'locale')) {
+      if (params.locale === 'all') {
+        if (op === 'findMany' && ct.kind === 'singleType') {
+          throw new errors.NotImplementedError('strapi.entityService.findMany(\'' + uid + '\') with locale \'all\' of a single type with read lifecycle hooks is not run by Quarry');
+        }
+        return out;
+      }
+      locale = params.locale;
+    } else {
+      locale = call('i18n.defaultLocale', {});
+    }
+    out.filters = { $and: [{ locale: locale }].concat(params.filters || []) };
+    return out;
   }
   // hookedLoad is the entity service's load of a model with findOne hooks: Strapi's
   // transformLoadParamsToQuery (the params as the field's populate), then the query engine's
@@ -1754,40 +2130,116 @@
   // Strapi's entity service reads the entry to update (by id) or delete (with the call's
   // fields and populate) through the query engine first, and the query engine reads the
   // entry it wrote back through findOne (the write path's after hook does, in the sandbox
-  // that runs the hooks, and the answer is the entry as the hooks left it).
+  // that runs the hooks, and the answer is the entry as the hooks left it). Between them,
+  // the model's own events Strapi fires: the entity validator's counts of related entries
+  // (relationCounts), then its uniqueness reads (uniqueReads); an update's component
+  // writes load the entry's old components through findOne (componentLoads, run in the
+  // beforeUpdate hook's sandbox, inside the write's transaction, after the write path
+  // validated nothing yet: a failing write rolls what they wrote back, as Strapi never
+  // reaches them), and a delete loads all its components before the query engine's delete.
   function entityWrite(uid, op, id, params) {
     var sel = {};
     if (params.fields !== undefined) sel.fields = params.fields;
     if (params.populate !== undefined) sel.populate = params.populate;
     var q = toQuery(uid, sel);
     var args = { uid: uid, id: id === undefined ? null : id, params: params, readBack: { select: q.select, populate: q.populate } };
-    if (op !== 'delete') unfired(uid, params.data);
-    if (op === 'create') return relationCounts(uid, params.data).then(function () { return call('es.create', args); });
+    unfired(uid, op === 'delete' ? null : params.data);
+    if (op === 'create') {
+      return relationCounts(uid, params.data).then(function () { return uniqueReads(uid, params.data, null); }).then(function () {
+        return call('es.create', args);
+      });
+    }
     if (op === 'update') {
       return dbRead(uid, 'findOne', { where: { id: id } }).then(function (found) {
         if (!found) return null;
-        return relationCounts(uid, params.data).then(function () { return call('es.update', args); });
+        return relationCounts(uid, params.data).then(function () { return uniqueReads(uid, params.data, found); }).then(function (taken) {
+          // A value found taken fails the validation: Strapi never reaches the components.
+          var loads = taken ? [] : componentFields(uid).filter(function (f) { return isPlain(params.data) && params.data[f] !== undefined; });
+          if (loads.length > 0) args.readBack.loads = { id: found.id === undefined ? null : found.id, fields: loads };
+          return call('es.update', args);
+        });
       });
     }
     return dbRead(uid, 'findOne', Object.assign(q, { where: { id: id } })).then(function (found) {
       if (!found) return null;
-      // The query engine's delete is given only the id: its own read selects everything.
-      call('es.delete', { uid: uid, id: found.id, params: {} });
-      return found;
+      // Strapi's getComponents: one load of every component and dynamic zone of the entry.
+      var fields = componentFields(uid);
+      var loaded = fields.length > 0 ? componentLoad(uid, found.id, fields) : Promise.resolve();
+      return loaded.then(function () {
+        // The query engine's delete is given only the id: its own read selects everything.
+        call('es.delete', { uid: uid, id: found.id, params: {} });
+        return found;
+      });
     });
   }
+  // componentFields are a model's component and dynamic-zone attributes, in its order.
+  function componentFields(uid) {
+    var ct = model(uid) || {}, attrs = ct.attributes || {};
+    return Object.keys(attrs).filter(function (k) { return attrs[k].type === 'component' || attrs[k].type === 'dynamiczone'; });
+  }
+  // componentLoad is the query engine's load of fields of entry id: a findOne selecting the
+  // id and populating each field (true), through the model's findOne hooks.
+  function componentLoad(uid, id, fields) {
+    var populate = {};
+    fields.forEach(function (f) { populate[f] = true; });
+    return dbRead(uid, 'findOne', { select: ['id'], where: { id: id }, populate: populate });
+  }
+  // componentLoads are the loads an update's component writes make before the query
+  // engine's update (Strapi's deleteOldComponents and deleteOldDZComponents): one per
+  // component or dynamic zone the data gives, in the model's attribute order.
+  function componentLoads(uid, loads) {
+    var chain = Promise.resolve();
+    ((loads && loads.fields) || []).forEach(function (f) {
+      chain = chain.then(function () { return componentLoad(uid, loads.id, [f]); });
+    });
+    return chain;
+  }
+  // uniqueReads are the entity validator's uniqueness checks of the model's own unique and
+  // uid attributes the data gives (not null, of the attribute's type; an update's only when
+  // the value differs from the entry it read): a query-engine findOne selecting the id,
+  // through the model's findOne hooks, with Strapi's where. yup starts them in the reverse
+  // of the attributes' order; Strapi runs several at once, Quarry one after another. The
+  // write path's own check (in the write's transaction) answers whether the value is taken;
+  // this answers whether one of the reads found an entry.
+  function uniqueReads(uid, data, entity) {
+    var ct = model(uid);
+    if (!isPlain(data) || !ct || !ct.attributes) return Promise.resolve();
+    var names = Object.keys(ct.attributes).filter(function (name) {
+      var a = ct.attributes[name], v = data[name];
+      if (!(a.unique || a.type === 'uid') || v === null || v === undefined || a.writable === false) return false;
+      if (!STRING_TYPES[a.type] || typeof v !== 'string') return false; // yup's type check fails first
+      return !(entity && v === entity[name]);
+    }).reverse();
+    var chain = Promise.resolve(false);
+    names.forEach(function (name) {
+      chain = chain.then(function (taken) {
+        var eq = {};
+        eq[name] = data[name];
+        var where = entity ? { $and: [eq, { $not: { id: entity.id } }] } : eq;
+        return dbRead(uid, 'findOne', { select: ['id'], where: where }).then(function (r) { return taken || (r !== null && r !== undefined); });
+      });
+    });
+    return chain;
+  }
+  var STRING_TYPES = { string: true, text: true, richtext: true, email: true, password: true, uid: true };
   // unfired refuses an entity-service write whose query-engine events Quarry's write path
   // does not fire but hooks would see: its components' own writes (a function subscriber,
   // or one naming the component, sees them), the validator's uniqueness read of a unique
   // or uid attribute the data gives (the model's findOne hooks see it), and its count of
   // media or of a plugin's entries (their Count hooks see it). The REST routes refuse the
   // same writes before they run (transport's route table).
+  // A delete (data null) deletes all its components.
   function unfired(uid, data) {
     var ct = model(uid);
-    if (!isPlain(data) || !ct || !ct.attributes) return;
-    var subs = [lifecycleModule(uid)].concat(subscribers);
+    if (!ct || !ct.attributes || (data !== null && !isPlain(data))) return;
+    if (data === null) {
+      data = {};
+      componentFields(uid).forEach(function (f) { data[f] = ct.attributes[f].type === 'dynamiczone' ? [] : {}; });
+    }
+    // The model's lifecycles file sees only its own events; a subscriber naming no models
+    // sees every model's.
     var sees = function (target) {
-      return subs.some(function (s) { return typeof s === 'function' || (!!s && Array.isArray(s.models) && s.models.indexOf(target) >= 0); });
+      return subscribers.some(function (s) { return typeof s === 'function' || (!!s && (!s.models || (Array.isArray(s.models) && s.models.indexOf(target) >= 0))); });
     };
     Object.keys(ct.attributes).forEach(function (name) {
       var a = ct.attributes[name], v = data[name];
@@ -1795,7 +2247,7 @@
       var why = '';
       if (a.type === 'component' && sees(a.component)) why = 'the writes of its component ' + name;
       else if (a.type === 'dynamiczone' && (a.components || []).some(sees)) why = 'the writes of its dynamic zone ' + name;
-      else if ((a.unique || a.type === 'uid') && readHooked(uid, ['FindOne'])) why = 'the uniqueness check of ' + name;
+      else if ((a.unique || a.type === 'uid') && !STRING_TYPES[a.type] && readHooked(uid, ['FindOne'])) why = 'the uniqueness check of ' + name + ' (a ' + a.type + ')';
       else if (a.type === 'media' && readHooked('plugin::upload.file', ['Count'])) why = 'the media check of ' + name;
       else if (a.type === 'relation' && !/^api::/.test(a.target || '') && readHooked(a.target, ['Count'])) why = 'the relation check of ' + name;
       if (why) throw new errors.NotImplementedError('strapi.entityService write of \'' + uid + '\': ' + why + ' fires lifecycle events Quarry does not run');
@@ -1803,24 +2255,38 @@
   }
   // relationCounts are the entity validator's reads of the entries a write's data relates
   // to: one query-engine count per target model ({ where: { id: { $in: ids } } }, the ids
-  // of the data's relations in the model's attribute order, each once), all at once, as
-  // Strapi's checkRelationsExist makes them; only a target with Count hooks is read here
-  // (the write path checks that the entries exist).
+  // each once), all at once, as Strapi's checkRelationsExist makes them from its relations
+  // store (buildRelationsStore: the model's relations and media in attribute order, those
+  // of its components and dynamic zones' entries merged in where they come); only a target
+  // with Count hooks is read here (the write path checks that the entries exist).
   function relationCounts(uid, data) {
-    var ct = model(uid);
-    if (!isPlain(data) || !ct || !ct.attributes) return Promise.resolve();
     var store = {}, order = [];
-    Object.keys(ct.attributes).forEach(function (name) {
-      var a = ct.attributes[name], v = data[name];
-      if (v === null || v === undefined || a.type !== 'relation' || /^morph/.test(a.relation || '')) return;
-      var source = Array.isArray(v) ? v : isObj(v) ? (v.connect !== undefined && v.connect !== null ? v.connect : v.set !== undefined && v.set !== null ? v.set : []) : [v];
-      if (!store[a.target]) { store[a.target] = []; order.push(a.target); }
-      [].concat(source).forEach(function (x) { store[a.target].push(x !== null && typeof x === 'object' ? x.id : x); });
-    });
+    relationsStore(uid, data, store, order);
     return Promise.all(order.filter(function (t) { return readHooked(t, ['Count']); }).map(function (t) {
       var ids = store[t].filter(function (x, i, all) { return all.indexOf(x) === i; });
       return dbRead(t, 'count', { where: { id: { $in: ids } } });
     }));
+  }
+  function relationsStore(uid, data, store, order) {
+    var ct = model(uid);
+    if (!isPlain(data) || !ct || !ct.attributes) return;
+    Object.keys(ct.attributes).forEach(function (name) {
+      var a = ct.attributes[name], v = data[name];
+      if (v === null || v === undefined) return;
+      if (a.type === 'component') {
+        [].concat(v).forEach(function (c) { relationsStore(a.component, c, store, order); });
+        return;
+      }
+      if (a.type === 'dynamiczone') {
+        [].concat(v).forEach(function (c) { if (isPlain(c) && c.__component) relationsStore(c.__component, c, store, order); });
+        return;
+      }
+      if ((a.type !== 'relation' && a.type !== 'media') || /^morphTo/.test(a.relation || '')) return;
+      var target = a.type === 'media' ? 'plugin::upload.file' : a.target;
+      var source = Array.isArray(v) ? v : isObj(v) ? (v.connect !== undefined && v.connect !== null ? v.connect : v.set !== undefined && v.set !== null ? v.set : []) : [v];
+      if (!store[target]) { store[target] = []; order.push(target); }
+      [].concat(source).forEach(function (x) { store[target].push(x !== null && typeof x === 'object' ? x.id : x); });
+    });
   }
   // toQuery is @strapi/utils' transformParamsToQuery: sort → orderBy, filters → where,
   // fields → select (with id), populate, start/limit → offset/limit, page/pageSize, and
@@ -1834,7 +2300,7 @@
       q.where = cleanFilters(JSON.parse(JSON.stringify(p.filters)), model(uid));
     }
     if (p.fields !== undefined && p.fields !== null) { var f = toSelect(p.fields, 0); if (f !== undefined) q.select = f; }
-    if (p.populate !== undefined && p.populate !== null) q.populate = toPopulate(p.populate);
+    if (p.populate !== undefined && p.populate !== null) q.populate = toPopulate(p.populate, uid, 0);
     var has = function (k) { return p[k] !== undefined && p[k] !== null; };
     if ((has('page') || has('pageSize')) && (has('start') || has('limit'))) throw new errors.PaginationError('Invalid pagination parameters. Expected either start/limit or page/pageSize');
     if (has('page')) q.page = toInt(p.page, 'page', 1);
@@ -1921,13 +2387,106 @@
     }
     throw new errors.ValidationError('Invalid fields parameter. Expected a string or an array of strings');
   }
-  function toPopulate(populate) {
-    if (populate === '*') return true;
-    if (typeof populate === 'string') return populate.split(',').map(function (s) { return s.trim(); });
-    // Objects keep the entity service's own keys (filters, fields, sort, populate): the
-    // host reads a populate in that shape for both APIs.
-    return populate;
+  // toPopulate is @strapi/utils' convertPopulateQueryParams: the query engine's populate,
+  // as its hooks see it ('*' → true; a string or a list → names; an object → per attribute
+  // of the model: a dynamic zone merges its components' (true → {}), a relation, media or
+  // component the nested params as convertNestedPopulate gives them: sort → orderBy,
+  // filters → where, fields → select (with id), populate, count, ordering, page, pageSize,
+  // start → offset, limit). hostPopulate turns it back into the shape the host reads.
+  function toPopulate(populate, uid, depth) {
+    if (!depth && populate === '*') return true;
+    var names = function (v) { return v.split(',').map(function (x) { return x.trim(); }); };
+    if (typeof populate === 'string') return names(populate);
+    if (Array.isArray(populate)) {
+      var out = [];
+      populate.forEach(function (v) {
+        if (typeof v !== 'string') throw new Error('Invalid populate parameter. Expected a string, an array of strings, a populate object');
+        names(v).forEach(function (x) { if (out.indexOf(x) < 0) out.push(x); });
+      });
+      return out;
+    }
+    if (isPlain(populate)) return populateObject(populate, model(uid));
+    throw new Error('Invalid populate parameter. Expected a string, an array of strings, a populate object');
   }
+  function populateObject(populate, schema) {
+    if (!schema) return {};
+    var attrs = schema.attributes || {}, acc = {};
+    Object.keys(populate).forEach(function (key) {
+      var a = attrs[key], sub = populate[key];
+      if (!a) return;
+      var dz = a.type === 'dynamiczone', morphTo = a.type === 'relation' && /^morphTo/.test(a.relation || '');
+      if ((dz || morphTo) && sub !== null && typeof sub === 'object' && sub.on !== undefined && sub.on !== null) {
+        var on = {};
+        Object.keys(sub.on).forEach(function (t) { on[t] = nestedPopulate(sub.on[t], t); });
+        acc[key] = { on: on };
+        return;
+      }
+      if (dz) {
+        var parts = (a.components || []).map(function (c) { return nestedPopulate(sub, c); })
+          .map(function (x) { return x === true ? {} : x; }).filter(function (x) { return x !== false; });
+        if (parts.length === 0) return;
+        acc[key] = parts.reduce(function (m, x) { return deepMerge(m, x); }, {});
+        return;
+      }
+      if (morphTo) { acc[key] = nestedPopulate(sub, undefined); return; }
+      var target = a.type === 'relation' ? a.target : a.type === 'component' ? a.component : a.type === 'media' ? 'plugin::upload.file' : null;
+      if (!target || (!model(target) && target !== 'plugin::upload.file')) return;
+      var v = nestedPopulate(sub, target);
+      if (!v) return;
+      acc[key] = v;
+    });
+    return acc;
+  }
+  function deepMerge(into, from) {
+    if (!isPlain(from)) return from;
+    var out = isPlain(into) ? Object.assign({}, into) : {};
+    Object.keys(from).forEach(function (k) { out[k] = isPlain(out[k]) && isPlain(from[k]) ? deepMerge(out[k], from[k]) : from[k]; });
+    return out;
+  }
+  function nestedPopulate(sub, uid) {
+    if (typeof sub === 'string') return ['true', 't', '1'].indexOf(sub) >= 0 ? true : ['false', 'f', '0'].indexOf(sub) >= 0 ? false : Boolean(sub);
+    if (typeof sub === 'boolean') return sub;
+    if (!isPlain(sub)) throw new Error('Invalid nested populate. Expected \'*\' or an object');
+    var q = {}, has = function (k) { return sub[k] !== undefined && sub[k] !== null; };
+    if (sub.sort) q.orderBy = toOrderBy(sub.sort);
+    if (sub.filters) q.where = cleanFilters(JSON.parse(JSON.stringify(sub.filters)), model(uid));
+    if (sub.fields) { var f = toSelect(sub.fields, 0); if (f !== undefined) q.select = f; }
+    if (sub.populate) q.populate = toPopulate(sub.populate, uid, 1);
+    if (sub.count) q.count = sub.count;
+    if (sub.ordering) q.ordering = sub.ordering;
+    if ((has('page') || has('pageSize')) && (has('start') || has('limit'))) throw new errors.PaginationError('Invalid pagination attributes. You cannot use page and offset pagination in the same query');
+    if (has('page')) q.page = toInt(sub.page, 'page', 1);
+    if (has('pageSize')) q.pageSize = toInt(sub.pageSize, 'pageSize', 1);
+    if (has('start')) q.offset = toInt(sub.start, 'start', 0);
+    if (has('limit')) { var l = toInt(sub.limit, 'limit', -1); q.limit = l === -1 ? undefined : l; }
+    if (has('publicationState')) q.publicationState = sub.publicationState; // the host reads it there
+    return q;
+  }
+  // hostPopulate is a query-engine populate in the shape the host reads (the REST API's:
+  // fields, filters, sort, start), whoever made it (a hook may have changed it).
+  function hostPopulate(p) {
+    if (!isPlain(p)) return p;
+    var out = {};
+    Object.keys(p).forEach(function (k) {
+      var v = p[k];
+      if (!isPlain(v)) { out[k] = v; return; }
+      var o = {};
+      Object.keys(v).forEach(function (n) {
+        var x = v[n];
+        if (x === undefined) return;
+        if (n === 'select') o.fields = x;
+        else if (n === 'where') o.filters = x;
+        else if (n === 'orderBy') o.sort = x;
+        else if (n === 'offset') o.start = x;
+        else if (n === 'populate') o.populate = hostPopulate(x);
+        else if (n === 'on' && isPlain(x)) { o.on = {}; Object.keys(x).forEach(function (t) { var w = {}; w[t] = x[t]; o.on[t] = hostPopulate(w)[t]; }); }
+        else o[n] = x;
+      });
+      out[k] = o;
+    });
+    return out;
+  }
+
 
   function hook(uid, action, eventJSON, readBackJSON) {
     var box = { state: 'pending' };
@@ -1966,6 +2525,10 @@
               answered = true;
               return run(0);
             });
+          }
+          if (action === 'beforeUpdate' && p.loads) {
+            // The entity service's component writes load the entry's old components first.
+            return componentLoads(uid, p.loads).then(function () { return run(0); });
           }
           if (action === 'beforeDelete') {
             return run(0).then(function () {

@@ -28,6 +28,9 @@ type Writer interface {
 	UpdateMany(ctx context.Context, m *schemas.Model, ids []int64, data map[string]any) (int64, error)
 	DeleteMany(ctx context.Context, m *schemas.Model, ids []int64) (int64, error)
 	CreateMany(ctx context.Context, m *schemas.Model, rows []map[string]any) ([]int64, error)
+	// Begin opens a write transaction (strapi.db.transaction) that end commits or rolls
+	// back: see planner/write.Service.Begin.
+	Begin(ctx context.Context) (context.Context, func(ctx context.Context, commit bool) error, error)
 }
 
 // vmKey carries, in a request's context, the sandbox its script runs in: a write that
@@ -520,6 +523,7 @@ func (rt *Runtime) Bootstrap(ctx context.Context, limit time.Duration) error {
 		return nil
 	})
 	rt.heap.leave(v)
+	rt.closeTx(c)
 	switch {
 	case err != nil:
 		err = fmt.Errorf("bootstrap(): %w", jseval.JSError(err))

@@ -264,6 +264,21 @@ func (x *execution) hookedLoad(uid string, f *pg.Field, e *exec.Entry, kids []in
 		k = e.Kids[ci]
 	}
 	params := map[string]any{}
+	if f.Attr.Type != schemas.DynamicZone {
+		// The plugin's association and component resolvers page every load (transformArgs
+		// with usePagination), a to-one relation's and a single component's too; its dynamic
+		// zone resolver passes no params.
+		var pag any
+		if f.Args != nil {
+			pag = f.Args.Map["pagination"]
+		}
+		start, limit, err := pg.Paginate(pg.OptionsFrom(x.h.gs.Config), pag)
+		if err != nil {
+			x.fieldError(err, f, p)
+			return failed
+		}
+		params["start"], params["limit"] = start, limit
+	}
 	if f.Args != nil {
 		in := argMap(f.Args)
 		if v, ok := in["sort"]; ok && v != nil {

@@ -1,0 +1,13 @@
+'use strict';
+
+module.exports = {
+  routes: [
+    { method: 'POST', path: '/session/logout', handler: 'session.logout' },
+    { method: 'POST', path: '/session/theme', handler: 'session.theme' },
+    { method: 'GET', path: '/session/theme', handler: 'session.readTheme' },
+    { method: 'GET', path: '/session/secure', handler: 'session.secure' },
+    { method: 'GET', path: '/session/helpers', handler: 'session.helpers' },
+    { method: 'POST', path: '/session/form', handler: 'session.form' },
+    { method: 'GET', path: '/session/validate', handler: 'session.validate' },
+  ],
+};
