@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 var updateOwnCode = flag.Bool("update-owncode", false, "record testdata/owncode_rest.json from the Strapi at QUARRY_ORACLE_URL")
@@ -21,6 +22,9 @@ type ownCodeStep struct {
 	Register                 string // the step registers this user; its JWT is kept for As
 	// Form sends the step's body as multipart/form-data, these parts in order.
 	Form []formPart
+	// Pause waits before the step: Strapi runs the entity service's eventHub listeners after
+	// it answers, so a read of what they wrote waits for them.
+	Pause time.Duration
 	// Instead is Quarry's answer where it differs from Strapi's on purpose: a 400 where
 	// Strapi crashes (500) on the input, or less where Strapi's answer leaks.
 	Instead *instead
@@ -196,6 +200,7 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 			t.Fatalf("step %q: no JWT for %s", st.Name, st.As)
 		}
 	}
+	time.Sleep(st.Pause)
 	var body []byte
 	ct := ""
 	if st.Body != "" {

@@ -37,6 +37,8 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 		for _, a := range m.AppMiddlewares {
 			t.Global = append(t.Global, routes.Code{File: "config/middlewares", What: "app-level middleware " + a.Name})
 		}
+		// The eventHub listeners bootstrap() registers would not run for the writes.
+		t.Global = append(t.Global, m.EventHub...)
 	}
 	for _, ct := range s.ContentTypes {
 		if !ct.IsContentType() || !strings.HasPrefix(ct.UID, "api::") {
@@ -522,6 +524,16 @@ func describe(code []routes.Code) string {
 		parts[i] = c.String()
 	}
 	return strings.Join(parts, "; ")
+}
+
+// BesideStrapi is the table for a server beside Strapi (--upstream), which runs the
+// project's bootstrap() itself: the eventHub listeners it registers live in Strapi, so a
+// write Quarry served would not reach them, and every route goes to Strapi.
+func (t *RouteTable) BesideStrapi(m *routes.Model) {
+	if t == nil || m == nil || len(m.EventHub) == 0 {
+		return
+	}
+	t.Global = append(slices.Clone(t.Global), m.EventHub...)
 }
 
 // RouteInfo is one route and how Quarry answers it, for `quarry routes` and the start-up log.

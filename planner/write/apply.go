@@ -37,6 +37,8 @@ type Service struct {
 	Announcer Announcer
 	// Lifecycles are the project's lifecycle hooks; nil runs none.
 	Lifecycles Lifecycles
+	// Listeners are the project's strapi.eventHub listeners; nil runs none.
+	Listeners Listeners
 	// TxEnd, when set, is told how each transaction Apply began ended, after its commit or
 	// rollback and before the events are announced (the upload plugin puts the files sent
 	// with an entry in place); an error after a commit is the write's answer.

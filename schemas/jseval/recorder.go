@@ -50,6 +50,8 @@ type Recording struct {
 	Shadow []ShadowCall
 	// Cron is true when the call adds or removes cron jobs (strapi.cron).
 	Cron bool
+	// EventHub is true when the call uses strapi.eventHub (adds or removes listeners, emits).
+	EventHub bool
 	// GraphQLUses describes each use() of the GraphQL extension service.
 	GraphQLUses []string
 	// Controllers and Services name what an extension replaced on the plugin object
@@ -248,6 +250,16 @@ const recorderSource = `(function (init) {
     contentType: function (uid) { return (init.contentTypes || {})[uid]; },
     getModel: function (uid) { return (init.contentTypes || {})[uid]; },
     customFields: { register: silent },
+    // Strapi's event hub: its listeners are run by Quarry in the sandbox that ran
+    // bootstrap(); noted, for the routes to know the writes reach them.
+    eventHub: (function () {
+      var h = {};
+      ['on', 'once', 'addListener', 'subscribe'].forEach(function (k) { h[k] = function () { rec.eventHub = true; return function () {}; }; });
+      ['off', 'removeListener', 'unsubscribe'].forEach(function (k) { h[k] = function () { rec.eventHub = true; }; });
+      ['destroy', 'removeAllListeners'].forEach(function (k) { h[k] = function () { rec.eventHub = true; return h; }; });
+      h.emit = function () { rec.eventHub = true; return Promise.resolve(); };
+      return h;
+    })(),
     cron: (function () {
       var c = { jobs: [] };
       ['add', 'remove', 'start', 'stop', 'destroy'].forEach(function (k) { c[k] = function () { rec.cron = true; return c; }; });
@@ -339,7 +351,7 @@ const recorderSource = `(function (init) {
       Object.keys(plugins).forEach(function (k) { out[k] = plugins[k].routes['content-api'].routes; });
       return { touched: rec.touched, unsupported: rec.unsupported, data: rec.data, subs: rec.subs,
                routes: out, shadow: rec.shadow, uses: rec.uses, controllers: rec.controllers,
-               services: rec.services, policies: rec.policies, middlewares: rec.middlewares, methods: rec.methods, cron: !!rec.cron };
+               services: rec.services, policies: rec.policies, middlewares: rec.middlewares, methods: rec.methods, cron: !!rec.cron, eventHub: !!rec.eventHub };
     }
   };
 })`
@@ -463,6 +475,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 		Middlewares []string                    `json:"middlewares"`
 		Methods     []string                    `json:"methods"`
 		Cron        bool                        `json:"cron"`
+		EventHub    bool                        `json:"eventHub"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, &Error{File: path, Err: fmt.Errorf("recording: %w", err)}
@@ -473,6 +486,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 	out.ServiceMethods = raw.Methods
 	out.Threw = threw
 	out.Cron = raw.Cron
+	out.EventHub = raw.EventHub
 	if in.Export == "" && (len(out.Controllers) > 0 || len(out.Services) > 0 || len(out.ServiceMethods) > 0 || len(out.Policies) > 0 || len(out.Middlewares) > 0) {
 		out.Touched = true
 	}

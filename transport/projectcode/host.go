@@ -110,6 +110,8 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		return b, err
 	case "net.fetch":
 		return rt.fetch(c.ctx, args)
+	case "eventHub.emit":
+		return rt.emitFromCode(c, args)
 	case "i18n.defaultLocale":
 		// i18n's getDefaultLocale, for its entity-service decorator's locale filter.
 		if rt.Localize == nil || rt.Localize.Locales == nil {

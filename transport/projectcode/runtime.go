@@ -113,6 +113,10 @@ type Runtime struct {
 	// PluginLifecycles are the local plugins' content types whose contentTypes export
 	// declares lifecycles (routes.Model.PluginLifecycles).
 	PluginLifecycles []string
+	// EventHub: the start-up code uses strapi.eventHub (routes.Model.EventHub); the writes its
+	// listeners would see are refused while they cannot run (bootstrap() failed, or a run of
+	// the kept sandbox was stopped).
+	EventHub bool
 	// Timeout bounds one request's run of the project's code (default 10 s).
 	Timeout time.Duration
 	// Size is the number of sandboxes (default GOMAXPROCS).
@@ -127,25 +131,30 @@ type Runtime struct {
 	nested chan *vm                     // sandboxes for lifecycle hooks of writes made by a script
 	files  map[string]map[string]string // kind → name → absolute path
 	setup  string                       // the JSON the sandboxes' strapi.js is built with
-	cron   *cronState                   // the cron jobs bootstrap() left, with its sandbox
+	kept   *keptState                   // the sandbox that ran bootstrap(), kept for the cron jobs and listeners
+	hub    hubState                     // what the eventHub listeners wait for
 	err    error
 }
 
 type vm struct {
-	js       *jseval.VM
-	serve    goja.Callable
-	hook     goja.Callable
-	boot     goja.Callable // bootstrap
-	cronList goja.Callable
-	cronRun  goja.Callable
-	graphql  goja.Callable // resolveGraphQL
-	gqlMw    goja.Callable // middlewareGraphQL
-	exts     goja.Callable // graphqlExtensions
-	genGQL   goja.Callable // generatedGraphQL
-	auth     goja.Callable // authUser
-	cur      *call         // the request being served
-	status   int           // the status of the last native call
-	headers  []string      // the headers of the last nativeRoute call, as name, value pairs
+	js          *jseval.VM
+	serve       goja.Callable
+	hook        goja.Callable
+	boot        goja.Callable // bootstrap
+	cronList    goja.Callable
+	cronRun     goja.Callable
+	hubDispatch goja.Callable
+	hubFire     goja.Callable
+	hubListened goja.Callable
+	hubIdle     goja.Callable
+	graphql     goja.Callable // resolveGraphQL
+	gqlMw       goja.Callable // middlewareGraphQL
+	exts        goja.Callable // graphqlExtensions
+	genGQL      goja.Callable // generatedGraphQL
+	auth        goja.Callable // authUser
+	cur         *call         // the request being served
+	status      int           // the status of the last native call
+	headers     []string      // the headers of the last nativeRoute call, as name, value pairs
 }
 
 // call is one request's state while the project's code runs.
@@ -481,6 +490,10 @@ func (rt *Runtime) newVM() (*vm, error) {
 	v.boot, _ = goja.AssertFunction(apiObj.Get("bootstrap"))
 	v.cronList, _ = goja.AssertFunction(apiObj.Get("cronList"))
 	v.cronRun, _ = goja.AssertFunction(apiObj.Get("cronRun"))
+	v.hubDispatch, _ = goja.AssertFunction(apiObj.Get("hubDispatch"))
+	v.hubFire, _ = goja.AssertFunction(apiObj.Get("hubFire"))
+	v.hubListened, _ = goja.AssertFunction(apiObj.Get("hubListened"))
+	v.hubIdle, _ = goja.AssertFunction(apiObj.Get("hubIdle"))
 	v.graphql, _ = goja.AssertFunction(apiObj.Get("resolveGraphQL"))
 	v.gqlMw, _ = goja.AssertFunction(apiObj.Get("middlewareGraphQL"))
 	v.exts, _ = goja.AssertFunction(apiObj.Get("graphqlExtensions"))

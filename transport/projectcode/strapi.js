@@ -635,6 +635,135 @@
     return box;
   }
 
+  // ---- strapi.eventHub: Strapi's event hub ----
+  // The sandbox that runs bootstrap() holds the real hub, Strapi's (@strapi/strapi's
+  // services/event-hub.js): the listeners register() and bootstrap() add live there, and
+  // Quarry keeps that sandbox to run them for every event, one event at a time. The pooled
+  // sandboxes replay register() and bootstrap() dry, where adding a listener does nothing;
+  // their emit hands the event to the kept sandbox through the host and settles as its
+  // listeners did. Adding or removing a listener while serving a request is refused: it would
+  // live in one pooled sandbox only.
+  function createEventHub() {
+    var listeners = new Map();
+    var defaultSubscriber = async function (eventName) {
+      var args = Array.prototype.slice.call(arguments, 1);
+      if (listeners.has(eventName)) {
+        for (var listener of listeners.get(eventName)) {
+          await listener.apply(undefined, args);
+        }
+      }
+    };
+    var subscribers = [defaultSubscriber];
+    var hub = {
+      emit: async function (eventName) {
+        var args = Array.prototype.slice.call(arguments, 1);
+        for (var subscriber of subscribers) {
+          await subscriber.apply(undefined, [eventName].concat(args));
+        }
+      },
+      subscribe: function (subscriber) {
+        subscribers.push(subscriber);
+        return function () { hub.unsubscribe(subscriber); };
+      },
+      unsubscribe: function (subscriber) {
+        var i = subscribers.indexOf(subscriber);
+        if (i >= 0) subscribers.splice(i, 1);
+      },
+      on: function (eventName, listener) {
+        if (!listeners.has(eventName)) listeners.set(eventName, [listener]);
+        else listeners.get(eventName).push(listener);
+        return function () { hub.off(eventName, listener); };
+      },
+      off: function (eventName, listener) {
+        listeners.get(eventName).splice(listeners.get(eventName).indexOf(listener), 1);
+      },
+      once: function (eventName, listener) {
+        return hub.on(eventName, async function () {
+          hub.off(eventName, listener);
+          return listener.apply(undefined, arguments);
+        });
+      },
+      destroy: function () { listeners.clear(); subscribers.length = 0; return this; },
+      removeListener: function (eventName, listener) { return hub.off(eventName, listener); },
+      removeAllListeners: function () { return hub.destroy(); },
+      addListener: function (eventName, listener) { return hub.on(eventName, listener); }
+    };
+    // What Quarry needs to know of the hub: the events some listener waits for, and whether
+    // a subscriber other than the listeners' sees every event.
+    var listened = function () {
+      var names = [];
+      listeners.forEach(function (list, name) { if (list.length > 0) names.push(String(name)); });
+      return { names: names, all: subscribers.length > 1 || subscribers[0] !== defaultSubscriber };
+    };
+    return { hub: hub, listened: listened };
+  }
+  var realHub = createEventHub();
+  var hubInflight = 0; // events raised inside the kept sandbox's run, not yet settled
+  var eventHub = {};
+  ['on', 'once', 'addListener', 'subscribe', 'off', 'removeListener', 'unsubscribe', 'destroy', 'removeAllListeners'].forEach(function (k) {
+    eventHub[k] = function () {
+      if (booting) return realHub.hub[k].apply(realHub.hub, arguments);
+      if (dry || registering) return k === 'destroy' || k === 'removeAllListeners' ? eventHub : function () {}; // the kept sandbox's
+      throw new errors.NotImplementedError('strapi.eventHub.' + k + ' while serving a request: Quarry runs the listeners register() and bootstrap() add, in the sandbox that ran bootstrap()');
+    };
+  });
+  eventHub.emit = function (name) {
+    if (booting) return realHub.hub.emit.apply(realHub.hub, arguments);
+    var args = Array.prototype.slice.call(arguments, 1);
+    return async(function () { call('eventHub.emit', { name: String(name), args: hubEncode(args) }); })();
+  };
+  // hubEncode is an event's arguments as they cross to the kept sandbox: JSON, with Dates
+  // kept as Dates; a function in them cannot cross.
+  function hubEncode(args) {
+    return JSON.stringify(args, function (k, v) {
+      var orig = this[k];
+      if (orig instanceof Date) return { $quarryDate: isNaN(orig.getTime()) ? null : orig.toISOString() };
+      if (typeof orig === 'function' || typeof orig === 'symbol') {
+        throw new errors.NotImplementedError('strapi.eventHub.emit with a ' + typeof orig + ' in its arguments: Quarry hands them to the listeners as JSON');
+      }
+      return v;
+    });
+  }
+  function hubDecode(text) {
+    var args = JSON.parse(text, function (k, v) {
+      if (v && typeof v === 'object' && !Array.isArray(v) && '$quarryDate' in v && Object.keys(v).length === 1) return new Date(v.$quarryDate === null ? NaN : v.$quarryDate);
+      return v;
+    });
+    return Array.isArray(args) ? args : [];
+  }
+  function hubFailure(box, e) {
+    var f = formatError(e);
+    if (f) box.json = JSON.stringify(f.body);
+    else box.internal = describe(e);
+  }
+  // hubDispatch runs the listeners of one event in the kept sandbox, as Strapi's emit does
+  // (each listener awaited in turn, then the subscribers); its box settles when they and the
+  // events their writes raised have.
+  function hubDispatch(name, argsJSON) {
+    var box = { done: false };
+    Object.defineProperty(box, 'state', { get: function () { return box.done && hubInflight === 0 ? 'done' : 'pending'; } });
+    try {
+      realHub.hub.emit.apply(realHub.hub, [name].concat(hubDecode(argsJSON)))
+        .then(function () { box.done = true; }, function (e) { box.done = true; hubFailure(box, e); });
+    } catch (e) { box.done = true; hubFailure(box, e); }
+    return box;
+  }
+  // hubFire starts the listeners of an event a write made inside the kept sandbox's own run
+  // raised (a listener's write, bootstrap()'s, a cron job's): not awaited, as Strapi's entity
+  // service does not await its emit; a failure is logged, as Node reports a rejection no one
+  // handles.
+  function hubFire(name, argsJSON) {
+    hubInflight++;
+    var settled = function () { hubInflight--; };
+    var failed = function (e) { settled(); logger('error')('strapi.eventHub listener of ' + name + ' failed: ' + describe(e)); };
+    try {
+      realHub.hub.emit.apply(realHub.hub, [name].concat(hubDecode(argsJSON))).then(settled, failed);
+    } catch (e) { failed(e); }
+  }
+  function hubListened() { return JSON.stringify(realHub.listened()); }
+  // hubIdle: no event raised inside the kept sandbox's run is still running its listeners.
+  function hubIdle() { return hubInflight === 0; }
+
   // ---- strapi.store: Strapi's core store (strapi_core_store_settings) ----
   // Keys are `<type>_<name>_<key>` as Strapi's store spells them (get's type defaults to
   // 'core', set's and delete's to nothing, written "undefined" as Strapi writes it).
@@ -714,7 +843,8 @@
     policy: policy, middleware: middleware, plugin: plugin,
     plugins: new Proxy({}, { get: function (t, k) { return typeof k === 'string' ? plugin(k) : undefined; } }),
     dirs: { app: { root: host.root, src: host.root + '/src' }, dist: { root: host.root, src: host.root + '/src' } },
-    cron: cron
+    cron: cron,
+    eventHub: eventHub
   };
 
   // ---- response transform (Strapi's transformResponse) ----
@@ -2859,7 +2989,8 @@
   }
 
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
-  return { strapi: strapi, factories: factories, serve: serve, hook: hook, bootstrap: bootstrap, cronList: cronList, cronRun: cronRun, subscribers: subscribers, transformResponse: transformResponse,
+  return { strapi: strapi, factories: factories, serve: serve, hook: hook, bootstrap: bootstrap, cronList: cronList, cronRun: cronRun,
+    hubDispatch: hubDispatch, hubFire: hubFire, hubListened: hubListened, hubIdle: hubIdle, subscribers: subscribers, transformResponse: transformResponse,
     graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL, middlewareGraphQL: middlewareGraphQL, generatedGraphQL: generatedGraphQL,
     authUser: authUser };
 })
