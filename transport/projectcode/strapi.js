@@ -332,6 +332,7 @@
     return p;
   }
   var userUID = 'plugin::users-permissions.user';
+  var fileUID = 'plugin::upload.file';
   // Services of plugins written over the entity service, as the plugins write them.
   var scriptServices = {
     'users-permissions.user': {
@@ -347,6 +348,12 @@
       validatePassword: async(function (password, hash) {
         return call('plugin.users-permissions.user.validatePassword', [typeof password === 'string' ? password : { type: password === null ? 'object' : typeof password }, passwordHashArg(hash)]);
       })
+    },
+    // The upload service's reads are the entity service's, as the plugin writes them.
+    'upload.upload': {
+      findOne: function (id, populate) { return entityService.findOne(fileUID, id, { populate: populate }); },
+      findMany: function (query) { return entityService.findMany(fileUID, query); },
+      findPage: function (query) { return entityService.findPage(fileUID, query); }
     },
     'email.email': {
       getProviderSettings: function () { return strapi.config.get('plugin.email'); },

@@ -14,6 +14,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
@@ -428,17 +429,43 @@ func (s *Service) load(t dbtx, id int64) (*stored, error) {
 	if err != nil {
 		return nil, err
 	}
+	st.Formats = formatsOf(formats)
+	return &st, nil
+}
+
+// loadWith is load through db (a write's transaction, or the database).
+func (s *Service) loadWith(ctx context.Context, db exec.Queryer, id int64) (*stored, error) {
+	st := sqlgen.FileByID(s.DB.Dialect, id)
+	for i, a := range st.Args {
+		st.Args[i] = s.DB.Dialect.Bind(a)
+	}
+	var out stored
+	var formats any
+	err := db.QueryRowxContext(ctx, st.SQL, st.Args...).Scan(&out.ID, &out.Name, &out.Alt, &out.Caption, &out.Hash, &out.Ext, &out.Provider, &formats)
+	if isNoRows(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read file %d: %w", id, err)
+	}
+	out.Formats = formatsOf(formats)
+	return &out, nil
+}
+
+// formatsOf reads the formats column of a file row (text or bytes of JSON).
+func formatsOf(v any) map[string]storedFormat {
 	var raw []byte
-	switch x := formats.(type) {
+	switch x := v.(type) {
 	case []byte:
 		raw = x
 	case string:
 		raw = []byte(x)
 	}
+	var out map[string]storedFormat
 	if len(raw) > 0 {
-		json.Unmarshal(raw, &st.Formats)
+		json.Unmarshal(raw, &out)
 	}
-	return &st, nil
+	return out
 }
 
 func deref(p *string) string {

@@ -1,12 +1,18 @@
 package upload
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/planner/exec"
+	"github.com/quarrycms/quarry/planner/write"
+	"github.com/quarrycms/quarry/schemas"
 )
 
 type formKey struct{}
@@ -25,22 +31,57 @@ func FormOf(ctx context.Context) *Form {
 }
 
 // ProjectService is the upload plugin's service (strapi.plugin('upload').service('upload'))
-// as the project's code calls it: upload({ data, files }) stores files of the request
-// being served, as POST /api/upload stores them, and answers the stored files. Read gives
-// the files back as the query engine reads them.
+// as the project's code calls it, as Strapi 4.26.2's upload service does:
+//   - upload({ data, files }) stores files of the request being served, as POST /api/upload
+//     stores them, and answers the stored files;
+//   - remove(file) deletes the file's row through the one write path (its links to entries
+//     and folders with it, the file model's lifecycle hooks run) and answers the row as it
+//     was; once that commits, the stored file and its formats go (for a file of the
+//     provider in use, as Strapi decides by file.provider) and media.delete is announced;
+//   - update(id, values) and updateFileInfo(id, { name, alternativeText, caption }) update
+//     the row through the one write path (entry.update) and announce media.update.
+//
+// findOne, findMany and findPage are the entity service's reads of the file model, made in
+// the sandbox (strapi.js). The other methods answer 501 naming them.
 type ProjectService struct {
 	Upload *Service
 	Read   func(ctx context.Context, ids []int64) (json.RawMessage, error)
+	// Write runs a write of the file model through the one write path as the system and
+	// answers the entry flat, as the entity service returns it ("null" when there is none).
+	Write func(ctx context.Context, q *ir.Query) (json.RawMessage, error)
+	// AfterCommit runs fn once the write transaction ctx carries has committed (dropped if
+	// it rolls back), or at once when ctx carries none: a call from a before hook runs
+	// inside the write that fired it.
+	AfterCommit func(ctx context.Context, fn func(context.Context) error) error
 }
 
 // Methods are the service's methods the project's code may call; the others answer 501
 // naming them.
-func (ProjectService) Methods() []string { return []string{"upload"} }
+func (ProjectService) Methods() []string {
+	return []string{"upload", "remove", "update", "updateFileInfo"}
+}
 
-// Call runs upload({ data: { fileInfo, ref, refId, field }, files }).
+// Call runs one of Methods.
 func (p ProjectService) Call(ctx context.Context, _ *ir.Caller, method string, args []json.RawMessage) (any, error) {
-	if method != "upload" {
-		return nil, &apierror.Error{Status: http.StatusNotImplemented, Name: "NotImplementedError", Message: "strapi.plugin('upload').service('upload')." + method + " is not provided by Quarry"}
+	switch method {
+	case "upload":
+		return p.upload(ctx, args)
+	case "remove":
+		return p.remove(ctx, args)
+	case "update", "updateFileInfo":
+		return p.update(ctx, method, args)
+	}
+	return nil, notProvided(method)
+}
+
+func notProvided(what string) error {
+	return &apierror.Error{Status: http.StatusNotImplemented, Name: "NotImplementedError", Message: "strapi.plugin('upload').service('upload')." + what + " is not provided by Quarry"}
+}
+
+// upload runs upload({ data: { fileInfo, ref, refId, field }, files }).
+func (p ProjectService) upload(ctx context.Context, args []json.RawMessage) (any, error) {
+	if err := noUser("upload", args, 1); err != nil {
+		return nil, err
 	}
 	var in struct {
 		Data struct {
@@ -83,6 +124,146 @@ func (p ProjectService) Call(ctx context.Context, _ *ir.Caller, method string, a
 		return nil, err
 	}
 	return p.Read(ctx, ids)
+}
+
+// noUser refuses the { user } option (the admin user Strapi records as createdBy and
+// updatedBy), which the content API's code has no admin user for.
+func noUser(method string, args []json.RawMessage, at int) error {
+	if len(args) <= at {
+		return nil
+	}
+	var opts struct {
+		User json.RawMessage `json:"user"`
+	}
+	if json.Unmarshal(args[at], &opts) == nil && len(opts.User) > 0 && string(opts.User) != "null" {
+		return notProvided(method + " with the { user } option (updatedBy)")
+	}
+	return nil
+}
+
+// fileID reads a file id the project's code gives: a number or a string of one.
+func fileID(raw json.RawMessage) (int64, bool) {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		s = string(raw)
+	}
+	id, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	return id, err == nil && id > 0
+}
+
+// queryer is the database a read inside ctx's write sees: its transaction, when it
+// carries one (a before hook's call), else the database.
+func (p ProjectService) queryer(ctx context.Context) exec.Queryer {
+	if tx, ok := write.TxFrom(ctx); ok {
+		return tx
+	}
+	return p.Upload.DB
+}
+
+// remove runs remove(file), as Strapi's: the provider is told to delete the file's objects
+// when file.provider is the provider in use; the row of file.id goes through the query
+// engine (the model's hooks run), answering it as it was, or null when there is none.
+// The objects deleted are the stored row's, never paths the code's object names: a file
+// whose row is gone leaves nothing to delete.
+func (p ProjectService) remove(ctx context.Context, args []json.RawMessage) (any, error) {
+	var file struct {
+		ID       json.RawMessage `json:"id"`
+		Provider *string         `json:"provider"`
+	}
+	if len(args) == 0 || json.Unmarshal(args[0], &file) != nil || string(args[0]) == "null" {
+		return nil, apierror.Validation("remove(file): the argument must be a file")
+	}
+	id, ok := fileID(file.ID)
+	if !ok {
+		return nil, apierror.Validation("remove(file): the file's id must be a positive integer")
+	}
+	s := p.Upload
+	db := p.queryer(ctx)
+	old, err := s.loadWith(ctx, db, id)
+	if err != nil {
+		return nil, err
+	}
+	if old == nil {
+		return json.RawMessage("null"), nil
+	}
+	ev, err := s.fileEvent(ctx, db, write.MediaDelete, id)
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.Write(ctx, &ir.Query{Model: schemas.FileUID, Op: ir.Delete, ID: strconv.FormatInt(id, 10), Via: ir.ViaEntityService})
+	if err != nil {
+		return nil, err
+	}
+	var gone []object
+	if file.Provider != nil && *file.Provider == s.Config.Provider && deref(old.Provider) == s.Config.Provider {
+		gone = old.objects()
+	}
+	return out, p.AfterCommit(ctx, func(ctx context.Context) error {
+		s.removeStored(ctx, gone)
+		return s.Events.Announce(ctx, ev...)
+	})
+}
+
+// update runs update(id, values), the entity service's update of the file, and
+// updateFileInfo(id, { name, alternativeText, caption }), which keeps the stored values of
+// those that are null or absent and answers NotFoundError for a missing file. Both
+// announce media.update with the file as it was written.
+func (p ProjectService) update(ctx context.Context, method string, args []json.RawMessage) (any, error) {
+	if err := noUser(method, args, 2); err != nil {
+		return nil, err
+	}
+	if len(args) == 0 {
+		return nil, apierror.Validation("%s(id, values): the file's id must be a positive integer", method)
+	}
+	id, ok := fileID(args[0])
+	if !ok {
+		return nil, apierror.Validation("%s(id, values): the file's id must be a positive integer", method)
+	}
+	var data map[string]any
+	if len(args) > 1 && string(args[1]) != "null" {
+		dec := json.NewDecoder(bytes.NewReader(args[1]))
+		dec.UseNumber()
+		if dec.Decode(&data) != nil {
+			return nil, apierror.Validation("%s(id, values): values must be an object", method)
+		}
+	}
+	if method == "updateFileInfo" {
+		old, err := p.Upload.loadWith(ctx, p.queryer(ctx), id)
+		if err != nil {
+			return nil, err
+		}
+		if old == nil {
+			return nil, errEntityNotFound()
+		}
+		if _, ok := data["folder"]; ok {
+			return nil, notProvided("updateFileInfo with a folder")
+		}
+		info := map[string]any{}
+		for _, k := range []string{"name", "alternativeText", "caption"} {
+			if v := data[k]; v != nil {
+				info[k] = v
+			}
+		}
+		data = info
+	}
+	if data == nil {
+		data = map[string]any{}
+	}
+	out, err := p.Write(ctx, &ir.Query{Model: schemas.FileUID, Op: ir.Update, ID: strconv.FormatInt(id, 10), Data: data, Via: ir.ViaEntityService})
+	if err != nil {
+		return nil, err
+	}
+	if string(out) == "null" {
+		return out, nil
+	}
+	s := p.Upload
+	return out, p.AfterCommit(ctx, func(ctx context.Context) error {
+		ev, err := s.fileEvent(ctx, s.DB, write.MediaUpdate, id)
+		if err != nil {
+			return err
+		}
+		return s.Events.Announce(ctx, ev...)
+	})
 }
 
 // requestFiles finds the files of the request being served that files (a file of
