@@ -2,7 +2,11 @@ package e2e
 
 import (
 	"flag"
+	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
+	"time"
 )
 
 var updateMediaCode = flag.Bool("update-mediacode", false, "record testdata/mediacode_rest.json from the Strapi at QUARRY_ORACLE_URL")
@@ -85,4 +89,66 @@ var mediaCodeSteps = []ownCodeStep{
 // Strapi started with ORACLE_GRANTS=config/permissions.json).
 func TestMediaCode(t *testing.T) {
 	replayProject(t, "mediacode", mediaCodeSteps, *updateMediaCode, "-update-mediacode")
+}
+
+// TestMediaCodeWebhooks: the upload service's writes from the project's code send the
+// webhooks Strapi's service sends: entry.update (the entity service's) and media.update for
+// an update, media.delete alone for a removal (the query engine's delete sends none), with
+// the deleted entry's entry.delete when a lifecycle removes its files; an update or
+// removal of a missing file sends its media event with "media": null, as Strapi's does;
+// the query engine's own delete sends none. (Seen with the oracle and a webhook.)
+func TestMediaCodeWebhooks(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "mediacode"))
+	srv := start(t, backends()[0], app)
+	rc := newReceiver(t, 0)
+	addWebhook(t, srv, rc.URL, allEvents...)
+	time.Sleep(1100 * time.Millisecond) // webhooks are read at most once a second
+	c := &ownCodeClient{srv: srv, jwts: map[string]string{}}
+	byName := map[string]ownCodeStep{}
+	for _, st := range mediaCodeSteps {
+		byName[st.Name] = st
+	}
+	for _, tc := range []struct {
+		step   string
+		events []string // sorted "event model"
+	}{
+		{"a product", []string{"entry.create product"}},
+		{"its cover, uploaded through the upload service", []string{"entry.create folder", "media.create "}},
+		{"its manual", []string{"media.create "}},
+		{"another product", []string{"entry.create product"}},
+		{"its cover", []string{"media.create "}},
+		{"a loose file", []string{"media.create "}},
+		{"another loose file", []string{"media.create "}},
+		{"a banner", []string{"entry.create banner"}},
+		{"its image", []string{"media.create "}},
+		{"rename the cover", []string{"entry.update file", "media.update "}},
+		{"rename a missing file", nil},
+		{"edit the manual", []string{"entry.update file", "media.update "}},
+		{"edit a missing file", []string{"media.update "}},
+		{"delete the product", []string{"entry.delete product", "media.delete ", "media.delete "}},
+		{"delete the banner", []string{"entry.delete banner", "media.delete "}},
+		{"remove the other cover", []string{"media.delete "}},
+		{"remove it again", nil},
+		{"remove a file by its id alone", []string{"media.delete "}},
+		{"remove it again by its id", []string{"media.delete "}},
+		{"drop a row through the query engine", nil},
+	} {
+		st, ok := byName[tc.step]
+		if !ok {
+			t.Fatalf("no step %q", tc.step)
+		}
+		from := rc.count()
+		status, body := c.step(t, st)
+		if status >= 500 {
+			t.Fatalf("%s: %d %s", tc.step, status, body)
+		}
+		var got []string
+		for _, ev := range deliveries(t, rc, from, len(tc.events)) {
+			got = append(got, ev.Event+" "+ev.Model)
+		}
+		sort.Strings(got)
+		if strings.Join(got, "\n") != strings.Join(tc.events, "\n") {
+			t.Errorf("%s: webhooks\n%s\nwant\n%s", tc.step, strings.Join(got, "\n"), strings.Join(tc.events, "\n"))
+		}
+	}
 }

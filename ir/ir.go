@@ -35,6 +35,10 @@ const (
 	// a draft unless Data gives publishedAt; the event carries the entry as Fields and
 	// Populate read it.
 	ViaEntityService
+	// ViaQueryEngine is strapi.db.query(uid) as Strapi's plugins call it (the upload
+	// service's remove): the entity service's defaults, the lifecycle hooks run, but no
+	// webhook is sent (the entity service sends them, not the query engine).
+	ViaQueryEngine
 )
 
 // Query is one read or write request against one content type.

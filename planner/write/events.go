@@ -160,7 +160,7 @@ func (s *Service) announce(ctx context.Context, ps []pending) error {
 				first = err
 			}
 		}
-		if s.Announcer != nil && (ev.Entry != nil || ev.JSON != nil) {
+		if s.Announcer != nil && (ev.Entry != nil || ev.JSON != nil) && (ev.Params == nil || ev.Params.Via != ir.ViaQueryEngine) {
 			s.Announcer.Announce(ctx, *ev)
 		}
 	}

@@ -45,6 +45,10 @@ func (rt *Runtime) write(c *call, style jsquery.Style, op string, a readArgs) ([
 	}
 	m, _ := rt.model(a.UID)
 	q := &ir.Query{Model: m.UID, Via: ir.ViaEntityService}
+	if style == jsquery.QueryEngine {
+		// The query engine's writes run the hooks but send no webhook.
+		q.Via = ir.ViaQueryEngine
+	}
 	readParams := a.Params
 	switch op {
 	case "create":

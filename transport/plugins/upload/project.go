@@ -37,9 +37,10 @@ func FormOf(ctx context.Context) *Form {
 //   - remove(file) deletes the file's row through the one write path (its links to entries
 //     and folders with it, the file model's lifecycle hooks run) and answers the row as it
 //     was; once that commits, the stored file and its formats go (for a file of the
-//     provider in use, as Strapi decides by file.provider) and media.delete is announced;
+//     provider in use, as Strapi decides by file.provider) and the media.delete webhook
+//     is sent;
 //   - update(id, values) and updateFileInfo(id, { name, alternativeText, caption }) update
-//     the row through the one write path (entry.update) and announce media.update.
+//     the row through the one write path (entry.update) and send the media.update webhook.
 //
 // findOne, findMany and findPage are the entity service's reads of the file model, made in
 // the sandbox (strapi.js). The other methods answer 501 naming them.
@@ -184,13 +185,15 @@ func (p ProjectService) remove(ctx context.Context, args []json.RawMessage) (any
 		return nil, err
 	}
 	if old == nil {
+		// Strapi's service announces the file it found: none.
+		s.webhooks(ctx, s.noFile(write.MediaDelete))
 		return json.RawMessage("null"), nil
 	}
 	ev, err := s.fileEvent(ctx, db, write.MediaDelete, id)
 	if err != nil {
 		return nil, err
 	}
-	out, err := p.Write(ctx, &ir.Query{Model: schemas.FileUID, Op: ir.Delete, ID: strconv.FormatInt(id, 10), Via: ir.ViaEntityService})
+	out, err := p.Write(ctx, &ir.Query{Model: schemas.FileUID, Op: ir.Delete, ID: strconv.FormatInt(id, 10), Via: ir.ViaQueryEngine})
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +203,8 @@ func (p ProjectService) remove(ctx context.Context, args []json.RawMessage) (any
 	}
 	return out, p.AfterCommit(ctx, func(ctx context.Context) error {
 		s.removeStored(ctx, gone)
-		return s.Events.Announce(ctx, ev...)
+		s.webhooks(ctx, ev)
+		return nil
 	})
 }
 
@@ -253,16 +257,19 @@ func (p ProjectService) update(ctx context.Context, method string, args []json.R
 	if err != nil {
 		return nil, err
 	}
+	s := p.Upload
 	if string(out) == "null" {
+		// The entity service updated nothing; Strapi's service announces that: no file.
+		s.webhooks(ctx, s.noFile(write.MediaUpdate))
 		return out, nil
 	}
-	s := p.Upload
 	return out, p.AfterCommit(ctx, func(ctx context.Context) error {
 		ev, err := s.fileEvent(ctx, s.DB, write.MediaUpdate, id)
 		if err != nil {
 			return err
 		}
-		return s.Events.Announce(ctx, ev...)
+		s.webhooks(ctx, ev)
+		return nil
 	})
 }
 
