@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"flag"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -149,6 +150,54 @@ func TestMediaCodeWebhooks(t *testing.T) {
 		sort.Strings(got)
 		if strings.Join(got, "\n") != strings.Join(tc.events, "\n") {
 			t.Errorf("%s: webhooks\n%s\nwant\n%s", tc.step, strings.Join(got, "\n"), strings.Join(tc.events, "\n"))
+		}
+	}
+}
+
+// TestMediaCodeRemoveRolledBack: a file removed by a before hook goes with the write that
+// fired the hook: when the hook then refuses the delete, the write rolls back and the file
+// stays, row and stored content (Strapi would have deleted the stored file already).
+func TestMediaCodeRemoveRolledBack(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "mediacode"))
+	hooks := filepath.Join(app, "src", "api", "banner", "content-types", "banner", "lifecycles.js")
+	src, err := os.ReadFile(hooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const at = "await strapi.plugin('upload').service('upload').remove(banner.image);"
+	if !strings.Contains(string(src), at) {
+		t.Fatal("the banner's lifecycle removes no image")
+	}
+	locked := at + "\n      if (banner.title === 'Locked') throw new (require('@strapi/utils').errors.ApplicationError)('This banner is locked');"
+	if err := os.WriteFile(hooks, []byte(strings.Replace(string(src), at, locked, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := start(t, backends()[0], app)
+	c := &ownCodeClient{srv: srv, jwts: map[string]string{}}
+	for _, st := range []ownCodeStep{
+		{Name: "a locked banner", Method: "POST", Path: "/api/banners", Body: `{"data":{"title":"Locked"}}`},
+		{Name: "its image", Method: "POST", Path: "/api/media", Form: []formPart{
+			{Name: "ref", Value: "api::banner.banner"}, {Name: "refId", Value: "1"}, {Name: "field", Value: "image"},
+			{Name: "files", File: "mediacode/manual.txt", Type: "text/plain"},
+		}, Keep: map[string]string{"image": "0.url"}},
+	} {
+		if status, body := c.step(t, st); status != 200 {
+			t.Fatalf("%s: %d %s", st.Name, status, body)
+		}
+	}
+	for _, tc := range []struct {
+		st     ownCodeStep
+		status int
+		body   string
+	}{
+		{ownCodeStep{Name: "delete it", Method: "DELETE", Path: "/api/banners/1"}, 400,
+			`{"data":null,"error":{"status":400,"name":"ApplicationError","message":"This banner is locked","details":{}}}`},
+		{ownCodeStep{Name: "its image is stored", Path: "{image}"}, 200, "Assembly manual\n\n1. Unpack.\n2. Enjoy.\n"},
+		{ownCodeStep{Name: "its image is linked", Path: "/api/banners/1?populate[image][fields][0]=name"}, 200,
+			`{"data":{"id":1,"attributes":{"title":"Locked","createdAt":"<time>","updatedAt":"<time>","image":{"data":{"id":1,"attributes":{"name":"manual.txt"}}}}},"meta":{}}`},
+	} {
+		if status, body := c.step(t, tc.st); status != tc.status || body != tc.body {
+			t.Errorf("%s: %d %s\nwant %d %s", tc.st.Name, status, body, tc.status, tc.body)
 		}
 	}
 }
