@@ -43,7 +43,9 @@ func FormOf(ctx context.Context) *Form {
 //     the row through the one write path (entry.update) and send the media.update webhook.
 //
 // findOne, findMany and findPage are the entity service's reads of the file model, made in
-// the sandbox (strapi.js). The other methods answer 501 naming them.
+// the sandbox (strapi.js). The other methods answer 501 naming them. The { user } option
+// (the admin user Strapi records as createdBy and updatedBy, which the content API has
+// none of) is not read.
 type ProjectService struct {
 	Upload *Service
 	Read   func(ctx context.Context, ids []int64) (json.RawMessage, error)
@@ -81,9 +83,6 @@ func notProvided(what string) error {
 
 // upload runs upload({ data: { fileInfo, ref, refId, field }, files }).
 func (p ProjectService) upload(ctx context.Context, args []json.RawMessage) (any, error) {
-	if err := noUser("upload", args, 1); err != nil {
-		return nil, err
-	}
 	var in struct {
 		Data struct {
 			FileInfo json.RawMessage `json:"fileInfo"`
@@ -125,21 +124,6 @@ func (p ProjectService) upload(ctx context.Context, args []json.RawMessage) (any
 		return nil, err
 	}
 	return p.Read(ctx, ids)
-}
-
-// noUser refuses the { user } option (the admin user Strapi records as createdBy and
-// updatedBy), which the content API's code has no admin user for.
-func noUser(method string, args []json.RawMessage, at int) error {
-	if len(args) <= at {
-		return nil
-	}
-	var opts struct {
-		User json.RawMessage `json:"user"`
-	}
-	if json.Unmarshal(args[at], &opts) == nil && len(opts.User) > 0 && string(opts.User) != "null" {
-		return notProvided(method + " with the { user } option (updatedBy)")
-	}
-	return nil
 }
 
 // fileID reads a file id the project's code gives: a number or a string of one.
@@ -213,9 +197,6 @@ func (p ProjectService) remove(ctx context.Context, args []json.RawMessage) (any
 // those that are null or absent and answers NotFoundError for a missing file. Both
 // announce media.update with the file as it was written.
 func (p ProjectService) update(ctx context.Context, method string, args []json.RawMessage) (any, error) {
-	if err := noUser(method, args, 2); err != nil {
-		return nil, err
-	}
 	if len(args) == 0 {
 		return nil, apierror.Validation("%s(id, values): the file's id must be a positive integer", method)
 	}
