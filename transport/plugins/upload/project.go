@@ -170,8 +170,10 @@ func (p ProjectService) remove(ctx context.Context, args []json.RawMessage) (any
 	}
 	if old == nil {
 		// Strapi's service announces the file it found: none.
-		s.webhooks(ctx, s.noFile(write.MediaDelete))
-		return json.RawMessage("null"), nil
+		return json.RawMessage("null"), p.AfterCommit(ctx, func(ctx context.Context) error {
+			s.webhooks(ctx, s.noFile(write.MediaDelete))
+			return nil
+		})
 	}
 	ev, err := s.fileEvent(ctx, db, write.MediaDelete, id)
 	if err != nil {
@@ -241,8 +243,10 @@ func (p ProjectService) update(ctx context.Context, method string, args []json.R
 	s := p.Upload
 	if string(out) == "null" {
 		// The entity service updated nothing; Strapi's service announces that: no file.
-		s.webhooks(ctx, s.noFile(write.MediaUpdate))
-		return out, nil
+		return out, p.AfterCommit(ctx, func(ctx context.Context) error {
+			s.webhooks(ctx, s.noFile(write.MediaUpdate))
+			return nil
+		})
 	}
 	return out, p.AfterCommit(ctx, func(ctx context.Context) error {
 		ev, err := s.fileEvent(ctx, s.DB, write.MediaUpdate, id)
