@@ -205,7 +205,7 @@ type PopulateOn struct {
 
 var (
 	opNames     = [...]string{"findMany", "findOne", "create", "update", "delete", "createLocalization"}
-	viaNames    = [...]string{"rest", "graphql", "entityService"}
+	viaNames    = [...]string{"rest", "graphql", "entityService", "queryEngine"}
 	filterNames = [...]string{"and", "or", "not", "cond", "relation"}
 	valueNames  = [...]string{"null", "string", "number", "bool"}
 )

@@ -62,6 +62,15 @@ module.exports = {
     ctx.body = file && file.related.map((e) => ({ type: e.__type, id: e.id, name: e.name }));
   },
 
+  // A product with the entries its cover is linked to, populated through the media.
+  async product(ctx) {
+    const product = await strapi.entityService.findOne('api::product.product', ctx.params.id, {
+      fields: ['name'],
+      populate: { cover: { fields: ['name'], populate: { related: true } } },
+    });
+    ctx.body = product;
+  },
+
   async settings(ctx) {
     ctx.body = await strapi.plugin('upload').service('upload').getSettings();
   },

@@ -7,6 +7,7 @@ module.exports = {
     { method: 'POST', path: '/media', handler: 'media.create' },
     { method: 'GET', path: '/media/page', handler: 'media.page' },
     { method: 'GET', path: '/media/settings', handler: 'media.settings' },
+    { method: 'GET', path: '/media/products/:id', handler: 'media.product' },
     { method: 'GET', path: '/media/:id', handler: 'media.show' },
     { method: 'GET', path: '/media/:id/raw', handler: 'media.raw' },
     { method: 'GET', path: '/media/:id/related', handler: 'media.related' },
