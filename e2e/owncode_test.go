@@ -181,8 +181,8 @@ func cookieLines(h http.Header) string {
 // times are, so that answers naming stored files compare.
 var uploadHash = regexp.MustCompile(`_[0-9a-f]{10}\b`)
 
-// kept reads a dotted path ("0.url") of a JSON answer; "" when it is not a string there.
-func kept(body []byte, path string) string {
+// keptValue reads a dotted path ("0.url") of a JSON answer; "" when it is not a string there.
+func keptValue(body []byte, path string) string {
 	var v any
 	if json.Unmarshal(body, &v) != nil {
 		return ""
@@ -269,7 +269,7 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 		}
 	}
 	for k, p := range st.Keep {
-		v := kept(b, p)
+		v := keptValue(b, p)
 		if v == "" {
 			t.Fatalf("step %q: no %s in %d %s", st.Name, p, status, b)
 		}
