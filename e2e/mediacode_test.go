@@ -43,6 +43,9 @@ var mediaCodeSteps = []ownCodeStep{
 		{Name: "ref", Value: "api::banner.banner"}, {Name: "refId", Value: "1"}, {Name: "field", Value: "image"},
 		{Name: "files", File: "mediacode/manual.txt", Type: "text/plain"},
 	}, Keep: map[string]string{"bannerImage": "0.url"}},
+	{Name: "a file through the plugin's route (in the API Uploads folder)", Method: "POST", Path: "/api/upload", Form: []formPart{
+		{Name: "files", File: "mediacode/manual.txt", Type: "text/plain"},
+	}},
 	{Name: "every file", Path: "/api/media"},
 	{Name: "the images", Path: "/api/media?filters[mime][$startsWith]=image/"},
 	{Name: "a page of files", Path: "/api/media/page?page=2&pageSize=2"},
@@ -54,7 +57,7 @@ var mediaCodeSteps = []ownCodeStep{
 		Why:  "the project's code reads no morph relation"}},
 	{Name: "a product with its cover's entries", Path: "/api/media/products/1", Instead: &instead{Status: 501, Strapi: 200,
 		Body: `{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"populate of plugin::upload.file's related entries in the project's code is not provided by Quarry","details":{}}}`,
-		Why: "the project's code reads no morph relation"}},
+		Why:  "the project's code reads no morph relation"}},
 	{Name: "the upload settings", Path: "/api/media/settings", Instead: &instead{Status: 501, Strapi: 200,
 		Body: `{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"strapi.plugin('upload').service('upload').getSettings is not provided by Quarry","details":{}}}`,
 		Why:  "the upload service's settings are not provided"}},
@@ -62,6 +65,11 @@ var mediaCodeSteps = []ownCodeStep{
 	{Name: "caption it, null keeps the name", Method: "PUT", Path: "/api/media/1/rename", Body: `{"name":null,"caption":"Front"}`},
 	{Name: "rename a missing file", Method: "PUT", Path: "/api/media/99/rename", Body: `{"name":"x"}`},
 	{Name: "rename with a number", Method: "PUT", Path: "/api/media/1/rename", Body: `{"name":5}`},
+	{Name: "move the manual to the root folder", Method: "PUT", Path: "/api/media/2/rename", Body: `{"folder":null}`},
+	{Name: "move it to a missing folder", Method: "PUT", Path: "/api/media/2/rename", Body: `{"folder":99}`, Instead: &instead{Status: 400, Strapi: 500,
+		Body: `{"data":null,"error":{"status":400,"name":"ValidationError","message":"updateFileInfo: there is no folder 99","details":{}}}`,
+		Why:  "Strapi crashes on a folder that does not exist"}},
+	{Name: "move it back to the API Uploads folder", Method: "PUT", Path: "/api/media/2/rename", Body: `{"folder":1}`},
 	{Name: "edit the manual", Method: "PUT", Path: "/api/media/2", Body: `{"caption":"Edited","alternativeText":"Manual"}`},
 	{Name: "edit a missing file", Method: "PUT", Path: "/api/media/99", Body: `{"caption":"x"}`},
 	{Name: "the product's media", Path: "/api/products/1?populate[cover][fields][0]=name&populate[cover][fields][1]=caption&populate[cover][fields][2]=alternativeText&populate[manuals][fields][0]=caption&populate[manuals][fields][1]=alternativeText"},
@@ -84,7 +92,7 @@ var mediaCodeSteps = []ownCodeStep{
 	{Name: "a file removed by id is still stored", Path: "{loose1}"},
 	{Name: "drop a row through the query engine", Method: "POST", Path: "/api/media/5/drop"},
 	{Name: "a dropped row's file is still stored", Path: "{loose2}"},
-	{Name: "no files left", Path: "/api/media"},
+	{Name: "the plugin route's file is left", Path: "/api/media"},
 	{Name: "the upload plugin's list agrees", Path: "/api/upload/files"},
 }
 
@@ -117,7 +125,7 @@ func TestMediaCodeWebhooks(t *testing.T) {
 		events []string // sorted "event model"
 	}{
 		{"a product", []string{"entry.create product"}},
-		{"its cover, uploaded through the upload service", []string{"entry.create folder", "media.create "}},
+		{"its cover, uploaded through the upload service", []string{"media.create "}},
 		{"its manual", []string{"media.create "}},
 		{"another product", []string{"entry.create product"}},
 		{"its cover", []string{"media.create "}},
@@ -125,6 +133,7 @@ func TestMediaCodeWebhooks(t *testing.T) {
 		{"another loose file", []string{"media.create "}},
 		{"a banner", []string{"entry.create banner"}},
 		{"its image", []string{"media.create "}},
+		{"a file through the plugin's route (in the API Uploads folder)", []string{"entry.create folder", "media.create "}},
 		{"rename the cover", []string{"entry.update file", "media.update "}},
 		{"rename a missing file", nil},
 		{"edit the manual", []string{"entry.update file", "media.update "}},
@@ -201,6 +210,50 @@ func TestMediaCodeRemoveRolledBack(t *testing.T) {
 	} {
 		if status, body := c.step(t, tc.st); status != tc.status || body != tc.body {
 			t.Errorf("%s: %d %s\nwant %d %s", tc.st.Name, status, body, tc.status, tc.body)
+		}
+	}
+}
+
+// TestMediaCodeFolder: the upload service's upload() files nothing in a folder (the
+// plugin's content-API route puts files in "API Uploads"), and updateFileInfo's folder
+// moves the file, as the plugin's service does: null to the root (no folder, folderPath
+// "/"), an id into that folder (its path).
+func TestMediaCodeFolder(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "mediacode"))
+	srv := start(t, backends()[0], app)
+	c := &ownCodeClient{srv: srv, jwts: map[string]string{}}
+	db := openDB(t, srv)
+	where := func() (links int, path string) {
+		t.Helper()
+		if err := db.QueryRow(rebind(srv, `SELECT COUNT(*) FROM files_folder_links WHERE file_id = ?`), 2).Scan(&links); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.QueryRow(rebind(srv, `SELECT folder_path FROM files WHERE id = ?`), 2).Scan(&path); err != nil {
+			t.Fatal(err)
+		}
+		return links, path
+	}
+	manual := []formPart{{Name: "files", File: "mediacode/manual.txt", Type: "text/plain"}}
+	if status, body := c.step(t, ownCodeStep{Name: "the API Uploads folder, made by the plugin's route", Method: "POST", Path: "/api/upload", Form: manual}); status != 200 {
+		t.Fatalf("POST /api/upload: %d %s", status, body)
+	}
+	for _, tc := range []struct {
+		st     ownCodeStep
+		status int
+		links  int
+		path   string
+	}{
+		{ownCodeStep{Name: "a file of the upload service's, in no folder", Method: "POST", Path: "/api/media", Form: manual}, 200, 0, "/"},
+		{ownCodeStep{Name: "into the folder", Method: "PUT", Path: "/api/media/2/rename", Body: `{"folder":1}`}, 200, 1, "/1"},
+		{ownCodeStep{Name: "renamed, it stays", Method: "PUT", Path: "/api/media/2/rename", Body: `{"name":"guide.txt"}`}, 200, 1, "/1"},
+		{ownCodeStep{Name: "to the root", Method: "PUT", Path: "/api/media/2/rename", Body: `{"folder":null}`}, 200, 0, "/"},
+		{ownCodeStep{Name: "to a missing folder", Method: "PUT", Path: "/api/media/2/rename", Body: `{"folder":7}`}, 400, 0, "/"},
+		{ownCodeStep{Name: "back", Method: "PUT", Path: "/api/media/2/rename", Body: `{"folder":"1"}`}, 200, 1, "/1"},
+	} {
+		status, body := c.step(t, tc.st)
+		links, path := where()
+		if status != tc.status || links != tc.links || path != tc.path {
+			t.Errorf("%s: %d %s, %d links, folderPath %q; want %d, %d, %q", tc.st.Name, status, body, links, path, tc.status, tc.links, tc.path)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/sqlgen"
 )
 
 type formKey struct{}
@@ -39,8 +41,9 @@ func FormOf(ctx context.Context) *Form {
 //     was; once that commits, the stored file and its formats go (for a file of the
 //     provider in use, as Strapi decides by file.provider) and the media.delete webhook
 //     is sent;
-//   - update(id, values) and updateFileInfo(id, { name, alternativeText, caption }) update
-//     the row through the one write path (entry.update) and send the media.update webhook.
+//   - update(id, values) and updateFileInfo(id, { name, alternativeText, caption, folder })
+//     update the row through the one write path (entry.update) and send the media.update
+//     webhook.
 //
 // findOne, findMany and findPage are the entity service's reads of the file model, made in
 // the sandbox (strapi.js). The other methods answer 501 naming them. The { user } option
@@ -95,6 +98,14 @@ func (p ProjectService) upload(ctx context.Context, args []json.RawMessage) (any
 	if len(args) == 0 || json.Unmarshal(args[0], &in) != nil {
 		return nil, apierror.Validation("upload({ data, files }): the argument must be an object")
 	}
+	for _, raw := range listOf(in.Data.FileInfo) {
+		var info struct {
+			Folder any `json:"folder"`
+		}
+		if json.Unmarshal(raw, &info) == nil && info.Folder != nil && info.Folder != false && info.Folder != "" && info.Folder != 0.0 {
+			return nil, notProvided("upload with a fileInfo.folder")
+		}
+	}
 	incoming, err := requestFiles(ctx, in.Files)
 	if err != nil {
 		return nil, err
@@ -110,7 +121,8 @@ func (p ProjectService) upload(ctx context.Context, args []json.RawMessage) (any
 		}
 		infos = append(infos, fi...)
 	}
-	req := UploadRequest{Files: incoming, Infos: infos}
+	// Strapi's service files nothing in a folder: the content-API controller does.
+	req := UploadRequest{Files: incoming, Infos: infos, NoFolder: true}
 	if in.Data.Ref != "" || in.Data.Field != "" || len(in.Data.RefID) > 0 {
 		refID := string(in.Data.RefID)
 		var s string
@@ -194,9 +206,49 @@ func (p ProjectService) remove(ctx context.Context, args []json.RawMessage) (any
 	})
 }
 
+// folder resolves updateFileInfo's folder as the plugin's file service does: a falsy value
+// is the root ("/", no folder), an id the folder's path. Strapi crashes on a folder that
+// does not exist; Quarry answers a validation error.
+func (p ProjectService) folder(ctx context.Context, v any) (any, string, error) {
+	switch x := v.(type) {
+	case nil, bool:
+		if x == nil || x == false {
+			return nil, "/", nil
+		}
+	case string:
+		if x == "" {
+			return nil, "/", nil
+		}
+	case json.Number:
+		if f, err := x.Float64(); err == nil && f == 0 {
+			return nil, "/", nil
+		}
+	}
+	raw, _ := json.Marshal(v)
+	id, ok := fileID(raw)
+	if !ok {
+		return nil, "", apierror.Validation("updateFileInfo: folder must be a folder's id")
+	}
+	st := sqlgen.FolderPath(p.Upload.DB.Dialect, id)
+	for i, a := range st.Args {
+		st.Args[i] = p.Upload.DB.Dialect.Bind(a)
+	}
+	var path string
+	err := p.queryer(ctx).QueryRowxContext(ctx, st.SQL, st.Args...).Scan(&path)
+	if isNoRows(err) {
+		return nil, "", apierror.Validation("updateFileInfo: there is no folder %d", id)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("read folder %d: %w", id, err)
+	}
+	// The write path reads ids as decoded JSON does.
+	return json.Number(strconv.FormatInt(id, 10)), path, nil
+}
+
 // update runs update(id, values), the entity service's update of the file, and
-// updateFileInfo(id, { name, alternativeText, caption }), which keeps the stored values of
-// those that are null or absent and answers NotFoundError for a missing file. Both
+// updateFileInfo(id, { name, alternativeText, caption, folder }), which keeps the stored
+// values of those that are null or absent (a folder given moves the file, null to the
+// root) and answers NotFoundError for a missing file. Both
 // announce media.update with the file as it was written.
 func (p ProjectService) update(ctx context.Context, method string, args []json.RawMessage) (any, error) {
 	if len(args) == 0 {
@@ -222,14 +274,19 @@ func (p ProjectService) update(ctx context.Context, method string, args []json.R
 		if old == nil {
 			return nil, errEntityNotFound()
 		}
-		if _, ok := data["folder"]; ok {
-			return nil, notProvided("updateFileInfo with a folder")
-		}
 		info := map[string]any{}
 		for _, k := range []string{"name", "alternativeText", "caption"} {
 			if v := data[k]; v != nil {
 				info[k] = v
 			}
+		}
+		if folder, ok := data["folder"]; ok {
+			// The file moves to the folder (none: the root), its folderPath with it.
+			id, path, err := p.folder(ctx, folder)
+			if err != nil {
+				return nil, err
+			}
+			info["folder"], info["folderPath"] = id, path
 		}
 		data = info
 	}

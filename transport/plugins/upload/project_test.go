@@ -24,6 +24,7 @@ func TestProjectServiceArguments(t *testing.T) {
 	}{
 		{"replace", []string{`1`, `{}`}, 501, "strapi.plugin('upload').service('upload').replace is not provided by Quarry"},
 		{"getSettings", nil, 501, "strapi.plugin('upload').service('upload').getSettings is not provided by Quarry"},
+		{"upload", []string{`{"data":{"fileInfo":{"folder":3}},"files":{"path":"/tmp/x"}}`}, 501, "strapi.plugin('upload').service('upload').upload with a fileInfo.folder is not provided by Quarry"},
 		{"remove", nil, 400, "remove(file): the argument must be a file"},
 		{"remove", []string{`null`}, 400, "remove(file): the argument must be a file"},
 		{"remove", []string{`"3"`}, 400, "remove(file): the argument must be a file"},

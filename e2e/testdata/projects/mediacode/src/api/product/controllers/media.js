@@ -84,11 +84,11 @@ module.exports = {
   },
 
   async rename(ctx) {
-    const { name, alternativeText, caption } = ctx.request.body || {};
+    const { name, alternativeText, caption, folder } = ctx.request.body || {};
     const file = await strapi
       .plugin('upload')
       .service('upload')
-      .updateFileInfo(ctx.params.id, { name, alternativeText, caption });
+      .updateFileInfo(ctx.params.id, { name, alternativeText, caption, folder });
     ctx.body = { ...pick(file), keys: keys(file) };
   },
 
