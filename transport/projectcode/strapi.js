@@ -326,6 +326,12 @@
       config: function (k, d) { return getPath(((host.config.plugins || {})[name] || {}).config || {}, k, d); },
       contentType: function (c) { return contentTypes['plugin::' + name + '.' + c]; }
     };
+    // A plugin's provider (the upload plugin's, whose delete and upload projects call by
+    // hand; the email plugin's) is Quarry's own: reaching it is refused, naming it.
+    Object.defineProperty(p, 'provider', {
+      enumerable: false,
+      get: function () { throw new errors.NotImplementedError('strapi.plugin(\'' + name + '\').provider is not provided by Quarry'); }
+    });
     // strapi.plugins[name].services.jwt, as v3-style code still reads them.
     p.services = byName(function (s) { return p.service(s); });
     p.controllers = byName(function (c) { return p.controller(c); });

@@ -112,6 +112,14 @@ module.exports = {
     ctx.body = pick(removed);
   },
 
+  // The stored file alone, through the provider (the row stays).
+  async purge(ctx) {
+    const file = await strapi.plugin('upload').service('upload').findOne(ctx.params.id);
+    if (!file) return ctx.notFound('No such file');
+    await strapi.plugin('upload').provider.delete(file);
+    ctx.body = { purged: file.name };
+  },
+
   // The row alone, through the query engine.
   async drop(ctx) {
     const removed = await strapi.db.query('plugin::upload.file').delete({ where: { id: ctx.params.id } });

@@ -16,5 +16,6 @@ module.exports = {
     { method: 'DELETE', path: '/media/:id', handler: 'media.destroy' },
     { method: 'DELETE', path: '/media/:id/legacy', handler: 'media.destroyLegacy' },
     { method: 'POST', path: '/media/:id/drop', handler: 'media.drop' },
+    { method: 'POST', path: '/media/:id/purge', handler: 'media.purge' },
   ],
 };
