@@ -94,7 +94,7 @@ var mediaCodeSteps = []ownCodeStep{
 	{Name: "a dropped row's file is still stored", Path: "{loose2}"},
 	{Name: "delete a stored file through the provider", Method: "POST", Path: "/api/media/7/purge", Instead: &instead{Status: 501, Strapi: 200,
 		Body: `{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"strapi.plugin('upload').provider is not provided by Quarry","details":{}}}`,
-		Why: "the provider is Quarry's own"}},
+		Why:  "the provider is Quarry's own"}},
 	{Name: "the plugin route's file is left", Path: "/api/media"},
 	{Name: "the upload plugin's list agrees", Path: "/api/upload/files"},
 }
