@@ -137,3 +137,31 @@ func mustWrite(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestCookieAuthFactoryController: the session controller written as a factory,
+// module.exports = ({ strapi }) => ({ … }), which Strapi's controller registry calls, is the
+// same controller: the same recorded answers. Its routes were refused ("no controller of the
+// project defines …") before.
+func TestCookieAuthFactoryController(t *testing.T) {
+	want := readAnswers(t, filepath.Join("testdata", "cookieauth_rest.json"), len(cookieAuthSteps), "-update-cookieauth")
+	edit := func(t *testing.T, app string) {
+		file := filepath.Join(app, "src", "api", "session", "controllers", "session.js")
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := strings.Replace(string(src), "module.exports = {", "module.exports = ({ strapi }) => ({", 1)
+		out = strings.TrimRight(out, "\n")
+		if out == string(src) || !strings.HasSuffix(out, "};") {
+			t.Fatal("the session controller is not a plain object export")
+		}
+		mustWrite(t, file, strings.TrimSuffix(out, "};")+"});\n")
+	}
+	replayAnswers(t, filepath.Join("testdata", "projects", "cookieauth"), want, cookieAuthSteps, edit, func(t *testing.T, routes string) {
+		for _, line := range strings.Split(routes, "\n") {
+			if strings.Contains(line, " refused ") && !strings.HasPrefix(line, "GRAPHQL  Mutation.login ") {
+				t.Errorf("refused: %s", line)
+			}
+		}
+	})
+}

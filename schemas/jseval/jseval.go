@@ -56,6 +56,9 @@ type Result struct {
 	// Keys are the own enumerable keys of the exported object (functions included, which
 	// Value drops), in order; nil when the export is not an object.
 	Keys []string
+	// FactoryKeys are, for a file exporting a function it is not asked to call (a controller
+	// written as `({ strapi }) => ({ … })`), the keys of the object that function makes.
+	FactoryKeys []string
 	// Shape is the exported object's keys, functions included, with nested plain objects
 	// (three levels): names Value drops because their values are functions.
 	Shape map[string]any
@@ -382,7 +385,30 @@ func (s *sandbox) run(abs string, call bool) (*Result, error) {
 		res.Keys = o.Keys()
 		res.Shape = shape(o, 4) // a local plugin's contentTypes.<ct>.lifecycles.<hook>
 	}
+	if fn, ok := goja.AssertFunction(v); ok && !call {
+		res.FactoryKeys = s.factoryKeys(fn)
+	}
 	return res, nil
+}
+
+// factoryKeys are the keys of what a factory export (`({ strapi }) => ({ … })`, a controller
+// or service as Strapi takes it) makes when called with an inert strapi: nil when it throws
+// or makes no plain object.
+func (s *sandbox) factoryKeys(fn goja.Callable) []string {
+	stub, err := s.stub()
+	if err != nil {
+		return nil
+	}
+	arg := s.rt.NewObject()
+	arg.Set("strapi", stub)
+	v, err := fn(goja.Undefined(), arg)
+	if err != nil {
+		return nil
+	}
+	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Object" {
+		return o.Keys()
+	}
+	return nil
 }
 
 // shape lists an object's own enumerable keys, functions included, with nested plain objects

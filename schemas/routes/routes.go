@@ -378,6 +378,10 @@ func (m *Model) addController(api, rel string, res *jseval.Result) {
 		base := strings.TrimSuffix(filepath.Base(rel), filepath.Ext(rel))
 		uid = "api::" + api + "." + base
 		actions = res.Keys
+		if actions == nil {
+			// A factory, ({ strapi }) => ({ … }), which Strapi's controller registry calls.
+			actions = res.FactoryKeys
+		}
 		for _, a := range actions {
 			if slices.Contains(CoreActions, a) {
 				m.Overridden = append(m.Overridden, uid+"."+a)
