@@ -2,6 +2,9 @@ package e2e
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -35,4 +38,60 @@ var txFlowSteps = []ownCodeStep{
 // (-update-txflow).
 func TestTransactionFlow(t *testing.T) {
 	replayProject(t, "txflow", txFlowSteps, *updateTxFlow, "-update-txflow")
+}
+
+// TestUploadFileHooksRefused: a project subscribing to the upload plugin's file model
+// (here beforeCreate, captioning every upload) keeps the plugin's uploads refused, REST and
+// GraphQL, and the upload service's upload from its own code, since Quarry's upload plugin
+// stores its files without the model's hooks: they answered as if the hook were not there.
+func TestUploadFileHooksRefused(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "txflow"))
+	mustWrite(t, filepath.Join(app, "src", "index.js"), `'use strict';
+module.exports = {
+  register() {},
+  bootstrap({ strapi }) {
+    strapi.db.lifecycles.subscribe({
+      models: ['plugin::upload.file'],
+      beforeCreate(event) {
+        event.params.data.caption = 'captioned by a hook';
+      },
+    });
+  },
+};
+`)
+	mustWrite(t, filepath.Join(app, "src", "api", "order", "routes", "02-files.js"), `'use strict';
+module.exports = { routes: [{ method: 'POST', path: '/orders/receipt', handler: 'receipt.attach', config: { auth: false } }] };
+`)
+	mustWrite(t, filepath.Join(app, "src", "api", "order", "controllers", "receipt.js"), `'use strict';
+module.exports = {
+  async attach(ctx) {
+    const files = await strapi.plugin('upload').service('upload').upload({ data: {}, files: ctx.request.files.files });
+    ctx.body = files.map((f) => f.caption);
+  },
+};
+`)
+	srv := start(t, backends()[0], app)
+	routesOut := quarry(t, srv.Env, "routes", "--app", app)
+	for _, want := range []string{"POST     /api/upload ", "GRAPHQL  Mutation.upload ", "GRAPHQL  Mutation.multipleUpload "} {
+		line := ""
+		for _, l := range strings.Split(routesOut, "\n") {
+			if strings.HasPrefix(l, want) {
+				line = l
+			}
+		}
+		if !strings.Contains(line, " refused ") || !strings.Contains(line, "beforeCreate") {
+			t.Errorf("%s is not refused for the file model's hook: %q", strings.TrimSpace(want), line)
+		}
+	}
+	png, err := os.ReadFile(filepath.Join("testdata", "projects", "red.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	form, ctype := multipartBody(t, filepart("files", "red.png", "image/png", png))
+	if st, b, _ := srv.send(t, srv.Token, "POST", "/api/upload", ctype, form); st != 501 || !strings.Contains(string(b), "NotImplementedError") {
+		t.Errorf("POST /api/upload: %d %s", st, b)
+	}
+	if st, b, _ := srv.send(t, "", "POST", "/api/orders/receipt", ctype, form); st != 501 || !strings.Contains(string(b), "beforeCreate") {
+		t.Errorf("the upload service's upload: %d %s", st, b)
+	}
 }

@@ -38,6 +38,9 @@ type RouteTable struct {
 	// AuthUser is set when the project's register() replaces the users-permissions user
 	// service's fetchAuthenticatedUser: the runtime for project code fetches each JWT's user.
 	AuthUser bool
+	// UploadHooked names the upload plugin's file model's create hooks, which its own
+	// insert does not run: the project's calls of the upload service's upload are refused.
+	UploadHooked string
 	// Global is code that runs on every request (an app-level middleware of the project's):
 	// while it is set, nothing is served but health checks.
 	Global []routes.Code

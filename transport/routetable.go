@@ -150,6 +150,11 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 		}
 	}
 	t.AuthUser = m.AuthUser != nil
+	var hooked []string
+	for _, c := range m.UploadHooks(routes.Events("create")) {
+		hooked = append(hooked, c.File+": "+strings.TrimSuffix(c.What, " (the upload plugin's own writes and reads of its files do not run the file model's lifecycle hooks under Quarry)"))
+	}
+	t.UploadHooked = strings.Join(hooked, "; ")
 	return t
 }
 
@@ -466,8 +471,8 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema, runProject bool) map[st
 		}
 		add(field, code)
 	}
-	for _, field := range []string{"Mutation.upload", "Mutation.multipleUpload", "Mutation.updateFileInfo", "Mutation.removeFile"} {
-		add(field, m.PluginAll["upload"])
+	for field, action := range map[string]string{"Mutation.upload": "create", "Mutation.multipleUpload": "create", "Mutation.updateFileInfo": "update", "Mutation.removeFile": "delete"} {
+		add(field, append(slices.Clone(m.PluginAll["upload"]), m.UploadHooks(routes.Events(action))...))
 	}
 	return out
 }

@@ -183,7 +183,11 @@ func (s *Server) Handler() http.Handler {
 			s.Code.Services["email.email"] = email.ProjectService{Mailer: s.Mailer, Log: s.Log}
 		}
 		if s.Upload != nil {
-			s.Code.Services["upload.upload"] = upload.ProjectService{Upload: s.Upload, Read: s.files, Write: s.fileWrite,
+			hooked := ""
+			if s.Routes != nil {
+				hooked = s.Routes.UploadHooked
+			}
+			s.Code.Services["upload.upload"] = upload.ProjectService{Upload: s.Upload, Read: s.files, Write: s.fileWrite, Hooked: hooked,
 				// s.inline is made with the routes, below.
 				AfterCommit: func(ctx context.Context, fn func(context.Context) error) error { return s.inline.AfterCommit(ctx, fn) }}
 		}

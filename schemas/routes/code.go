@@ -1122,11 +1122,30 @@ func (m *Model) PluginCode(plugin, handler string, model string, events []string
 	out := slices.Clone(m.Global)
 	out = append(out, m.PluginAll[plugin]...)
 	out = append(out, m.Plugin[plugin+" "+handler]...)
+	if plugin == "upload" {
+		return append(out, m.UploadHooks(events)...)
+	}
 	if model != "" {
 		out = append(out, m.Hooks(model, events)...)
 	}
 	return out
 }
+
+// UploadHooks are the lifecycle hooks of the upload plugin's file model (a subscription
+// naming plugin::upload.file, or one seeing every model) that a route of the plugin fires:
+// Quarry's upload plugin writes and reads its files itself, without them, so each one makes
+// the route refused rather than skipped.
+func (m *Model) UploadHooks(events []string) []Code {
+	hooks := m.Hooks(UploadFileUID, events)
+	for i := range hooks {
+		hooks[i].Runnable, hooks[i].Lifecycle = false, false
+		hooks[i].What += " (the upload plugin's own writes and reads of its files do not run the file model's lifecycle hooks under Quarry)"
+	}
+	return hooks
+}
+
+// UploadFileUID is the upload plugin's file model.
+const UploadFileUID = "plugin::upload.file"
 
 func (m *Model) controllerFile(uid string) string {
 	api, name, _ := strings.Cut(strings.TrimPrefix(uid, "api::"), ".")

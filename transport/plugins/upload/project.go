@@ -59,6 +59,9 @@ type ProjectService struct {
 	// it rolls back), or at once when ctx carries none: a call from a before hook runs
 	// inside the write that fired it.
 	AfterCommit func(ctx context.Context, fn func(context.Context) error) error
+	// Hooked names the file model's create hooks the project declares, which upload's own
+	// insert does not run: upload is refused (501) rather than made without them.
+	Hooked string
 }
 
 // Methods are the service's methods the project's code may call; the others answer 501
@@ -71,6 +74,10 @@ func (ProjectService) Methods() []string {
 func (p ProjectService) Call(ctx context.Context, _ *ir.Caller, method string, args []json.RawMessage) (any, error) {
 	switch method {
 	case "upload":
+		if p.Hooked != "" {
+			return nil, &apierror.Error{Status: 501, Name: "NotImplementedError",
+				Message: "strapi.plugin('upload').service('upload').upload would store files without the file model's lifecycle hooks (" + p.Hooked + "), which Quarry's upload does not run"}
+		}
 		return p.upload(ctx, args)
 	case "remove":
 		return p.remove(ctx, args)
