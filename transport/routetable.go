@@ -35,6 +35,10 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 		// being served, as any code that runs on every request.
 		t.Global = slices.Clone(m.Global)
 		for _, a := range m.AppMiddlewares {
+			if a.Server != "" {
+				t.Global = append(t.Global, routes.Code{File: a.File, What: a.Name})
+				continue
+			}
 			t.Global = append(t.Global, routes.Code{File: "config/middlewares", What: "app-level middleware " + a.Name})
 		}
 	}

@@ -50,6 +50,10 @@ type Recording struct {
 	Shadow []ShadowCall
 	// Cron is true when the call adds or removes cron jobs (strapi.cron).
 	Cron bool
+	// ServerUses counts the functions the call gave strapi.server.use (middlewares of the
+	// whole server, which Quarry's app-level chain runs); anything else given to it, and the
+	// rest of strapi.server, is an unsupported use.
+	ServerUses int
 	// GraphQLUses describes each use() of the GraphQL extension service.
 	GraphQLUses []string
 	// Controllers and Services name what an extension replaced on the plugin object
@@ -87,7 +91,7 @@ type ShadowCall struct {
 // does not hang.
 const recorderSource = `(function (init) {
   var rec = { touched: false, unsupported: [], data: [], subs: [], shadow: [], uses: [],
-              controllers: [], services: [], policies: [], middlewares: [], methods: [] };
+              controllers: [], services: [], policies: [], middlewares: [], methods: [], serverUses: 0 };
   function note(list, p) { if (list.indexOf(p) < 0) list.push(p); }
   function trap(path, list) {
     return new Proxy(function () {}, {
@@ -269,6 +273,27 @@ const recorderSource = `(function (init) {
       return uidService(k);
     } }),
     store: data('strapi.store'),
+    // strapi.server.use(fn) adds a middleware to the whole server: counted, as Quarry's
+    // app-level chain runs it. The rest of the server (routes, app, router, …) is unsupported.
+    server: (function () {
+      var s = {
+        use: function (fn) {
+          if (typeof fn === 'function') rec.serverUses++;
+          else note(rec.unsupported, 'strapi.server.use(' + (fn === null ? 'null' : 'a ' + typeof fn) + ')');
+          return server;
+        }
+      };
+      var server = new Proxy(s, {
+        get: function (t, k) {
+          if (typeof k === 'symbol' || k === 'then' || k === 'toJSON') return undefined;
+          if (Object.prototype.hasOwnProperty.call(t, k)) return t[k];
+          note(rec.unsupported, 'strapi.server.' + String(k));
+          return unsupported('strapi.server.' + String(k));
+        },
+        set: function (t, k) { note(rec.unsupported, 'strapi.server.' + String(k) + ' ='); return true; }
+      });
+      return server;
+    })(),
     dirs: { app: { root: '.', src: './src' }, dist: { root: '.', src: './src' } }
   };
   strapi = new Proxy(known, {
@@ -339,7 +364,8 @@ const recorderSource = `(function (init) {
       Object.keys(plugins).forEach(function (k) { out[k] = plugins[k].routes['content-api'].routes; });
       return { touched: rec.touched, unsupported: rec.unsupported, data: rec.data, subs: rec.subs,
                routes: out, shadow: rec.shadow, uses: rec.uses, controllers: rec.controllers,
-               services: rec.services, policies: rec.policies, middlewares: rec.middlewares, methods: rec.methods, cron: !!rec.cron };
+               services: rec.services, policies: rec.policies, middlewares: rec.middlewares, methods: rec.methods, cron: !!rec.cron,
+               serverUses: rec.serverUses };
     }
   };
 })`
@@ -463,6 +489,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 		Middlewares []string                    `json:"middlewares"`
 		Methods     []string                    `json:"methods"`
 		Cron        bool                        `json:"cron"`
+		ServerUses  int                         `json:"serverUses"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, &Error{File: path, Err: fmt.Errorf("recording: %w", err)}
@@ -473,6 +500,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 	out.ServiceMethods = raw.Methods
 	out.Threw = threw
 	out.Cron = raw.Cron
+	out.ServerUses = raw.ServerUses
 	if in.Export == "" && (len(out.Controllers) > 0 || len(out.Services) > 0 || len(out.ServiceMethods) > 0 || len(out.Policies) > 0 || len(out.Middlewares) > 0) {
 		out.Touched = true
 	}

@@ -289,6 +289,22 @@ type AppMiddleware struct {
 	Name   string         `json:"name"`
 	Config map[string]any `json:"config,omitempty"`
 	File   string         `json:"-"`
+	// Server is set for a middleware src/index's register() or bootstrap() gives
+	// strapi.server.use ("register" or "bootstrap"): the Index-th function it gives, which
+	// each sandbox takes from its own run of that function.
+	Server string `json:"server,omitempty"`
+	Index  int    `json:"index,omitempty"`
+}
+
+// BootstrapUses counts the middlewares src/index's bootstrap() gives strapi.server.use.
+func (m *Model) BootstrapUses() int {
+	n := 0
+	for _, a := range m.AppMiddlewares {
+		if a.Server == "bootstrap" {
+			n++
+		}
+	}
+	return n
 }
 
 // pluginMiddleware finds the project's file behind a plugin::<plugin>.<name> middleware: an
@@ -458,10 +474,36 @@ func (m *Model) recordInput(in CodeInput, export, plugin string) jseval.RecordIn
 // recording could not reach (behind a branch on data it does not return).
 var subscribeUse = regexp.MustCompile(`lifecycles\s*\.\s*subscribe\s*\(`)
 
+// serverUse finds strapi.server.use in a source, for a call the recording could not reach.
+var serverUse = regexp.MustCompile(`\bserver\s*\.\s*use\s*\(`)
+
+// serverUses takes the middlewares register() or bootstrap() gives strapi.server.use, which
+// Quarry's app-level chain runs where Strapi's koa app has them: Strapi runs register() before
+// it mounts config/middlewares' stack (so register()'s come first, before strapi::errors and
+// strapi::body), and bootstrap() after it, before the router is mounted (so bootstrap()'s
+// come last, right before the route). Each sandbox runs src/index's register() and bootstrap()
+// (up to its first use of data) and takes them from there; a local plugin's are not run.
+func (m *Model) serverUses(rel, export, plugin string, n int) {
+	if plugin != "" {
+		m.Global = append(m.Global, Code{File: rel, What: fmt.Sprintf("%s() of the local plugin %s gives strapi.server.use middlewares, which Quarry runs only from src/index", export, plugin)})
+		return
+	}
+	add := make([]AppMiddleware, n)
+	for i := range add {
+		add[i] = AppMiddleware{Name: fmt.Sprintf("strapi.server.use #%d in %s()", i+1, export), Server: export, Index: i, File: rel}
+	}
+	if export == "register" {
+		m.AppMiddlewares = append(add, m.AppMiddlewares...)
+		return
+	}
+	m.AppMiddlewares = append(m.AppMiddlewares, add...)
+}
+
 // recordStartup records register() and bootstrap() of src/index.* or of a local plugin
 // (plugin set): what they add to routes, lifecycles and GraphQL becomes the routes' code.
 func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plugin string) {
 	abs := filepath.Join(m.Dir, rel)
+	uses := 0 // the strapi.server.use calls recorded
 	for _, export := range []string{"register", "bootstrap"} {
 		rec, err := jseval.Record(ctx, abs, m.Eval, m.recordInput(in, export, ""))
 		what := export + "()"
@@ -474,6 +516,10 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 		}
 		m.applyRecording(rel, what, rec, plugin == "")
 		m.Cron = m.Cron || rec.Cron
+		if rec.ServerUses > 0 {
+			m.serverUses(rel, export, plugin, rec.ServerUses)
+		}
+		uses += rec.ServerUses
 		switch {
 		case export == "register" && len(rec.Unsupported) > 0:
 			m.Global = append(m.Global, Code{File: rel, What: what + " uses " + strings.Join(rec.Unsupported, ", ") + ", which Quarry does not provide"})
@@ -490,6 +536,11 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 		case export == "bootstrap" && len(rec.Data) > 0:
 			m.NotRun = append(m.NotRun, Code{File: rel, What: what + " is not run by Quarry (it uses " + strings.Join(firstN(rec.Data, 3), ", ") + ")"})
 		}
+	}
+	if src, err := os.ReadFile(abs); err == nil && len(serverUse.FindAllIndex(src, -1)) > uses {
+		// A strapi.server.use the recording did not reach (behind a branch on data it does
+		// not return, after an error): a middleware of every request Quarry would not run.
+		m.Global = append(m.Global, Code{File: rel, What: "strapi.server.use is called where Quarry could not follow it (behind a condition, or after an error or a use of data)"})
 	}
 	if src, err := os.ReadFile(abs); err == nil && subscribeUse.Match(src) && !m.subscribed[rel] {
 		// A subscription the recording did not reach: every model's writes and reads.

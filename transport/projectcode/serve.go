@@ -126,6 +126,10 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 		if files := filesJSON(ctx); files != "" {
 			put(jr, "files", js.ToValue(files))
 		}
+		if be, ok := ctx.Value(bodyErrorKey{}).(bodyError); ok {
+			put(jr, "bodyErrorStatus", js.ToValue(be.status))
+			put(jr, "bodyError", js.ToValue(be.body))
+		}
 		return v.serve(goja.Undefined(), js.ToValue(route.Key), js.ToValue(route.json), jr, bodyJSON)
 	}, func(box *goja.Object) { res = readBox(box) })
 	if err != nil {
@@ -347,4 +351,19 @@ func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
 		s.WriteHeader(http.StatusOK)
 	}
 	return io.Copy(s.ResponseWriter, r)
+}
+
+type bodyErrorKey struct{}
+
+type bodyError struct {
+	status int
+	body   string
+}
+
+// WithBodyError gives the app-level chain the answer of Strapi's body parser to a body it
+// refuses (malformed JSON, too large): the middlewares src/index's register() gives
+// strapi.server.use run around it, as they run outside Strapi's stack, and it is what the
+// stack answers them.
+func WithBodyError(ctx context.Context, status int, body string) context.Context {
+	return context.WithValue(ctx, bodyErrorKey{}, bodyError{status: status, body: body})
 }

@@ -603,6 +603,22 @@
     });
   }
 
+  // ---- strapi.server: the middlewares src/index's register() and bootstrap() give use() ----
+  // Each sandbox runs register() and bootstrap() (dry, up to its first use of data) and keeps
+  // the functions here; the app-level chain (route.app) runs them where Strapi's koa app
+  // has them. Outside those runs (a request's code, bootstrap()'s after an await) a use()
+  // would change the server while it serves: refused.
+  var serverUses = { register: [], bootstrap: [] };
+  var server = {
+    use: function (fn) {
+      if (typeof fn !== 'function') throw new TypeError('middleware must be a function!');
+      if (registering) serverUses.register.push(fn);
+      else if (dry) serverUses.bootstrap.push(fn);
+      else if (!booting) throw new errors.NotImplementedError('strapi.server.use outside register() and the start of bootstrap() is not run by Quarry');
+      return server;
+    }
+  };
+
   var strapi = {
     admin: adminTrap('strapi.admin'),
     store: coreStore,
@@ -629,7 +645,8 @@
     policy: policy, middleware: middleware, plugin: plugin,
     plugins: new Proxy({}, { get: function (t, k) { return typeof k === 'string' ? plugin(k) : undefined; } }),
     dirs: { app: { root: host.root, src: host.root + '/src' }, dist: { root: host.root, src: host.root + '/src' } },
-    cron: cron
+    cron: cron,
+    server: server
   };
 
   // ---- response transform (Strapi's transformResponse) ----
@@ -1331,7 +1348,7 @@
     if (started) return started;
     started = ensureRegister().then(function () {
       var mod = indexModule();
-      if (!mod || typeof mod.bootstrap !== 'function' || !host.subscriptions) return;
+      if (!mod || typeof mod.bootstrap !== 'function' || !host.subscriptions && !host.bootstrapUses) return;
       dry = true;
       try { Promise.resolve(mod.bootstrap.call(mod, { strapi: strapi })).catch(function () {}); } catch (e) { /* stopped at its first use of data */ } finally { dry = false; }
     });
@@ -1394,7 +1411,20 @@
     }
     var info = route.info || {};
     if (route.app) {
-      chains[key] = compose((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }), appNext);
+      var mws = route.middlewares || [];
+      if (!mws.some(function (m) { return m.server; })) {
+        chains[key] = compose(mws.map(function (m) { return resolveMiddleware(m, info); }), appNext);
+        return chains[key];
+      }
+      // Middlewares src/index gives strapi.server.use: this sandbox's run of register() (and
+      // of bootstrap(), up to its first use of data) gives them, once.
+      chains[key] = function (ctx) {
+        return (host.bootstrapUses ? ensureStartup() : ensureRegister()).then(function () {
+          var c = serverChain(mws, info);
+          chains[key] = c;
+          return c(ctx);
+        });
+      };
       return chains[key];
     }
     var pols = (route.policies || []).map(function (p) { return resolvePolicy(p, info); });
@@ -1424,6 +1454,77 @@
     // with (authorized), rather than a step of every request's chain doing it.
     chains[key] = function (ctx) { ctx.__res.authorize = true; return run(ctx); };
     return chains[key];
+  }
+  // serverChain is the app-level chain with the middlewares src/index gives strapi.server.use,
+  // in Strapi's order: register()'s first (Strapi mounts them before config/middlewares' stack,
+  // so they run before strapi::errors and strapi::body: an error they throw is koa's to answer,
+  // and they see no parsed body), then Strapi's stack (strapi::errors answering what is thrown
+  // inside it and what nothing answered, the body parsed) with config/middlewares' own, then
+  // bootstrap()'s (mounted after the stack, before the router), then the route.
+  function serverChain(mws, info) {
+    var outer = [], list = [];
+    mws.forEach(function (m) {
+      if (!m.server) { list.push(resolveMiddleware(m, info)); return; }
+      var fn = serverUses[m.server][m.index];
+      if (typeof fn !== 'function') {
+        throw new errors.NotImplementedError(m.name + (m.server === 'bootstrap'
+          ? ' is called in bootstrap() after its first use of data, where Quarry does not reach it'
+          : ' is not reached by register() under Quarry'));
+      }
+      (m.server === 'register' ? outer : list).push(fn);
+    });
+    if (!outer.length) return compose(list, appNext);
+    return compose([koaErrors].concat(outer, [strapiStack], list), appNext);
+  }
+  // koaErrors is koa's own error handling (ctx.onerror) for what register()'s middlewares
+  // throw outside Strapi's stack: an error with an exposed status answers its message as text,
+  // every header unset but the error's own; anything else is an internal error (Quarry's
+  // own refusals keep their answer).
+  function koaErrors(ctx, next) {
+    var req = ctx.__req;
+    // Strapi's body parser (strapi::body) has not run yet out here.
+    var body = req.body, files = ctx.request.files;
+    hidden(ctx, '__body', { body: body, files: files });
+    req.body = undefined;
+    if (files !== undefined) ctx.request.files = undefined;
+    return next().catch(function (e) {
+      if (e && e.quarry || e instanceof errors.NotImplementedError) throw e;
+      var status = e instanceof Error ? (e.status || e.statusCode) : undefined;
+      if (typeof status !== 'number' || !statusText[status] || status >= 500) throw new Error(describe(e));
+      var h = ctx.__res.headers;
+      Object.keys(h).forEach(function (k) { delete h[k]; });
+      if (e.headers && typeof e.headers === 'object') Object.keys(e.headers).forEach(function (k) { ctx.set(k, e.headers[k]); });
+      ctx.status = status;
+      ctx.body = e.expose ? String(e.message) : statusText[status];
+    });
+  }
+  // strapiStack stands for Strapi's own middlewares (config/middlewares' strapi::*) where
+  // register()'s middlewares wrap them: the body parsed, and strapi::errors' answers.
+  function strapiStack(ctx, next) {
+    if (ctx.__req.bodyError) {
+      // Strapi's body parser refused the body: strapi::errors answers, nothing inside runs.
+      ctx.__res.status = ctx.__req.bodyErrorStatus;
+      ctx.__res.raw = ctx.__req.bodyError;
+      ctx.__res.body = undefined;
+      return settled;
+    }
+    var kept = ctx.__body;
+    if (kept) {
+      if (ctx.__req.body === undefined) ctx.__req.body = kept.body;
+      if (kept.files !== undefined && ctx.request.files === undefined) ctx.request.files = kept.files;
+    }
+    return next().then(function () {
+      if (ctx.__res.status === undefined && ctx.__res.raw === null) ctx.notFound();
+    }, function (e) {
+      if (e && e.quarry) { ctx.__res.status = e.quarry.status; ctx.__res.raw = e.quarry.body; ctx.__res.body = undefined; return; }
+      var f = formatError(e);
+      if (!f) {
+        strapi.log.error('project code failed: ' + describe(e));
+        f = { status: 500, body: { data: null, error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error' } } };
+      }
+      ctx.status = f.status;
+      ctx.body = f.body;
+    });
   }
   // formatError is Strapi's error middleware.
   function formatError(e) {
