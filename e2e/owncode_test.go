@@ -21,6 +21,9 @@ type ownCodeStep struct {
 	Register                 string // the step registers this user; its JWT is kept for As
 	// Form sends the step's body as multipart/form-data, these parts in order.
 	Form []formPart
+	// Headers are response headers the step's answer shows, after its body, one line each
+	// ("\nname: value", nothing for a header not sent).
+	Headers []string
 	// Instead is Quarry's answer where it differs from Strapi's on purpose: a 400 where
 	// Strapi crashes (500) on the input, or less where Strapi's answer leaks.
 	Instead *instead
@@ -240,7 +243,13 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 		}
 		c.jwts[st.Register] = out.JWT
 	}
-	return status, mask(jwtMask.ReplaceAllString(string(b), `"jwt":"<jwt>"`)) + cookies
+	out := mask(jwtMask.ReplaceAllString(string(b), `"jwt":"<jwt>"`)) + cookies
+	for _, name := range st.Headers {
+		if v := hdr.Get(name); v != "" {
+			out += "\n" + strings.ToLower(name) + ": " + v
+		}
+	}
+	return status, out
 }
 
 // TestOwnCode runs a project with code of its own (testdata/projects/owncode: an owner

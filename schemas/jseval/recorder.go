@@ -54,6 +54,8 @@ type Recording struct {
 	// whole server, which Quarry's app-level chain runs); anything else given to it, and the
 	// rest of strapi.server, is an unsupported use.
 	ServerUses int
+	// ServerUseCalls counts every strapi.server.use call, whatever it was given.
+	ServerUseCalls int
 	// GraphQLUses describes each use() of the GraphQL extension service.
 	GraphQLUses []string
 	// Controllers and Services name what an extension replaced on the plugin object
@@ -91,7 +93,7 @@ type ShadowCall struct {
 // does not hang.
 const recorderSource = `(function (init) {
   var rec = { touched: false, unsupported: [], data: [], subs: [], shadow: [], uses: [],
-              controllers: [], services: [], policies: [], middlewares: [], methods: [], serverUses: 0 };
+              controllers: [], services: [], policies: [], middlewares: [], methods: [], serverUses: 0, serverCalls: 0 };
   function note(list, p) { if (list.indexOf(p) < 0) list.push(p); }
   function trap(path, list) {
     return new Proxy(function () {}, {
@@ -278,6 +280,7 @@ const recorderSource = `(function (init) {
     server: (function () {
       var s = {
         use: function (fn) {
+          rec.serverCalls++;
           if (typeof fn === 'function') rec.serverUses++;
           else note(rec.unsupported, 'strapi.server.use(' + (fn === null ? 'null' : 'a ' + typeof fn) + ')');
           return server;
@@ -365,7 +368,7 @@ const recorderSource = `(function (init) {
       return { touched: rec.touched, unsupported: rec.unsupported, data: rec.data, subs: rec.subs,
                routes: out, shadow: rec.shadow, uses: rec.uses, controllers: rec.controllers,
                services: rec.services, policies: rec.policies, middlewares: rec.middlewares, methods: rec.methods, cron: !!rec.cron,
-               serverUses: rec.serverUses };
+               serverUses: rec.serverUses, serverCalls: rec.serverCalls };
     }
   };
 })`
@@ -490,6 +493,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 		Methods     []string                    `json:"methods"`
 		Cron        bool                        `json:"cron"`
 		ServerUses  int                         `json:"serverUses"`
+		ServerCalls int                         `json:"serverCalls"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, &Error{File: path, Err: fmt.Errorf("recording: %w", err)}
@@ -500,7 +504,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 	out.ServiceMethods = raw.Methods
 	out.Threw = threw
 	out.Cron = raw.Cron
-	out.ServerUses = raw.ServerUses
+	out.ServerUses, out.ServerUseCalls = raw.ServerUses, raw.ServerCalls
 	if in.Export == "" && (len(out.Controllers) > 0 || len(out.Services) > 0 || len(out.ServiceMethods) > 0 || len(out.Policies) > 0 || len(out.Middlewares) > 0) {
 		out.Touched = true
 	}

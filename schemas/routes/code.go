@@ -503,7 +503,7 @@ func (m *Model) serverUses(rel, export, plugin string, n int) {
 // (plugin set): what they add to routes, lifecycles and GraphQL becomes the routes' code.
 func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plugin string) {
 	abs := filepath.Join(m.Dir, rel)
-	uses := 0 // the strapi.server.use calls recorded
+	uses := 0 // the strapi.server.use calls recorded, whatever they were given
 	for _, export := range []string{"register", "bootstrap"} {
 		rec, err := jseval.Record(ctx, abs, m.Eval, m.recordInput(in, export, ""))
 		what := export + "()"
@@ -519,7 +519,7 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 		if rec.ServerUses > 0 {
 			m.serverUses(rel, export, plugin, rec.ServerUses)
 		}
-		uses += rec.ServerUses
+		uses += rec.ServerUseCalls
 		switch {
 		case export == "register" && len(rec.Unsupported) > 0:
 			m.Global = append(m.Global, Code{File: rel, What: what + " uses " + strings.Join(rec.Unsupported, ", ") + ", which Quarry does not provide"})

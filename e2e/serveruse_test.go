@@ -1,0 +1,99 @@
+package e2e
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var updateServerUse = flag.Bool("update-serveruse", false, "record testdata/serveruse_rest.json from the Strapi at QUARRY_ORACLE_URL (started with --fresh on testdata/projects/serveruse and ORACLE_GRANTS=testdata/projects/serveruse/config/permissions.json)")
+
+// marks are the headers the serveruse project's middlewares set: register()'s on every answer
+// (X-Served-By before its next(), the others after it), with the trail of the middlewares the
+// request went through.
+var marks = []string{"X-Served-By", "X-Trail", "X-Status-Seen"}
+
+// serverUseSteps go through the middlewares the serveruse project gives strapi.server.use:
+// register()'s around everything (before Strapi's error handler and body parser), then
+// config/middlewares' global::trail, then bootstrap()'s (a webhook answered there, article
+// writes refused there), then the route.
+var serverUseSteps = []ownCodeStep{
+	{Name: "a core find through every middleware", Path: "/api/articles", As: "public", Headers: marks},
+	{Name: "the webhook answered by bootstrap()'s middleware", Method: "POST", Path: "/api/webhook/stripe", Body: `{"type":"checkout.session.completed","id":"evt_1"}`, As: "public", Headers: marks},
+	{Name: "the webhook refusing an event", Method: "POST", Path: "/api/webhook/stripe", Body: `{"type":"invoice.paid","id":"evt_2"}`, As: "public", Headers: marks},
+	{Name: "the webhook's path on GET reaches the router", Path: "/api/webhook/stripe", As: "public", Headers: marks},
+	{Name: "a create goes through", Method: "POST", Path: "/api/articles", Body: `{"data":{"title":"Second"}}`, As: "public", Headers: marks},
+	{Name: "a locked create is refused by ctx.badRequest", Method: "POST", Path: "/api/articles", Body: `{"data":{"title":"Third","locked":true}}`, As: "public", Headers: marks},
+	{Name: "a delete is refused by a thrown ForbiddenError", Method: "DELETE", Path: "/api/articles/1", As: "public", Headers: marks},
+	{Name: "the articles after", Path: "/api/articles?sort=id&fields[0]=title", As: "public", Headers: marks},
+	{Name: "register()'s middleware throwing: koa's own answer", Path: "/api/articles?teapot=1", As: "public", Headers: marks},
+	{Name: "register()'s middleware sees no parsed body", Method: "POST", Path: "/api/raw-body", Body: `{"a":1}`, As: "public", Headers: marks},
+	{Name: "a malformed body: Strapi's stack answers inside register()'s middleware", Method: "POST", Path: "/api/articles", Body: `{bad json`, As: "public", Headers: marks},
+	{Name: "an unknown path: a 404 register()'s middleware sees", Path: "/api/nothing", As: "public", Headers: marks},
+	{Name: "GraphQL through every middleware", Method: "POST", Path: "/graphql", Body: `{"query":"{ articles(sort: \"id\") { data { id attributes { title } } } }"}`, As: "public", Headers: marks},
+	{Name: "outside the API too", Path: "/nothing-here", As: "public", Headers: marks},
+}
+
+// TestServerUse serves a project whose src/index gives strapi.server.use middlewares in
+// register() and bootstrap() on Quarry alone, on every database, and compares each answer,
+// with the headers the middlewares set, with real Strapi 4.26.2's (recorded with
+// -update-serveruse): no route of the project is refused.
+func TestServerUse(t *testing.T) {
+	replayProjectChecking(t, "serveruse", serverUseSteps, *updateServerUse, "-update-serveruse", func(t *testing.T, routes string) {
+		if strings.Contains(routes, " refused ") || strings.Contains(routes, "NotImplemented") {
+			t.Fatalf("routes refused:\n%s", routes)
+		}
+		if !strings.Contains(routes, "src/index: strapi.server.use #1 in register(), strapi.server.use #1 in bootstrap(), strapi.server.use #2 in bootstrap()), run by Quarry") {
+			t.Errorf("quarry routes does not list the strapi.server.use middlewares:\n%s", routes)
+		}
+	})
+}
+
+// lateServerUse gives strapi.server.use a middleware after bootstrap()'s first use of data:
+// the sandboxes serving requests do not reach it, so every request through the app-level
+// chain is refused, never served without it.
+const lateServerUse = `'use strict';
+module.exports = {
+  async bootstrap({ strapi }) {
+    strapi.server.use(async (ctx, next) => { ctx.set('X-Early', 'yes'); await next(); });
+    const n = await strapi.entityService.count('api::article.article');
+    strapi.server.use(async (ctx, next) => { ctx.set('X-Articles', String(n)); await next(); });
+  },
+};
+`
+
+func TestServerUseAfterData(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "serveruse"))
+	if err := os.WriteFile(filepath.Join(app, "src", "index.js"), []byte(lateServerUse), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := start(t, backends()[0], app)
+	status, body, _ := srv.send(t, "", "GET", "/api/articles", "", nil)
+	if status != 501 || !strings.Contains(string(body), "strapi.server.use #2 in bootstrap() is called in bootstrap() after its first use of data") {
+		t.Fatalf("got %d %s, want 501 naming the middleware", status, body)
+	}
+}
+
+// TestServerUseRefused: what Quarry does not run of strapi.server refuses every route, named:
+// a middleware a local plugin gives it, a use the recording could not follow, the koa app.
+func TestServerUseRefused(t *testing.T) {
+	cases := []struct{ name, index, want string }{
+		{"the koa app", `module.exports = { register({ strapi }) { strapi.server.app.use(async (ctx, next) => next()); } };`, "strapi.server.app"},
+		{"behind a condition", `module.exports = { register({ strapi }) { if (process.env.QUARRY_TEST_NEVER_SET) strapi.server.use(async (ctx, next) => next()); } };`, "strapi.server.use is called where Quarry could not follow it"},
+		{"not a function", `module.exports = { register({ strapi }) { strapi.server.use('global::trail'); } };`, "strapi.server.use(a string)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			app := copyProject(t, filepath.Join("testdata", "projects", "serveruse"))
+			if err := os.WriteFile(filepath.Join(app, "src", "index.js"), []byte(c.index), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := quarry(t, []string{"QUARRY_CREATE_DATABASE=1"}, "routes", "--app", app)
+			if !strings.Contains(out, c.want) {
+				t.Errorf("quarry routes does not name %q:\n%s", c.want, out)
+			}
+		})
+	}
+}
