@@ -34,6 +34,14 @@ var serverUseSteps = []ownCodeStep{
 	{Name: "an unknown path: a 404 register()'s middleware sees", Path: "/api/nothing", As: "public", Headers: marks},
 	{Name: "GraphQL through every middleware", Method: "POST", Path: "/graphql", Body: `{"query":"{ articles(sort: \"id\") { data { id attributes { title } } } }"}`, As: "public", Headers: marks},
 	{Name: "outside the API too", Path: "/nothing-here", As: "public", Headers: marks},
+	{Name: "a public route register() gives strapi.server.routes", Path: "/api/ping", As: "public", Headers: marks},
+	{Name: "its path in other letters and with a slash", Path: "/API/Ping/", As: "public", Headers: marks},
+	{Name: "another method on it", Method: "POST", Path: "/api/ping", Body: `{}`, As: "public", Headers: append([]string{"Allow"}, marks...)},
+	{Name: "a route without auth: false: nothing authenticates it", Path: "/api/internal/stats", As: "public", Headers: marks},
+	{Name: "nor a token", Path: "/api/internal/stats", Headers: marks},
+	{Name: "a signed hook: bootstrap()'s route, its policy and its two handlers", Method: "POST", Path: "/hooks/GitHub?sig=ok", Body: `{"event":"push"}`, As: "public", Headers: marks},
+	{Name: "an unsigned hook: its policy refuses", Method: "POST", Path: "/hooks/GitHub", Body: `{"event":"push"}`, As: "public", Headers: marks},
+	{Name: "the hook's path on GET", Path: "/hooks/GitHub", As: "public", Headers: marks},
 }
 
 // TestServerUse serves a project whose src/index gives strapi.server.use middlewares in
@@ -47,6 +55,15 @@ func TestServerUse(t *testing.T) {
 		}
 		if !strings.Contains(routes, "src/index: strapi.server.use #1 in register(), strapi.server.use #1 in bootstrap(), strapi.server.use #2 in bootstrap()), run by Quarry") {
 			t.Errorf("quarry routes does not list the strapi.server.use middlewares:\n%s", routes)
+		}
+		for _, want := range []string{
+			"GET     /api/ping                           project code run by Quarry  strapi.server.routes #1 in register()",
+			"POST    /hooks/:source                      project code run by Quarry  strapi.server.routes #1 in bootstrap()",
+			"GET     /api/internal/stats                 native                      strapi.server.routes #2 in register(), not public",
+		} {
+			if !strings.Contains(routes, want) {
+				t.Errorf("quarry routes does not list %q:\n%s", want, routes)
+			}
 		}
 	})
 }
@@ -76,13 +93,21 @@ func TestServerUseAfterData(t *testing.T) {
 	}
 }
 
-// TestServerUseRefused: what Quarry does not run of strapi.server refuses every route, named:
-// a middleware a local plugin gives it, a use the recording could not follow, the koa app.
+// TestServerUseRefused: what Quarry does not run of strapi.server is refused, named: every
+// route for a use the recording could not follow, the koa app, the content API's router; a
+// strapi.server.routes route Quarry does not run, that route.
 func TestServerUseRefused(t *testing.T) {
 	cases := []struct{ name, index, want string }{
 		{"the koa app", `module.exports = { register({ strapi }) { strapi.server.app.use(async (ctx, next) => next()); } };`, "strapi.server.app"},
-		{"behind a condition", `module.exports = { register({ strapi }) { if (process.env.QUARRY_TEST_NEVER_SET) strapi.server.use(async (ctx, next) => next()); } };`, "strapi.server.use is called where Quarry could not follow it"},
+		{"behind a condition", `module.exports = { register({ strapi }) { if (process.env.QUARRY_TEST_NEVER_SET) strapi.server.use(async (ctx, next) => next()); } };`, "strapi.server.use or strapi.server.routes is called where Quarry could not follow it"},
 		{"not a function", `module.exports = { register({ strapi }) { strapi.server.use('global::trail'); } };`, "strapi.server.use(a string)"},
+		{"the content API's router", `module.exports = { register({ strapi }) { strapi.server.routes({ type: 'content-api', routes: [] }); } };`, `strapi.server.routes({ type: "content-api" })`},
+		{"a handler by name", `module.exports = { register({ strapi }) { strapi.server.routes([{ method: 'GET', path: '/api/top', handler: 'api::article.article.find', config: { auth: false } }]); } };`,
+			"GET     /api/top                            refused  src/index.js: strapi.server.routes #1 in register() (GET /api/top) has the handler api::article.article.find, which Quarry runs only as functions"},
+		{"a plugin's middleware", `module.exports = { register({ strapi }) { strapi.server.routes([{ method: 'GET', path: '/api/top', handler: (ctx) => {}, config: { auth: false, middlewares: ['plugin::users-permissions.rateLimit'] } }]); } };`,
+			"has policies or middlewares that are not the project's own files"},
+		{"a regular expression in the path", `module.exports = { register({ strapi }) { strapi.server.routes([{ method: 'GET', path: '/api/top/:id(\\d+)', handler: (ctx) => {}, config: { auth: false } }]); } };`,
+			"whose pattern Quarry does not match"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

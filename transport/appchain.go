@@ -105,9 +105,12 @@ func (s *Server) appRegisterUses() bool {
 	return false
 }
 
-// appPath says whether the app-level middlewares run for a path here: the content API and
-// GraphQL (JSON both ways).
+// appPath says whether the app-level middlewares run for a path here: the content API,
+// GraphQL and the routes src/index gives strapi.server.routes (JSON both ways).
 func (s *Server) appPath(p string) bool {
+	if s.Routes.serverPath(p) {
+		return true // a strapi.server.routes route's, answered as the project's code answers
+	}
 	api := "/api"
 	if s.RESTPrefix != "" {
 		api = s.RESTPrefix

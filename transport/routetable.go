@@ -86,6 +86,24 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 				Name: "i18n createLocalization of " + ct.UID, Code: withoutGlobal(cr.Code["createLocalization"], m.Global), listed: true})
 		}
 	}
+	for _, r := range m.ServerRoutes {
+		sr := ServerRoute{Method: r.Method, Path: r.Path, Open: r.Open}
+		switch {
+		case r.Refused != "":
+			sr.Code = []routes.Code{{File: r.File, What: r.Name() + " (" + r.Method + " " + r.Path + ") has " + r.Refused}}
+		case !runProject:
+			sr.Code = []routes.Code{{File: r.File, What: r.Name() + " (" + r.Method + " " + r.Path + ")"}}
+		default:
+			cfg := map[string]any{}
+			if r.Open {
+				cfg["auth"] = false
+			}
+			sr.Project = &projectcode.Route{Key: r.Name(), Method: r.Method, Path: r.Path, Handler: r.Name(),
+				ServerRoute: r.From, Index: r.Index, Policies: []any{}, Middlewares: []any{},
+				Info: map[string]any{"type": "api"}, Config: cfg}
+		}
+		t.Server = append(t.Server, sr)
+	}
 	for _, c := range m.Custom {
 		path := c.Path
 		outside := false
@@ -650,6 +668,17 @@ func (t *RouteTable) List(s *schemas.Schema, prefix string, upstream bool) []Rou
 	}
 	for _, p := range t.Prefixes {
 		add("*", p.Path+"/*", []routes.Code{p.Code}, "")
+	}
+	for _, r := range t.Server {
+		if r.Project != nil && len(t.Global) == 0 {
+			if !r.Open {
+				out = append(out, RouteInfo{Method: r.Method, Path: r.Path, How: HowNative, Why: r.Project.Handler + ", not public: 401, as in Strapi (no strategy authenticates it)"})
+				continue
+			}
+			out = append(out, RouteInfo{Method: r.Method, Path: r.Path, How: HowQuarryJS, Why: r.Project.Handler})
+			continue
+		}
+		add(r.Method, r.Path, r.Code, "")
 	}
 	return out
 }

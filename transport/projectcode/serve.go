@@ -40,6 +40,11 @@ type Route struct {
 	// App is the chain of the project's app-level middlewares (Middlewares), which ends in
 	// the request served as the router serves it (Host.AppNext).
 	App bool `json:"app,omitempty"`
+	// ServerRoute is set for a route src/index's register() or bootstrap() gives
+	// strapi.server.routes ("register" or "bootstrap"): the Index-th route it gives, whose
+	// handler, policies and middlewares the sandbox takes from its own run of that function.
+	ServerRoute string `json:"serverRoute,omitempty"`
+	Index       int    `json:"index"`
 	// Extension runs the action as the project's plugin extension replaced it.
 	Extension     bool           `json:"extension,omitempty"`
 	Plugin        string         `json:"plugin,omitempty"`

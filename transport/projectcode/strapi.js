@@ -609,7 +609,17 @@
   // has them. Outside those runs (a request's code, bootstrap()'s after an await) a use()
   // would change the server while it serves: refused.
   var serverUses = { register: [], bootstrap: [] };
+  var serverRoutes = { register: [], bootstrap: [] };
   var server = {
+    // strapi.server.routes([...]): routes of Strapi's own router, kept as use()'s middlewares
+    // are (Quarry's router finds them by their place; the sandbox runs their handlers).
+    routes: function (list) {
+      if (!Array.isArray(list)) throw new errors.NotImplementedError('strapi.server.routes with ' + (list && list.type ? 'the ' + list.type + ' API' : 'something else than an array') + ' is not run by Quarry');
+      var into = registering ? serverRoutes.register : dry ? serverRoutes.bootstrap : null;
+      if (!into && !booting) throw new errors.NotImplementedError('strapi.server.routes outside register() and the start of bootstrap() is not run by Quarry');
+      if (into) list.forEach(function (r) { into.push(r); });
+      return server;
+    },
     use: function (fn) {
       if (typeof fn !== 'function') throw new TypeError('middleware must be a function!');
       if (registering) serverUses.register.push(fn);
@@ -1396,9 +1406,36 @@
       middlewares: (cfg.middlewares || []).filter(function (m) { return !(typeof m === 'string' && own.indexOf(m) >= 0); })
     });
   }
+  // A strapi.server.routes route's chain: its handler, policies and middlewares as this
+  // sandbox's run of register() or bootstrap() gave them.
+  function serverRoute(route) {
+    var r = serverRoutes[route.serverRoute][route.index];
+    if (!r || String(r.method).toUpperCase() !== route.method || r.path !== route.path) {
+      throw new errors.NotImplementedError('strapi.server.routes #' + (route.index + 1) + ' in ' + route.serverRoute + '() is not reached by the sandboxes' +
+        (route.serverRoute === 'bootstrap' ? ' (it is called after bootstrap()\'s first use of data)' : ''));
+    }
+    var cfg = r.config || {};
+    return Object.assign({}, route, {
+      key: route.key + ' (as ' + route.serverRoute + '() gave it)',
+      serverRoute: undefined,
+      handlerFns: [].concat(r.handler),
+      policies: cfg.policies || [],
+      middlewares: cfg.middlewares || []
+    });
+  }
   function chain(route) {
     var key = route.key;
     if (chains[key]) return chains[key];
+    if (route.serverRoute) {
+      chains[key] = function (ctx) {
+        return (route.serverRoute === 'bootstrap' ? ensureStartup() : ensureRegister()).then(function () {
+          var c = chain(serverRoute(route));
+          chains[key] = c;
+          return c(ctx);
+        });
+      };
+      return chains[key];
+    }
     if (route.live) {
       chains[key] = function (ctx) {
         return ensureRegister().then(function () {
@@ -1444,10 +1481,12 @@
     };
     // A route without policies has no policy step: it would only wait a tick before next().
     var list = (policyMw ? [policyMw] : []).concat((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }));
-    var act = action(route);
+    // A strapi.server.routes route's handler is its functions, composed after returnBody as
+    // Strapi's endpoint composes them.
+    var act = route.handlerFns ? null : action(route);
     // A core action of Quarry's ends the chain without a next of its own, and without
     // returnBody's step (it answers nothing returnBody would use).
-    var run = route.native || route.nativeRoute ? compose(list, act) : compose(list.concat([returnBody, act]));
+    var run = route.native || route.nativeRoute ? compose(list, act) : compose(list.concat([returnBody], route.handlerFns || [act]));
     // Strapi's authorize step wraps the rest of the chain: an UnauthorizedError or
     // ForbiddenError (a PolicyError is one) thrown anywhere in it answers as
     // ctx.unauthorized() or ctx.forbidden() do. serve applies it to what the chain rejects

@@ -20,6 +20,12 @@ module.exports = {
       ctx.set('X-Trail', ctx.state.trail.join(' > '));
       ctx.set('X-Status-Seen', String(ctx.status));
     });
+
+    // A liveness probe for the load balancer, and an internal route nobody may call.
+    strapi.server.routes([
+      { method: 'GET', path: '/api/ping', handler: (ctx) => { ctx.body = 'pong'; }, config: { auth: false } },
+      { method: 'GET', path: '/api/internal/stats', handler: (ctx) => { ctx.body = { articles: 'many' }; } },
+    ]);
   },
 
   async bootstrap({ strapi }) {
@@ -50,6 +56,27 @@ module.exports = {
       }
       await next();
     });
+
+    // Signed hooks from other services, outside the content API.
+    strapi.server.routes([
+      {
+        method: 'POST',
+        path: '/hooks/:source',
+        handler: [
+          (ctx, next) => {
+            ctx.state.source = ctx.params.source.toLowerCase();
+            return next();
+          },
+          async (ctx) => ({
+            source: ctx.state.source,
+            event: (ctx.request.body || {}).event || null,
+            route: ctx.state.route.info.type,
+            count: await strapi.entityService.count('api::article.article'),
+          }),
+        ],
+        config: { auth: false, policies: ['global::signed'] },
+      },
+    ]);
 
     const count = await strapi.entityService.count('api::article.article');
     if (count === 0) {
