@@ -122,3 +122,45 @@ func TestServerUseRefused(t *testing.T) {
 		})
 	}
 }
+
+// stateIndex leaves in ctx.state, from register()'s middleware, a value that is plain data and
+// one that is not (a Date): the routes' code sees the first as it is, and a read of the
+// second is refused, naming it, rather than answered with something else than Strapi's.
+const stateIndex = `'use strict';
+module.exports = {
+  register({ strapi }) {
+    strapi.server.use(async (ctx, next) => {
+      ctx.state.tenant = { id: 7, name: 'acme' };
+      ctx.state.clock = new Date(0);
+      await next();
+    });
+    strapi.server.routes([
+      { method: 'GET', path: '/api/tenant', handler: (ctx) => { ctx.body = ctx.state.tenant; }, config: { auth: false } },
+      { method: 'GET', path: '/api/clock', handler: (ctx) => { ctx.body = { at: ctx.state.clock.toISOString() }; }, config: { auth: false } },
+      { method: 'GET', path: '/api/top', handler: 'api::article.article.find', config: { auth: false } },
+    ]);
+  },
+};
+`
+
+func TestServerUseState(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "serveruse"))
+	if err := os.WriteFile(filepath.Join(app, "src", "index.js"), []byte(stateIndex), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := start(t, backends()[0], app)
+	for _, c := range []struct {
+		path   string
+		status int
+		want   string
+	}{
+		{"/api/tenant", 200, `{"id":7,"name":"acme"}`},
+		{"/api/clock", 501, "ctx.state.clock, which the app-level middlewares set, holds a value Quarry does not hand to the route"},
+		{"/api/top", 501, "strapi.server.routes #3 in register() (GET /api/top) has the handler api::article.article.find, which Quarry runs only as functions"},
+	} {
+		status, body, _ := srv.send(t, "", "GET", c.path, "", nil)
+		if status != c.status || !strings.Contains(string(body), c.want) {
+			t.Errorf("GET %s: got %d %s, want %d with %s", c.path, status, body, c.status, c.want)
+		}
+	}
+}

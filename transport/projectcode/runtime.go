@@ -364,7 +364,11 @@ func (rt *Runtime) newVM() (*vm, error) {
 		return r.ToValue(body)
 	})
 	host.Set("nativeRoute", func(c goja.FunctionCall) goja.Value {
-		status, body, hdr := rt.nativeRoute(v.cur, jsonArg(c.Argument(0)), jsonArg(c.Argument(1)), c.Argument(2).ToBoolean(), jsonArg(c.Argument(3)))
+		state := ""
+		if a := c.Argument(4); !goja.IsUndefined(a) && !goja.IsNull(a) {
+			state = a.String()
+		}
+		status, body, hdr := rt.nativeRoute(v.cur, jsonArg(c.Argument(0)), jsonArg(c.Argument(1)), c.Argument(2).ToBoolean(), jsonArg(c.Argument(3)), state)
 		v.status = status
 		v.headers = v.headers[:0]
 		for k, vals := range hdr {

@@ -131,6 +131,9 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 		if files := filesJSON(ctx); files != "" {
 			put(jr, "files", js.ToValue(files))
 		}
+		if st, ok := ctx.Value(appStateKey{}).(string); ok && !route.App {
+			put(jr, "appState", js.ToValue(st))
+		}
 		if be, ok := ctx.Value(bodyErrorKey{}).(bodyError); ok {
 			put(jr, "bodyErrorStatus", js.ToValue(be.status))
 			put(jr, "bodyError", js.ToValue(be.body))

@@ -1248,7 +1248,7 @@
   // (its route's own chain included), with the query and body they left; its answer, headers
   // included, becomes ctx's response.
   function appNext(ctx) {
-    var body = host.nativeRoute(JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body), true, JSON.stringify(ctx.request.headers));
+    var body = host.nativeRoute(JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body), true, JSON.stringify(ctx.request.headers), appState(ctx.state));
     ctx.__res.status = host.nativeStatus();
     var h = host.nativeHeaders();
     var hdrs = ctx.__res.headers;
@@ -1262,6 +1262,40 @@
     ctx.__res.raw = body;
     ctx.__res.body = undefined;
     return undefined;
+  }
+  // appState is what the app-level middlewares left in ctx.state, for the route's own ctx
+  // (Strapi's koa context is one for the whole request): JSON of { values, refused }, the
+  // keys whose values are plain data (objects, arrays, strings, finite numbers, booleans,
+  // null) as they are, the others (functions, dates, class instances) named, a read of which
+  // the route refuses rather than see something else. null when there is nothing.
+  var STATE_OWN = { route: true, auth: true, user: true, isAuthenticated: true };
+  function plainData(v, depth) {
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+    if (typeof v === 'number') return isFinite(v);
+    if (typeof v !== 'object' || depth > 32) return false;
+    var proto = Object.getPrototypeOf(v);
+    if (Array.isArray(v)) return v.every(function (x) { return x !== undefined && plainData(x, depth + 1); });
+    if (proto !== Object.prototype && proto !== null) return false;
+    return Object.keys(v).every(function (k) { return v[k] === undefined || plainData(v[k], depth + 1); });
+  }
+  function appState(state) {
+    var values = {}, refused = [], any = false;
+    Object.keys(state).forEach(function (k) {
+      if (STATE_OWN[k] || state[k] === undefined) return;
+      any = true;
+      if (plainData(state[k], 0)) values[k] = state[k];
+      else refused.push(k);
+    });
+    return any ? JSON.stringify({ values: values, refused: refused }) : null;
+  }
+  function takeAppState(ctx, json) {
+    var st = JSON.parse(json);
+    Object.keys(st.values).forEach(function (k) { ctx.state[k] = st.values[k]; });
+    st.refused.forEach(function (k) {
+      Object.defineProperty(ctx.state, k, { configurable: true, enumerable: true,
+        get: function () { throw new errors.NotImplementedError('ctx.state.' + k + ', which the app-level middlewares set, holds a value Quarry does not hand to the route (not plain data)'); },
+        set: function (v) { Object.defineProperty(ctx.state, k, { value: v, writable: true, enumerable: true, configurable: true }); } });
+    });
   }
   // A plugin as the project's extension (src/extensions/<plugin>/strapi-server) leaves it:
   // the extension receives the plugin with its controllers' actions, each answering the
@@ -1597,6 +1631,7 @@
     var ctx;
     try {
       ctx = makeCtx(req);
+      if (req.appState) takeAppState(ctx, req.appState);
       // App-level middlewares run before routing: no route yet.
       if (!route.app) ctx.state.route = route.state || (route.state = { method: route.method, path: route.path, handler: route.handler, info: route.info || {}, config: route.config || {} });
       chain(route)(ctx).then(function () { box.state = 'done'; finish(box, ctx); }, function (e) {

@@ -71,6 +71,7 @@ module.exports = {
             source: ctx.state.source,
             event: (ctx.request.body || {}).event || null,
             route: ctx.state.route.info.type,
+            trail: ctx.state.trail,
             count: await strapi.entityService.count('api::article.article'),
           }),
         ],
