@@ -164,3 +164,26 @@ func TestServerUseState(t *testing.T) {
 		}
 	}
 }
+
+// TestServerUseLocalPlugin: a local plugin's register() giving strapi.server.use a middleware
+// is not run by Quarry: every route is refused, naming it, never served without it.
+func TestServerUseLocalPlugin(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "localplugin"))
+	index := filepath.Join(app, "src", "plugins", "todo", "server", "index.js")
+	src, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const at = "  register() {},"
+	if !strings.Contains(string(src), at) {
+		t.Fatal("the todo plugin has no empty register()")
+	}
+	with := strings.Replace(string(src), at, "  register({ strapi }) { strapi.server.use(async (ctx, next) => { ctx.set('X-Todo', '1'); await next(); }); },", 1)
+	if err := os.WriteFile(index, []byte(with), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := quarry(t, []string{"QUARRY_CREATE_DATABASE=1"}, "routes", "--app", app)
+	if want := "register() of the local plugin todo gives strapi.server.use middlewares, which Quarry runs only from src/index"; !strings.Contains(out, want) {
+		t.Errorf("quarry routes does not name the plugin's middleware:\n%s", out)
+	}
+}
