@@ -485,6 +485,17 @@ var subscribeUse = regexp.MustCompile(`lifecycles\s*\.\s*subscribe\s*\(`)
 // recording could not reach.
 var serverUse = regexp.MustCompile(`\bserver\s*\.\s*(use|routes)\s*\(`)
 
+// blockComment and lineComment find JavaScript comments (a // after a colon or in quotes is
+// taken for a URL's, and kept): a call named in a comment is not one the recording missed.
+var (
+	blockComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
+	lineComment  = regexp.MustCompile(`(?m)(^|[^:'"\\])//.*$`)
+)
+
+func withoutComments(src []byte) []byte {
+	return lineComment.ReplaceAll(blockComment.ReplaceAll(src, nil), []byte("$1"))
+}
+
 // ServerRoute is a route src/index's register() or bootstrap() gives strapi.server.routes
 // as an array: Strapi's own router serves it, after every app-level middleware and before
 // the content API's routes, at its path as given, without a permission of its own (config.auth
@@ -612,7 +623,7 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 			m.NotRun = append(m.NotRun, Code{File: rel, What: what + " is not run by Quarry (it uses " + strings.Join(firstN(rec.Data, 3), ", ") + ")"})
 		}
 	}
-	if src, err := os.ReadFile(abs); err == nil && len(serverUse.FindAllIndex(src, -1)) > uses {
+	if src, err := os.ReadFile(abs); err == nil && len(serverUse.FindAllIndex(withoutComments(src), -1)) > uses {
 		// A strapi.server.use the recording did not reach (behind a branch on data it does
 		// not return, after an error): a middleware of every request Quarry would not run.
 		m.Global = append(m.Global, Code{File: rel, What: "strapi.server.use or strapi.server.routes is called where Quarry could not follow it (behind a condition, or after an error or a use of data)"})
