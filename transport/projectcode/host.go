@@ -2,10 +2,10 @@ package projectcode
 
 import (
 	"bytes"
+	"context"
 	"crypto/hmac"
 	"crypto/sha1"
 	"encoding/base64"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
