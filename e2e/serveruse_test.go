@@ -15,21 +15,26 @@ var updateServerUse = flag.Bool("update-serveruse", false, "record testdata/serv
 // request went through.
 var marks = []string{"X-Served-By", "X-Trail", "X-Status-Seen"}
 
+// stackMarks add a header of Strapi's own stack (strapi::poweredBy, set after its next()): on
+// the route's answers and on those the middlewares inside the stack give, not on those
+// register()'s give outside it.
+var stackMarks = append([]string{"X-Powered-By", "X-Frame-Options"}, marks...)
+
 // serverUseSteps go through the middlewares the serveruse project gives strapi.server.use:
 // register()'s around everything (before Strapi's error handler and body parser), then
 // config/middlewares' global::trail, then bootstrap()'s (a webhook answered there, article
 // writes refused there), then the route.
 var serverUseSteps = []ownCodeStep{
-	{Name: "a core find through every middleware", Path: "/api/articles", As: "public", Headers: marks},
-	{Name: "the webhook answered by bootstrap()'s middleware", Method: "POST", Path: "/api/webhook/stripe", Body: `{"type":"checkout.session.completed","id":"evt_1"}`, As: "public", Headers: marks},
-	{Name: "the webhook refusing an event", Method: "POST", Path: "/api/webhook/stripe", Body: `{"type":"invoice.paid","id":"evt_2"}`, As: "public", Headers: marks},
+	{Name: "a core find through every middleware", Path: "/api/articles", As: "public", Headers: stackMarks},
+	{Name: "the webhook answered by bootstrap()'s middleware", Method: "POST", Path: "/api/webhook/stripe", Body: `{"type":"checkout.session.completed","id":"evt_1"}`, As: "public", Headers: stackMarks},
+	{Name: "the webhook refusing an event", Method: "POST", Path: "/api/webhook/stripe", Body: `{"type":"invoice.paid","id":"evt_2"}`, As: "public", Headers: stackMarks},
 	{Name: "the webhook's path on GET reaches the router", Path: "/api/webhook/stripe", As: "public", Headers: marks},
 	{Name: "a create goes through", Method: "POST", Path: "/api/articles", Body: `{"data":{"title":"Second"}}`, As: "public", Headers: marks},
 	{Name: "a locked create is refused by ctx.badRequest", Method: "POST", Path: "/api/articles", Body: `{"data":{"title":"Third","locked":true}}`, As: "public", Headers: marks},
 	{Name: "a delete is refused by a thrown ForbiddenError", Method: "DELETE", Path: "/api/articles/1", As: "public", Headers: marks},
 	{Name: "the articles after", Path: "/api/articles?sort=id&fields[0]=title", As: "public", Headers: marks},
-	{Name: "register()'s middleware throwing: koa's own answer", Path: "/api/articles?teapot=1", As: "public", Headers: marks},
-	{Name: "register()'s middleware sees no parsed body", Method: "POST", Path: "/api/raw-body", Body: `{"a":1}`, As: "public", Headers: marks},
+	{Name: "register()'s middleware throwing: koa's own answer", Path: "/api/articles?teapot=1", As: "public", Headers: stackMarks},
+	{Name: "register()'s middleware sees no parsed body", Method: "POST", Path: "/api/raw-body", Body: `{"a":1}`, As: "public", Headers: stackMarks},
 	{Name: "a malformed body: Strapi's stack answers inside register()'s middleware", Method: "POST", Path: "/api/articles", Body: `{bad json`, As: "public", Headers: marks},
 	{Name: "an unknown path: a 404 register()'s middleware sees", Path: "/api/nothing", As: "public", Headers: marks},
 	{Name: "GraphQL through every middleware", Method: "POST", Path: "/graphql", Body: `{"query":"{ articles(sort: \"id\") { data { id attributes { title } } } }"}`, As: "public", Headers: marks},

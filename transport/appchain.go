@@ -28,6 +28,9 @@ type appDoneKey struct{}
 func (s *Server) appChain(next http.Handler) http.Handler {
 	var once sync.Once
 	var route *projectcode.Route
+	// stack sets the headers of Strapi's own stack (strapi::security, cors, poweredBy) as they
+	// are set before the middlewares after it run: an answer the chain gives from there has them.
+	stack := s.httpMiddleware(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.Routes == nil || len(s.Routes.App) == 0 || r.Context().Value(appDoneKey{}) != nil {
 			next.ServeHTTP(w, r)
@@ -89,6 +92,9 @@ func (s *Server) appChain(next http.Handler) http.Handler {
 			envelope.WriteAPIError(rec, bodyErr)
 			ctx = projectcode.WithBodyError(ctx, rec.status, rec.body.String())
 		}
+		hc := &headCapture{header: http.Header{}, status: http.StatusOK}
+		stack.ServeHTTP(hc, r)
+		ctx = projectcode.WithStackHeaders(ctx, hc.header)
 		r = r.WithContext(ctx)
 		s.Code.Serve(w, r, route, nil, nil, body, s.clientIP(r))
 	})

@@ -134,6 +134,15 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 		if st, ok := ctx.Value(appStateKey{}).(string); ok && !route.App {
 			put(jr, "appState", js.ToValue(st))
 		}
+		if h, ok := ctx.Value(stackHeadersKey{}).(http.Header); ok && route.App && len(h) > 0 {
+			names := make([]string, 0, len(h))
+			for k, v := range h {
+				if len(v) > 0 {
+					names = append(names, strings.ToLower(k), v[0])
+				}
+			}
+			put(jr, "stackHeaders", js.ToValue(names))
+		}
 		if be, ok := ctx.Value(bodyErrorKey{}).(bodyError); ok {
 			put(jr, "bodyErrorStatus", js.ToValue(be.status))
 			put(jr, "bodyError", js.ToValue(be.body))
@@ -374,4 +383,14 @@ type bodyError struct {
 // stack answers them.
 func WithBodyError(ctx context.Context, status int, body string) context.Context {
 	return context.WithValue(ctx, bodyErrorKey{}, bodyError{status: status, body: body})
+}
+
+type stackHeadersKey struct{}
+
+// WithStackHeaders gives the app-level chain the headers Strapi's own middlewares
+// (strapi::security, strapi::cors, strapi::poweredBy) set before those after them run: an
+// answer a middleware inside the stack gives itself carries them, as in Strapi; one
+// src/index's register() gives outside it does not.
+func WithStackHeaders(ctx context.Context, h http.Header) context.Context {
+	return context.WithValue(ctx, stackHeadersKey{}, h)
 }

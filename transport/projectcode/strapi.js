@@ -1484,7 +1484,7 @@
     if (route.app) {
       var mws = route.middlewares || [];
       if (!mws.some(function (m) { return m.server; })) {
-        chains[key] = compose(mws.map(function (m) { return resolveMiddleware(m, info); }), appNext);
+        chains[key] = compose([stackHeaders].concat(mws.map(function (m) { return resolveMiddleware(m, info); })), appNext);
         return chains[key];
       }
       // Middlewares src/index gives strapi.server.use: this sandbox's run of register() (and
@@ -1546,8 +1546,16 @@
       }
       (m.server === 'register' ? outer : list).push(fn);
     });
-    if (!outer.length) return compose(list, appNext);
+    if (!outer.length) return compose([stackHeaders].concat(list), appNext);
     return compose([koaErrors].concat(outer, [strapiStack], list), appNext);
+  }
+  // stackHeaders are the headers Strapi's own middlewares set on every answer before the
+  // middlewares after them run (security, CORS, X-Powered-By): an answer given from there on
+  // carries them, as the route's own answer does.
+  function stackHeaders(ctx, next) {
+    var h = ctx.__req.stackHeaders;
+    if (h) for (var i = 0; i + 1 < h.length; i += 2) ctx.__res.headers[h[i]] = h[i + 1];
+    return next();
   }
   // koaErrors is koa's own error handling (ctx.onerror) for what register()'s middlewares
   // throw outside Strapi's stack: an error with an exposed status answers its message as text,
@@ -1574,6 +1582,8 @@
   // strapiStack stands for Strapi's own middlewares (config/middlewares' strapi::*) where
   // register()'s middlewares wrap them: the body parsed, and strapi::errors' answers.
   function strapiStack(ctx, next) {
+    var h = ctx.__req.stackHeaders;
+    if (h) for (var i = 0; i + 1 < h.length; i += 2) ctx.__res.headers[h[i]] = h[i + 1];
     if (ctx.__req.bodyError) {
       // Strapi's body parser refused the body: strapi::errors answers, nothing inside runs.
       ctx.__res.status = ctx.__req.bodyErrorStatus;
