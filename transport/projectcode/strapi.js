@@ -1554,9 +1554,13 @@
   // carries them, as the route's own answer does.
   function stackHeaders(ctx, next) {
     var h = ctx.__req.stackHeaders;
-    if (h) for (var i = 0; i + 1 < h.length; i += 2) ctx.__res.headers[h[i]] = h[i + 1];
-    return next();
+    if (!h) return next();
+    for (var i = 0; i + 1 < h.length; i += 2) ctx.__res.headers[h[i]] = h[i + 1];
+    return next().catch(function (e) { unpowered(ctx); throw e; });
   }
+  // unpowered drops X-Powered-By from an answer to an error thrown inside the stack:
+  // strapi::poweredBy sets it after its next(), which the error skips.
+  function unpowered(ctx) { delete ctx.__res.headers['x-powered-by']; }
   // koaErrors is koa's own error handling (ctx.onerror) for what register()'s middlewares
   // throw outside Strapi's stack: an error with an exposed status answers its message as text,
   // every header unset but the error's own; anything else is an internal error (Quarry's
@@ -1585,7 +1589,9 @@
     var h = ctx.__req.stackHeaders;
     if (h) for (var i = 0; i + 1 < h.length; i += 2) ctx.__res.headers[h[i]] = h[i + 1];
     if (ctx.__req.bodyError) {
-      // Strapi's body parser refused the body: strapi::errors answers, nothing inside runs.
+      // Strapi's body parser refused the body (thrown): strapi::errors answers, nothing
+      // inside runs.
+      unpowered(ctx);
       ctx.__res.status = ctx.__req.bodyErrorStatus;
       ctx.__res.raw = ctx.__req.bodyError;
       ctx.__res.body = undefined;
@@ -1599,6 +1605,7 @@
     return next().then(function () {
       if (ctx.__res.status === undefined && ctx.__res.raw === null) ctx.notFound();
     }, function (e) {
+      unpowered(ctx);
       if (e && e.quarry) { ctx.__res.status = e.quarry.status; ctx.__res.raw = e.quarry.body; ctx.__res.body = undefined; return; }
       var f = formatError(e);
       if (!f) {
