@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 var updateOwnCode = flag.Bool("update-owncode", false, "record testdata/owncode_rest.json from the Strapi at QUARRY_ORACLE_URL")
@@ -21,9 +22,9 @@ type ownCodeStep struct {
 	Register                 string // the step registers this user; its JWT is kept for As
 	// Form sends the step's body as multipart/form-data, these parts in order.
 	Form []formPart
-	// Headers are response headers the step's answer shows, after its body, one line each
-	// ("\nname: value", nothing for a header not sent).
-	Headers []string
+	// Pause waits before the step: Strapi runs the entity service's eventHub listeners after
+	// it answers, so a read of what they wrote waits for them.
+	Pause time.Duration
 	// Instead is Quarry's answer where it differs from Strapi's on purpose: a 400 where
 	// Strapi crashes (500) on the input, or less where Strapi's answer leaks.
 	Instead *instead
@@ -32,6 +33,10 @@ type ownCodeStep struct {
 	// and kept in the jar.
 	Cookies bool
 	Cookie  string
+	// Header is sent with the step (name: value), and Headers are the answer's headers
+	// recorded after its body (lower-case name: values).
+	Header  [2]string
+	Headers []string
 	// StatusOnly compares only the status: the answer holds what differs by nature (an
 	// uploaded file's hash and URL).
 	StatusOnly bool
@@ -195,6 +200,7 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 			t.Fatalf("step %q: no JWT for %s", st.Name, st.As)
 		}
 	}
+	time.Sleep(st.Pause)
 	var body []byte
 	ct := ""
 	if st.Body != "" {
@@ -217,7 +223,19 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 			extra = http.Header{"Cookie": {strings.Join(parts, "; ")}}
 		}
 	}
+	if st.Header[0] != "" {
+		if extra == nil {
+			extra = http.Header{}
+		}
+		extra.Set(st.Header[0], st.Header[1])
+	}
 	status, b, hdr := c.srv.sendHeader(t, token, method, st.Path, ct, body, extra)
+	for _, name := range st.Headers {
+		if v := hdr.Values(name); len(v) > 0 {
+			// Latin-1 bytes (as Node writes headers) as the recording's JSON kept them.
+			b = append(b, []byte("\n"+strings.ToLower(name)+": "+strings.ToValidUTF8(strings.Join(v, ", "), "\uFFFD"))...)
+		}
+	}
 	cookies := ""
 	if st.Cookies {
 		cookies = cookieLines(hdr)
@@ -243,13 +261,7 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 		}
 		c.jwts[st.Register] = out.JWT
 	}
-	out := mask(jwtMask.ReplaceAllString(string(b), `"jwt":"<jwt>"`)) + cookies
-	for _, name := range st.Headers {
-		if v := hdr.Get(name); v != "" {
-			out += "\n" + strings.ToLower(name) + ": " + v
-		}
-	}
-	return status, out
+	return status, mask(jwtMask.ReplaceAllString(string(b), `"jwt":"<jwt>"`)) + cookies
 }
 
 // TestOwnCode runs a project with code of its own (testdata/projects/owncode: an owner
@@ -333,7 +345,7 @@ func replayAnswers(t *testing.T, project string, want []frontendAnswer, steps []
 }
 
 // projectLocales are the locales besides the default a replayed project's steps use.
-var projectLocales = map[string][]string{"hookwrites": {"fr"}}
+var projectLocales = map[string][]string{"hookwrites": {"fr"}, "txflow": {"fr"}}
 
 // TestNexusRefusedAtStart: a nexus construct Quarry does not build (here t.connectionField)
 // keeps the GraphQL endpoint refused, named in the start-up log, while the REST API is served;

@@ -62,6 +62,9 @@ func (s *server) send(t *testing.T, token, method, path, ctype string, body []by
 	return s.sendHeader(t, token, method, path, ctype, body, nil)
 }
 
+// noRedirects answers a redirect as it is: the steps compare it (its status, its Location).
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
 // sendHeader is send with headers of the step's own (a Cookie).
 func (s *server) sendHeader(t *testing.T, token, method, path, ctype string, body []byte, extra http.Header) (int, []byte, http.Header) {
 	t.Helper()
@@ -80,7 +83,7 @@ func (s *server) sendHeader(t *testing.T, token, method, path, ctype string, bod
 	for k, v := range extra {
 		req.Header[k] = v
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := noRedirects.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, path, err)
 	}

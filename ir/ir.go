@@ -35,6 +35,10 @@ const (
 	// a draft unless Data gives publishedAt; the event carries the entry as Fields and
 	// Populate read it.
 	ViaEntityService
+	// ViaQueryEngine is strapi.db.query called by the project's code: the entity service's
+	// defaults, but Strapi's query engine announces no entry.* event, so the project's
+	// eventHub listeners do not see it.
+	ViaQueryEngine
 )
 
 // Query is one read or write request against one content type.

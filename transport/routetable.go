@@ -41,6 +41,8 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 			}
 			t.Global = append(t.Global, routes.Code{File: "config/middlewares", What: "app-level middleware " + a.Name})
 		}
+		// The eventHub listeners bootstrap() registers would not run for the writes.
+		t.Global = append(t.Global, m.EventHub...)
 	}
 	for _, ct := range s.ContentTypes {
 		if !ct.IsContentType() || !strings.HasPrefix(ct.UID, "api::") {
@@ -425,14 +427,10 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema, runProject bool) map[st
 			continue
 		}
 		hooks := func(action string) []routes.Code { return m.Hooks(md.UID, routes.Events(action)) }
-		// The generated queries run their read hooks in the sandbox (execute.ReadHooks).
+		// The generated queries run their read hooks in the sandbox (execute.ReadHooks), a
+		// localized type's with i18n's locale filter, as its entity-service decorator adds it.
 		queryHooks := func(action string) []routes.Code {
-			code := m.GraphQLQueryHooks(md.UID, routes.Events(action))
-			if md.Localized && len(code) > 0 {
-				// The sandbox's entity service refuses them too (i18n's locale parameters).
-				code = append(code, routes.Code{File: hookFile(code), What: "read lifecycle hooks of a localized content type, which Quarry does not run"})
-			}
-			return code
+			return m.GraphQLQueryHooks(md.UID, routes.Events(action))
 		}
 		// A mutation whose read-back fires findOne hooks runs in the sandbox too, but where
 		// Strapi's entity service fires query-engine events Quarry's write path does not
@@ -548,6 +546,16 @@ func describe(code []routes.Code) string {
 		parts[i] = c.String()
 	}
 	return strings.Join(parts, "; ")
+}
+
+// BesideStrapi is the table for a server beside Strapi (--upstream), which runs the
+// project's bootstrap() itself: the eventHub listeners it registers live in Strapi, so a
+// write Quarry served would not reach them, and every route goes to Strapi.
+func (t *RouteTable) BesideStrapi(m *routes.Model) {
+	if t == nil || m == nil || len(m.EventHub) == 0 {
+		return
+	}
+	t.Global = append(slices.Clone(t.Global), m.EventHub...)
 }
 
 // RouteInfo is one route and how Quarry answers it, for `quarry routes` and the start-up log.

@@ -79,7 +79,7 @@ func TestBuildRoutesFailClosed(t *testing.T) {
 
 // TestBuildRoutesReadHooks: with the runtime for project code on, a core find of a model
 // whose lifecycles file has read hooks runs in the sandbox through Strapi's controller steps
-// (never the native action alone); its GraphQL query is refused for the localized type.
+// (never the native action alone); so does its GraphQL query, the type being localized.
 func TestBuildRoutesReadHooks(t *testing.T) {
 	s, m := failClosedModel(t)
 	const uid = "api::page.page"
@@ -99,14 +99,13 @@ func TestBuildRoutesReadHooks(t *testing.T) {
 	if pr := cr.Project["findOne"]; pr != nil {
 		t.Errorf("findOne of pages runs in the sandbox: %+v", pr)
 	}
-	// Its GraphQL query would run the hooks in the sandbox too (execute.ReadHooks), but pages
-	// are localized, whose read hooks the sandbox's entity service does not run: refused,
-	// naming that; without the runtime it is refused for the hooks alone.
-	if gql := GraphQLRefusals(m, s, true); !strings.Contains(describe(gql["Query.pages"]), "localized content type") {
-		t.Errorf("GraphQL Query.pages: %v, want refused for the localized type", gql["Query.pages"])
+	// Its GraphQL query runs the hooks in the sandbox too (execute.ReadHooks), with i18n's
+	// locale filter as for REST; without the runtime it is refused for the hooks.
+	if gql := GraphQLRefusals(m, s, true); len(gql["Query.pages"]) != 0 {
+		t.Errorf("GraphQL Query.pages refused: %v", gql["Query.pages"])
 	}
-	if run := GraphQLProjectCode(m, s, true); len(run["Query.pages"]) != 0 || len(run["Query.page"]) != 0 {
-		t.Errorf("GraphQL project code: %v, want nothing of pages", run)
+	if run := GraphQLProjectCode(m, s, true); len(run["Query.pages"]) == 0 || len(run["Query.page"]) != 0 {
+		t.Errorf("GraphQL project code: %v, want the pages' list only", run)
 	}
 	if gql := GraphQLRefusals(m, s, false); len(gql["Query.pages"]) == 0 {
 		t.Error("GraphQL Query.pages is served without the runtime that runs its afterFindMany")
@@ -258,6 +257,47 @@ func TestBuildRoutesWriteHooks(t *testing.T) {
 		}
 		if cr.Project["find"] == nil {
 			t.Errorf("%s: find no longer runs", c.attr)
+		}
+	}
+}
+
+// TestBuildRoutesHookWrites: the hookwrites project's article (an SEO component, a dynamic
+// zone, a cover, a uid slug) with findOne hooks in its lifecycles file runs its writes in the
+// sandbox, as it does with a subscription naming only the article; a subscription naming the
+// SEO component, or one naming no models (it sees the components' writes), refuses them.
+func TestBuildRoutesHookWrites(t *testing.T) {
+	const uid = "api::article.article"
+	for _, c := range []struct {
+		name, index, why string
+	}{
+		{"lifecycles file", "", ""},
+		{"a subscription naming the article", `strapi.db.lifecycles.subscribe({ models: ['api::article.article'], afterFindOne() {} });`, ""},
+		{"a subscription naming the component", `strapi.db.lifecycles.subscribe({ models: ['shared.seo'], beforeCreate() {} });`, "whose component shared.seo has lifecycle hooks"},
+		{"a subscription naming no models", `strapi.db.lifecycles.subscribe({ afterCreate() {} });`, "hooks on every model's events"},
+	} {
+		s, m := projectModel(t, "hookwrites", func(app string) {
+			if c.index == "" {
+				return
+			}
+			src := "module.exports = { register() {}, bootstrap({ strapi }) { " + c.index + " } };\n"
+			if err := os.WriteFile(app+"/src/index.js", []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		})
+		table := BuildRoutes(m, s, "/graphql", true, nil)
+		cr := table.Core[uid]
+		gql := GraphQLRefusals(m, s, true)
+		for _, a := range []string{"create", "update", "delete"} {
+			field := map[string]string{"create": "Mutation.createArticle", "update": "Mutation.updateArticle", "delete": "Mutation.deleteArticle"}[a]
+			if c.why == "" {
+				if cr.Project[a] == nil || len(gql[field]) != 0 {
+					t.Errorf("%s: %s does not run: %s %s", c.name, a, describe(cr.Code[a]), describe(gql[field]))
+				}
+				continue
+			}
+			if cr.Project[a] != nil || !strings.Contains(describe(cr.Code[a]), c.why) || !strings.Contains(describe(gql[field]), c.why) {
+				t.Errorf("%s: %s: %s / GraphQL %s, want refused naming %q", c.name, a, describe(cr.Code[a]), describe(gql[field]), c.why)
+			}
 		}
 	}
 }

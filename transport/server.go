@@ -117,6 +117,9 @@ type Server struct {
 	Webhooks *webhook.Dispatcher
 	// Lifecycles are the project's lifecycle hooks, run by every write (planner/write).
 	Lifecycles write.Lifecycles
+	// Listeners are the project's strapi.eventHub listeners, run by every write the entity
+	// service would announce (planner/write).
+	Listeners write.Listeners
 
 	// writes is the write path (WriteService).
 	writes *write.Service

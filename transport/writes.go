@@ -21,7 +21,7 @@ func (s *Server) WriteService() *write.Service {
 		return s.writes
 	}
 	s.writes = &write.Service{Writer: s.Writer, Planner: s.Planner, Runner: s.Runner, DB: s.DB,
-		Localize: s.localizer(), Lifecycles: s.Lifecycles, TxEnd: s.txEnd}
+		Localize: s.localizer(), Lifecycles: s.Lifecycles, Listeners: s.Listeners, TxEnd: s.txEnd}
 	if s.Webhooks != nil {
 		s.writes.Announcer = announcer{s.Webhooks}
 	}

@@ -253,6 +253,11 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 			// Every write runs the project's lifecycle hooks, whoever makes it.
 			srv.Lifecycles = srv.Code
 		}
+		if len(a.Routes.EventHub) > 0 && *upstream == "" {
+			// Every write the entity service announces runs the eventHub listeners
+			// bootstrap() registers.
+			srv.Listeners = srv.Code
+		}
 	}
 	srv.Webhooks = webhook.New(a.DB.DB, a.DB.Dialect, log, webhook.DefaultOptions)
 	if err := setupAuth(ctx, a, srv, *host, *port, log, getenv); err != nil {
@@ -293,6 +298,7 @@ func serve(ctx context.Context, args []string, stdout io.Writer, log *slog.Logge
 	defer stopMetrics()
 	readTimeout := 60 * time.Second
 	if *upstream != "" {
+		srv.Routes.BesideStrapi(a.Routes)
 		if err := setupUpstream(a, srv, *upstream, log); err != nil {
 			return err
 		}
@@ -391,7 +397,7 @@ const bootstrapLimit = 5 * time.Minute
 // cron jobs. A bootstrap() that fails under Quarry is logged and the server starts anyway:
 // what it does is content, which every route still checks as the project declares.
 func startupCode(ctx context.Context, a *app.App, srv *transport.Server, upstream bool, log *slog.Logger) {
-	if len(a.Routes.NotRun) == 0 && a.Routes.Subscriptions == 0 && !a.Routes.Cron && !a.CronTasks() {
+	if len(a.Routes.NotRun) == 0 && a.Routes.Subscriptions == 0 && !a.Routes.Cron && !a.CronTasks() && len(a.Routes.EventHub) == 0 {
 		return
 	}
 	if srv.Code == nil || upstream {
@@ -401,11 +407,14 @@ func startupCode(ctx context.Context, a *app.App, srv *transport.Server, upstrea
 		if a.CronTasks() || a.Routes.Cron {
 			log.Info("the cron jobs left to Strapi")
 		}
+		if len(a.Routes.EventHub) > 0 && upstream {
+			log.Info("the eventHub listeners left to Strapi: every route goes to Strapi")
+		}
 		return
 	}
 	start := time.Now()
 	if err := srv.Code.Bootstrap(ctx, bootstrapLimit); err != nil {
-		log.Warn("the project's bootstrap() failed under Quarry; the content it would create is missing and no cron job is scheduled", "error", err)
+		log.Warn("the project's bootstrap() failed under Quarry; the content it would create is missing, no cron job is scheduled and the writes its eventHub listeners would see are refused", "error", err)
 		return
 	}
 	log.Info("ran the project's bootstrap()", "took", time.Since(start).Round(time.Millisecond))

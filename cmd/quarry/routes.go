@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -48,6 +49,9 @@ func routesCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 	defer a.DB.Close()
 	gql := graphqlPath(a)
 	table := transport.BuildRoutes(a.Routes, a.Schema, gql, runProjectCode(getenv), log)
+	if *upstream != "" {
+		table.BesideStrapi(a.Routes)
+	}
 	if gql != "" && runProjectCode(getenv) && len(a.Routes.GraphQL) > 0 {
 		// The GraphQL extension runs when the runtime can take it over, as serve decides.
 		rt := projectcode.New(a.Routes, a.Schema)
@@ -65,6 +69,20 @@ func routesCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 			how = "Strapi's: the content API and GraphQL are forwarded"
 		}
 		fmt.Fprintf(stdout, "Every content-API and GraphQL request first runs the project's app-level middlewares (%s), %s; other paths are refused.\n\n", transport.AppNames(table.App), how)
+	}
+	if len(a.Routes.EventHub) > 0 {
+		files := make([]string, len(a.Routes.EventHub))
+		for i, c := range a.Routes.EventHub {
+			files[i] = c.File
+		}
+		how := "run by Quarry in the sandbox that ran bootstrap()"
+		switch {
+		case *upstream != "":
+			how = "Strapi's: every route is forwarded"
+		case !runProjectCode(getenv):
+			how = "not run with the runtime off: every route is refused"
+		}
+		fmt.Fprintf(stdout, "Every write the entity service announces (entry.create, entry.update, entry.delete; the upload plugin's media.*) runs the project's strapi.eventHub listeners (%s), %s.\n\n", strings.Join(slices.Compact(files), ", "), how)
 	}
 	if table.AuthUser && a.Routes.AuthUser != nil && *upstream == "" {
 		fmt.Fprintf(stdout, "Every request with a user's JWT runs the project's fetchAuthenticatedUser (%s: %s), run by Quarry.\n\n", a.Routes.AuthUser.File, a.Routes.AuthUser.What)

@@ -37,6 +37,8 @@ type Service struct {
 	Announcer Announcer
 	// Lifecycles are the project's lifecycle hooks; nil runs none.
 	Lifecycles Lifecycles
+	// Listeners are the project's strapi.eventHub listeners; nil runs none.
+	Listeners Listeners
 	// TxEnd, when set, is told how each transaction Apply began ended, after its commit or
 	// rollback and before the events are announced (the upload plugin puts the files sent
 	// with an entry in place); an error after a commit is the write's answer.
@@ -172,6 +174,46 @@ func (s *Service) InTx(ctx context.Context, fn func(ctx context.Context, tx *sql
 		return errNoService
 	}
 	return s.inTxWith(ctx, &writeTx{joinable: true}, func(ctx context.Context, t *writeTx) error { return fn(ctx, t.tx) })
+}
+
+// Begin opens a write transaction that end closes, for code that cannot hand InTx a function
+// (the project's strapi.db.transaction, whose callback runs across many calls into the
+// host): the writes made with the returned context join it and its reads see them; end
+// commits it and announces its writes' events, or rolls it back. Inside a write transaction
+// already (ctx carries one) the context is ctx and end does nothing, the outer one deciding,
+// as Strapi's nested transactions do. end runs once; later calls do nothing.
+func (s *Service) Begin(ctx context.Context) (context.Context, func(ctx context.Context, commit bool) error, error) {
+	if s == nil || s.DB == nil {
+		return nil, nil, errNoService
+	}
+	if _, ok := ctx.Value(txKey{}).(*writeTx); ok {
+		return ctx, func(context.Context, bool) error { return nil }, nil
+	}
+	tx, err := s.DB.BeginTxx(ctx, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("begin: %w", err)
+	}
+	t := &writeTx{tx: tx, joinable: true}
+	done := false
+	end := func(ctx context.Context, commit bool) error {
+		if done {
+			return nil
+		}
+		done = true
+		if !commit {
+			tx.Rollback()
+			return s.txEnd(ctx, tx, false)
+		}
+		if err := s.DB.Commit(ctx, tx); err != nil {
+			s.txEnd(ctx, tx, false)
+			return fmt.Errorf("commit: %w", err)
+		}
+		if err := s.txEnd(ctx, tx, true); err != nil {
+			return err
+		}
+		return s.announce(ctx, t.events)
+	}
+	return context.WithValue(ctx, txKey{}, t), end, nil
 }
 
 // action is the permission a write needs, as Strapi names the route's action.

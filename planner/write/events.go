@@ -51,6 +51,16 @@ type Announcer interface {
 	Announce(ctx context.Context, ev Event)
 }
 
+// Listeners are the project's strapi.eventHub listeners (transport/projectcode). Emit runs
+// those of a committed write's event, awaited, after its after hook and before its webhook,
+// as Strapi's hub runs the project's listeners before the webhook runner's; an error is a
+// listener's failure (logged there), after which the webhook is not sent, as Strapi's hub
+// stops at the first listener that throws. The write's answer stands: Strapi's entity
+// service does not await its emit.
+type Listeners interface {
+	Emit(ctx context.Context, ev Event) error
+}
+
 // Action names a lifecycle hook as Strapi does.
 type Action string
 
@@ -128,7 +138,7 @@ func (s *Service) ReadEvent(ctx context.Context, db exec.Queryer, name string, m
 
 // listened reports whether events go anywhere.
 func (s *Service) listened() bool {
-	return s != nil && (s.Announcer != nil || s.Lifecycles != nil)
+	return s != nil && (s.Announcer != nil || s.Lifecycles != nil || s.Listeners != nil)
 }
 
 // Announce is the one step that announces committed writes: each event's after hook, then
@@ -158,6 +168,11 @@ func (s *Service) announce(ctx context.Context, ps []pending) error {
 			l := &Lifecycle{Action: afterAction(ev.Name), Model: ev.Model, Params: ev.Params, Result: ev, State: state}
 			if err := s.Lifecycles.After(ctx, l); err != nil && first == nil {
 				first = err
+			}
+		}
+		if s.Listeners != nil && (ev.Entry != nil || ev.JSON != nil) && (ev.Params == nil || ev.Params.Via != ir.ViaQueryEngine) {
+			if err := s.Listeners.Emit(ctx, *ev); err != nil {
+				continue // Strapi's hub stops before the webhook runner's listener
 			}
 		}
 		if s.Announcer != nil && (ev.Entry != nil || ev.JSON != nil) {

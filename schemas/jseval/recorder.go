@@ -60,6 +60,8 @@ type Recording struct {
 	// ServerRoutes are the routes strapi.server.routes was given as an array (Strapi's own
 	// router, outside the content API), in order.
 	ServerRoutes []ServerRoute
+	// EventHub is true when the call uses strapi.eventHub (adds or removes listeners, emits).
+	EventHub bool
 	// GraphQLUses describes each use() of the GraphQL extension service.
 	GraphQLUses []string
 	// Controllers and Services name what an extension replaced on the plugin object
@@ -273,6 +275,16 @@ const recorderSource = `(function (init) {
     contentType: function (uid) { return (init.contentTypes || {})[uid]; },
     getModel: function (uid) { return (init.contentTypes || {})[uid]; },
     customFields: { register: silent },
+    // Strapi's event hub: its listeners are run by Quarry in the sandbox that ran
+    // bootstrap(); noted, for the routes to know the writes reach them.
+    eventHub: (function () {
+      var h = {};
+      ['on', 'once', 'addListener', 'subscribe'].forEach(function (k) { h[k] = function () { rec.eventHub = true; return function () {}; }; });
+      ['off', 'removeListener', 'unsubscribe'].forEach(function (k) { h[k] = function () { rec.eventHub = true; }; });
+      ['destroy', 'removeAllListeners'].forEach(function (k) { h[k] = function () { rec.eventHub = true; return h; }; });
+      h.emit = function () { rec.eventHub = true; return Promise.resolve(); };
+      return h;
+    })(),
     cron: (function () {
       var c = { jobs: [] };
       ['add', 'remove', 'start', 'stop', 'destroy'].forEach(function (k) { c[k] = function () { rec.cron = true; return c; }; });
@@ -409,7 +421,7 @@ const recorderSource = `(function (init) {
       return { touched: rec.touched, unsupported: rec.unsupported, data: rec.data, subs: rec.subs,
                routes: out, shadow: rec.shadow, uses: rec.uses, controllers: rec.controllers,
                services: rec.services, policies: rec.policies, middlewares: rec.middlewares, methods: rec.methods, cron: !!rec.cron,
-               serverUses: rec.serverUses, serverCalls: rec.serverCalls, serverRoutes: rec.serverRoutes };
+               serverUses: rec.serverUses, serverCalls: rec.serverCalls, serverRoutes: rec.serverRoutes, eventHub: !!rec.eventHub };
     }
   };
 })`
@@ -536,6 +548,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 		ServerUses  int                         `json:"serverUses"`
 		ServerCalls int                         `json:"serverCalls"`
 		ServerRts   []ServerRoute               `json:"serverRoutes"`
+		EventHub    bool                        `json:"eventHub"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, &Error{File: path, Err: fmt.Errorf("recording: %w", err)}
@@ -547,6 +560,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 	out.Threw = threw
 	out.Cron = raw.Cron
 	out.ServerUses, out.ServerUseCalls, out.ServerRoutes = raw.ServerUses, raw.ServerCalls, raw.ServerRts
+	out.EventHub = raw.EventHub
 	if in.Export == "" && (len(out.Controllers) > 0 || len(out.Services) > 0 || len(out.ServiceMethods) > 0 || len(out.Policies) > 0 || len(out.Middlewares) > 0) {
 		out.Touched = true
 	}

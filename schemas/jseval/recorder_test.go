@@ -92,3 +92,32 @@ func TestRecord(t *testing.T) {
 		t.Error("endless register: no error")
 	}
 }
+
+// TestRecordEventHub: strapi.eventHub is Strapi's API the runtime runs, not an unsupported
+// one: the recording notes its use (listeners added, removed, events emitted).
+func TestRecordEventHub(t *testing.T) {
+	dir := t.TempDir()
+	index := filepath.Join(dir, "index.js")
+	src := `module.exports = {
+  register() {},
+  async bootstrap({ strapi }) {
+    const off = strapi.eventHub.on('entry.create', async ({ entry }) => strapi.entityService.create('api::log.log', { data: { id: entry.id } }));
+    strapi.eventHub.once('entry.update', () => {});
+    strapi.eventHub.subscribe(() => {});
+    off();
+    await strapi.eventHub.emit('ready', { at: new Date() });
+  },
+};`
+	if err := os.WriteFile(index, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for export, want := range map[string]bool{"register": false, "bootstrap": true} {
+		rec, err := Record(context.Background(), index, Options{Root: dir}, RecordInput{Export: export})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.EventHub != want || len(rec.Unsupported) != 0 || len(rec.Data) != 0 || rec.Threw != "" {
+			t.Errorf("%s: eventHub %v (want %v), unsupported %v, data %v, threw %q", export, rec.EventHub, want, rec.Unsupported, rec.Data, rec.Threw)
+		}
+	}
+}

@@ -606,6 +606,9 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 			m.serverRoute(rel, export, plugin, i, r)
 		}
 		uses += rec.ServerUseCalls
+		if rec.EventHub {
+			m.EventHub = append(m.EventHub, Code{File: rel, What: what + " uses strapi.eventHub, whose listeners Quarry runs only when it runs bootstrap()", Runnable: true})
+		}
 		switch {
 		case export == "register" && len(rec.Unsupported) > 0:
 			m.Global = append(m.Global, Code{File: rel, What: what + " uses " + strings.Join(rec.Unsupported, ", ") + ", which Quarry does not provide"})

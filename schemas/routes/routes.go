@@ -150,6 +150,11 @@ type Model struct {
 	// Cron is true when src/index's register() or bootstrap() adds cron jobs (strapi.cron):
 	// Quarry runs bootstrap() at start and schedules them.
 	Cron bool
+	// EventHub names the start-up code (src/index's or a local plugin's register() and
+	// bootstrap()) that uses strapi.eventHub: its listeners see the entity service's writes,
+	// so a server that does not run that code (the runtime off, or beside Strapi, which runs
+	// it itself) serves no route (every write could reach them).
+	EventHub []Code
 }
 
 // IsCoreEnabled says whether a content type's core action is routed: always when the project

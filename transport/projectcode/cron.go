@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -80,26 +79,40 @@ func sundaySeven(field string) string {
 	return strings.Join(items, ",")
 }
 
-// cronState is the sandbox that ran bootstrap(), kept to run the jobs (their functions may
-// close over what bootstrap() made), with the jobs it listed.
-type cronState struct {
-	mu   sync.Mutex // one job at a time: the jobs share one sandbox
-	vm   *vm
+// keptState is the sandbox that ran bootstrap(), kept to run the cron jobs and the
+// eventHub listeners (their functions may close over what bootstrap() made), with the jobs
+// it listed.
+type keptState struct {
+	turn chan struct{} // one run at a time (a job, an event's listeners): they share one sandbox
+	vm   *vm           // nil once a run was stopped by its limit (its state is unknown)
 	jobs []CronJob
 	sch  *cron.Cron
 }
 
-// CronJobs are the jobs bootstrap() left to schedule (none before Bootstrap ran).
-func (rt *Runtime) CronJobs() []CronJob {
-	if rt.cron == nil {
+// wait takes the kept sandbox's turn, or gives up when ctx ends.
+func (ks *keptState) wait(ctx context.Context) error {
+	select {
+	case ks.turn <- struct{}{}:
 		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	return rt.cron.jobs
 }
 
-// keepForCron lists the cron jobs of the sandbox that ran bootstrap() and keeps it when
-// there are any.
-func (rt *Runtime) keepForCron(v *vm) error {
+// done gives the turn back.
+func (ks *keptState) done() { <-ks.turn }
+
+// CronJobs are the jobs bootstrap() left to schedule (none before Bootstrap ran).
+func (rt *Runtime) CronJobs() []CronJob {
+	if rt.kept == nil {
+		return nil
+	}
+	return rt.kept.jobs
+}
+
+// keep lists the cron jobs and the eventHub listeners of the sandbox that ran bootstrap()
+// and keeps it when there are any.
+func (rt *Runtime) keep(v *vm) error {
 	var jobs []CronJob
 	err := v.js.Run(context.Background(), time.Second, func() error {
 		out, err := v.cronList(goja.Undefined())
@@ -111,9 +124,13 @@ func (rt *Runtime) keepForCron(v *vm) error {
 	if err != nil {
 		return fmt.Errorf("cron jobs: %w", jseval.JSError(err))
 	}
-	if len(jobs) > 0 {
+	listens, err := rt.readListened(v)
+	if err != nil {
+		return err
+	}
+	if len(jobs) > 0 || listens {
 		v.cur = nil
-		rt.cron = &cronState{vm: v, jobs: jobs}
+		rt.kept = &keptState{vm: v, jobs: jobs, turn: make(chan struct{}, 1)}
 	}
 	return nil
 }
@@ -123,7 +140,7 @@ func (rt *Runtime) keepForCron(v *vm) error {
 // Quarry cannot read, or whose options are not a rule, is logged and left out. The
 // schedule stops with ctx.
 func (rt *Runtime) StartCron(ctx context.Context, limit time.Duration) ([]CronJob, error) {
-	cs := rt.cron
+	cs := rt.kept
 	if cs == nil {
 		return nil, nil
 	}
@@ -166,9 +183,11 @@ func (rt *Runtime) StartCron(ctx context.Context, limit time.Duration) ([]CronJo
 // runCronJob runs one job in the kept sandbox. A job that runs out of its limit leaves the
 // sandbox in an unknown state: the schedule stops, said in the log.
 func (rt *Runtime) runCronJob(ctx context.Context, j CronJob, limit time.Duration) error {
-	cs := rt.cron
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
+	cs := rt.kept
+	if err := cs.wait(ctx); err != nil {
+		return err
+	}
+	defer cs.done()
 	v := cs.vm
 	if v == nil {
 		return errCronLost
@@ -177,7 +196,7 @@ func (rt *Runtime) runCronJob(ctx context.Context, j CronJob, limit time.Duratio
 		return err
 	}
 	c := &call{ctx: ctx, who: ir.System, route: "cron " + j.String()}
-	c.ctx = context.WithValue(ctx, vmKey{}, v)
+	c.ctx = context.WithValue(context.WithValue(ctx, vmKey{}, v), keptKey{}, v)
 	v.cur = c
 	defer func() { v.cur = nil }()
 	var state, jobErr string
@@ -189,13 +208,17 @@ func (rt *Runtime) runCronJob(ctx context.Context, j CronJob, limit time.Duratio
 			return err
 		}
 		box := b.ToObject(v.js.Runtime())
-		if err := v.js.Settle(ctx, func() bool { return boxString(box, "state") != "pending" }); err != nil {
+		if err := v.js.Settle(ctx, func() bool { return boxString(box, "state") != "pending" && v.idle() }); err != nil {
 			return err
 		}
 		state, jobErr = boxString(box, "state"), boxString(box, "error")
 		return nil
 	})
 	rt.heap.leave(v)
+	rt.closeTx(c)
+	if err == nil {
+		rt.refreshListened(v) // a job may add or remove listeners
+	}
 	switch {
 	case err != nil:
 		cs.vm = nil
@@ -203,6 +226,7 @@ func (rt *Runtime) runCronJob(ctx context.Context, j CronJob, limit time.Duratio
 			cs.sch.Stop()
 		}
 		err = jseval.JSError(err)
+		rt.hubLost("the cron job " + j.String() + " was stopped (" + err.Error() + ")")
 		rt.Log.Error("cron job stopped; the cron schedule is stopped (its sandbox is lost)", "job", j.String(), "error", err)
 		return err
 	case state != "done":
@@ -223,8 +247,8 @@ var (
 
 // RunCronJob runs the listed job i now and answers how it ended (tests, an operator's run).
 func (rt *Runtime) RunCronJob(ctx context.Context, i int, limit time.Duration) error {
-	if rt.cron == nil || i < 0 || i >= len(rt.cron.jobs) {
+	if rt.kept == nil || i < 0 || i >= len(rt.kept.jobs) {
 		return errNoCron
 	}
-	return rt.runCronJob(ctx, rt.cron.jobs[i], limit)
+	return rt.runCronJob(ctx, rt.kept.jobs[i], limit)
 }

@@ -65,6 +65,29 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 	switch op {
 	case "cookie.sign", "cookie.index":
 		return cookieSignature(op, args)
+	case "db.transaction.begin":
+		if rt.Writes == nil {
+			return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "strapi.db.transaction is not available here"}
+		}
+		if c.txEnd != nil {
+			return nil, errors.New("a transaction is already open")
+		}
+		ctx, end, err := rt.Writes.Begin(c.ctx)
+		if err != nil {
+			return nil, err
+		}
+		c.txOuter, c.ctx, c.txEnd = c.ctx, ctx, end
+		return nil, nil
+	case "db.transaction.open":
+		return json.Marshal(c.txEnd != nil)
+	case "db.transaction.end":
+		var a struct {
+			Commit bool `json:"commit"`
+		}
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		return nil, c.endTx(a.Commit)
 	case "store.get", "store.set", "store.delete":
 		var a database.StoreEntry
 		if err := json.Unmarshal(args, &a); err != nil {
@@ -88,6 +111,8 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		return b, err
 	case "net.fetch":
 		return rt.fetch(c.ctx, args)
+	case "eventHub.emit":
+		return rt.emitFromCode(c, args)
 	case "i18n.defaultLocale":
 		// i18n's getDefaultLocale, for its entity-service decorator's locale filter.
 		if rt.Localize == nil || rt.Localize.Locales == nil {

@@ -117,6 +117,10 @@ type Runtime struct {
 	// PluginLifecycles are the local plugins' content types whose contentTypes export
 	// declares lifecycles (routes.Model.PluginLifecycles).
 	PluginLifecycles []string
+	// EventHub: the start-up code uses strapi.eventHub (routes.Model.EventHub); the writes its
+	// listeners would see are refused while they cannot run (bootstrap() failed, or a run of
+	// the kept sandbox was stopped).
+	EventHub bool
 	// Timeout bounds one request's run of the project's code (default 10 s).
 	Timeout time.Duration
 	// Size is the number of sandboxes (default GOMAXPROCS).
@@ -131,25 +135,30 @@ type Runtime struct {
 	nested chan *vm                     // sandboxes for lifecycle hooks of writes made by a script
 	files  map[string]map[string]string // kind → name → absolute path
 	setup  string                       // the JSON the sandboxes' strapi.js is built with
-	cron   *cronState                   // the cron jobs bootstrap() left, with its sandbox
+	kept   *keptState                   // the sandbox that ran bootstrap(), kept for the cron jobs and listeners
+	hub    hubState                     // what the eventHub listeners wait for
 	err    error
 }
 
 type vm struct {
-	js       *jseval.VM
-	serve    goja.Callable
-	hook     goja.Callable
-	boot     goja.Callable // bootstrap
-	cronList goja.Callable
-	cronRun  goja.Callable
-	graphql  goja.Callable // resolveGraphQL
-	gqlMw    goja.Callable // middlewareGraphQL
-	exts     goja.Callable // graphqlExtensions
-	genGQL   goja.Callable // generatedGraphQL
-	auth     goja.Callable // authUser
-	cur      *call         // the request being served
-	status   int           // the status of the last native call
-	headers  []string      // the headers of the last nativeRoute call, as name, value pairs
+	js          *jseval.VM
+	serve       goja.Callable
+	hook        goja.Callable
+	boot        goja.Callable // bootstrap
+	cronList    goja.Callable
+	cronRun     goja.Callable
+	hubDispatch goja.Callable
+	hubFire     goja.Callable
+	hubListened goja.Callable
+	hubIdle     goja.Callable
+	graphql     goja.Callable // resolveGraphQL
+	gqlMw       goja.Callable // middlewareGraphQL
+	exts        goja.Callable // graphqlExtensions
+	genGQL      goja.Callable // generatedGraphQL
+	auth        goja.Callable // authUser
+	cur         *call         // the request being served
+	status      int           // the status of the last native call
+	headers     []string      // the headers of the last nativeRoute call, as name, value pairs
 }
 
 // call is one request's state while the project's code runs.
@@ -161,6 +170,33 @@ type call struct {
 	// graphqlNext runs the rest of a GraphQL resolver's chain for a resolversConfig
 	// middleware, with the args (JSON) it passes; nil outside one.
 	graphqlNext func(args string) string
+	// txEnd closes the strapi.db.transaction the script opened (ctx carries it), txOuter
+	// is the context it was opened from; a run that ends with it open rolls it back.
+	txEnd   func(ctx context.Context, commit bool) error
+	txOuter context.Context
+}
+
+// closeTx rolls back the strapi.db.transaction a run left open (its script failed, ran out
+// of time, or never committed): a transaction never outlives its run.
+func (rt *Runtime) closeTx(c *call) {
+	if c.txEnd == nil {
+		return
+	}
+	rt.Log.Warn("project code left a strapi.db.transaction open: rolled back", "route", c.route)
+	if err := c.endTx(false); err != nil {
+		rt.Log.Error("project code: rolling back an open transaction", "route", c.route, "error", err)
+	}
+}
+
+// endTx closes the script's open transaction, if any, and returns to the context it was
+// opened from.
+func (c *call) endTx(commit bool) error {
+	if c.txEnd == nil {
+		return nil
+	}
+	end := c.txEnd
+	c.ctx, c.txEnd, c.txOuter = c.txOuter, nil, nil
+	return end(c.ctx, commit)
 }
 
 // New makes a runtime for the project whose code m describes.
@@ -291,6 +327,7 @@ func (rt *Runtime) run(ctx context.Context, c *call, start func(v *vm, r *goja.R
 		})
 	})
 	rt.heap.leave(v)
+	rt.closeTx(c)
 	if err != nil {
 		rt.discardFor(ctx)
 		return err
@@ -378,9 +415,10 @@ func (rt *Runtime) newVM() (*vm, error) {
 			if k != "Set-Cookie" {
 				vals = vals[:1]
 			}
-			// Set-Cookie's lines come one pair each; strapi.js gathers them.
+			// Set-Cookie's lines come one pair each; strapi.js gathers them. A value the inner
+			// answer wrote as Latin-1 bytes (as Node writes headers) is read back as its text.
 			for _, val := range vals {
-				v.headers = append(v.headers, strings.ToLower(k), val)
+				v.headers = append(v.headers, strings.ToLower(k), fromLatin1(val))
 			}
 		}
 		return r.ToValue(body)
@@ -460,6 +498,10 @@ func (rt *Runtime) newVM() (*vm, error) {
 	v.boot, _ = goja.AssertFunction(apiObj.Get("bootstrap"))
 	v.cronList, _ = goja.AssertFunction(apiObj.Get("cronList"))
 	v.cronRun, _ = goja.AssertFunction(apiObj.Get("cronRun"))
+	v.hubDispatch, _ = goja.AssertFunction(apiObj.Get("hubDispatch"))
+	v.hubFire, _ = goja.AssertFunction(apiObj.Get("hubFire"))
+	v.hubListened, _ = goja.AssertFunction(apiObj.Get("hubListened"))
+	v.hubIdle, _ = goja.AssertFunction(apiObj.Get("hubIdle"))
 	v.graphql, _ = goja.AssertFunction(apiObj.Get("resolveGraphQL"))
 	v.gqlMw, _ = goja.AssertFunction(apiObj.Get("middlewareGraphQL"))
 	v.exts, _ = goja.AssertFunction(apiObj.Get("graphqlExtensions"))

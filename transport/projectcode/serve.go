@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 
@@ -75,6 +76,9 @@ type request struct {
 	// Encrypted is a request that came over TLS (Koa's socket.encrypted): ctx.protocol is
 	// https for it whatever its headers say.
 	Encrypted bool `json:"encrypted,omitempty"`
+	// ResHeaders are the response's headers as the middlewares before the route left them
+	// (JSON of lower-case names and values).
+	ResHeaders string `json:"-"`
 }
 
 // Serve answers a request through a route's chain, for a caller already authenticated and
@@ -111,6 +115,21 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 	}
 	if who != nil && who.Kind == ir.UserCaller {
 		req.UserID = who.UserID
+	}
+	if len(w.Header()) > 0 {
+		pre := make(map[string]any, len(w.Header()))
+		for k, v := range w.Header() {
+			if len(v) == 0 {
+				continue
+			}
+			if strings.EqualFold(k, "Set-Cookie") {
+				pre[strings.ToLower(k)] = v
+			} else {
+				pre[strings.ToLower(k)] = strings.Join(v, ", ")
+			}
+		}
+		b, _ := json.Marshal(pre)
+		req.ResHeaders = string(b)
 	}
 	route.once.Do(func() {
 		b, _ := json.Marshal(route)
@@ -160,8 +179,21 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 		rt.Log.Error("project code failed", "route", route.Key, "error", res.internal)
 		return internal()
 	}
+	for _, k := range res.removed {
+		w.Header().Del(k)
+	}
 	for k, vals := range res.headers {
-		w.Header()[http.CanonicalHeaderKey(k)] = vals
+		out := make([]string, len(vals))
+		for i, v := range vals {
+			b, ok := latin1(v)
+			if !ok {
+				// Node refuses such a header (ERR_INVALID_CHAR): Strapi answers 500.
+				rt.Log.Error("project code set a header Node would refuse", "route", route.Key, "header", k)
+				return internal()
+			}
+			out[i] = b
+		}
+		w.Header()[http.CanonicalHeaderKey(k)] = out
 	}
 	switch {
 	case res.raw == DeferredBody:
@@ -207,6 +239,44 @@ type boxResult struct {
 	// headers are the response's headers the code set: one value each, but for Set-Cookie,
 	// whose values are lines of their own (ctx.cookies.set, ctx.set('Set-Cookie', [...])).
 	headers map[string][]string
+	// removed are the headers the code removed (ctx.remove) of those set before it.
+	removed []string
+}
+
+// fromLatin1 reads a header value written as Latin-1 bytes (latin1) back as its text; a value
+// that is UTF-8 already stays as it is.
+func fromLatin1(v string) string {
+	if utf8.ValidString(v) {
+		return v
+	}
+	r := make([]rune, len(v))
+	for i := 0; i < len(v); i++ {
+		r[i] = rune(v[i])
+	}
+	return string(r)
+}
+
+// latin1 is a header value as Node writes it: each character one byte (Latin-1), so an é
+// in a file name goes out as 0xE9; a character beyond U+00FF is refused (ok false).
+func latin1(v string) (string, bool) {
+	ascii := true
+	for i := 0; i < len(v); i++ {
+		if v[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return v, true
+	}
+	b := make([]byte, 0, len(v))
+	for _, r := range v {
+		if r > 0xFF {
+			return "", false
+		}
+		b = append(b, byte(r))
+	}
+	return string(b), true
 }
 
 // boxString is a box's field as a string, "" when it is not set.
@@ -221,6 +291,9 @@ func boxString(b *goja.Object, k string) string {
 func readBox(b *goja.Object) boxResult {
 	str := func(k string) string { return boxString(b, k) }
 	res := boxResult{state: str("state"), internal: str("internal"), raw: str("raw"), json: str("json"), text: str("text"), headers: map[string][]string{}}
+	if rm := str("removed"); rm != "" {
+		res.removed = strings.Split(rm, "\n")
+	}
 	res.status, _ = strconv.Atoi(str("status"))
 	if res.status == 0 {
 		res.status = http.StatusOK

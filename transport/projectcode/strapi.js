@@ -234,7 +234,60 @@
     if (s === null || (typeof s !== 'object' && typeof s !== 'function')) throw new Error('Lifecycle subscriber must be an object or a function');
     subscribers.push(s);
     return function () { var i = subscribers.indexOf(s); if (i >= 0) subscribers.splice(i, 1); };
-  } } };
+  } }, transaction: transaction, connection: notProvided('strapi.db.connection (knex, raw SQL)') };
+  // What the project's code may reach for and Quarry does not provide: a use answers
+  // NotImplementedError naming it (a 501), where undefined would be a TypeError (a 500).
+  function notProvided(what) {
+    function missing() { throw new errors.NotImplementedError(what + ' is not provided by Quarry'); }
+    return new Proxy(function () {}, {
+      get: function (t, k) { if (typeof k === 'symbol' || k === 'then') return undefined; return missing(); },
+      apply: missing, construct: missing
+    });
+  }
+  // strapi.db.transaction(cb) as @strapi/database 4.26 runs it: the entity service's and the
+  // query engine's reads and writes until it ends join one transaction (Strapi's async
+  // context; here, the script's calls while it is open), committed when cb resolves (its
+  // onCommit callbacks then) and rolled back when it throws (onRollback); commit() and
+  // rollback() end it early; nested, it is the outer one, which decides. Without cb it is
+  // { commit, rollback, get } and nothing joins it, as in Strapi, where only knex queries
+  // given its trx would. trx, the knex transaction itself, is not provided. Writes'
+  // after hooks and webhooks come once it commits.
+  var txOpen = null;
+  var trxStub = notProvided("strapi.db.transaction's trx (a knex transaction)");
+  function txFinish(t, commit) {
+    if (t.done) return;
+    t.done = true;
+    if (txOpen === t) txOpen = null;
+    call('db.transaction.end', { commit: commit });
+    var cbs = commit ? t.commitCbs : t.rollbackCbs;
+    t.commitCbs = []; t.rollbackCbs = [];
+    cbs.forEach(function (f) { f(); });
+  }
+  function transaction(cb) {
+    return async(function () {
+      // Without cb nothing runs in Strapi's async context of the transaction: the queries
+      // that follow are not in it, and only the knex transaction (get()) would be.
+      if (!cb) {
+        var none = function () { return async(function () {})(); };
+        return { commit: none, rollback: none, get: function () { return trxStub; } };
+      }
+      // One left open by an earlier run of this sandbox was rolled back when that run ended.
+      if (txOpen && !call('db.transaction.open')) txOpen = null;
+      var outer = txOpen, t = outer;
+      if (!outer) {
+        call('db.transaction.begin');
+        t = txOpen = { commitCbs: [], rollbackCbs: [], done: false };
+      }
+      var commit = function () { return async(function () { if (!outer) txFinish(t, true); })(); };
+      var rollback = function () { return async(function () { if (!outer) txFinish(t, false); })(); };
+      var params = { trx: trxStub, commit: commit, rollback: rollback,
+        onCommit: function (f) { if (!t.done) t.commitCbs.push(f); },
+        onRollback: function (f) { if (!t.done) t.rollbackCbs.push(f); } };
+      return Promise.resolve().then(function () { return cb(params); }).then(
+        function (res) { return commit().then(function () { return res; }); },
+        function (e) { return rollback().then(function () { throw e; }); });
+    })();
+  }
 
   // ---- registries: the project's controllers, services, policies, middlewares ----
   var files = host.files; // kind → name → file path
@@ -348,6 +401,38 @@
       // bcryptjs' compare: false for a wrong password, an error for arguments not strings.
       validatePassword: async(function (password, hash) {
         return call('plugin.users-permissions.user.validatePassword', [typeof password === 'string' ? password : { type: password === null ? 'object' : typeof password }, passwordHashArg(hash)]);
+      })
+    },
+    // i18n's locales service (reads; the locale writes are the admin's) and its content-types
+    // service's checks, as 4.26 has them: the query engine on plugin::i18n.locale and the
+    // plugin's core store (default_locale).
+    'i18n.locales': {
+      find: function (params) { return query('plugin::i18n.locale').findMany({ where: params === undefined ? {} : params }); },
+      findById: function (id) { return query('plugin::i18n.locale').findOne({ where: { id: id } }); },
+      findByCode: function (code) { return query('plugin::i18n.locale').findOne({ where: { code: code } }); },
+      count: function (params) { return query('plugin::i18n.locale').count({ where: params === undefined ? {} : params }); },
+      getDefaultLocale: function () { return strapi.store({ type: 'plugin', name: 'i18n' }).get({ key: 'default_locale' }); },
+      setIsDefault: async(function (locales) {
+        if (locales === null || locales === undefined) return locales;
+        return strapi.store({ type: 'plugin', name: 'i18n' }).get({ key: 'default_locale' }).then(function (def) {
+          if (Array.isArray(locales)) return locales.map(function (l) { return Object.assign({}, l, { isDefault: def === l.code }); });
+          return Object.assign({}, locales, { isDefault: def === locales.code });
+        });
+      }),
+      create: notProvided("strapi.plugin('i18n').service('locales').create"),
+      update: notProvided("strapi.plugin('i18n').service('locales').update"),
+      delete: notProvided("strapi.plugin('i18n').service('locales').delete"),
+      setDefaultLocale: notProvided("strapi.plugin('i18n').service('locales').setDefaultLocale")
+    },
+    'i18n.content-types': {
+      isLocalizedContentType: function (model) { return !!(model && model.pluginOptions && model.pluginOptions.i18n && model.pluginOptions.i18n.localized === true); },
+      getValidLocale: async(function (locale) {
+        var svc = pluginService('i18n', 'locales');
+        if (locale === null || locale === undefined) return svc.getDefaultLocale();
+        return svc.findByCode(locale).then(function (found) {
+          if (!found) throw new errors.ApplicationError('Locale not found');
+          return locale;
+        });
       })
     },
     'email.email': {
@@ -550,6 +635,135 @@
     return box;
   }
 
+  // ---- strapi.eventHub: Strapi's event hub ----
+  // The sandbox that runs bootstrap() holds the real hub, Strapi's (@strapi/strapi's
+  // services/event-hub.js): the listeners register() and bootstrap() add live there, and
+  // Quarry keeps that sandbox to run them for every event, one event at a time. The pooled
+  // sandboxes replay register() and bootstrap() dry, where adding a listener does nothing;
+  // their emit hands the event to the kept sandbox through the host and settles as its
+  // listeners did. Adding or removing a listener while serving a request is refused: it would
+  // live in one pooled sandbox only.
+  function createEventHub() {
+    var listeners = new Map();
+    var defaultSubscriber = async function (eventName) {
+      var args = Array.prototype.slice.call(arguments, 1);
+      if (listeners.has(eventName)) {
+        for (var listener of listeners.get(eventName)) {
+          await listener.apply(undefined, args);
+        }
+      }
+    };
+    var subscribers = [defaultSubscriber];
+    var hub = {
+      emit: async function (eventName) {
+        var args = Array.prototype.slice.call(arguments, 1);
+        for (var subscriber of subscribers) {
+          await subscriber.apply(undefined, [eventName].concat(args));
+        }
+      },
+      subscribe: function (subscriber) {
+        subscribers.push(subscriber);
+        return function () { hub.unsubscribe(subscriber); };
+      },
+      unsubscribe: function (subscriber) {
+        var i = subscribers.indexOf(subscriber);
+        if (i >= 0) subscribers.splice(i, 1);
+      },
+      on: function (eventName, listener) {
+        if (!listeners.has(eventName)) listeners.set(eventName, [listener]);
+        else listeners.get(eventName).push(listener);
+        return function () { hub.off(eventName, listener); };
+      },
+      off: function (eventName, listener) {
+        listeners.get(eventName).splice(listeners.get(eventName).indexOf(listener), 1);
+      },
+      once: function (eventName, listener) {
+        return hub.on(eventName, async function () {
+          hub.off(eventName, listener);
+          return listener.apply(undefined, arguments);
+        });
+      },
+      destroy: function () { listeners.clear(); subscribers.length = 0; return this; },
+      removeListener: function (eventName, listener) { return hub.off(eventName, listener); },
+      removeAllListeners: function () { return hub.destroy(); },
+      addListener: function (eventName, listener) { return hub.on(eventName, listener); }
+    };
+    // What Quarry needs to know of the hub: the events some listener waits for, and whether
+    // a subscriber other than the listeners' sees every event.
+    var listened = function () {
+      var names = [];
+      listeners.forEach(function (list, name) { if (list.length > 0) names.push(String(name)); });
+      return { names: names, all: subscribers.length > 1 || subscribers[0] !== defaultSubscriber };
+    };
+    return { hub: hub, listened: listened };
+  }
+  var realHub = createEventHub();
+  var hubInflight = 0; // events raised inside the kept sandbox's run, not yet settled
+  var eventHub = {};
+  ['on', 'once', 'addListener', 'subscribe', 'off', 'removeListener', 'unsubscribe', 'destroy', 'removeAllListeners'].forEach(function (k) {
+    eventHub[k] = function () {
+      if (booting) return realHub.hub[k].apply(realHub.hub, arguments);
+      if (dry || registering) return k === 'destroy' || k === 'removeAllListeners' ? eventHub : function () {}; // the kept sandbox's
+      throw new errors.NotImplementedError('strapi.eventHub.' + k + ' while serving a request: Quarry runs the listeners register() and bootstrap() add, in the sandbox that ran bootstrap()');
+    };
+  });
+  eventHub.emit = function (name) {
+    if (booting) return realHub.hub.emit.apply(realHub.hub, arguments);
+    var args = Array.prototype.slice.call(arguments, 1);
+    return async(function () { call('eventHub.emit', { name: String(name), args: hubEncode(args) }); })();
+  };
+  // hubEncode is an event's arguments as they cross to the kept sandbox: JSON, with Dates
+  // kept as Dates; a function in them cannot cross.
+  function hubEncode(args) {
+    return JSON.stringify(args, function (k, v) {
+      var orig = this[k];
+      if (orig instanceof Date) return { $quarryDate: isNaN(orig.getTime()) ? null : orig.toISOString() };
+      if (typeof orig === 'function' || typeof orig === 'symbol') {
+        throw new errors.NotImplementedError('strapi.eventHub.emit with a ' + typeof orig + ' in its arguments: Quarry hands them to the listeners as JSON');
+      }
+      return v;
+    });
+  }
+  function hubDecode(text) {
+    var args = JSON.parse(text, function (k, v) {
+      if (v && typeof v === 'object' && !Array.isArray(v) && '$quarryDate' in v && Object.keys(v).length === 1) return new Date(v.$quarryDate === null ? NaN : v.$quarryDate);
+      return v;
+    });
+    return Array.isArray(args) ? args : [];
+  }
+  function hubFailure(box, e) {
+    var f = formatError(e);
+    if (f) box.json = JSON.stringify(f.body);
+    else box.internal = describe(e);
+  }
+  // hubDispatch runs the listeners of one event in the kept sandbox, as Strapi's emit does
+  // (each listener awaited in turn, then the subscribers); its box settles when they and the
+  // events their writes raised have.
+  function hubDispatch(name, argsJSON) {
+    var box = { done: false };
+    Object.defineProperty(box, 'state', { get: function () { return box.done && hubInflight === 0 ? 'done' : 'pending'; } });
+    try {
+      realHub.hub.emit.apply(realHub.hub, [name].concat(hubDecode(argsJSON)))
+        .then(function () { box.done = true; }, function (e) { box.done = true; hubFailure(box, e); });
+    } catch (e) { box.done = true; hubFailure(box, e); }
+    return box;
+  }
+  // hubFire starts the listeners of an event a write made inside the kept sandbox's own run
+  // raised (a listener's write, bootstrap()'s, a cron job's): not awaited, as Strapi's entity
+  // service does not await its emit; a failure is logged, as Node reports a rejection no one
+  // handles.
+  function hubFire(name, argsJSON) {
+    hubInflight++;
+    var settled = function () { hubInflight--; };
+    var failed = function (e) { settled(); logger('error')('strapi.eventHub listener of ' + name + ' failed: ' + describe(e)); };
+    try {
+      realHub.hub.emit.apply(realHub.hub, [name].concat(hubDecode(argsJSON))).then(settled, failed);
+    } catch (e) { failed(e); }
+  }
+  function hubListened() { return JSON.stringify(realHub.listened()); }
+  // hubIdle: no event raised inside the kept sandbox's run is still running its listeners.
+  function hubIdle() { return hubInflight === 0; }
+
   // ---- strapi.store: Strapi's core store (strapi_core_store_settings) ----
   // Keys are `<type>_<name>_<key>` as Strapi's store spells them (get's type defaults to
   // 'core', set's and delete's to nothing, written "undefined" as Strapi writes it).
@@ -656,7 +870,8 @@
     plugins: new Proxy({}, { get: function (t, k) { return typeof k === 'string' ? plugin(k) : undefined; } }),
     dirs: { app: { root: host.root, src: host.root + '/src' }, dist: { root: host.root, src: host.root + '/src' } },
     cron: cron,
-    server: server
+    server: server,
+    eventHub: eventHub
   };
 
   // ---- response transform (Strapi's transformResponse) ----
@@ -735,6 +950,7 @@
           return this.transformResponse(await this.sanitizeOutput(e, ctx));
         }),
         update: nativeOr('update', async function (ctx, svc) {
+          noForm(ctx, uid, 'update');
           var body = (ctx.request.body || {});
           if (!isObj(body.data)) throw new errors.ValidationError('Missing "data" payload in the request body');
           var data = await this.sanitizeInput(body.data, ctx);
@@ -763,6 +979,7 @@
         create: nativeOr('create', async function (ctx, svc) {
           await this.validateQuery(ctx);
           var q = await this.sanitizeQuery(ctx);
+          noForm(ctx, uid, 'create');
           var body = (ctx.request.body || {});
           if (!isObj(body.data)) throw new errors.ValidationError('Missing "data" payload in the request body');
           var data = await this.sanitizeInput(body.data, ctx);
@@ -772,6 +989,7 @@
         update: nativeOr('update', async function (ctx, svc) {
           await this.validateQuery(ctx);
           var q = await this.sanitizeQuery(ctx);
+          noForm(ctx, uid, 'update');
           var body = (ctx.request.body || {});
           if (!isObj(body.data)) throw new errors.ValidationError('Missing "data" payload in the request body');
           var data = await this.sanitizeInput(body.data, ctx);
@@ -787,6 +1005,15 @@
       };
     }
     return Object.assign(Object.create(proto), ctrl);
+  }
+  // noForm refuses a multipart write reaching Strapi's controller steps in the sandbox (a
+  // model whose read hooks run, or whose service the project replaced): Strapi's parseBody
+  // reads its JSON data field and hands its files to the entity service, which uploads them
+  // and reads the entry again through findOne; Quarry's entity service writes no files.
+  function noForm(ctx, uid, action) {
+    if (ctx.is && ctx.is('multipart')) {
+      throw new errors.NotImplementedError('a multipart/form-data ' + action + ' of ' + uid + ' through Strapi\'s controller steps (its entity service uploads the files) is not run by Quarry; send JSON');
+    }
   }
   function serviceMethod(action) {
     return action;
@@ -951,6 +1178,123 @@
   };
   Object.defineProperty(responseProto, 'body', { get: function () { return this.__ctx.body; }, set: function (v) { this.__ctx.body = v; } });
   Object.defineProperty(responseProto, 'status', { get: function () { return this.__ctx.status; }, set: function (v) { this.__ctx.status = v; } });
+  // ---- Koa's redirect, attachment, append/remove/vary, accepts, href/origin/search ----
+  function encodeUrl(url) { // the encodeurl package (1.0)
+    return String(url).replace(/([\uD800-\uDBFF][\uDC00-\uDFFF])|[\uD800-\uDFFF]/g, function (m, pair) { return pair || '\uFFFD'; })
+      .replace(/(?:[^\x21\x25\x26-\x3B\x3D\x3F-\x5B\x5D\x5F\x61-\x7A\x7E]+|%+(?![0-9A-Fa-f]{2})){1,1024}/g, encodeURI);
+  }
+  function escapeHtml(s) {
+    return String(s).replace(/[&<>"']/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]; });
+  }
+  var redirectStatuses = { 300: true, 301: true, 302: true, 303: true, 305: true, 307: true, 308: true };
+  var shortTypes = { html: 'text/html', text: 'text/plain', json: 'application/json', xml: 'application/xml', urlencoded: 'application/x-www-form-urlencoded', form: 'application/x-www-form-urlencoded', multipart: 'multipart/*' };
+  // accepts (negotiator's media types, simplified): with no Accept header every type is;
+  // otherwise the type the client weighs most among those asked, false for none.
+  function accepts() {
+    var types = Array.prototype.concat.apply([], arguments).map(String);
+    var header = this.headers.accept;
+    var ranges = header ? String(header).split(',').map(function (part) {
+      var bits = part.trim().split(';'), q = 1;
+      bits.slice(1).forEach(function (b) { var kv = b.trim().split('='); if (kv[0] === 'q') q = parseFloat(kv[1]); });
+      var mt = bits[0].trim().toLowerCase().split('/');
+      return { type: mt[0], sub: mt[1] || '*', q: isNaN(q) ? 0 : q };
+    }).filter(function (r) { return r.type; }) : null;
+    if (types.length === 0) return ranges ? ranges.filter(function (r) { return r.q > 0; }).map(function (r) { return r.type + '/' + r.sub; }) : ['*/*'];
+    if (!ranges) return types[0];
+    var best = false, bestQ = 0;
+    types.forEach(function (t) {
+      var full = (shortTypes[t] || (t.indexOf('/') < 0 ? 'application/' + t : t)).toLowerCase().split('/');
+      var q = -1, spec = -1;
+      ranges.forEach(function (r) {
+        var s2 = r.type === full[0] && r.sub === full[1] ? 2 : r.type === full[0] && r.sub === '*' ? 1 : r.type === '*' ? 0 : -1;
+        if (s2 > spec) { spec = s2; q = r.q; }
+      });
+      if (q > bestQ) { best = t; bestQ = q; }
+    });
+    return best;
+  }
+  var mimeByExt = { '.csv': 'text/csv', '.txt': 'text/plain', '.html': 'text/html', '.htm': 'text/html', '.json': 'application/json',
+    '.xml': 'application/xml', '.pdf': 'application/pdf', '.zip': 'application/zip', '.png': 'image/png', '.jpg': 'image/jpeg',
+    '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.svg': 'image/svg+xml', '.webp': 'image/webp', '.ics': 'text/calendar',
+    '.js': 'application/javascript', '.css': 'text/css', '.md': 'text/markdown', '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
+  function typeOfExt(name) {
+    var m = /(\.[^./\\]+)$/.exec(String(name).toLowerCase());
+    var t = m && mimeByExt[m[1]];
+    if (!t) return undefined;
+    return /^text\/|^application\/(json|javascript|xml)$/.test(t) ? t + '; charset=utf-8' : t;
+  }
+  // content-disposition (0.5): the base name quoted when it is Latin-1 text, with filename*
+  // (UTF-8, percent-encoded) and a Latin-1 fallback ('?' for the rest) when it is not.
+  function contentDisposition(filename) {
+    if (filename === undefined) return 'attachment';
+    var name = String(filename).split(/[\\/]/).pop();
+    var quote = function (v) { return '"' + v.replace(/([\\"])/g, '\\$1') + '"'; };
+    var isText = /^[\x20-\x7e\x80-\xff]+$/.test(name);
+    var fallback = name.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+    var hasFallback = fallback !== name;
+    var out = 'attachment';
+    if (isText || hasFallback) out += '; filename=' + quote(hasFallback ? fallback : name);
+    if (hasFallback || !isText || /%[0-9A-Fa-f]{2}/.test(name)) {
+      out += "; filename*=UTF-8''" + encodeURIComponent(name).replace(/[\x00-\x20"'()*,/:;<=>?@[\\\]{}\x7f]/g, function (c) { return '%' + c.charCodeAt(0).toString(16).toUpperCase(); });
+    }
+    return out;
+  }
+  var koaResponse = {
+    redirect: function (url, alt) {
+      var ctx = this.__ctx || this;
+      if (url === 'back') {
+        var ref = ctx.request.headers.referrer || ctx.request.headers.referer, back;
+        if (ref) { var u = new URL(ref, ctx.href); if (u.host === ctx.host) back = ref; }
+        url = back || alt || '/';
+      }
+      if (/^https?:\/\//i.test(url)) url = new URL(url).toString();
+      setHeader(ctx.__res, 'Location', encodeUrl(url));
+      if (!redirectStatuses[ctx.__res.status]) ctx.status = 302;
+      if (ctx.accepts('html')) {
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = 'Redirecting to ' + escapeHtml(url) + '.';
+        return;
+      }
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = 'Redirecting to ' + url + '.';
+    },
+    attachment: function (filename) {
+      var ctx = this.__ctx || this;
+      if (filename) { var t = typeOfExt(filename); if (t) setHeader(ctx.__res, 'content-type', t); }
+      setHeader(ctx.__res, 'Content-Disposition', contentDisposition(filename));
+    },
+    append: function (field, val) {
+      var res = (this.__ctx || this).__res, prev = res.headers[String(field).toLowerCase()];
+      if (prev) val = Array.isArray(prev) ? prev.concat(val) : [prev].concat(val);
+      setHeader(res, field, val);
+    },
+    remove: function (field) {
+      var res = (this.__ctx || this).__res, k = String(field).toLowerCase();
+      delete res.headers[k];
+      (res.removed || (res.removed = [])).push(k);
+    },
+    vary: function (field) {
+      var res = (this.__ctx || this).__res, cur = res.headers.vary;
+      var list = cur ? String(cur).split(/\s*,\s*/) : [];
+      if (list.indexOf('*') >= 0) return;
+      String(field).split(/\s*,\s*/).forEach(function (f) {
+        if (f === '*') { list = ['*']; return; }
+        if (!list.some(function (x) { return x.toLowerCase() === f.toLowerCase(); })) list.push(f);
+      });
+      res.headers.vary = list.join(', ');
+    }
+  };
+  function origin() { return this.protocol + '://' + this.host; }
+  function href() { return /^https?:\/\//i.test(this.originalUrl || '') ? this.originalUrl : this.origin + (this.originalUrl === undefined ? this.url : this.originalUrl); }
+  function search() { var q = this.__req.querystring; return q ? '?' + q : ''; }
+  Object.keys(koaResponse).forEach(function (k) { ctxProto[k] = koaResponse[k]; responseProto[k] = koaResponse[k]; });
+  ctxProto.accepts = function () { return accepts.apply(this.request, arguments); };
+  requestProto.accepts = accepts;
+  [ctxProto, requestProto].forEach(function (proto) {
+    Object.defineProperty(proto, 'origin', { get: origin, configurable: true });
+    Object.defineProperty(proto, 'href', { get: href, configurable: true });
+    Object.defineProperty(proto, 'search', { get: search, set: ownSetter('search'), configurable: true });
+  });
   var userProp = {
     enumerable: true, configurable: true,
     get: function () {
@@ -1023,7 +1367,9 @@
   // without a descriptor object for each of a request's internals.
   var hidden = host.hidden;
   function makeCtx(req) {
-    var res = { status: undefined, body: undefined, raw: null, headers: {} };
+    // The response's headers start as the middlewares before the route left them (CORS'
+    // Vary: Origin, X-Powered-By, the security headers), as Koa's ctx.response has them.
+    var res = { status: undefined, body: undefined, raw: null, headers: req.resHeaders ? JSON.parse(req.resHeaders) : {} };
     if (!req.query) req.query = {};
     var state = { route: req.route };
     if (req.authKind !== undefined) Object.defineProperty(state, 'auth', authProp);
@@ -1676,6 +2022,7 @@
   function finish(box, ctx) {
     var res = ctx.__res;
     box.headers = res.headers;
+    if (res.removed) box.removed = res.removed.join('\n');
     if (res.raw !== null) { box.status = res.status || 200; box.raw = res.raw; return; }
     box.status = ctx.status;
     var b = res.body;
@@ -1831,12 +2178,7 @@
       'traverseEntity', 'webhook', 'hooks', 'template', 'templateConfiguration', 'setCreatorFields', 'providerFactory',
       'convertQueryParams', 'file', 'nameToSlug', 'nameToCollectionName', 'toRegressedEnumValue', 'joinBy', 'getConfigUrls',
       'getAbsoluteAdminUrl', 'getAbsoluteServerUrl', 'isOperator', 'isOperatorOfType', 'parseType', 'getCommonPath'].forEach(function (name) {
-      if (u[name] !== undefined) return;
-      function missing() { throw new errors.NotImplementedError("@strapi/utils' " + name + ' is not provided by Quarry'); }
-      u[name] = new Proxy(function () {}, {
-        get: function (t, k) { if (typeof k === 'symbol' || k === 'then') return undefined; return missing(); },
-        apply: missing, construct: missing
-      });
+      if (u[name] === undefined) u[name] = notProvided("@strapi/utils' " + name);
     });
   }
   function guardAllocations(max) {
@@ -2839,7 +3181,8 @@
   }
 
   var factories = { createCoreController: createCoreController, createCoreService: createCoreService, createCoreRouter: createCoreRouter };
-  return { strapi: strapi, factories: factories, serve: serve, hook: hook, bootstrap: bootstrap, cronList: cronList, cronRun: cronRun, subscribers: subscribers, transformResponse: transformResponse,
+  return { strapi: strapi, factories: factories, serve: serve, hook: hook, bootstrap: bootstrap, cronList: cronList, cronRun: cronRun,
+    hubDispatch: hubDispatch, hubFire: hubFire, hubListened: hubListened, hubIdle: hubIdle, subscribers: subscribers, transformResponse: transformResponse,
     graphqlExtensions: graphqlExtensions, resolveGraphQL: resolveGraphQL, middlewareGraphQL: middlewareGraphQL, generatedGraphQL: generatedGraphQL,
     authUser: authUser };
 })

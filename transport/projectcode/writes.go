@@ -28,6 +28,9 @@ type Writer interface {
 	UpdateMany(ctx context.Context, m *schemas.Model, ids []int64, data map[string]any) (int64, error)
 	DeleteMany(ctx context.Context, m *schemas.Model, ids []int64) (int64, error)
 	CreateMany(ctx context.Context, m *schemas.Model, rows []map[string]any) ([]int64, error)
+	// Begin opens a write transaction (strapi.db.transaction) that end commits or rolls
+	// back: see planner/write.Service.Begin.
+	Begin(ctx context.Context) (context.Context, func(ctx context.Context, commit bool) error, error)
 }
 
 // vmKey carries, in a request's context, the sandbox its script runs in: a write that
@@ -45,6 +48,9 @@ func (rt *Runtime) write(c *call, style jsquery.Style, op string, a readArgs) ([
 	}
 	m, _ := rt.model(a.UID)
 	q := &ir.Query{Model: m.UID, Via: ir.ViaEntityService}
+	if style == jsquery.QueryEngine {
+		q.Via = ir.ViaQueryEngine // announces no entry.* event to the eventHub listeners
+	}
 	readParams := a.Params
 	switch op {
 	case "create":
@@ -113,7 +119,9 @@ func readBackOf(ctx context.Context, l *write.Lifecycle) json.RawMessage {
 	if !ok || l.Params == nil || rb.q.Model != l.Model.UID || rb.q.Op != l.Params.Op {
 		return nil
 	}
-	if l.Params != rb.q && rb.q.ID != l.Params.ID {
+	// A single type's write names no id (the write path finds its entry): its hooks' params
+	// do, and are the write's.
+	if l.Params != rb.q && rb.q.ID != l.Params.ID && !(rb.q.ID == "" && l.Model.Kind == schemas.SingleType) {
 		return nil
 	}
 	return rb.params
@@ -291,11 +299,14 @@ func (rt *Runtime) After(ctx context.Context, l *write.Lifecycle) error {
 // HasLifecycles says whether some model has a lifecycles file Quarry runs.
 func (rt *Runtime) HasLifecycles() bool {
 	// Not init: the server sets the runtime's services after asking, before the first request.
-	return len(projectFiles(rt.Dir)["lifecycles"]) > 0 || len(rt.PluginLifecycles) > 0 || rt.Subscriptions > 0
+	return len(projectFiles(rt.Dir)["lifecycles"]) > 0 || len(rt.PluginLifecycles) > 0 || rt.Subscriptions > 0 || rt.EventHub
 }
 
 func (rt *Runtime) runHook(ctx context.Context, l *write.Lifecycle) error {
 	rt.init()
+	if err := rt.hubGuard(l); err != nil {
+		return err
+	}
 	if rt.files["lifecycles"][l.Model.UID] == "" && rt.Subscriptions == 0 {
 		return nil
 	}
@@ -495,7 +506,7 @@ func (rt *Runtime) Bootstrap(ctx context.Context, limit time.Duration) error {
 		return err
 	}
 	c := &call{ctx: ctx, who: ir.System, route: "bootstrap()"}
-	c.ctx = context.WithValue(ctx, vmKey{}, v)
+	c.ctx = context.WithValue(context.WithValue(ctx, vmKey{}, v), keptKey{}, v)
 	v.cur = c
 	var res struct{ state, err string }
 	rt.heap.enter(v)
@@ -506,20 +517,27 @@ func (rt *Runtime) Bootstrap(ctx context.Context, limit time.Duration) error {
 			return err
 		}
 		box := b.ToObject(r)
-		if err := v.js.Settle(ctx, func() bool { return boxString(box, "state") != "pending" }); err != nil {
+		// The listeners of the events its writes raised run on before it ends.
+		if err := v.js.Settle(ctx, func() bool { return boxString(box, "state") != "pending" && v.idle() }); err != nil {
 			return err
 		}
 		res.state, res.err = boxString(box, "state"), boxString(box, "error")
 		return nil
 	})
 	rt.heap.leave(v)
+	rt.closeTx(c)
 	switch {
 	case err != nil:
-		return fmt.Errorf("bootstrap(): %w", jseval.JSError(err))
+		err = fmt.Errorf("bootstrap(): %w", jseval.JSError(err))
 	case res.state != "done":
-		return errors.New("bootstrap() did not finish: it waits on something that never comes")
+		err = errors.New("bootstrap() did not finish: it waits on something that never comes")
 	case res.err != "":
-		return fmt.Errorf("bootstrap(): %s", res.err)
+		err = fmt.Errorf("bootstrap(): %s", res.err)
 	}
-	return rt.keepForCron(v)
+	if err != nil {
+		// Its listeners may be missing: the writes they would see are refused.
+		rt.hubLost(err.Error())
+		return err
+	}
+	return rt.keep(v)
 }

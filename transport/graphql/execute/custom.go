@@ -229,6 +229,12 @@ func (x *execution) customMeta(f *pg.Field, info any, p *path) done {
 		x.fieldError(err, f, p)
 		return failed
 	}
+	// entityService.count of a localized type without a locale counts the default
+	// locale's entries (i18n's decorator), as the list did.
+	if err := x.h.localize.ReadLocale(x.ctx, m, q); err != nil {
+		x.fieldError(err, f, p)
+		return failed
+	}
 	t := true
 	q.Pagination.WithCount = &t
 	pl, err := x.h.planner.Read(q, x.caller)

@@ -85,4 +85,38 @@ module.exports = {
     await utils.validateYupSchema(schema)(ctx.query);
     ctx.body = { ok: true };
   },
+
+  // Short links: a redirect to where ?to says.
+  async go(ctx) {
+    ctx.redirect(ctx.query.to || '/');
+  },
+
+  // Back where the visitor came from (the same site only), permanently.
+  async back(ctx) {
+    ctx.status = 301;
+    ctx.redirect('back', '/fallback');
+  },
+
+  async exportNotes(ctx) {
+    ctx.attachment(ctx.query.name || 'notes export.csv');
+    ctx.body = 'id,title\n1,first\n';
+  },
+
+  async negotiate(ctx) {
+    ctx.append('X-Trace', 'a');
+    ctx.append('X-Trace', 'b');
+    ctx.vary('Accept');
+    ctx.vary('Origin, accept');
+    ctx.set('X-Gone', '1');
+    ctx.remove('X-Gone');
+    ctx.body = {
+      html: ctx.accepts('html'),
+      json: ctx.accepts('json'),
+      best: ctx.accepts(['html', 'json']),
+      request: ctx.request.accepts('text/plain'),
+      path: ctx.href.slice(ctx.origin.length),
+      search: ctx.search,
+      protocol: ctx.origin.split(':')[0],
+    };
+  },
 };

@@ -9,5 +9,9 @@ module.exports = {
     { method: 'GET', path: '/session/helpers', handler: 'session.helpers' },
     { method: 'POST', path: '/session/form', handler: 'session.form' },
     { method: 'GET', path: '/session/validate', handler: 'session.validate' },
+    { method: 'GET', path: '/session/go', handler: 'session.go' },
+    { method: 'GET', path: '/session/back', handler: 'session.back' },
+    { method: 'GET', path: '/session/export', handler: 'session.exportNotes' },
+    { method: 'GET', path: '/session/negotiate', handler: 'session.negotiate' },
   ],
 };
