@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,9 @@ type ownCodeStep struct {
 	// StatusOnly compares only the status: the answer holds what differs by nature (an
 	// uploaded file's hash and URL).
 	StatusOnly bool
+	// Keep names values of the step's JSON answer (by a dotted path, "0.url") that later
+	// steps' paths use as {name}: a stored file's url, whose hash is random.
+	Keep map[string]string
 }
 
 // instead is the answer Quarry gives in place of the recorded one, and why.
@@ -154,6 +158,7 @@ type ownCodeClient struct {
 	srv  *server
 	jwts map[string]string
 	jar  []*http.Cookie
+	vars map[string]string // the values steps kept (ownCodeStep.Keep)
 }
 
 // jwtCookieMask hides the value of a cookie holding a JWT, and of its signature, which change
@@ -183,6 +188,34 @@ func cookieLines(h http.Header) string {
 	return b.String()
 }
 
+// uploadHash is the random part of a stored file's hash (name_0123456789): masked, as the
+// times are, so that answers naming stored files compare.
+var uploadHash = regexp.MustCompile(`_[0-9a-f]{10}\b`)
+
+// keptValue reads a dotted path ("0.url") of a JSON answer; "" when it is not a string there.
+func keptValue(body []byte, path string) string {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return ""
+	}
+	for _, k := range strings.Split(path, ".") {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[k]
+		case []any:
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(x) {
+				return ""
+			}
+			v = x[i]
+		default:
+			return ""
+		}
+	}
+	s, _ := v.(string)
+	return s
+}
+
 func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 	t.Helper()
 	method := st.Method
@@ -209,6 +242,13 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 	if st.Form != nil {
 		body, ct = formBody(t, st.Form)
 	}
+	path := st.Path
+	for k, v := range c.vars {
+		path = strings.ReplaceAll(path, "{"+k+"}", v)
+	}
+	if strings.Contains(path, "{") {
+		t.Fatalf("step %q: %s names a value no step kept", st.Name, path)
+	}
 	var extra http.Header
 	if st.Cookies || st.Cookie != "" {
 		var parts []string
@@ -229,7 +269,7 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 		}
 		extra.Set(st.Header[0], st.Header[1])
 	}
-	status, b, hdr := c.srv.sendHeader(t, token, method, st.Path, ct, body, extra)
+	status, b, hdr := c.srv.sendHeader(t, token, method, path, ct, body, extra)
 	for _, name := range st.Headers {
 		if v := hdr.Values(name); len(v) > 0 {
 			// Latin-1 bytes (as Node writes headers) as the recording's JSON kept them.
@@ -252,6 +292,16 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 			}
 		}
 	}
+	for k, p := range st.Keep {
+		v := keptValue(b, p)
+		if v == "" {
+			t.Fatalf("step %q: no %s in %d %s", st.Name, p, status, b)
+		}
+		if c.vars == nil {
+			c.vars = map[string]string{}
+		}
+		c.vars[k] = v
+	}
 	if st.Register != "" {
 		var out struct {
 			JWT string `json:"jwt"`
@@ -261,7 +311,7 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 		}
 		c.jwts[st.Register] = out.JWT
 	}
-	return status, mask(jwtMask.ReplaceAllString(string(b), `"jwt":"<jwt>"`)) + cookies
+	return status, uploadHash.ReplaceAllString(mask(jwtMask.ReplaceAllString(string(b), `"jwt":"<jwt>"`)), "_<hash>") + cookies
 }
 
 // TestOwnCode runs a project with code of its own (testdata/projects/owncode: an owner

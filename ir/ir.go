@@ -35,9 +35,10 @@ const (
 	// a draft unless Data gives publishedAt; the event carries the entry as Fields and
 	// Populate read it.
 	ViaEntityService
-	// ViaQueryEngine is strapi.db.query called by the project's code: the entity service's
-	// defaults, but Strapi's query engine announces no entry.* event, so the project's
-	// eventHub listeners do not see it.
+	// ViaQueryEngine is strapi.db.query(uid), as the project's code and Strapi's plugins call
+	// it (the upload service's remove): the entity service's defaults, the lifecycle hooks
+	// run, but no entry.* event is announced — neither the eventHub listeners nor the
+	// webhooks see it (the entity service emits them, not the query engine).
 	ViaQueryEngine
 )
 
@@ -205,7 +206,7 @@ type PopulateOn struct {
 
 var (
 	opNames     = [...]string{"findMany", "findOne", "create", "update", "delete", "createLocalization"}
-	viaNames    = [...]string{"rest", "graphql", "entityService"}
+	viaNames    = [...]string{"rest", "graphql", "entityService", "queryEngine"}
 	filterNames = [...]string{"and", "or", "not", "cond", "relation"}
 	valueNames  = [...]string{"null", "string", "number", "bool"}
 )

@@ -439,6 +439,29 @@ func (s *Server) files(ctx context.Context, ids []int64) (json.RawMessage, error
 	return bytes.Clone(b.Bytes()), nil
 }
 
+// fileWrite runs a write of the file model for the upload service the project's code
+// calls, through the one write path as the system, and answers the entry flat as the
+// entity service returns it (as the model's after hook left it, when one read it back).
+func (s *Server) fileWrite(ctx context.Context, q *ir.Query) (json.RawMessage, error) {
+	ws := s.WriteService()
+	if ws == nil {
+		return nil, &apierror.Error{Status: http.StatusNotImplemented, Name: "NotImplementedError", Message: "writes from the project's code are not available"}
+	}
+	res, err := ws.Apply(ctx, q, ir.System)
+	if err != nil {
+		return nil, err
+	}
+	if res.Hooked != nil {
+		return res.Hooked, nil
+	}
+	if res.Entry == nil || res.Plan == nil {
+		return json.RawMessage("null"), nil
+	}
+	var b envelope.Buf
+	b.FlatEntry(res.Plan.Root, res.Entry)
+	return bytes.Clone(b.Bytes()), nil
+}
+
 // capture keeps a response in memory, as the string the project's code receives (a
 // strings.Builder hands it over without a copy).
 type capture struct {

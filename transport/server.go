@@ -183,7 +183,9 @@ func (s *Server) Handler() http.Handler {
 			s.Code.Services["email.email"] = email.ProjectService{Mailer: s.Mailer, Log: s.Log}
 		}
 		if s.Upload != nil {
-			s.Code.Services["upload.upload"] = upload.ProjectService{Upload: s.Upload, Read: s.files}
+			s.Code.Services["upload.upload"] = upload.ProjectService{Upload: s.Upload, Read: s.files, Write: s.fileWrite,
+				// s.inline is made with the routes, below.
+				AfterCommit: func(ctx context.Context, fn func(context.Context) error) error { return s.inline.AfterCommit(ctx, fn) }}
 		}
 	}
 	if s.Code != nil && s.Routes != nil && s.Routes.AuthUser && s.Auth.FetchUser == nil {

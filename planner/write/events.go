@@ -175,7 +175,7 @@ func (s *Service) announce(ctx context.Context, ps []pending) error {
 				continue // Strapi's hub stops before the webhook runner's listener
 			}
 		}
-		if s.Announcer != nil && (ev.Entry != nil || ev.JSON != nil) {
+		if s.Announcer != nil && (ev.Entry != nil || ev.JSON != nil) && (ev.Params == nil || ev.Params.Via != ir.ViaQueryEngine) {
 			s.Announcer.Announce(ctx, *ev)
 		}
 	}

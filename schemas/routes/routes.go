@@ -136,8 +136,8 @@ type Model struct {
 	// extAdded are the policies and middlewares plugin extensions add under names of their
 	// own ("middlewares plugin::users-permissions.cookieJwt" → the extension's file): the
 	// project's code, which config/middlewares and routes may name.
-	extAdded map[string]string
-	subscribed   map[string]bool // files whose lifecycle subscriptions were recorded
+	extAdded   map[string]string
+	subscribed map[string]bool // files whose lifecycle subscriptions were recorded
 	// AppMiddlewares are the project's own app-level middlewares (config/middlewares), which
 	// Quarry runs around every content-API and GraphQL request.
 	AppMiddlewares []AppMiddleware

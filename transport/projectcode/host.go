@@ -256,6 +256,11 @@ func (rt *Runtime) read(c *call, style jsquery.Style, op string, m *schemas.Mode
 	if err != nil {
 		return nil, err
 	}
+	if rt.populatesRelated(m, q.Populate, 0) {
+		// The files' related entries (a morph relation) are read by the upload plugin's
+		// routes alone; the planner would leave them out of the answer without a word.
+		return nil, &apierror.Error{Status: 501, Name: "NotImplementedError", Message: "populate of plugin::upload.file's related entries in the project's code is not provided by Quarry"}
+	}
 	one := false
 	switch {
 	case op == "findOne" && style == jsquery.EntityService && m.Kind != schemas.SingleType:
@@ -597,6 +602,38 @@ func orderedValue(dec *json.Decoder) (any, error) {
 		return list, err
 	}
 	return tok, nil
+}
+
+// populatesRelated reports whether pop, populating m, populates the related entries of
+// files (their morph relation) at any level: under m itself when m is the file model, or
+// under a media attribute, a relation, a component or a dynamic zone's component.
+func (rt *Runtime) populatesRelated(m *schemas.Model, pop *ir.Populate, depth int) bool {
+	if m == nil || pop == nil || depth > 32 {
+		return false
+	}
+	if m.UID == schemas.FileUID && (pop.All || pop.Find("related") != nil) {
+		return true
+	}
+	for _, f := range pop.Children {
+		a, ok := m.Attr(f.Field)
+		if !ok {
+			continue
+		}
+		if a.Target != nil && rt.populatesRelated(a.Target, f.Populate, depth+1) {
+			return true
+		}
+		for _, c := range a.Components {
+			if rt.populatesRelated(c, f.Populate, depth+1) {
+				return true
+			}
+		}
+		for _, on := range f.On {
+			if c, ok := rt.model(on.Component); ok && on.Field != nil && rt.populatesRelated(c, on.Field.Populate, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (rt *Runtime) model(uid string) (*schemas.Model, bool) {

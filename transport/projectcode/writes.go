@@ -49,7 +49,9 @@ func (rt *Runtime) write(c *call, style jsquery.Style, op string, a readArgs) ([
 	m, _ := rt.model(a.UID)
 	q := &ir.Query{Model: m.UID, Via: ir.ViaEntityService}
 	if style == jsquery.QueryEngine {
-		q.Via = ir.ViaQueryEngine // announces no entry.* event to the eventHub listeners
+		// The query engine's writes run the hooks but announce no entry.* event (no eventHub
+		// listener, no webhook).
+		q.Via = ir.ViaQueryEngine
 	}
 	readParams := a.Params
 	switch op {

@@ -59,3 +59,21 @@ func (b *Batch) Announce(ctx context.Context) error {
 	}
 	return s.Events.Announce(ctx, evs...)
 }
+
+// webhooks delivers media events as webhooks alone: the project's code writes the file
+// through the one write path, whose events already ran the model's lifecycle hooks (Strapi's
+// upload service emits media.* on its event hub, which no lifecycle hears).
+func (s *Service) webhooks(ctx context.Context, evs []write.Event) {
+	if s.Events == nil || s.Events.Announcer == nil {
+		return
+	}
+	for _, ev := range evs {
+		s.Events.Announcer.Announce(ctx, ev)
+	}
+}
+
+// noFile is the media event Strapi's upload service emits for a file it did not find
+// (update and remove of a missing id): its webhook carries "media": null.
+func (s *Service) noFile(name string) []write.Event {
+	return []write.Event{{Name: name, Model: s.Schema.Files, JSON: []byte("null")}}
+}

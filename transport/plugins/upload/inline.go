@@ -13,6 +13,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
 	"github.com/quarrycms/quarry/sqlgen/database"
@@ -32,9 +33,29 @@ type Inline struct {
 	DB     *database.DB
 	Schema *schemas.Schema
 
-	// pending are batches recorded in a transaction that is still open, by transaction.
+	// pending are batches recorded in a transaction that is still open, by transaction;
+	// after are what AfterCommit put off until it commits.
 	mu      sync.Mutex
 	pending map[*sqlx.Tx][]*Batch
+	after   map[*sqlx.Tx][]func(context.Context) error
+}
+
+// AfterCommit runs fn once the write transaction ctx carries has committed, and drops it if
+// that one rolls back; without a transaction in ctx it runs fn at once. The upload
+// service's removal and updates called by a before hook run in the write that fired the
+// hook: the stored files go, and media events are announced, only once that write holds.
+func (s *Inline) AfterCommit(ctx context.Context, fn func(context.Context) error) error {
+	tx, ok := write.TxFrom(ctx)
+	if !ok || s == nil {
+		return fn(ctx)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.after == nil {
+		s.after = map[*sqlx.Tx][]func(context.Context) error{}
+	}
+	s.after[tx] = append(s.after[tx], fn)
+	return nil
 }
 
 // inlineKey holds the inline uploads in a payload map; the writer ignores keys that are not
@@ -73,6 +94,8 @@ func (s *Inline) AfterTx(ctx context.Context, tx *sqlx.Tx, committed bool) error
 	s.mu.Lock()
 	bs := s.pending[tx]
 	delete(s.pending, tx)
+	after := s.after[tx]
+	delete(s.after, tx)
 	s.mu.Unlock()
 	var errs []error
 	for _, b := range bs {
@@ -85,6 +108,9 @@ func (s *Inline) AfterTx(ctx context.Context, tx *sqlx.Tx, committed bool) error
 		// Files sent with an entry are media the upload plugin created, as in Strapi.
 		for _, b := range bs {
 			errs = append(errs, b.Announce(ctx))
+		}
+		for _, fn := range after {
+			errs = append(errs, fn(ctx))
 		}
 	}
 	return errors.Join(errs...)

@@ -14,6 +14,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
 	"github.com/quarrycms/quarry/sqlgen"
@@ -250,6 +251,8 @@ type Batch struct {
 	ids []int64
 	// folder is the "API Uploads" folder, when recording the batch created it.
 	folder int64
+	// noFolder files the batch in no folder (UploadRequest.NoFolder).
+	noFolder bool
 
 	mu                   sync.Mutex
 	committed, discarded bool
@@ -266,7 +269,7 @@ func (s *Service) Prepare(ctx context.Context, req UploadRequest) (*Batch, error
 	if err != nil {
 		return nil, err
 	}
-	b := &Batch{s: s, tg: tg}
+	b := &Batch{s: s, tg: tg, noFolder: req.NoFolder}
 	for i, in := range req.Files {
 		var info FileInfo
 		if i < len(req.Infos) {
@@ -294,7 +297,7 @@ func (s *Service) Prepare(ctx context.Context, req UploadRequest) (*Batch, error
 // in tx and returns the new ids, in order.
 func (b *Batch) Record(ctx context.Context, tx *sqlx.Tx) ([]int64, error) {
 	t := dbtx{ctx: ctx, tx: tx, d: b.s.DB.Dialect, db: b.s.DB}
-	ids, folder, err := b.s.record(t, b.ps, b.tg, b.s.now())
+	ids, folder, err := b.s.record(t, b.ps, b.tg, b.noFolder, b.s.now())
 	if err != nil {
 		return nil, err
 	}
@@ -355,9 +358,9 @@ func (b *Batch) Discard() {
 	}
 }
 
-// record writes the rows of ps; it returns their ids, and the "API Uploads" folder's id
-// when it created the folder.
-func (s *Service) record(t dbtx, ps []*prepared, tg *target, now time.Time) ([]int64, int64, error) {
+// record writes the rows of ps (in the "API Uploads" folder unless noFolder); it returns
+// their ids, and the "API Uploads" folder's id when it created the folder.
+func (s *Service) record(t dbtx, ps []*prepared, tg *target, noFolder bool, now time.Time) ([]int64, int64, error) {
 	if tg != nil {
 		var n int
 		if err := t.get(&n, sqlgen.EntryCount(t.d, tg.model, tg.id)); err != nil {
@@ -367,9 +370,12 @@ func (s *Service) record(t dbtx, ps []*prepared, tg *target, now time.Time) ([]i
 			return nil, 0, apierror.Validation("Invalid refId %d: %s has no entry with this id", tg.id, tg.model.UID)
 		}
 	}
-	folderID, folderPath, created, err := s.apiFolder(t, now)
-	if err != nil {
-		return nil, 0, err
+	folderID, folderPath, created := int64(0), "/", false
+	if !noFolder {
+		var err error
+		if folderID, folderPath, created, err = s.apiFolder(t, now); err != nil {
+			return nil, 0, err
+		}
 	}
 	var folder int64
 	if created {
@@ -428,17 +434,43 @@ func (s *Service) load(t dbtx, id int64) (*stored, error) {
 	if err != nil {
 		return nil, err
 	}
+	st.Formats = formatsOf(formats)
+	return &st, nil
+}
+
+// loadWith is load through db (a write's transaction, or the database).
+func (s *Service) loadWith(ctx context.Context, db exec.Queryer, id int64) (*stored, error) {
+	st := sqlgen.FileByID(s.DB.Dialect, id)
+	for i, a := range st.Args {
+		st.Args[i] = s.DB.Dialect.Bind(a)
+	}
+	var out stored
+	var formats any
+	err := db.QueryRowxContext(ctx, st.SQL, st.Args...).Scan(&out.ID, &out.Name, &out.Alt, &out.Caption, &out.Hash, &out.Ext, &out.Provider, &formats)
+	if isNoRows(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read file %d: %w", id, err)
+	}
+	out.Formats = formatsOf(formats)
+	return &out, nil
+}
+
+// formatsOf reads the formats column of a file row (text or bytes of JSON).
+func formatsOf(v any) map[string]storedFormat {
 	var raw []byte
-	switch x := formats.(type) {
+	switch x := v.(type) {
 	case []byte:
 		raw = x
 	case string:
 		raw = []byte(x)
 	}
+	var out map[string]storedFormat
 	if len(raw) > 0 {
-		json.Unmarshal(raw, &st.Formats)
+		json.Unmarshal(raw, &out)
 	}
-	return &st, nil
+	return out
 }
 
 func deref(p *string) string {

@@ -246,6 +246,10 @@ type UploadRequest struct {
 	Files  []*Incoming
 	Infos  []FileInfo // by position; missing entries mean no information
 	Target *Target
+	// NoFolder files nothing in the "API Uploads" folder (folderPath "/"): the upload
+	// service's upload() as the project's code calls it, where the plugin's content-API
+	// controller is what puts files there.
+	NoFolder bool
 }
 
 // Stage receives a file from a reader (GraphQL's Upload scalar, or any caller that does not
@@ -597,6 +601,9 @@ func (s *Service) insertFile(t dbtx, p *prepared, folderID int64, folderPath str
 		Size: p.size, URL: p.url, Provider: s.Config.Provider, FolderPath: folderPath, Now: now}))
 	if err != nil {
 		return 0, fmt.Errorf("insert file: %w", err)
+	}
+	if folderID == 0 {
+		return id, nil // in no folder
 	}
 	var order float64
 	if err := t.get(&order, sqlgen.FolderFilesMaxOrder(t.d, folderID)); err != nil {
