@@ -1,12 +1,15 @@
 package transport
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
 
 	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/schemas/routes"
 	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/projectcode"
 )
@@ -25,6 +28,9 @@ type appDoneKey struct{}
 func (s *Server) appChain(next http.Handler) http.Handler {
 	var once sync.Once
 	var route *projectcode.Route
+	// stack sets the headers of Strapi's own stack (strapi::security, cors, poweredBy) as they
+	// are set before the middlewares after it run: an answer the chain gives from there has them.
+	stack := s.httpMiddleware(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.Routes == nil || len(s.Routes.App) == 0 || r.Context().Value(appDoneKey{}) != nil {
 			next.ServeHTTP(w, r)
@@ -35,7 +41,7 @@ func (s *Server) appChain(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		what := "the project's app-level middlewares (config/middlewares: " + s.appNames() + ")"
+		what := "the project's app-level middlewares (" + s.appNames() + ")"
 		if s.Upstream != nil {
 			s.toUpstream(w, r, what)
 			return
@@ -52,7 +58,8 @@ func (s *Server) appChain(next http.Handler) http.Handler {
 			return
 		}
 		body, form, err := s.projectBody(w, r)
-		if err != nil {
+		var bodyErr *apierror.Error
+		if err != nil && (!errors.As(err, &bodyErr) || !s.appRegisterUses()) {
 			s.writeError(w, r, err)
 			return
 		}
@@ -60,7 +67,7 @@ func (s *Server) appChain(next http.Handler) http.Handler {
 			defer form.Discard()
 			r = withForm(r, form)
 		}
-		if body == nil && r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
+		if bodyErr == nil && body == nil && r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
 			refuse("This request runs " + what + "; Quarry runs them for JSON and multipart bodies only")
 			return
 		}
@@ -68,18 +75,48 @@ func (s *Server) appChain(next http.Handler) http.Handler {
 			route = &projectcode.Route{Key: "app-level middlewares", App: true, Method: "*", Path: "*",
 				Info: map[string]any{}, Config: map[string]any{}}
 			for _, a := range s.Routes.App {
+				if a.Server != "" {
+					// A function src/index's register() or bootstrap() gave strapi.server.use:
+					// the sandbox takes it from its own run of that function.
+					route.Middlewares = append(route.Middlewares, map[string]any{"server": a.Server, "index": a.Index, "name": a.Name})
+					continue
+				}
 				route.Middlewares = append(route.Middlewares, map[string]any{"name": a.Name, "config": a.Config})
 			}
 		})
 		ctx, _ := projectcode.WithDeferred(context.WithValue(r.Context(), origRequestKey{}, r))
+		if bodyErr != nil {
+			// register()'s strapi.server.use middlewares run outside Strapi's body parser:
+			// they run around its answer.
+			rec := &bodyCapture{headCapture: headCapture{header: http.Header{}, status: http.StatusOK}}
+			envelope.WriteAPIError(rec, bodyErr)
+			ctx = projectcode.WithBodyError(ctx, rec.status, rec.body.String())
+		}
+		hc := &headCapture{header: http.Header{}, status: http.StatusOK}
+		stack.ServeHTTP(hc, r)
+		ctx = projectcode.WithStackHeaders(ctx, hc.header)
 		r = r.WithContext(ctx)
 		s.Code.Serve(w, r, route, nil, nil, body, s.clientIP(r))
 	})
 }
 
-// appPath says whether the app-level middlewares run for a path here: the content API and
-// GraphQL (JSON both ways).
+// appRegisterUses says whether src/index's register() gives strapi.server.use middlewares,
+// which run outside Strapi's own stack (its body parser and error handler).
+func (s *Server) appRegisterUses() bool {
+	for _, a := range s.Routes.App {
+		if a.Server == "register" {
+			return true
+		}
+	}
+	return false
+}
+
+// appPath says whether the app-level middlewares run for a path here: the content API,
+// GraphQL and the routes src/index gives strapi.server.routes (JSON both ways).
 func (s *Server) appPath(p string) bool {
+	if s.Routes.serverPath(p) {
+		return true // a strapi.server.routes route's, answered as the project's code answers
+	}
 	api := "/api"
 	if s.RESTPrefix != "" {
 		api = s.RESTPrefix
@@ -96,12 +133,28 @@ func (s *Server) appPath(p string) bool {
 	return false
 }
 
-func (s *Server) appNames() string {
-	names := make([]string, len(s.Routes.App))
-	for i, a := range s.Routes.App {
-		names[i] = a.Name
+// appNames names the app-level middlewares Quarry runs.
+func (s *Server) appNames() string { return AppNames(s.Routes.App) }
+
+// AppNames names app-level middlewares for listings and refusals: config/middlewares' and
+// those src/index gives strapi.server.use.
+func AppNames(list []routes.AppMiddleware) string {
+	var config, server []string
+	for _, a := range list {
+		if a.Server != "" {
+			server = append(server, a.Name)
+		} else {
+			config = append(config, a.Name)
+		}
 	}
-	return strings.Join(names, ", ")
+	var parts []string
+	if len(config) > 0 {
+		parts = append(parts, "config/middlewares: "+strings.Join(config, ", "))
+	}
+	if len(server) > 0 {
+		parts = append(parts, "src/index: "+strings.Join(server, ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // AppNext serves a request whose app-level middlewares have run, with the query and body
@@ -173,3 +226,12 @@ type headCapture struct {
 func (c *headCapture) Header() http.Header         { return c.header }
 func (c *headCapture) WriteHeader(status int)      { c.status = status }
 func (c *headCapture) Write(p []byte) (int, error) { return len(p), nil }
+
+// bodyCapture keeps a response's status and body: an error's answer as Strapi's stack gives it
+// to the middlewares around it.
+type bodyCapture struct {
+	headCapture
+	body bytes.Buffer
+}
+
+func (c *bodyCapture) Write(p []byte) (int, error) { return c.body.Write(p) }

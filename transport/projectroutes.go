@@ -23,6 +23,7 @@ import (
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/write"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/routes"
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
@@ -66,6 +67,30 @@ func (s *Server) serveProject(w http.ResponseWriter, r *http.Request, res Resolv
 		r = r.WithContext(context.WithValue(r.Context(), origRequestKey{}, r))
 	}
 	s.Code.Serve(w, r, pr, who, res.Params, body, s.clientIP(r))
+}
+
+// serveServerRoute answers a route src/index gives strapi.server.routes as Strapi's router
+// does: one that is not public answers 401 (no authentication strategy is registered for
+// such routes), a public one runs its policies, middlewares and handler in the runtime with
+// no user; one Quarry does not run is forwarded or refused.
+func (s *Server) serveServerRoute(w http.ResponseWriter, r *http.Request, sr *ServerRoute, params map[string]string) {
+	if sr.Project == nil || s.Code == nil {
+		if s.Upstream != nil {
+			s.toUpstream(w, r, "the project's code: "+sr.Code[0].String())
+			return
+		}
+		code := sr.Code
+		if code == nil {
+			code = []routes.Code{{What: sr.Project.Handler}}
+		}
+		envelope.WriteAPIError(w, NotImplemented(code))
+		return
+	}
+	if !sr.Open {
+		envelope.WriteAPIError(w, &apierror.Error{Status: http.StatusUnauthorized, Name: "UnauthorizedError", Message: "Missing or invalid credentials"})
+		return
+	}
+	s.serveProject(w, r, Resolved{Kind: RouteProject, Project: sr.Project, Params: params})
 }
 
 // projectBody is ctx.request.body: a JSON body within the server's limit, or a multipart

@@ -50,6 +50,52 @@ type RouteTable struct {
 	// GraphQL is code that changes the GraphQL endpoint as a whole (the extension service's
 	// use() in register()).
 	GraphQL []routes.Code
+	// Server are the routes src/index gives strapi.server.routes, in Strapi's order (register()'s
+	// before bootstrap()'s): Strapi's own router matches them before the content API's.
+	Server []ServerRoute
+}
+
+// ServerRoute is a route given to strapi.server.routes, at its full path.
+type ServerRoute struct {
+	Method string // upper case; ALL is any method
+	Path   string
+	Open   bool // config.auth === false; otherwise Strapi answers 401 (no strategy for it)
+	// Project is its chain in Quarry's runtime; Code, when Project is nil, what refuses it.
+	Project *projectcode.Route
+	Code    []routes.Code
+}
+
+// ServerRoute is the strapi.server.routes route a request reaches, with its params (nil when
+// none): the first whose method and path match, as koa-router's (GET routes answer HEAD too).
+func (t *RouteTable) ServerRoute(method, path string) (*ServerRoute, map[string]string) {
+	if t == nil || len(t.Global) > 0 {
+		return nil, nil // every route is refused
+	}
+	segs := splitPath(path)
+	for i := range t.Server {
+		r := &t.Server[i]
+		if r.Method != "ALL" && r.Method != method && !(method == http.MethodHead && r.Method == http.MethodGet) {
+			continue
+		}
+		if matchPattern(r.Path, segs) {
+			return r, patternParams(r.Path, segs)
+		}
+	}
+	return nil, nil
+}
+
+// serverPath says whether a path is one of a strapi.server.routes route's, for any method.
+func (t *RouteTable) serverPath(path string) bool {
+	if t == nil {
+		return false
+	}
+	segs := splitPath(path)
+	for _, r := range t.Server {
+		if matchPattern(r.Path, segs) {
+			return true
+		}
+	}
+	return false
 }
 
 // PluginRoute is one plugin route, with the code it runs that Quarry does not.

@@ -1,9 +1,11 @@
 package transport
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/routes"
 )
 
 func TestResolveRoutes(t *testing.T) {
@@ -56,5 +58,43 @@ func TestResolveRoutes(t *testing.T) {
 	// Without route files every core route is served.
 	if got := (&RouteTable{}).Resolve(s, "DELETE", "/tags/3"); got.Kind != RouteCore || got.Action != "delete" {
 		t.Errorf("no route files: %+v", got)
+	}
+}
+
+// TestServerRoute: a strapi.server.routes route matches as koa-router's does (ALL any method,
+// GET answering HEAD, letters in any case, :params), the first that matches wins, and none is
+// served while every route is refused.
+func TestServerRoute(t *testing.T) {
+	t0 := &RouteTable{Server: []ServerRoute{
+		{Method: "GET", Path: "/api/ping"},
+		{Method: "ALL", Path: "/hooks/:source"},
+		{Method: "POST", Path: "/hooks/:source"},
+	}}
+	for _, c := range []struct {
+		method, path string
+		want         int // index in t0.Server, -1 for none
+		params       map[string]string
+	}{
+		{"GET", "/api/ping", 0, nil},
+		{"HEAD", "/API/Ping", 0, nil},
+		{"POST", "/api/ping", -1, nil},
+		{"DELETE", "/hooks/GitHub", 1, map[string]string{"source": "GitHub"}},
+		{"POST", "/hooks/x", 1, map[string]string{"source": "x"}},
+		{"POST", "/hooks/x/y", -1, nil},
+	} {
+		r, params := t0.ServerRoute(c.method, c.path)
+		got := -1
+		for i := range t0.Server {
+			if r == &t0.Server[i] {
+				got = i
+			}
+		}
+		if got != c.want || (c.params != nil && !reflect.DeepEqual(params, c.params)) {
+			t.Errorf("%s %s: route %d %v, want %d %v", c.method, c.path, got, params, c.want, c.params)
+		}
+	}
+	t0.Global = []routes.Code{{File: "src/index.js", What: "something"}}
+	if r, _ := t0.ServerRoute("GET", "/api/ping"); r != nil {
+		t.Error("a server route is served while every route is refused")
 	}
 }

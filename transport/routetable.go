@@ -35,6 +35,10 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 		// being served, as any code that runs on every request.
 		t.Global = slices.Clone(m.Global)
 		for _, a := range m.AppMiddlewares {
+			if a.Server != "" {
+				t.Global = append(t.Global, routes.Code{File: a.File, What: a.Name})
+				continue
+			}
 			t.Global = append(t.Global, routes.Code{File: "config/middlewares", What: "app-level middleware " + a.Name})
 		}
 		// The eventHub listeners bootstrap() registers would not run for the writes.
@@ -83,6 +87,24 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 			t.Plugin = append(t.Plugin, PluginRoute{Method: "POST", Path: "/api/" + ct.PluralName + "/:id/localizations",
 				Name: "i18n createLocalization of " + ct.UID, Code: withoutGlobal(cr.Code["createLocalization"], m.Global), listed: true})
 		}
+	}
+	for _, r := range m.ServerRoutes {
+		sr := ServerRoute{Method: r.Method, Path: r.Path, Open: r.Open}
+		switch {
+		case r.Refused != "":
+			sr.Code = []routes.Code{{File: r.File, What: r.Name() + " (" + r.Method + " " + r.Path + ") has " + r.Refused}}
+		case !runProject:
+			sr.Code = []routes.Code{{File: r.File, What: r.Name() + " (" + r.Method + " " + r.Path + ")"}}
+		default:
+			cfg := map[string]any{}
+			if r.Open {
+				cfg["auth"] = false
+			}
+			sr.Project = &projectcode.Route{Key: r.Name(), Method: r.Method, Path: r.Path, Handler: r.Name(),
+				ServerRoute: r.From, Index: r.Index, Policies: []any{}, Middlewares: []any{},
+				Info: map[string]any{"type": "api"}, Config: cfg}
+		}
+		t.Server = append(t.Server, sr)
 	}
 	for _, c := range m.Custom {
 		path := c.Path
@@ -659,6 +681,17 @@ func (t *RouteTable) List(s *schemas.Schema, prefix string, upstream bool) []Rou
 	}
 	for _, p := range t.Prefixes {
 		add("*", p.Path+"/*", []routes.Code{p.Code}, "")
+	}
+	for _, r := range t.Server {
+		if r.Project != nil && len(t.Global) == 0 {
+			if !r.Open {
+				out = append(out, RouteInfo{Method: r.Method, Path: r.Path, How: HowNative, Why: r.Project.Handler + ", not public: 401, as in Strapi (no strategy authenticates it)"})
+				continue
+			}
+			out = append(out, RouteInfo{Method: r.Method, Path: r.Path, How: HowQuarryJS, Why: r.Project.Handler})
+			continue
+		}
+		add(r.Method, r.Path, r.Code, "")
 	}
 	return out
 }

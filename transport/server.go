@@ -235,6 +235,7 @@ func (s *Server) Handler() http.Handler {
 		r.Use(StatementHeader)
 	}
 	r.Use(s.httpMiddleware) // security headers and CORS on every response
+	r.Use(s.serverRoutes)
 	// Strapi answers its health check on every method, with its own header, which some
 	// load balancers' checks look for.
 	r.HandleFunc("/_health", func(w http.ResponseWriter, r *http.Request) {
@@ -442,6 +443,21 @@ func (s *Server) routeFirst(next http.Handler) http.Handler {
 		if !rw.upstream {
 			s.Log.Debug("route", "method", req.Method, "path", req.URL.Path, "to", "quarry")
 		}
+	})
+}
+
+// serverRoutes serves the routes src/index gives strapi.server.routes, after Strapi's own
+// middlewares (their headers) and before the content API's routes, as Strapi's root router
+// has them.
+func (s *Server) serverRoutes(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if native, _ := req.Context().Value(nativeKey{}).(bool); !native {
+			if sr, params := s.Routes.ServerRoute(req.Method, req.URL.Path); sr != nil {
+				s.serveServerRoute(w, req, sr, params)
+				return
+			}
+		}
+		next.ServeHTTP(w, req)
 	})
 }
 

@@ -64,15 +64,11 @@ func routesCmd(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 		}
 	}
 	if len(table.App) > 0 {
-		names := make([]string, len(table.App))
-		for i, m := range table.App {
-			names[i] = m.Name
-		}
 		how := "run by Quarry"
 		if *upstream != "" {
 			how = "Strapi's: the content API and GraphQL are forwarded"
 		}
-		fmt.Fprintf(stdout, "Every content-API and GraphQL request first runs the project's app-level middlewares (config/middlewares: %s), %s; other paths are refused.\n\n", strings.Join(names, ", "), how)
+		fmt.Fprintf(stdout, "Every content-API and GraphQL request first runs the project's app-level middlewares (%s), %s; other paths are refused.\n\n", transport.AppNames(table.App), how)
 	}
 	if len(a.Routes.EventHub) > 0 {
 		files := make([]string, len(a.Routes.EventHub))

@@ -50,6 +50,16 @@ type Recording struct {
 	Shadow []ShadowCall
 	// Cron is true when the call adds or removes cron jobs (strapi.cron).
 	Cron bool
+	// ServerUses counts the functions the call gave strapi.server.use (middlewares of the
+	// whole server, which Quarry's app-level chain runs); anything else given to it, and the
+	// rest of strapi.server, is an unsupported use.
+	ServerUses int
+	// ServerUseCalls counts every strapi.server.use and strapi.server.routes call, whatever
+	// it was given.
+	ServerUseCalls int
+	// ServerRoutes are the routes strapi.server.routes was given as an array (Strapi's own
+	// router, outside the content API), in order.
+	ServerRoutes []ServerRoute
 	// EventHub is true when the call uses strapi.eventHub (adds or removes listeners, emits).
 	EventHub bool
 	// GraphQLUses describes each use() of the GraphQL extension service.
@@ -75,6 +85,21 @@ type Subscription struct {
 	Hooks  []string `json:"hooks"`
 }
 
+// ServerRoute is one route given to strapi.server.routes([...]): the router runs its
+// handler (functions of the project's) after every middleware, with its config's auth,
+// policies and middlewares (functions recorded as null).
+type ServerRoute struct {
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	// Handler is "function" for a function or an array of functions, else what it is.
+	Handler string `json:"handler"`
+	// Open is config.auth === false; Strategies is set when config.auth names strategies.
+	Open        bool  `json:"open"`
+	Strategies  bool  `json:"strategies,omitempty"`
+	Policies    []any `json:"policies,omitempty"`
+	Middlewares []any `json:"middlewares,omitempty"`
+}
+
 // ShadowCall is one Shadow CRUD call of the GraphQL extension service:
 // shadowCRUD(uid).<method>(args...), or .field(name).<method>() with Field set.
 type ShadowCall struct {
@@ -89,7 +114,7 @@ type ShadowCall struct {
 // does not hang.
 const recorderSource = `(function (init) {
   var rec = { touched: false, unsupported: [], data: [], subs: [], shadow: [], uses: [],
-              controllers: [], services: [], policies: [], middlewares: [], methods: [] };
+              controllers: [], services: [], policies: [], middlewares: [], methods: [], serverUses: 0, serverCalls: 0, serverRoutes: [] };
   function note(list, p) { if (list.indexOf(p) < 0) list.push(p); }
   function trap(path, list) {
     return new Proxy(function () {}, {
@@ -281,6 +306,50 @@ const recorderSource = `(function (init) {
       return uidService(k);
     } }),
     store: data('strapi.store'),
+    // strapi.server.use(fn) adds a middleware to the whole server: counted, as Quarry's
+    // app-level chain runs it; strapi.server.routes([...]) adds routes to Strapi's own router,
+    // recorded. The rest of the server (app, router, …) is unsupported.
+    server: (function () {
+      var s = {
+        use: function (fn) {
+          rec.serverCalls++;
+          if (typeof fn === 'function') rec.serverUses++;
+          else note(rec.unsupported, 'strapi.server.use(' + (fn === null ? 'null' : 'a ' + typeof fn) + ')');
+          return server;
+        },
+        routes: function (r) {
+          rec.serverCalls++;
+          if (!Array.isArray(r)) {
+            note(rec.unsupported, 'strapi.server.routes(' + (r && typeof r === 'object' && r.type ? '{ type: ' + JSON.stringify(String(r.type)) + ' }' : r === null ? 'null' : 'a ' + typeof r) + ')');
+            return server;
+          }
+          r.forEach(function (x) {
+            x = x || {};
+            var c = x.config || {};
+            var h = x.handler;
+            var fns = typeof h === 'function' || (Array.isArray(h) && h.length > 0 && h.every(function (f) { return typeof f === 'function'; }));
+            function names(list) {
+              return Array.isArray(list) ? list.map(function (e) { return typeof e === 'function' ? null : e; }) : undefined;
+            }
+            rec.serverRoutes.push({ method: String(x.method || '').toUpperCase(), path: String(x.path || ''),
+              handler: fns ? 'function' : typeof h === 'string' ? 'the handler ' + h : 'a handler that is not a function',
+              open: c.auth === false, strategies: !!(c.auth && c.auth.strategies),
+              policies: names(c.policies), middlewares: names(c.middlewares) });
+          });
+          return server;
+        }
+      };
+      var server = new Proxy(s, {
+        get: function (t, k) {
+          if (typeof k === 'symbol' || k === 'then' || k === 'toJSON') return undefined;
+          if (Object.prototype.hasOwnProperty.call(t, k)) return t[k];
+          note(rec.unsupported, 'strapi.server.' + String(k));
+          return unsupported('strapi.server.' + String(k));
+        },
+        set: function (t, k) { note(rec.unsupported, 'strapi.server.' + String(k) + ' ='); return true; }
+      });
+      return server;
+    })(),
     dirs: { app: { root: '.', src: './src' }, dist: { root: '.', src: './src' } }
   };
   strapi = new Proxy(known, {
@@ -351,7 +420,8 @@ const recorderSource = `(function (init) {
       Object.keys(plugins).forEach(function (k) { out[k] = plugins[k].routes['content-api'].routes; });
       return { touched: rec.touched, unsupported: rec.unsupported, data: rec.data, subs: rec.subs,
                routes: out, shadow: rec.shadow, uses: rec.uses, controllers: rec.controllers,
-               services: rec.services, policies: rec.policies, middlewares: rec.middlewares, methods: rec.methods, cron: !!rec.cron, eventHub: !!rec.eventHub };
+               services: rec.services, policies: rec.policies, middlewares: rec.middlewares, methods: rec.methods, cron: !!rec.cron,
+               serverUses: rec.serverUses, serverCalls: rec.serverCalls, serverRoutes: rec.serverRoutes, eventHub: !!rec.eventHub };
     }
   };
 })`
@@ -475,6 +545,9 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 		Middlewares []string                    `json:"middlewares"`
 		Methods     []string                    `json:"methods"`
 		Cron        bool                        `json:"cron"`
+		ServerUses  int                         `json:"serverUses"`
+		ServerCalls int                         `json:"serverCalls"`
+		ServerRts   []ServerRoute               `json:"serverRoutes"`
 		EventHub    bool                        `json:"eventHub"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
@@ -486,6 +559,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 	out.ServiceMethods = raw.Methods
 	out.Threw = threw
 	out.Cron = raw.Cron
+	out.ServerUses, out.ServerUseCalls, out.ServerRoutes = raw.ServerUses, raw.ServerCalls, raw.ServerRts
 	out.EventHub = raw.EventHub
 	if in.Export == "" && (len(out.Controllers) > 0 || len(out.Services) > 0 || len(out.ServiceMethods) > 0 || len(out.Policies) > 0 || len(out.Middlewares) > 0) {
 		out.Touched = true

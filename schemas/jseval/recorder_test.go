@@ -33,7 +33,8 @@ func TestRecord(t *testing.T) {
   async bootstrap({ strapi }) {
     const n = await strapi.db.query('api::tag.tag').count();
     strapi.db.lifecycles.subscribe({ models: ['api::tag.tag'], beforeCreate() {} });
-    strapi.server.use(async (ctx, next) => next());
+    strapi.server.use(async (ctx, next) => next()).use(async (ctx, next) => next());
+    strapi.server.app.on('error', () => {});
   },
 };`)
 	rec, err := Record(context.Background(), index, Options{Root: dir}, RecordInput{Export: "register", PluginRoutes: routes})
@@ -56,8 +57,11 @@ func TestRecord(t *testing.T) {
 	if len(rec.Subscriptions) != 1 || rec.Subscriptions[0].Models[0] != "api::tag.tag" || rec.Subscriptions[0].Hooks[0] != "beforeCreate" {
 		t.Errorf("subscriptions: %+v", rec.Subscriptions)
 	}
-	if !slices.Contains(rec.Unsupported, "strapi.server") || len(rec.Data) == 0 {
+	if !slices.Contains(rec.Unsupported, "strapi.server.app") || slices.Contains(rec.Unsupported, "strapi.server.use") || len(rec.Data) == 0 {
 		t.Errorf("bootstrap: unsupported %v data %v", rec.Unsupported, rec.Data)
+	}
+	if rec.ServerUses != 2 || rec.ServerUseCalls != 2 {
+		t.Errorf("bootstrap: strapi.server.use: %d functions in %d calls, want 2 in 2", rec.ServerUses, rec.ServerUseCalls)
 	}
 	// A plugin extension: replaced controllers are named.
 	ext := write("ext.js", `module.exports = (plugin) => {

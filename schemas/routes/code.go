@@ -289,6 +289,29 @@ type AppMiddleware struct {
 	Name   string         `json:"name"`
 	Config map[string]any `json:"config,omitempty"`
 	File   string         `json:"-"`
+	// Server is set for a middleware src/index's register() or bootstrap() gives
+	// strapi.server.use ("register" or "bootstrap"): the Index-th function it gives, which
+	// each sandbox takes from its own run of that function.
+	Server string `json:"server,omitempty"`
+	Index  int    `json:"index,omitempty"`
+}
+
+// BootstrapUses counts the middlewares src/index's bootstrap() gives strapi.server.use and
+// the routes it gives strapi.server.routes: each sandbox runs bootstrap() (up to its first
+// use of data) to take them.
+func (m *Model) BootstrapUses() int {
+	n := 0
+	for _, a := range m.AppMiddlewares {
+		if a.Server == "bootstrap" {
+			n++
+		}
+	}
+	for _, r := range m.ServerRoutes {
+		if r.From == "bootstrap" && r.Refused == "" {
+			n++
+		}
+	}
+	return n
 }
 
 // pluginMiddleware finds the project's file behind a plugin::<plugin>.<name> middleware: an
@@ -458,10 +481,112 @@ func (m *Model) recordInput(in CodeInput, export, plugin string) jseval.RecordIn
 // recording could not reach (behind a branch on data it does not return).
 var subscribeUse = regexp.MustCompile(`lifecycles\s*\.\s*subscribe\s*\(`)
 
+// serverUse finds strapi.server.use and strapi.server.routes in a source, for a call the
+// recording could not reach.
+var serverUse = regexp.MustCompile(`\bserver\s*\.\s*(use|routes)\s*\(`)
+
+// blockComment and lineComment find JavaScript comments (a // after a colon or in quotes is
+// taken for a URL's, and kept): a call named in a comment is not one the recording missed.
+var (
+	blockComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
+	lineComment  = regexp.MustCompile(`(?m)(^|[^:'"\\])//.*$`)
+)
+
+func withoutComments(src []byte) []byte {
+	return lineComment.ReplaceAll(blockComment.ReplaceAll(src, nil), []byte("$1"))
+}
+
+// ServerRoute is a route src/index's register() or bootstrap() gives strapi.server.routes
+// as an array: Strapi's own router serves it, after every app-level middleware and before
+// the content API's routes, at its path as given, without a permission of its own (config.auth
+// false makes it public; otherwise no strategy authenticates it and it answers 401).
+type ServerRoute struct {
+	From   string // "register" or "bootstrap"
+	Index  int    // its place among the routes From gives
+	Method string // upper case; ALL is any method
+	Path   string
+	Open   bool // config.auth === false
+	File   string
+	// Policies and Middlewares are its config's (functions as nil: the sandbox has them).
+	Policies, Middlewares []any
+	// Refused says what of it Quarry does not run ("" when Quarry runs it).
+	Refused string
+}
+
+// Name is how listings and refusals name the route's code.
+func (r ServerRoute) Name() string {
+	return fmt.Sprintf("strapi.server.routes #%d in %s()", r.Index+1, r.From)
+}
+
+// serverRoute takes a route register() or bootstrap() gives strapi.server.routes.
+func (m *Model) serverRoute(rel, export, plugin string, i int, r jseval.ServerRoute) {
+	sr := ServerRoute{From: export, Index: i, Method: r.Method, Path: r.Path, Open: r.Open, File: rel, Policies: r.Policies, Middlewares: r.Middlewares}
+	switch {
+	case plugin != "":
+		sr.Refused = "a local plugin's strapi.server.routes, which Quarry runs only from src/index"
+	case !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE", "ALL"}, r.Method):
+		sr.Refused = fmt.Sprintf("the method %q, which Strapi refuses", r.Method)
+	case !serverPath(r.Path):
+		sr.Refused = fmt.Sprintf("the path %q, whose pattern Quarry does not match (only literal segments, :params and a trailing (.*))", r.Path)
+	case r.Handler != "function":
+		sr.Refused = r.Handler + ", which Quarry runs only as functions"
+	case r.Strategies:
+		sr.Refused = "config.auth.strategies, which Quarry does not run"
+	case !m.runnableConfig("", withoutFunctions(RouteConfig{Policies: r.Policies, Middlewares: r.Middlewares})):
+		sr.Refused = "policies or middlewares that are not the project's own files"
+	}
+	m.ServerRoutes = append(m.ServerRoutes, sr)
+}
+
+// serverPath says whether a koa-router path is one Quarry matches: literal segments,
+// :params (optional with ?) and a last segment (.*).
+func serverPath(p string) bool {
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	for i, seg := range segs {
+		switch {
+		case seg == "(.*)" && i == len(segs)-1:
+		case strings.HasPrefix(seg, ":"):
+			name := strings.TrimSuffix(seg[1:], "?")
+			if name == "" || strings.ContainsAny(name, "()*+?:") || (strings.HasSuffix(seg, "?") && i != len(segs)-1) {
+				return false
+			}
+		case strings.ContainsAny(seg, "()*+?:"):
+			return false
+		}
+	}
+	return true
+}
+
+// serverUses takes the middlewares register() or bootstrap() gives strapi.server.use, which
+// Quarry's app-level chain runs where Strapi's koa app has them: Strapi runs register() before
+// it mounts config/middlewares' stack (so register()'s come first, before strapi::errors and
+// strapi::body), and bootstrap() after it, before the router is mounted (so bootstrap()'s
+// come last, right before the route). Each sandbox runs src/index's register() and bootstrap()
+// (up to its first use of data) and takes them from there; a local plugin's are not run.
+func (m *Model) serverUses(rel, export, plugin string, n int) {
+	if plugin != "" {
+		m.Global = append(m.Global, Code{File: rel, What: fmt.Sprintf("%s() of the local plugin %s gives strapi.server.use middlewares, which Quarry runs only from src/index", export, plugin)})
+		return
+	}
+	add := make([]AppMiddleware, n)
+	for i := range add {
+		add[i] = AppMiddleware{Name: fmt.Sprintf("strapi.server.use #%d in %s()", i+1, export), Server: export, Index: i, File: rel}
+	}
+	if export == "register" {
+		m.AppMiddlewares = append(add, m.AppMiddlewares...)
+		return
+	}
+	m.AppMiddlewares = append(m.AppMiddlewares, add...)
+}
+
 // recordStartup records register() and bootstrap() of src/index.* or of a local plugin
 // (plugin set): what they add to routes, lifecycles and GraphQL becomes the routes' code.
 func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plugin string) {
 	abs := filepath.Join(m.Dir, rel)
+	uses := 0 // the strapi.server.use calls recorded, whatever they were given
 	for _, export := range []string{"register", "bootstrap"} {
 		rec, err := jseval.Record(ctx, abs, m.Eval, m.recordInput(in, export, ""))
 		what := export + "()"
@@ -474,6 +599,13 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 		}
 		m.applyRecording(rel, what, rec, plugin == "")
 		m.Cron = m.Cron || rec.Cron
+		if rec.ServerUses > 0 {
+			m.serverUses(rel, export, plugin, rec.ServerUses)
+		}
+		for i, r := range rec.ServerRoutes {
+			m.serverRoute(rel, export, plugin, i, r)
+		}
+		uses += rec.ServerUseCalls
 		if rec.EventHub {
 			m.EventHub = append(m.EventHub, Code{File: rel, What: what + " uses strapi.eventHub, whose listeners Quarry runs only when it runs bootstrap()", Runnable: true})
 		}
@@ -493,6 +625,11 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 		case export == "bootstrap" && len(rec.Data) > 0:
 			m.NotRun = append(m.NotRun, Code{File: rel, What: what + " is not run by Quarry (it uses " + strings.Join(firstN(rec.Data, 3), ", ") + ")"})
 		}
+	}
+	if src, err := os.ReadFile(abs); err == nil && len(serverUse.FindAllIndex(withoutComments(src), -1)) > uses {
+		// A strapi.server.use the recording did not reach (behind a branch on data it does
+		// not return, after an error): a middleware of every request Quarry would not run.
+		m.Global = append(m.Global, Code{File: rel, What: "strapi.server.use or strapi.server.routes is called where Quarry could not follow it (behind a condition, or after an error or a use of data)"})
 	}
 	if src, err := os.ReadFile(abs); err == nil && subscribeUse.Match(src) && !m.subscribed[rel] {
 		// A subscription the recording did not reach: every model's writes and reads.

@@ -141,6 +141,9 @@ type Model struct {
 	// AppMiddlewares are the project's own app-level middlewares (config/middlewares), which
 	// Quarry runs around every content-API and GraphQL request.
 	AppMiddlewares []AppMiddleware
+	// ServerRoutes are the routes src/index's register() and bootstrap() (or a local
+	// plugin's) give strapi.server.routes as an array.
+	ServerRoutes []ServerRoute
 	// Subscriptions counts the strapi.db.lifecycles.subscribe calls src/index's register()
 	// and bootstrap() make: a sandbox that replays fewer refuses to run the hooks.
 	Subscriptions int

@@ -2,6 +2,7 @@ package projectcode
 
 import (
 	"bytes"
+	"context"
 	"crypto/hmac"
 	"crypto/sha1"
 	"encoding/base64"
@@ -408,13 +409,18 @@ func jsonBody(body []byte) []byte {
 }
 
 // nativeRoute answers the request's own route natively for a chain that ends there (app:
-// the end of the app-level middlewares), with the query and body (JSON) the chain left.
-func (rt *Runtime) nativeRoute(c *call, query, body []byte, app bool, header []byte) (int, string, http.Header) {
+// the end of the app-level middlewares, whose ctx.state (JSON, "" when empty) the route's
+// code gets), with the query and body (JSON) the chain left.
+func (rt *Runtime) nativeRoute(c *call, query, body []byte, app bool, header []byte, state string) (int, string, http.Header) {
 	if c == nil {
 		return 501, `{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"a plugin's action is not available outside a request under Quarry","details":{}}}`, nil
 	}
 	if app {
-		return rt.Host.AppNext(c.ctx, c.method, c.path, QueryString(query), jsonBody(body), requestHeaders(header))
+		ctx := c.ctx
+		if state != "" {
+			ctx = context.WithValue(ctx, appStateKey{}, state)
+		}
+		return rt.Host.AppNext(ctx, c.method, c.path, QueryString(query), jsonBody(body), requestHeaders(header))
 	}
 	status, out := rt.Host.NativeRoute(c.ctx, c.method, c.path, QueryString(query), jsonBody(body))
 	return status, out, nil
@@ -664,3 +670,8 @@ func cookieSignature(op string, args []byte) ([]byte, error) {
 	}
 	return json.Marshal(-1)
 }
+
+// appStateKey holds, in a request's context, what the app-level middlewares left in ctx.state
+// (JSON of {values, refused}): the route's chain starts from it, as Strapi's koa context is
+// one for the whole request.
+type appStateKey struct{}

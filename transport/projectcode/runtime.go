@@ -100,6 +100,10 @@ type Runtime struct {
 	// Subscriptions counts the lifecycle subscriptions src/index's register() and bootstrap()
 	// make (routes.Model.Subscriptions): each sandbox replays them before running hooks.
 	Subscriptions int
+	// BootstrapUses counts the middlewares src/index's bootstrap() gives strapi.server.use
+	// (routes.Model.BootstrapUses): each sandbox runs bootstrap() up to its first use of data
+	// to take them.
+	BootstrapUses int
 	// RegisterServices: src/index's register() assigns methods of plugin services
 	// (routes.Model.RegisterServices); each sandbox runs it before handing out one.
 	RegisterServices bool
@@ -397,7 +401,11 @@ func (rt *Runtime) newVM() (*vm, error) {
 		return r.ToValue(body)
 	})
 	host.Set("nativeRoute", func(c goja.FunctionCall) goja.Value {
-		status, body, hdr := rt.nativeRoute(v.cur, jsonArg(c.Argument(0)), jsonArg(c.Argument(1)), c.Argument(2).ToBoolean(), jsonArg(c.Argument(3)))
+		state := ""
+		if a := c.Argument(4); !goja.IsUndefined(a) && !goja.IsNull(a) {
+			state = a.String()
+		}
+		status, body, hdr := rt.nativeRoute(v.cur, jsonArg(c.Argument(0)), jsonArg(c.Argument(1)), c.Argument(2).ToBoolean(), jsonArg(c.Argument(3)), state)
 		v.status = status
 		v.headers = v.headers[:0]
 		for k, vals := range hdr {
@@ -663,7 +671,7 @@ func (rt *Runtime) setupJSON() (string, error) {
 	}
 	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
 		"statuses": statuses, "root": rt.Dir, "maxLength": maxLength,
-		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "registerServices": rt.RegisterServices, "readHooked": orNone(rt.ReadHooked),
+		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "bootstrapUses": rt.BootstrapUses, "registerServices": rt.RegisterServices, "readHooked": orNone(rt.ReadHooked),
 		"pluginsOff": orNone(rt.PluginsOff), "serverConfigFiles": orNone(rt.ServerConfigFiles), "deferredBody": DeferredBody})
 	return string(b), err
 }

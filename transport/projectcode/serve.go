@@ -41,6 +41,11 @@ type Route struct {
 	// App is the chain of the project's app-level middlewares (Middlewares), which ends in
 	// the request served as the router serves it (Host.AppNext).
 	App bool `json:"app,omitempty"`
+	// ServerRoute is set for a route src/index's register() or bootstrap() gives
+	// strapi.server.routes ("register" or "bootstrap"): the Index-th route it gives, whose
+	// handler, policies and middlewares the sandbox takes from its own run of that function.
+	ServerRoute string `json:"serverRoute,omitempty"`
+	Index       int    `json:"index"`
 	// Extension runs the action as the project's plugin extension replaced it.
 	Extension     bool           `json:"extension,omitempty"`
 	Plugin        string         `json:"plugin,omitempty"`
@@ -144,6 +149,22 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 		jr := jsRequest(js, &req, root, who)
 		if files := filesJSON(ctx); files != "" {
 			put(jr, "files", js.ToValue(files))
+		}
+		if st, ok := ctx.Value(appStateKey{}).(string); ok && !route.App {
+			put(jr, "appState", js.ToValue(st))
+		}
+		if h, ok := ctx.Value(stackHeadersKey{}).(http.Header); ok && route.App && len(h) > 0 {
+			names := make([]string, 0, len(h))
+			for k, v := range h {
+				if len(v) > 0 {
+					names = append(names, strings.ToLower(k), v[0])
+				}
+			}
+			put(jr, "stackHeaders", js.ToValue(names))
+		}
+		if be, ok := ctx.Value(bodyErrorKey{}).(bodyError); ok {
+			put(jr, "bodyErrorStatus", js.ToValue(be.status))
+			put(jr, "bodyError", js.ToValue(be.body))
 		}
 		return v.serve(goja.Undefined(), js.ToValue(route.Key), js.ToValue(route.json), jr, bodyJSON)
 	}, func(box *goja.Object) { res = readBox(box) })
@@ -420,4 +441,29 @@ func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
 		s.WriteHeader(http.StatusOK)
 	}
 	return io.Copy(s.ResponseWriter, r)
+}
+
+type bodyErrorKey struct{}
+
+type bodyError struct {
+	status int
+	body   string
+}
+
+// WithBodyError gives the app-level chain the answer of Strapi's body parser to a body it
+// refuses (malformed JSON, too large): the middlewares src/index's register() gives
+// strapi.server.use run around it, as they run outside Strapi's stack, and it is what the
+// stack answers them.
+func WithBodyError(ctx context.Context, status int, body string) context.Context {
+	return context.WithValue(ctx, bodyErrorKey{}, bodyError{status: status, body: body})
+}
+
+type stackHeadersKey struct{}
+
+// WithStackHeaders gives the app-level chain the headers Strapi's own middlewares
+// (strapi::security, strapi::cors, strapi::poweredBy) set before those after them run: an
+// answer a middleware inside the stack gives itself carries them, as in Strapi; one
+// src/index's register() gives outside it does not.
+func WithStackHeaders(ctx context.Context, h http.Header) context.Context {
+	return context.WithValue(ctx, stackHeadersKey{}, h)
 }

@@ -830,6 +830,32 @@
     });
   }
 
+  // ---- strapi.server: the middlewares src/index's register() and bootstrap() give use() ----
+  // Each sandbox runs register() and bootstrap() (dry, up to its first use of data) and keeps
+  // the functions here; the app-level chain (route.app) runs them where Strapi's koa app
+  // has them. Outside those runs (a request's code, bootstrap()'s after an await) a use()
+  // would change the server while it serves: refused.
+  var serverUses = { register: [], bootstrap: [] };
+  var serverRoutes = { register: [], bootstrap: [] };
+  var server = {
+    // strapi.server.routes([...]): routes of Strapi's own router, kept as use()'s middlewares
+    // are (Quarry's router finds them by their place; the sandbox runs their handlers).
+    routes: function (list) {
+      if (!Array.isArray(list)) throw new errors.NotImplementedError('strapi.server.routes with ' + (list && list.type ? 'the ' + list.type + ' API' : 'something else than an array') + ' is not run by Quarry');
+      var into = registering ? serverRoutes.register : dry ? serverRoutes.bootstrap : null;
+      if (!into && !booting) throw new errors.NotImplementedError('strapi.server.routes outside register() and the start of bootstrap() is not run by Quarry');
+      if (into) list.forEach(function (r) { into.push(r); });
+      return server;
+    },
+    use: function (fn) {
+      if (typeof fn !== 'function') throw new TypeError('middleware must be a function!');
+      if (registering) serverUses.register.push(fn);
+      else if (dry) serverUses.bootstrap.push(fn);
+      else if (!booting) throw new errors.NotImplementedError('strapi.server.use outside register() and the start of bootstrap() is not run by Quarry');
+      return server;
+    }
+  };
+
   var strapi = {
     admin: adminTrap('strapi.admin'),
     store: coreStore,
@@ -857,6 +883,7 @@
     plugins: new Proxy({}, { get: function (t, k) { return typeof k === 'string' ? plugin(k) : undefined; } }),
     dirs: { app: { root: host.root, src: host.root + '/src' }, dist: { root: host.root, src: host.root + '/src' } },
     cron: cron,
+    server: server,
     eventHub: eventHub
   };
 
@@ -1580,7 +1607,7 @@
   // (its route's own chain included), with the query and body they left; its answer, headers
   // included, becomes ctx's response.
   function appNext(ctx) {
-    var body = host.nativeRoute(JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body), true, JSON.stringify(ctx.request.headers));
+    var body = host.nativeRoute(JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body), true, JSON.stringify(ctx.request.headers), appState(ctx.state));
     ctx.__res.status = host.nativeStatus();
     var h = host.nativeHeaders();
     var hdrs = ctx.__res.headers;
@@ -1594,6 +1621,40 @@
     ctx.__res.raw = body;
     ctx.__res.body = undefined;
     return undefined;
+  }
+  // appState is what the app-level middlewares left in ctx.state, for the route's own ctx
+  // (Strapi's koa context is one for the whole request): JSON of { values, refused }, the
+  // keys whose values are plain data (objects, arrays, strings, finite numbers, booleans,
+  // null) as they are, the others (functions, dates, class instances) named, a read of which
+  // the route refuses rather than see something else. null when there is nothing.
+  var STATE_OWN = { route: true, auth: true, user: true, isAuthenticated: true };
+  function plainData(v, depth) {
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+    if (typeof v === 'number') return isFinite(v);
+    if (typeof v !== 'object' || depth > 32) return false;
+    var proto = Object.getPrototypeOf(v);
+    if (Array.isArray(v)) return v.every(function (x) { return x !== undefined && plainData(x, depth + 1); });
+    if (proto !== Object.prototype && proto !== null) return false;
+    return Object.keys(v).every(function (k) { return v[k] === undefined || plainData(v[k], depth + 1); });
+  }
+  function appState(state) {
+    var values = {}, refused = [], any = false;
+    Object.keys(state).forEach(function (k) {
+      if (STATE_OWN[k] || state[k] === undefined) return;
+      any = true;
+      if (plainData(state[k], 0)) values[k] = state[k];
+      else refused.push(k);
+    });
+    return any ? JSON.stringify({ values: values, refused: refused }) : null;
+  }
+  function takeAppState(ctx, json) {
+    var st = JSON.parse(json);
+    Object.keys(st.values).forEach(function (k) { ctx.state[k] = st.values[k]; });
+    st.refused.forEach(function (k) {
+      Object.defineProperty(ctx.state, k, { configurable: true, enumerable: true,
+        get: function () { throw new errors.NotImplementedError('ctx.state.' + k + ', which the app-level middlewares set, holds a value Quarry does not hand to the route (not plain data)'); },
+        set: function (v) { Object.defineProperty(ctx.state, k, { value: v, writable: true, enumerable: true, configurable: true }); } });
+    });
   }
   // A plugin as the project's extension (src/extensions/<plugin>/strapi-server) leaves it:
   // the extension receives the plugin with its controllers' actions, each answering the
@@ -1690,7 +1751,7 @@
     if (started) return started;
     started = ensureRegister().then(function () {
       var mod = indexModule();
-      if (!mod || typeof mod.bootstrap !== 'function' || !host.subscriptions) return;
+      if (!mod || typeof mod.bootstrap !== 'function' || !host.subscriptions && !host.bootstrapUses) return;
       dry = true;
       try { Promise.resolve(mod.bootstrap.call(mod, { strapi: strapi })).catch(function () {}); } catch (e) { /* stopped at its first use of data */ } finally { dry = false; }
     });
@@ -1738,9 +1799,36 @@
       middlewares: (cfg.middlewares || []).filter(function (m) { return !(typeof m === 'string' && own.indexOf(m) >= 0); })
     });
   }
+  // A strapi.server.routes route's chain: its handler, policies and middlewares as this
+  // sandbox's run of register() or bootstrap() gave them.
+  function serverRoute(route) {
+    var r = serverRoutes[route.serverRoute][route.index];
+    if (!r || String(r.method).toUpperCase() !== route.method || r.path !== route.path) {
+      throw new errors.NotImplementedError('strapi.server.routes #' + (route.index + 1) + ' in ' + route.serverRoute + '() is not reached by the sandboxes' +
+        (route.serverRoute === 'bootstrap' ? ' (it is called after bootstrap()\'s first use of data)' : ''));
+    }
+    var cfg = r.config || {};
+    return Object.assign({}, route, {
+      key: route.key + ' (as ' + route.serverRoute + '() gave it)',
+      serverRoute: undefined,
+      handlerFns: [].concat(r.handler),
+      policies: cfg.policies || [],
+      middlewares: cfg.middlewares || []
+    });
+  }
   function chain(route) {
     var key = route.key;
     if (chains[key]) return chains[key];
+    if (route.serverRoute) {
+      chains[key] = function (ctx) {
+        return (route.serverRoute === 'bootstrap' ? ensureStartup() : ensureRegister()).then(function () {
+          var c = chain(serverRoute(route));
+          chains[key] = c;
+          return c(ctx);
+        });
+      };
+      return chains[key];
+    }
     if (route.live) {
       chains[key] = function (ctx) {
         return ensureRegister().then(function () {
@@ -1753,7 +1841,20 @@
     }
     var info = route.info || {};
     if (route.app) {
-      chains[key] = compose((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }), appNext);
+      var mws = route.middlewares || [];
+      if (!mws.some(function (m) { return m.server; })) {
+        chains[key] = compose([stackHeaders].concat(mws.map(function (m) { return resolveMiddleware(m, info); })), appNext);
+        return chains[key];
+      }
+      // Middlewares src/index gives strapi.server.use: this sandbox's run of register() (and
+      // of bootstrap(), up to its first use of data) gives them, once.
+      chains[key] = function (ctx) {
+        return (host.bootstrapUses ? ensureStartup() : ensureRegister()).then(function () {
+          var c = serverChain(mws, info);
+          chains[key] = c;
+          return c(ctx);
+        });
+      };
       return chains[key];
     }
     var pols = (route.policies || []).map(function (p) { return resolvePolicy(p, info); });
@@ -1773,16 +1874,106 @@
     };
     // A route without policies has no policy step: it would only wait a tick before next().
     var list = (policyMw ? [policyMw] : []).concat((route.middlewares || []).map(function (m) { return resolveMiddleware(m, info); }));
-    var act = action(route);
+    // A strapi.server.routes route's handler is its functions, composed after returnBody as
+    // Strapi's endpoint composes them.
+    var act = route.handlerFns ? null : action(route);
     // A core action of Quarry's ends the chain without a next of its own, and without
     // returnBody's step (it answers nothing returnBody would use).
-    var run = route.native || route.nativeRoute ? compose(list, act) : compose(list.concat([returnBody, act]));
+    var run = route.native || route.nativeRoute ? compose(list, act) : compose(list.concat([returnBody], route.handlerFns || [act]));
     // Strapi's authorize step wraps the rest of the chain: an UnauthorizedError or
     // ForbiddenError (a PolicyError is one) thrown anywhere in it answers as
     // ctx.unauthorized() or ctx.forbidden() do. serve applies it to what the chain rejects
     // with (authorized), rather than a step of every request's chain doing it.
     chains[key] = function (ctx) { ctx.__res.authorize = true; return run(ctx); };
     return chains[key];
+  }
+  // serverChain is the app-level chain with the middlewares src/index gives strapi.server.use,
+  // in Strapi's order: register()'s first (Strapi mounts them before config/middlewares' stack,
+  // so they run before strapi::errors and strapi::body: an error they throw is koa's to answer,
+  // and they see no parsed body), then Strapi's stack (strapi::errors answering what is thrown
+  // inside it and what nothing answered, the body parsed) with config/middlewares' own, then
+  // bootstrap()'s (mounted after the stack, before the router), then the route.
+  function serverChain(mws, info) {
+    var outer = [], list = [];
+    mws.forEach(function (m) {
+      if (!m.server) { list.push(resolveMiddleware(m, info)); return; }
+      var fn = serverUses[m.server][m.index];
+      if (typeof fn !== 'function') {
+        throw new errors.NotImplementedError(m.name + (m.server === 'bootstrap'
+          ? ' is called in bootstrap() after its first use of data, where Quarry does not reach it'
+          : ' is not reached by register() under Quarry'));
+      }
+      (m.server === 'register' ? outer : list).push(fn);
+    });
+    if (!outer.length) return compose([stackHeaders].concat(list), appNext);
+    return compose([koaErrors].concat(outer, [strapiStack], list), appNext);
+  }
+  // stackHeaders are the headers Strapi's own middlewares set on every answer before the
+  // middlewares after them run (security, CORS, X-Powered-By): an answer given from there on
+  // carries them, as the route's own answer does.
+  function stackHeaders(ctx, next) {
+    var h = ctx.__req.stackHeaders;
+    if (!h) return next();
+    for (var i = 0; i + 1 < h.length; i += 2) ctx.__res.headers[h[i]] = h[i + 1];
+    return next().catch(function (e) { unpowered(ctx); throw e; });
+  }
+  // unpowered drops X-Powered-By from an answer to an error thrown inside the stack:
+  // strapi::poweredBy sets it after its next(), which the error skips.
+  function unpowered(ctx) { delete ctx.__res.headers['x-powered-by']; }
+  // koaErrors is koa's own error handling (ctx.onerror) for what register()'s middlewares
+  // throw outside Strapi's stack: an error with an exposed status answers its message as text,
+  // every header unset but the error's own; anything else is an internal error (Quarry's
+  // own refusals keep their answer).
+  function koaErrors(ctx, next) {
+    var req = ctx.__req;
+    // Strapi's body parser (strapi::body) has not run yet out here.
+    var body = req.body, files = ctx.request.files;
+    hidden(ctx, '__body', { body: body, files: files });
+    req.body = undefined;
+    if (files !== undefined) ctx.request.files = undefined;
+    return next().catch(function (e) {
+      if (e && e.quarry || e instanceof errors.NotImplementedError) throw e;
+      var status = e instanceof Error ? (e.status || e.statusCode) : undefined;
+      if (typeof status !== 'number' || !statusText[status] || status >= 500) throw new Error(describe(e));
+      var h = ctx.__res.headers;
+      Object.keys(h).forEach(function (k) { delete h[k]; });
+      if (e.headers && typeof e.headers === 'object') Object.keys(e.headers).forEach(function (k) { ctx.set(k, e.headers[k]); });
+      ctx.status = status;
+      ctx.body = e.expose ? String(e.message) : statusText[status];
+    });
+  }
+  // strapiStack stands for Strapi's own middlewares (config/middlewares' strapi::*) where
+  // register()'s middlewares wrap them: the body parsed, and strapi::errors' answers.
+  function strapiStack(ctx, next) {
+    var h = ctx.__req.stackHeaders;
+    if (h) for (var i = 0; i + 1 < h.length; i += 2) ctx.__res.headers[h[i]] = h[i + 1];
+    if (ctx.__req.bodyError) {
+      // Strapi's body parser refused the body (thrown): strapi::errors answers, nothing
+      // inside runs.
+      unpowered(ctx);
+      ctx.__res.status = ctx.__req.bodyErrorStatus;
+      ctx.__res.raw = ctx.__req.bodyError;
+      ctx.__res.body = undefined;
+      return settled;
+    }
+    var kept = ctx.__body;
+    if (kept) {
+      if (ctx.__req.body === undefined) ctx.__req.body = kept.body;
+      if (kept.files !== undefined && ctx.request.files === undefined) ctx.request.files = kept.files;
+    }
+    return next().then(function () {
+      if (ctx.__res.status === undefined && ctx.__res.raw === null) ctx.notFound();
+    }, function (e) {
+      unpowered(ctx);
+      if (e && e.quarry) { ctx.__res.status = e.quarry.status; ctx.__res.raw = e.quarry.body; ctx.__res.body = undefined; return; }
+      var f = formatError(e);
+      if (!f) {
+        strapi.log.error('project code failed: ' + describe(e));
+        f = { status: 500, body: { data: null, error: { status: 500, name: 'InternalServerError', message: 'Internal Server Error' } } };
+      }
+      ctx.status = f.status;
+      ctx.body = f.body;
+    });
   }
   // formatError is Strapi's error middleware.
   function formatError(e) {
@@ -1816,6 +2007,7 @@
     var ctx;
     try {
       ctx = makeCtx(req);
+      if (req.appState) takeAppState(ctx, req.appState);
       // App-level middlewares run before routing: no route yet.
       if (!route.app) ctx.state.route = route.state || (route.state = { method: route.method, path: route.path, handler: route.handler, info: route.info || {}, config: route.config || {} });
       chain(route)(ctx).then(function () { box.state = 'done'; finish(box, ctx); }, function (e) {
