@@ -20,7 +20,7 @@ import (
 
 // The npm modules real Strapi projects require most, written for Quarry's sandbox and checked
 // against the real packages (testdata/modules.cases): lodash (and lodash/<function>),
-// slugify, qs, axios and node-fetch (over the sandbox's fetch, to the hosts config/quarry
+// slugify, qs, axios and node-fetch, yup (with what @strapi/utils adds to it) (over the sandbox's fetch, to the hosts config/quarry
 // allows), uuid, bcrypt, bcryptjs, jsonwebtoken and dayjs; Node's util, events, querystring
 // and url, and crypto's basics in Go. A module not here is an inert stub when reading files
 // and a NotImplementedError (501) when running requests.
@@ -32,7 +32,8 @@ var moduleFiles embed.FS
 var npmModules = map[string]string{"lodash": "modules/lodash.js", "slugify": "modules/slugify.js", "qs": "modules/qs.js",
 	"axios": "modules/axios.js", "node-fetch": "modules/node-fetch.js", "uuid": "modules/uuid.js",
 	"bcrypt": "modules/bcrypt.js", "bcryptjs": "modules/bcryptjs.js", "jsonwebtoken": "modules/jsonwebtoken.js",
-	"dayjs": "modules/dayjs.js", "util": "modules/util.js", "events": "modules/events.js", "querystring": "modules/querystring.js"}
+	"dayjs": "modules/dayjs.js", "util": "modules/util.js", "events": "modules/events.js", "querystring": "modules/querystring.js",
+	"yup": "modules/yup.js"}
 
 // Provided reports whether the sandbox gives a module of that name (beyond the project's own
 // files), so that a project requiring it can run under Quarry.
@@ -60,6 +61,9 @@ func (s *sandbox) builtin(name string) (v goja.Value, ok bool, err error) {
 			return nil, true, err
 		}
 		v, err := s.runSource(bare, "/node_modules/"+bare+".js", string(src), "/node_modules/"+bare+".js")
+		if err == nil && bare == "yup" {
+			err = s.strapiExtendsYup(v)
+		}
 		return v, true, err
 	}
 	if f, found := strings.CutPrefix(bare, "lodash/"); found && Provided(bare) {
@@ -77,6 +81,39 @@ func (s *sandbox) builtin(name string) (v goja.Value, ok bool, err error) {
 		return v, true, err
 	}
 	return nil, false, nil
+}
+
+// strapiExtendsYup does to yup what loading @strapi/utils does in a Strapi app (its methods and
+// type error message; every require('yup') of the app sees them) and keeps the helpers
+// @strapi/utils exports with it (yup, validateYupSchema, …) for strapiYup.
+func (s *sandbox) strapiExtendsYup(yup goja.Value) error {
+	src, err := moduleFiles.ReadFile("modules/strapi-yup.js")
+	if err != nil {
+		return err
+	}
+	mk, err := s.runSource("@strapi/utils/yup", "/node_modules/@strapi/utils/yup.js", string(src), "/node_modules/@strapi/utils/yup.js")
+	if err != nil {
+		return err
+	}
+	fn, ok := goja.AssertFunction(mk)
+	if !ok {
+		return fmt.Errorf("strapi-yup.js: exports %v, not a function", mk)
+	}
+	errs := s.cache["@strapi/utils"].ToObject(s.rt).Get("errors")
+	helpers, err := fn(goja.Undefined(), yup, errs)
+	if err != nil {
+		return fmt.Errorf("extending yup as @strapi/utils does: %w", jsError(err))
+	}
+	s.cache["\x00strapiYup"] = helpers
+	return nil
+}
+
+// strapiYup is @strapi/utils' yup helpers, loading yup on first use.
+func (s *sandbox) strapiYup() goja.Value {
+	if _, err := s.require("yup"); err != nil {
+		panic(s.rt.NewGoError(fmt.Errorf("loading yup: %w", err)))
+	}
+	return s.cache["\x00strapiYup"]
 }
 
 // cryptoModule is the part of Node's crypto projects use for tokens and digests: createHash,
