@@ -9,5 +9,8 @@ module.exports = {
     { method: 'GET', path: '/session/helpers', handler: 'session.helpers' },
     { method: 'POST', path: '/session/form', handler: 'session.form' },
     { method: 'GET', path: '/session/validate', handler: 'session.validate' },
+    { method: 'POST', path: '/session/profile', handler: 'session.profile' },
+    { method: 'POST', path: '/session/profile/cast', handler: 'session.castProfile' },
+    { method: 'POST', path: '/session/ids', handler: 'session.ids' },
   ],
 };
