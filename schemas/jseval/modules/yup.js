@@ -182,8 +182,10 @@ function ValidationError(errorOrErrors, value, field, type) {
   self.inner = [];
   toArray(errorOrErrors).forEach(function (err) {
     if (ValidationError.isError(err)) {
-      self.errors.push.apply(self.errors, err.errors);
-      self.inner = self.inner.concat(err.inner.length ? err.inner : err);
+      // One at a time: thousands of item errors are gathered in linear time.
+      err.errors.forEach(function (m) { self.errors.push(m); });
+      if (err.inner.length) err.inner.forEach(function (i) { self.inner.push(i); });
+      else self.inner.push(err);
     } else {
       self.errors.push(err);
     }
