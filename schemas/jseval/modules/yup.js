@@ -1350,3 +1350,6 @@ module.exports = {
   BaseSchema: BaseSchema, MixedSchema: MixedSchema, BooleanSchema: BooleanSchema, StringSchema: StringSchema, NumberSchema: NumberSchema,
   DateSchema: DateSchema, ObjectSchema: ObjectSchema, ArraySchema: ArraySchema
 };
+// yup's build marks its exports as an ES module's (not enumerable), so that compiled
+// `import * as yup` and `import yup` read them as under Node.
+Object.defineProperty(module.exports, '__esModule', { value: true });
