@@ -600,11 +600,22 @@ func (s *sandbox) runtimeName(file string) string {
 // runSource runs CommonJS source as Node's module wrapper does and returns module.exports.
 // Relative requires resolve from file; __filename and __dirname are runtimeFile's.
 func (s *sandbox) runSource(name, file, src, runtimeFile string) (goja.Value, error) {
-	rt := s.rt
-	prog, err := goja.Compile(name, "(function (exports, require, module, __filename, __dirname) {"+src+"\n})", false)
+	prog, err := compileModule(name, src)
 	if err != nil {
 		return nil, err
 	}
+	return s.runModule(prog, file, runtimeFile)
+}
+
+// compileModule compiles a CommonJS module's source inside Node's module wrapper.
+func compileModule(name, src string) (*goja.Program, error) {
+	return goja.Compile(name, "(function (exports, require, module, __filename, __dirname) {"+src+"\n})", false)
+}
+
+// runModule runs a compiled module (compileModule) with file's directory for its relative
+// requires, and returns its module.exports.
+func (s *sandbox) runModule(prog *goja.Program, file, runtimeFile string) (goja.Value, error) {
+	rt := s.rt
 	wrapper, err := rt.RunProgram(prog)
 	if err != nil {
 		return nil, jsError(err)

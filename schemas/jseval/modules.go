@@ -14,6 +14,7 @@ import (
 	"hash"
 	"math/big"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 )
@@ -34,6 +35,27 @@ var npmModules = map[string]string{"lodash": "modules/lodash.js", "slugify": "mo
 	"bcrypt": "modules/bcrypt.js", "bcryptjs": "modules/bcryptjs.js", "jsonwebtoken": "modules/jsonwebtoken.js",
 	"dayjs": "modules/dayjs.js", "util": "modules/util.js", "events": "modules/events.js", "querystring": "modules/querystring.js",
 	"yup": "modules/yup.js"}
+
+// embeddedPrograms holds the provided modules compiled once for every sandbox (a compiled
+// program is immutable and shared between runtimes): a pooled VM that loads yup or lodash
+// does not parse them again.
+var embeddedPrograms sync.Map // file → *goja.Program
+
+func embeddedProgram(name, file string) (*goja.Program, error) {
+	if p, ok := embeddedPrograms.Load(file); ok {
+		return p.(*goja.Program), nil
+	}
+	src, err := moduleFiles.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := compileModule(name, string(src))
+	if err != nil {
+		return nil, fmt.Errorf("compiling %s: %w", file, err)
+	}
+	embeddedPrograms.Store(file, prog)
+	return prog, nil
+}
 
 // Provided reports whether the sandbox gives a module of that name (beyond the project's own
 // files), so that a project requiring it can run under Quarry.
@@ -56,11 +78,11 @@ func Provided(name string) bool {
 func (s *sandbox) builtin(name string) (v goja.Value, ok bool, err error) {
 	bare := strings.TrimPrefix(name, "node:")
 	if file, found := npmModules[bare]; found {
-		src, err := moduleFiles.ReadFile(file)
+		prog, err := embeddedProgram(bare, file)
 		if err != nil {
 			return nil, true, err
 		}
-		v, err := s.runSource(bare, "/node_modules/"+bare+".js", string(src), "/node_modules/"+bare+".js")
+		v, err := s.runModule(prog, "/node_modules/"+bare+".js", "/node_modules/"+bare+".js")
 		if err == nil && bare == "yup" {
 			err = s.strapiExtendsYup(v)
 		}
@@ -87,11 +109,11 @@ func (s *sandbox) builtin(name string) (v goja.Value, ok bool, err error) {
 // type error message; every require('yup') of the app sees them) and keeps the helpers
 // @strapi/utils exports with it (yup, validateYupSchema, …) for strapiYup.
 func (s *sandbox) strapiExtendsYup(yup goja.Value) error {
-	src, err := moduleFiles.ReadFile("modules/strapi-yup.js")
+	prog, err := embeddedProgram("@strapi/utils/yup", "modules/strapi-yup.js")
 	if err != nil {
 		return err
 	}
-	mk, err := s.runSource("@strapi/utils/yup", "/node_modules/@strapi/utils/yup.js", string(src), "/node_modules/@strapi/utils/yup.js")
+	mk, err := s.runModule(prog, "/node_modules/@strapi/utils/yup.js", "/node_modules/@strapi/utils/yup.js")
 	if err != nil {
 		return err
 	}

@@ -742,25 +742,29 @@ boolean.prototype = BooleanSchema.prototype;
 // ---- string ----------------------------------------------------------------------------------
 
 // The email and URL patterns yup checks with, composed from their parts (RFC 5322's dot-atom
-// and quoted local parts; hosts of dot-separated labels or IPv4 addresses); case-insensitive.
+// and quoted local parts; hosts of dot-separated labels or IPv4 addresses). yup's are
+// case-insensitive: here both cases are spelled out instead, since folding the classes' large
+// Unicode ranges makes each pattern slow to compile (the same strings match: the letters those
+// ranges hold fold only among themselves).
 var uc = '\\u00A0-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFEF'; // the Unicode letters both accept
-var alnum = '[a-z\\d' + uc + ']', alpha = '[a-z' + uc + ']', inner = '[a-z\\d\\-._~' + uc + ']';
+var alnum = '[a-zA-Z\\d' + uc + ']', alpha = '[a-zA-Z' + uc + ']', inner = '[a-zA-Z\\d\\-._~' + uc + ']';
 var label = '(?:' + alnum + '|' + alnum + inner + '*' + alnum + ')';
 var topLabel = '(?:' + alpha + '|' + alpha + inner + '*' + alpha + ')';
-var atext = "[a-z\\d!#$%&'*+\\-/=?^_`{|}~" + uc + ']';
+var atext = "[a-zA-Z\\d!#$%&'*+\\-/=?^_`{|}~" + uc + ']';
 var fws = '(?:(?:[\\x20\\x09]*\\x0d\\x0a)?[\\x20\\x09]+)';
 var qtext = '[\\x01-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f\\x21\\x23-\\x5b\\x5d-\\x7e' + uc + ']';
 var qpair = '\\\\[\\x01-\\x09\\x0b\\x0c\\x0d-\\x7f' + uc + ']';
 var localPart = '(?:' + atext + '+(?:\\.' + atext + '+)*|"(?:' + fws + '?(?:' + qtext + '|' + qpair + '))*' + fws + '?")';
-var rEmail = new RegExp('^' + localPart + '@(?:' + label + '\\.)+' + topLabel + '$', 'i');
-var pchar = "(?:[a-z\\d\\-._~" + uc + "]|%[\\da-f]{2}|[!$&'()*+,;=]|:|@)";
+var rEmail = new RegExp('^' + localPart + '@(?:' + label + '\\.)+' + topLabel + '$');
+var hexByte = '%[\\da-fA-F]{2}';
+var pchar = "(?:[a-zA-Z\\d\\-._~" + uc + "]|" + hexByte + "|[!$&'()*+,;=]|:|@)";
 var octet = '(?:\\d|[1-9]\\d|1\\d\\d|2[0-4]\\d|25[0-5])';
-var userinfo = "(?:(?:[a-z\\d\\-._~" + uc + "]|%[\\da-f]{2}|[!$&'()*+,;=]|:)*@)?";
+var userinfo = "(?:(?:[a-zA-Z\\d\\-._~" + uc + "]|" + hexByte + "|[!$&'()*+,;=]|:)*@)?";
 var host = '(?:' + octet + '\\.' + octet + '\\.' + octet + '\\.' + octet + '|(?:' + label + '\\.)+' + topLabel + '\\.?)';
-var rUrl = new RegExp('^(?:(?:https?|ftp):)?\\/\\/' + userinfo + host + '(?::\\d*)?' +
+var rUrl = new RegExp('^(?:(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]):)?\\/\\/' + userinfo + host + '(?::\\d*)?' +
   '(?:\\/(?:' + pchar + '+(?:\\/' + pchar + '*)*)?)?' +
   '(?:\\?(?:' + pchar + '|[\\uE000-\\uF8FF]|\\/|\\?)*)?' +
-  '(?:#(?:' + pchar + '|\\/|\\?)*)?$', 'i');
+  '(?:#(?:' + pchar + '|\\/|\\?)*)?$');
 var rUUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000)$/i;
 var plainObjectString = {}.toString();
 
