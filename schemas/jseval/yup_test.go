@@ -1,6 +1,7 @@
 package jseval
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -167,4 +168,34 @@ runCases(` + string(src) + `, ` + strconvQuote(m.prefix) + `).then(function () {
 func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestYupAtLoad: a file that builds its schemas at the top level, as users-permissions
+// extensions and validation files do, loads when routes are recorded (EvalModule), with
+// @strapi/utils' yup and require('yup') the same extended yup.
+func TestYupAtLoad(t *testing.T) {
+	dir := t.TempDir()
+	src := `const { yup, validateYupSchema, validateYupSchemaSync, handleYupError } = require('@strapi/utils');
+const plain = require('yup');
+const registerSchema = yup.object({ email: yup.string().email().required(), phone: plain.string().matches(/^[0-9]+$/).nullable() });
+const validateRegisterBody = validateYupSchemaSync(registerSchema);
+let answer;
+try { validateRegisterBody({ email: 'x', phone: 'y' }); } catch (e) { answer = [e.name, e.message, e.details.errors.map((x) => x.path.join('.') + ': ' + x.message)]; }
+module.exports = { answer, same: plain.string === yup.string, strapiID: typeof yup.strapiID, notNil: typeof plain.mixed().notNil,
+  async: typeof validateYupSchema(registerSchema), handle: typeof handleYupError };`
+	if err := os.WriteFile(filepath.Join(dir, "auth.js"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := EvalModule(context.Background(), filepath.Join(dir, "auth.js"), Options{Root: dir, Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(res.Value)
+	want := `{"answer":["ValidationError","2 errors occurred",["email: email must be a valid email","phone: phone must match the following: \"/^[0-9]+$/\""]],"async":"function","handle":"function","notNil":"function","same":true,"strapiID":"function"}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if len(res.Unresolved) != 0 {
+		t.Errorf("unresolved %v", res.Unresolved)
+	}
 }
