@@ -25,6 +25,8 @@ func TestYupHostile(t *testing.T) {
 function deep(n, key) { var v = {}, o = v; for (var i = 0; i < n; i++) o = o[key] = {}; return v; }`); err != nil {
 		t.Fatal(err)
 	}
+	// Each case runs under a 5 s limit: one that does not end in time fails as "not a
+	// JavaScript error" (the limit's interruption).
 	for _, c := range []struct{ src, want string }{
 		// A lazy schema that is its own builder's answer: resolved without end.
 		{`var s = y.lazy(function () { return s; }); s.validateSync(1)`, "RangeError"},
@@ -48,7 +50,6 @@ function deep(n, key) { var v = {}, o = v; for (var i = 0; i < n; i++) o = o[key
 		{`y.string().email().isValidSync('"' + ' \r\n '.repeat(20000) + '@a.co')`, "false"},
 		{`try { y.array().of(y.number().max(1)).validateSync(Array(3000).fill(2), { abortEarly: false }); } catch (e) { e.message + ' ' + e.inner.length; }`, "3000 errors occurred 3000"},
 	} {
-		start := time.Now()
 		var got string
 		err := vm.Run(context.Background(), 5*time.Second, func() error {
 			v, err := rt.RunString(c.src)
@@ -75,9 +76,6 @@ function deep(n, key) { var v = {}, o = v; for (var i = 0; i < n; i++) o = o[key
 		}
 		if !strings.Contains(got, c.want) {
 			t.Errorf("%.80s: %.200s, want %q", c.src, got, c.want)
-		}
-		if d := time.Since(start); d > 3*time.Second {
-			t.Errorf("%.80s: took %s", c.src, d)
 		}
 	}
 	if err := vm.Run(context.Background(), time.Second, func() error {
