@@ -329,7 +329,12 @@ func (s *sandbox) setupGlobals() error {
 		return err
 	}
 	s.cache["url"] = url
-	utils, err := rt.RunString(utilsSource)
+	mkUtils, err := rt.RunString(utilsSource)
+	if err != nil {
+		return err
+	}
+	fn, _ = goja.AssertFunction(mkUtils)
+	utils, err := fn(goja.Undefined(), rt.ToValue(s.strapiYup))
 	if err != nil {
 		return err
 	}
@@ -621,11 +626,22 @@ func (s *sandbox) runtimeName(file string) string {
 // runSource runs CommonJS source as Node's module wrapper does and returns module.exports.
 // Relative requires resolve from file; __filename and __dirname are runtimeFile's.
 func (s *sandbox) runSource(name, file, src, runtimeFile string) (goja.Value, error) {
-	rt := s.rt
-	prog, err := goja.Compile(name, "(function (exports, require, module, __filename, __dirname) {"+src+"\n})", false)
+	prog, err := compileModule(name, src)
 	if err != nil {
 		return nil, err
 	}
+	return s.runModule(prog, file, runtimeFile)
+}
+
+// compileModule compiles a CommonJS module's source inside Node's module wrapper.
+func compileModule(name, src string) (*goja.Program, error) {
+	return goja.Compile(name, "(function (exports, require, module, __filename, __dirname) {"+src+"\n})", false)
+}
+
+// runModule runs a compiled module (compileModule) with file's directory for its relative
+// requires, and returns its module.exports.
+func (s *sandbox) runModule(prog *goja.Program, file, runtimeFile string) (goja.Value, error) {
+	rt := s.rt
 	wrapper, err := rt.RunProgram(prog)
 	if err != nil {
 		return nil, jsError(err)
@@ -652,9 +668,11 @@ func (s *sandbox) runSource(name, file, src, runtimeFile string) (goja.Value, er
 }
 
 // utilsSource is the part of @strapi/utils that project files reach for at load time and in
-// their hooks: the error classes (`const { ApplicationError } = require('@strapi/utils').errors`).
-// Their names are what Strapi's error middleware maps to statuses (see ErrorStatus).
-const utilsSource = `(function () {
+// their hooks: the error classes (`const { ApplicationError } = require('@strapi/utils').errors`),
+// and yup with its helpers (loaded when first read: a module that builds a schema at its top
+// level loads while routes are recorded). Their names are what Strapi's error middleware maps
+// to statuses (see ErrorStatus).
+const utilsSource = `(function (strapiYup) {
   function make(name, parent, defaultMessage) {
     var def = defaultMessage === undefined ? parent.defaultMessage : defaultMessage;
     var C = function (message, details) {
@@ -672,7 +690,8 @@ const utilsSource = `(function () {
   var ApplicationError = make('ApplicationError', Error, 'An application error occured');
   var errors = { ApplicationError: ApplicationError };
   errors.ValidationError = make('ValidationError', ApplicationError);
-  errors.YupValidationError = make('ValidationError', ApplicationError);
+  errors.YupValidationError = function YupValidationError(yupError, message) { return new (strapiYup().YupValidationError)(yupError, message); };
+  errors.YupValidationError.prototype = errors.ValidationError.prototype;
   errors.PaginationError = make('PaginationError', ApplicationError, 'Invalid pagination');
   errors.NotFoundError = make('NotFoundError', ApplicationError, 'Entity not found');
   errors.ForbiddenError = make('ForbiddenError', ApplicationError, 'Forbidden access');
@@ -681,8 +700,12 @@ const utilsSource = `(function () {
   errors.PayloadTooLargeError = make('PayloadTooLargeError', ApplicationError, 'Entity too large');
   errors.PolicyError = make('PolicyError', errors.ForbiddenError, 'Policy Failed');
   errors.NotImplementedError = make('NotImplementedError', ApplicationError, 'This feature is not implemented yet');
-  return { errors: errors };
-})()`
+  var utils = { errors: errors };
+  ['yup', 'validateYupSchema', 'validateYupSchemaSync', 'handleYupError'].forEach(function (k) {
+    Object.defineProperty(utils, k, { enumerable: true, configurable: true, get: function () { return strapiYup()[k]; } });
+  });
+  return utils;
+})`
 
 // strapiModule is what `require('@strapi/strapi')` gives route, controller and service files:
 // factories that record what they were asked for instead of building Koa handlers. A core

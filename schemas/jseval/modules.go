@@ -14,13 +14,14 @@ import (
 	"hash"
 	"math/big"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 )
 
 // The npm modules real Strapi projects require most, written for Quarry's sandbox and checked
 // against the real packages (testdata/modules.cases): lodash (and lodash/<function>),
-// slugify, qs, axios and node-fetch (over the sandbox's fetch, to the hosts config/quarry
+// slugify, qs, axios and node-fetch, yup (with what @strapi/utils adds to it) (over the sandbox's fetch, to the hosts config/quarry
 // allows), uuid, bcrypt, bcryptjs, jsonwebtoken and dayjs; Node's util, events, querystring
 // and url, and crypto's basics in Go. A module not here is an inert stub when reading files
 // and a NotImplementedError (501) when running requests.
@@ -32,7 +33,29 @@ var moduleFiles embed.FS
 var npmModules = map[string]string{"lodash": "modules/lodash.js", "slugify": "modules/slugify.js", "qs": "modules/qs.js",
 	"axios": "modules/axios.js", "node-fetch": "modules/node-fetch.js", "uuid": "modules/uuid.js",
 	"bcrypt": "modules/bcrypt.js", "bcryptjs": "modules/bcryptjs.js", "jsonwebtoken": "modules/jsonwebtoken.js",
-	"dayjs": "modules/dayjs.js", "util": "modules/util.js", "events": "modules/events.js", "querystring": "modules/querystring.js"}
+	"dayjs": "modules/dayjs.js", "util": "modules/util.js", "events": "modules/events.js", "querystring": "modules/querystring.js",
+	"yup": "modules/yup.js"}
+
+// embeddedPrograms holds the provided modules compiled once for every sandbox (a compiled
+// program is immutable and shared between runtimes): a pooled VM that loads yup or lodash
+// does not parse them again.
+var embeddedPrograms sync.Map // file → *goja.Program
+
+func embeddedProgram(name, file string) (*goja.Program, error) {
+	if p, ok := embeddedPrograms.Load(file); ok {
+		return p.(*goja.Program), nil
+	}
+	src, err := moduleFiles.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := compileModule(name, string(src))
+	if err != nil {
+		return nil, fmt.Errorf("compiling %s: %w", file, err)
+	}
+	embeddedPrograms.Store(file, prog)
+	return prog, nil
+}
 
 // Provided reports whether the sandbox gives a module of that name (beyond the project's own
 // files), so that a project requiring it can run under Quarry.
@@ -55,11 +78,14 @@ func Provided(name string) bool {
 func (s *sandbox) builtin(name string) (v goja.Value, ok bool, err error) {
 	bare := strings.TrimPrefix(name, "node:")
 	if file, found := npmModules[bare]; found {
-		src, err := moduleFiles.ReadFile(file)
+		prog, err := embeddedProgram(bare, file)
 		if err != nil {
 			return nil, true, err
 		}
-		v, err := s.runSource(bare, "/node_modules/"+bare+".js", string(src), "/node_modules/"+bare+".js")
+		v, err := s.runModule(prog, "/node_modules/"+bare+".js", "/node_modules/"+bare+".js")
+		if err == nil && bare == "yup" {
+			err = s.strapiExtendsYup(v)
+		}
 		return v, true, err
 	}
 	if f, found := strings.CutPrefix(bare, "lodash/"); found && Provided(bare) {
@@ -77,6 +103,39 @@ func (s *sandbox) builtin(name string) (v goja.Value, ok bool, err error) {
 		return v, true, err
 	}
 	return nil, false, nil
+}
+
+// strapiExtendsYup does to yup what loading @strapi/utils does in a Strapi app (its methods and
+// type error message; every require('yup') of the app sees them) and keeps the helpers
+// @strapi/utils exports with it (yup, validateYupSchema, …) for strapiYup.
+func (s *sandbox) strapiExtendsYup(yup goja.Value) error {
+	prog, err := embeddedProgram("@strapi/utils/yup", "modules/strapi-yup.js")
+	if err != nil {
+		return err
+	}
+	mk, err := s.runModule(prog, "/node_modules/@strapi/utils/yup.js", "/node_modules/@strapi/utils/yup.js")
+	if err != nil {
+		return err
+	}
+	fn, ok := goja.AssertFunction(mk)
+	if !ok {
+		return fmt.Errorf("strapi-yup.js: exports %v, not a function", mk)
+	}
+	errs := s.cache["@strapi/utils"].ToObject(s.rt).Get("errors")
+	helpers, err := fn(goja.Undefined(), yup, errs)
+	if err != nil {
+		return fmt.Errorf("extending yup as @strapi/utils does: %w", jsError(err))
+	}
+	s.cache["\x00strapiYup"] = helpers
+	return nil
+}
+
+// strapiYup is @strapi/utils' yup helpers, loading yup on first use.
+func (s *sandbox) strapiYup() goja.Value {
+	if _, err := s.require("yup"); err != nil {
+		panic(s.rt.NewGoError(fmt.Errorf("loading yup: %w", err)))
+	}
+	return s.cache["\x00strapiYup"]
 }
 
 // cryptoModule is the part of Node's crypto projects use for tokens and digests: createHash,

@@ -2056,8 +2056,8 @@
   // built-in's loop (repeat, fill, join) cannot be interrupted midway, so the time limit and
   // the heap watchdog alone would let one call take gigabytes.
   // @strapi/utils' plain helpers as 4.26 has them (parseMultipartData, the async helpers,
-  // contentTypes' constants and model predicates, …). Its other exports — yup and
-  // validateYupSchema, policy, pagination, traverse, webhook, … — are stand-ins that answer
+  // contentTypes' constants and model predicates, …; yup and its helpers come with the
+  // sandbox's @strapi/utils). Its other exports — policy, pagination, traverse, webhook, … — are stand-ins that answer
   // NotImplementedError naming them when the project's code uses them, rather than undefined
   // (a TypeError, a 500) or a silent difference.
   function plainUtils(u, _) {
@@ -2187,11 +2187,12 @@
       isTypedAttribute: function (a, t) { return _.has(a, 'type') && a.type === t; },
       getContentTypeRoutePrefix: function (m) { return isSingle(m) ? _.kebabCase(m.info.singularName) : _.kebabCase(m.info.pluralName); }
     };
-    ['yup', 'validateYupSchema', 'validateYupSchemaSync', 'handleYupError', 'policy', 'pagination', 'relations', 'traverse',
+    ['policy', 'pagination', 'relations', 'traverse',
       'traverseEntity', 'webhook', 'hooks', 'template', 'templateConfiguration', 'setCreatorFields', 'providerFactory',
       'convertQueryParams', 'file', 'nameToSlug', 'nameToCollectionName', 'toRegressedEnumValue', 'joinBy', 'getConfigUrls',
       'getAbsoluteAdminUrl', 'getAbsoluteServerUrl', 'isOperator', 'isOperatorOfType', 'parseType', 'getCommonPath'].forEach(function (name) {
-      if (u[name] === undefined) u[name] = notProvided("@strapi/utils' " + name);
+      if (name in u) return; // not read: a getter may load a module
+      u[name] = notProvided("@strapi/utils' " + name);
     });
   }
   function guardAllocations(max) {

@@ -3,6 +3,7 @@
 const utils = require('@strapi/utils');
 
 const { contentTypes, mapAsync, reduceAsync, pipeAsync, forEachAsync, parseMultipartData } = utils;
+const { validateProfile, castProfile, validateIds } = require('../validation/profile');
 
 module.exports = {
   async logout(ctx) {
@@ -79,7 +80,7 @@ module.exports = {
     ctx.body = { data, files: Object.keys(files).map((k) => `${k}:${files[k].name}:${files[k].size}`) };
   },
 
-  // yup from @strapi/utils, which Quarry does not provide.
+  // yup from @strapi/utils, built at each request.
   async validate(ctx) {
     const schema = utils.yup.object({ theme: utils.yup.string().required() });
     await utils.validateYupSchema(schema)(ctx.query);
@@ -118,5 +119,17 @@ module.exports = {
       search: ctx.search,
       protocol: ctx.origin.split(':')[0],
     };
+  },
+
+  async profile(ctx) {
+    ctx.body = { data: await validateProfile(ctx.request.body) };
+  },
+
+  async castProfile(ctx) {
+    ctx.body = { data: await castProfile(ctx.request.body, 'Invalid profile') };
+  },
+
+  async ids(ctx) {
+    ctx.body = { ids: validateIds(ctx.request.body, 'Invalid ids').ids };
   },
 };

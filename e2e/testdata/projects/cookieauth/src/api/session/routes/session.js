@@ -13,5 +13,8 @@ module.exports = {
     { method: 'GET', path: '/session/back', handler: 'session.back' },
     { method: 'GET', path: '/session/export', handler: 'session.exportNotes' },
     { method: 'GET', path: '/session/negotiate', handler: 'session.negotiate' },
+    { method: 'POST', path: '/session/profile', handler: 'session.profile' },
+    { method: 'POST', path: '/session/profile/cast', handler: 'session.castProfile' },
+    { method: 'POST', path: '/session/ids', handler: 'session.ids' },
   ],
 };
