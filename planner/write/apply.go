@@ -204,14 +204,7 @@ func (s *Service) Begin(ctx context.Context) (context.Context, func(ctx context.
 			tx.Rollback()
 			return s.txEnd(ctx, tx, false)
 		}
-		if err := s.DB.Commit(ctx, tx); err != nil {
-			s.txEnd(ctx, tx, false)
-			return fmt.Errorf("commit: %w", err)
-		}
-		if err := s.txEnd(ctx, tx, true); err != nil {
-			return err
-		}
-		return s.announce(ctx, t.events)
+		return s.commit(ctx, t)
 	}
 	return context.WithValue(ctx, txKey{}, t), end, nil
 }
@@ -258,11 +251,16 @@ func (s *Service) inTxWith(ctx context.Context, t *writeTx, fn func(ctx context.
 		s.txEnd(ctx, tx, false)
 		return err
 	}
-	if err := s.DB.Commit(ctx, tx); err != nil {
-		s.txEnd(ctx, tx, false)
+	return s.commit(ctx, t)
+}
+
+// commit commits t and, once it has, announces its writes' events.
+func (s *Service) commit(ctx context.Context, t *writeTx) error {
+	if err := s.DB.Commit(ctx, t.tx); err != nil {
+		s.txEnd(ctx, t.tx, false)
 		return fmt.Errorf("commit: %w", err)
 	}
-	if err := s.txEnd(ctx, tx, true); err != nil {
+	if err := s.txEnd(ctx, t.tx, true); err != nil {
 		return err
 	}
 	return s.announce(ctx, t.events)

@@ -12,7 +12,6 @@
 package projectcode
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -600,7 +599,9 @@ func projectFiles(dir string) map[string]map[string]string {
 func (rt *Runtime) setupJSON() (string, error) {
 	cts, comps := map[string]any{}, map[string]any{}
 	for _, m := range rt.Schema.Models {
-		attrs := &orderedObject{}
+		// A model's attributes keep their order (ordered): Strapi keeps the schema's, and its
+		// entity service follows it (the entity validator's reads, an update's component loads).
+		attrs := &ordered{}
 		for _, a := range m.Attributes {
 			attr := map[string]any{"type": attrType(a)}
 			if a.Type == schemas.Relation && a.TargetUID != "" {
@@ -674,37 +675,6 @@ func (rt *Runtime) setupJSON() (string, error) {
 		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "bootstrapUses": rt.BootstrapUses, "registerServices": rt.RegisterServices, "readHooked": orNone(rt.ReadHooked),
 		"pluginsOff": orNone(rt.PluginsOff), "serverConfigFiles": orNone(rt.ServerConfigFiles), "deferredBody": DeferredBody})
 	return string(b), err
-}
-
-// orderedObject is a JSON object keeping its keys' order: a model's attributes, whose order
-// Strapi keeps from the schema and its entity service follows (the entity validator's reads,
-// the loads of an update's components).
-type orderedObject struct {
-	keys []string
-	vals []any
-}
-
-func (o *orderedObject) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range o.keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kb, err := json.Marshal(k)
-		if err != nil {
-			return nil, err
-		}
-		vb, err := json.Marshal(o.vals[i])
-		if err != nil {
-			return nil, fmt.Errorf("attribute %s: %w", k, err)
-		}
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(vb)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
 }
 
 func attrType(a *schemas.Attribute) string {
