@@ -85,6 +85,9 @@ var cookieAuthSteps = []ownCodeStep{
 	{Name: "an attachment with an accented name", Path: "/api/session/export?name=r%C3%A9sum%C3%A9.txt", As: "public", Headers: []string{"Content-Type", "Content-Disposition"}},
 	{Name: "content negotiation and headers", Path: "/api/session/negotiate?x=1", As: "public",
 		Header: [2]string{"Accept", "application/json;q=0.9, text/html;q=0.5"}, Headers: []string{"X-Trace", "Vary", "X-Gone"}},
+	{Name: "HEAD of a custom route", Method: "HEAD", Path: "/api/session/helpers", As: "public", Headers: []string{"Content-Length", "Content-Type"}},
+	{Name: "HEAD of a core route the caller may not read", Method: "HEAD", Path: "/api/notes", As: "public", Headers: []string{"Content-Length"}},
+	{Name: "HEAD of a plugin's route", Method: "HEAD", Path: "/api/users/me", As: "ann", Cookies: true, Headers: []string{"Content-Length"}},
 	{Name: "ann logs out", Method: "POST", Path: "/api/session/logout", As: "public", Cookies: true},
 	{Name: "after logging out the cookie is gone", Path: "/api/users/me", As: "public", Cookies: true},
 }

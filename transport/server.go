@@ -220,6 +220,7 @@ func (s *Server) Handler() http.Handler {
 		})
 	}
 	r.Use(s.appChain)
+	r.Use(headAsGet)
 	r.Use(s.routeFirst)
 	r.Use(s.recoverer)
 	r.Use(s.writeDeadline)
@@ -813,4 +814,18 @@ func (s *Server) authorize(r *http.Request, m *schemas.Model, action string) (*i
 		return nil, apierror.Forbidden()
 	}
 	return c, nil
+}
+
+// headAsGet serves a HEAD as the GET of the same path, as koa-router answers HEAD with a GET
+// route: the same checks and headers (Content-Length included), and no body — net/http eats
+// the body of a response to a HEAD, which it knows from the client's request. The app-level
+// middlewares, before it, still see HEAD.
+func headAsGet(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			r = r.Clone(r.Context())
+			r.Method = http.MethodGet
+		}
+		next.ServeHTTP(w, r)
+	})
 }
