@@ -19,8 +19,10 @@ var updateOwnCode = flag.Bool("update-owncode", false, "record testdata/owncode_
 // token, "public" nobody, or a user registered by an earlier step (Register).
 type ownCodeStep struct {
 	Name, Method, Path, Body string
-	As                       string
-	Register                 string // the step registers this user; its JWT is kept for As
+	// Type is the Body's content type (application/json when empty).
+	Type     string
+	As       string
+	Register string // the step registers this user; its JWT is kept for As
 	// Form sends the step's body as multipart/form-data, these parts in order.
 	Form []formPart
 	// Pause waits before the step: Strapi runs the entity service's eventHub listeners after
@@ -238,6 +240,9 @@ func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 	ct := ""
 	if st.Body != "" {
 		body, ct = []byte(st.Body), "application/json"
+		if st.Type != "" {
+			ct = st.Type
+		}
 	}
 	if st.Form != nil {
 		body, ct = formBody(t, st.Form)

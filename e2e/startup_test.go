@@ -377,8 +377,13 @@ func TestAppMiddlewares(t *testing.T) {
 	if status, body, _ = get(uploaded[0].URL, "BadBot/1.0"); status != 403 || body != `{"error":"bots are not welcome"}` {
 		t.Errorf("media file for a bot: %d %s", status, body)
 	}
-	if st, b, _ := srv.send(t, srv.Token, "POST", "/api/events", "text/plain", []byte("hello")); st != 501 || !strings.Contains(string(b), "JSON and multipart bodies only") {
+	// A text body travels through the chain as koa-body parses it (a string); the core create
+	// after it takes it as no payload, as Strapi's does.
+	if st, b, _ := srv.send(t, srv.Token, "POST", "/api/events", "text/plain", []byte("hello")); st != 400 || !strings.Contains(string(b), `Missing \"data\" payload`) {
 		t.Errorf("text body: %d %s", st, b)
+	}
+	if st, b, _ := srv.send(t, srv.Token, "POST", "/api/events", "application/x-www-form-urlencoded", []byte("data[name]=x")); st != 400 || !strings.Contains(string(b), `Missing \"data\" payload`) {
+		t.Errorf("form body to a core create: %d %s", st, b)
 	}
 	if status, _, _ = get("/_health", ""); status != 204 {
 		t.Errorf("health: %d", status)

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/quarrycms/quarry/ir/apierror"
+	"github.com/quarrycms/quarry/ir/jsonw"
 	"github.com/quarrycms/quarry/schemas/routes"
 	"github.com/quarrycms/quarry/transport/envelope"
 	"github.com/quarrycms/quarry/transport/projectcode"
@@ -63,12 +64,25 @@ func (s *Server) appChain(next http.Handler) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
+		if bodyErr == nil && body == nil && form == nil {
+			// A form or text body travels through the chain as koa-body parses it; Quarry's
+			// own actions after it still take it as no payload (jsonw.WithFormOrigin).
+			fb, err := s.formBody(w, r)
+			if err != nil {
+				s.writeError(w, r, err)
+				return
+			}
+			if fb != nil {
+				body = fb
+				r = r.WithContext(jsonw.WithFormOrigin(r.Context()))
+			}
+		}
 		if form != nil {
 			defer form.Discard()
 			r = withForm(r, form)
 		}
 		if bodyErr == nil && body == nil && r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
-			refuse("This request runs " + what + "; Quarry runs them for JSON and multipart bodies only")
+			refuse("This request runs " + what + "; Quarry runs them for JSON, multipart, form and text bodies only")
 			return
 		}
 		once.Do(func() {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/quarrycms/quarry/parser/qs"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -54,6 +55,11 @@ func (s *Server) serveProject(w http.ResponseWriter, r *http.Request, res Resolv
 		who = c
 	}
 	body, form, err := s.projectBody(w, r)
+	if err == nil && body == nil && form == nil && pr.Native == "" && !pr.NativeRoute {
+		// The project's own action reads a form or text body as Strapi's body parser gives
+		// it; Quarry's own actions never take one as a payload (jsonw.IsJSONRequest).
+		body, err = s.formBody(w, r)
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -125,6 +131,43 @@ func (s *Server) projectBody(w http.ResponseWriter, r *http.Request) ([]byte, *u
 		return nil, nil, err
 	}
 	return b, nil, nil
+}
+
+// formLimit is koa-body's formLimit and textLimit (56 kb).
+const formLimit = 56 << 10
+
+// formBody is an urlencoded or text body as koa-body makes ctx.request.body of it, as JSON:
+// a form parsed as co-body parses it (qs with allowDots), a text/* body as its string; nil for
+// other bodies. Over 56 kb it answers koa-body's 413.
+func (s *Server) formBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if r.Body == nil || r.ContentLength == 0 || (r.Method != http.MethodPost && r.Method != http.MethodPut && r.Method != http.MethodPatch) {
+		return nil, nil // koa-body parses the bodies of POST, PUT and PATCH only
+	}
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	form := mt == "application/x-www-form-urlencoded"
+	if !form && !strings.HasPrefix(mt, "text/") {
+		return nil, nil
+	}
+	limit := int64(formLimit)
+	if s.FormMaxBody > 0 {
+		limit = s.FormMaxBody // strapi::body's formLimit
+	}
+	tooLarge := &apierror.Error{Status: http.StatusRequestEntityTooLarge, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
+	if r.ContentLength > limit {
+		return nil, tooLarge
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		return nil, tooLarge
+	}
+	if !form {
+		return json.Marshal(string(raw))
+	}
+	o, err := qs.Parse(string(raw), qs.FormOptions())
+	if err != nil {
+		return nil, err
+	}
+	return o.AppendJSON(nil), nil
 }
 
 // withForm hands a multipart request's form to the project's code (ctx.request.files) and

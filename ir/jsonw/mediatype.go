@@ -1,6 +1,7 @@
 package jsonw
 
 import (
+	"context"
 	"mime"
 	"net/http"
 	"strings"
@@ -17,6 +18,18 @@ var jsonTypes = map[string]bool{
 // this is also what keeps a page on another site, which can post text/plain without a CORS
 // preflight, from writing.
 func IsJSONRequest(r *http.Request) bool {
+	if r.Context().Value(formOriginKey{}) != nil {
+		return false
+	}
 	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	return err == nil && jsonTypes[strings.ToLower(ct)]
+}
+
+// formOriginKey marks, in a request's context, a request whose JSON body was made from a form
+// or text body (the app-level middlewares' chain hands it on as JSON): it stays no payload.
+type formOriginKey struct{}
+
+// WithFormOrigin marks ctx's request as one whose body came as a form or text.
+func WithFormOrigin(ctx context.Context) context.Context {
+	return context.WithValue(ctx, formOriginKey{}, true)
 }

@@ -1,6 +1,7 @@
 package qs
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -77,6 +78,9 @@ type builder struct {
 }
 
 var builderPool = sync.Pool{New: func() any { return new(builder) }}
+
+// dotLevels is qs's allowDots rewrite of a key, /\.([^.[]+)/g → [$1].
+var dotLevels = regexp.MustCompile(`\.([^.\[]+)`)
 
 // indexThreshold is the number of distinct keys above which duplicate
 // detection switches from a linear scan to a map: real queries have a dozen
@@ -182,6 +186,9 @@ func (b *builder) collect() {
 func (b *builder) addPart(part string) {
 	kraw, vraw, hasEq := splitPair(part)
 	key := b.decode(kraw)
+	if b.opt.AllowDots && strings.IndexByte(key, '.') >= 0 {
+		key = dotLevels.ReplaceAllString(key, "[$1]")
+	}
 	if key == "" {
 		// qs keeps empty keys in its flat table but never expands them.
 		return

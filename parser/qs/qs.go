@@ -125,6 +125,15 @@ type Options struct {
 	ParameterLimit int
 	// StrictNullHandling makes a part without '=' a null instead of "".
 	StrictNullHandling bool
+	// AllowDots reads a dot in a key as a level, a.b as a[b] (qs's allowDots, which the
+	// form bodies Strapi's body parser reads are parsed with).
+	AllowDots bool
+}
+
+// FormOptions are the options koa-body's urlencoded parser (co-body) passes to qs.parse for a
+// form body: qs's defaults with allowDots.
+func FormOptions() Options {
+	return Options{Depth: 5, ArrayLimit: 20, ParameterLimit: 1000, AllowDots: true}
 }
 
 // StrapiOptions returns the options Strapi v4 passes to qs.parse.

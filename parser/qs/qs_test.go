@@ -379,3 +379,23 @@ func BenchmarkParseEncoded(b *testing.B) {
 		}
 	}
 }
+
+// TestAllowDots compares form-body parsing (FormOptions: qs's defaults with allowDots) with
+// qs 6.15.1's qs.parse(s, { allowDots: true }) under Node, as co-body calls it.
+func TestAllowDots(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"a.b=c&a.d[e]=f&x.y.z=1", `{"a":{"b":"c","d":{"e":"f"}},"x":{"y":{"z":"1"}}}`},
+		{".a=2&a..b=3", `{"a":"2","a.":{"b":"3"}}`},
+		{"a.b=1&a[b]=2", `{"a":{"b":["1","2"]}}`},
+		{"name=Ann+Lee&tags[]=x&tags[]=y&n.o.p.q.r.s.t=deep", `{"name":"Ann Lee","tags":["x","y"],"n":{"o":{"p":{"q":{"r":{"s":{"[t]":"deep"}}}}}}}`},
+		{"a.b%2Ec=1", `{"a":{"b":{"c":"1"}}}`},
+	} {
+		got, err := Parse(c.in, FormOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.in, got, c.want)
+		}
+	}
+}

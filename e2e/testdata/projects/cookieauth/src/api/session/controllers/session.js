@@ -87,6 +87,11 @@ module.exports = {
     ctx.body = { ok: true };
   },
 
+  // What the body parser made of the request's body (a form, a text, JSON).
+  async echo(ctx) {
+    ctx.body = { type: typeof ctx.request.body, body: ctx.request.body };
+  },
+
   // Short links: a redirect to where ?to says.
   async go(ctx) {
     ctx.redirect(ctx.query.to || '/');

@@ -10,6 +10,7 @@ module.exports = {
     { method: 'POST', path: '/session/form', handler: 'session.form' },
     { method: 'GET', path: '/session/validate', handler: 'session.validate' },
     { method: 'GET', path: '/session/go', handler: 'session.go' },
+    { method: 'POST', path: '/session/echo', handler: 'session.echo' },
     { method: 'GET', path: '/session/back', handler: 'session.back' },
     { method: 'GET', path: '/session/export', handler: 'session.exportNotes' },
     { method: 'GET', path: '/session/negotiate', handler: 'session.negotiate' },
