@@ -249,6 +249,23 @@ func TestServeHeaders(t *testing.T) {
 	}
 }
 
+// TestServePluginJSON: JSON.stringify of a plugin, or of its services, lists what there is
+// and asks no service named toJSON (which answered 501).
+func TestServePluginJSON(t *testing.T) {
+	rt, _, _ := stampProject(t)
+	src := "module.exports = () => async (ctx) => { ctx.body = { plugin: typeof JSON.stringify(strapi.plugin('users-permissions')), services: JSON.stringify(strapi.plugins['users-permissions'].services) }; };\n"
+	if err := os.WriteFile(filepath.Join(rt.Dir, "src", "middlewares", "tojson.js"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	route := &Route{Key: "GET /api/articles tojson", Method: "GET", Path: "/api/articles", Handler: "api::article.article.find",
+		Native: "find", UID: "api::article.article", Policies: []any{}, Middlewares: []any{"global::tojson"}, Info: map[string]any{"apiName": "article"}, Config: map[string]any{}}
+	w := httptest.NewRecorder()
+	rt.Serve(w, httptest.NewRequest(http.MethodGet, "/api/articles", nil), route, &ir.Caller{Kind: ir.PublicCaller}, nil, nil, "127.0.0.1")
+	if w.Code != 200 || w.Body.String() != `{"plugin":"string","services":"{}"}` {
+		t.Errorf("%d %s", w.Code, w.Body)
+	}
+}
+
 // BenchmarkServe is a route through a typical middleware with the core action answered at
 // once: what the sandbox and its glue cost a request (bench.BenchmarkProjectCode measures
 // it beside the real core action).

@@ -366,7 +366,8 @@
   // byName is a registry as an object (strapi.services, strapi.plugins[p].services, …): a
   // property read is a lookup.
   function byName(get) {
-    return new Proxy({}, { get: function (t, k) { return typeof k === 'string' && k !== 'then' ? get(k) : undefined; } });
+    // then and toJSON are not names: a promise check and JSON.stringify look for them.
+    return new Proxy({}, { get: function (t, k) { return typeof k === 'string' && k !== 'then' && k !== 'toJSON' ? get(k) : undefined; } });
   }
   function plugin(name) {
     if ((host.pluginsOff || []).indexOf(name) >= 0) return undefined;
@@ -1670,7 +1671,7 @@
     var services = new Proxy(replaced, {
       get: function (t, k) {
         if (Object.prototype.hasOwnProperty.call(t, k)) return t[k];
-        if (typeof k !== 'string' || k === 'then') return undefined;
+        if (typeof k !== 'string' || k === 'then' || k === 'toJSON') return undefined;
         if (!factories[k]) factories[k] = function () { return pluginService(name, k); };
         return factories[k];
       }
