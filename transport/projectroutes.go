@@ -27,6 +27,7 @@ import (
 	"github.com/quarrycms/quarry/schemas/routes"
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/envelope"
+	"github.com/quarrycms/quarry/transport/plugins"
 	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/projectcode"
 )
@@ -503,6 +504,49 @@ func (s *Server) fileWrite(ctx context.Context, q *ir.Query) (json.RawMessage, e
 	var b envelope.Buf
 	b.FlatEntry(res.Plan.Root, res.Entry)
 	return bytes.Clone(b.Bytes()), nil
+}
+
+// projectAuth runs the users-permissions auth action (auth.callback, auth.register) the
+// project's extension replaced, as the plugin's GraphQL login and register resolvers call the
+// controller: with the mutation's input as ctx.request.body, without the REST route's
+// policies and middlewares, the controller's own answer (its status and JSON) returned; ok is
+// false when the project did not replace the action, or Quarry does not run its extension.
+// The cookies it sets go with the GraphQL answer (plugins.WithResponseHeader).
+func (s *Server) projectAuth(ctx context.Context, action string, input map[string]any) (int, []byte, bool, error) {
+	var pr *projectcode.Route
+	var path string
+	for i := range s.Routes.Plugin {
+		r := &s.Routes.Plugin[i]
+		if r.Name == "users-permissions "+action && r.Method == http.MethodPost && r.Project != nil && r.Project.Extension {
+			pr, path = r.Project, r.Path
+			break
+		}
+	}
+	if pr == nil {
+		return 0, nil, false, nil
+	}
+	route := projectcode.Route{Key: pr.Key + " (GraphQL)", Method: pr.Method, Path: pr.Path, Handler: pr.Handler,
+		NativeRoute: pr.NativeRoute, Live: pr.Live, Plugin: pr.Plugin, PluginHandler: pr.PluginHandler, Extension: pr.Extension,
+		Policies: []any{}, Middlewares: []any{}, Info: pr.Info, Config: pr.Config}
+	body, err := json.Marshal(input)
+	if err != nil {
+		return 0, nil, false, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, path, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, false, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req = req.WithContext(context.WithValue(req.Context(), origRequestKey{}, req))
+	rec := &capture{header: http.Header{}, status: http.StatusOK}
+	s.Code.Serve(rec, req, &route, &ir.Caller{Kind: ir.PublicCaller, Actions: map[string]bool{}}, nil, body, "")
+	if h := plugins.ResponseHeaderFrom(ctx); h != nil {
+		// The cookies the action sets go with the GraphQL answer, as on Strapi's koa context.
+		for _, v := range rec.header.Values("Set-Cookie") {
+			h.Add("Set-Cookie", v)
+		}
+	}
+	return rec.status, []byte(rec.body.String()), true, nil
 }
 
 // capture keeps a response in memory, as the string the project's code receives (a

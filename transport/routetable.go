@@ -486,7 +486,15 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema, runProject bool) map[st
 		// Route middlewares and policies are the REST route's: only controllers, services
 		// and hooks reach the resolver.
 		code := withoutGlobal(m.PluginCode("users-permissions", "", model, events), m.Global)
+		// The login and register mutations call the auth controller: an action the project's
+		// extension replaced runs in the sandbox (Server.projectAuth) when Quarry runs the
+		// REST route's whole chain, as the route table's Project says.
+		viaProject := runProject && (field == "Mutation.login" || field == "Mutation.register") && r.Extension != "" &&
+			runnable(pending(withoutGlobal(m.PluginCode("users-permissions", handler, model, events), m.Global), runProject))
 		for _, c := range m.Plugin["users-permissions "+handler] {
+			if viaProject && c.Runnable && strings.Contains(c.What, "replaces the controller") {
+				continue
+			}
 			if strings.Contains(c.What, "replaces the controller") || strings.Contains(c.What, "changes the handler") || strings.Contains(c.What, "service method") {
 				code = append(code, c)
 			}

@@ -197,6 +197,9 @@ func (s *Server) Handler() http.Handler {
 		// authentication runs it for each JWT's user.
 		s.Auth.FetchUser = s.Code.FetchAuthenticatedUser
 	}
+	if s.Code != nil && s.Routes != nil && s.Auth.ProjectAuth == nil {
+		s.Auth.ProjectAuth = s.projectAuth
+	}
 	if s.Code != nil && s.Code.Localize == nil {
 		s.Code.Localize = s.Localize
 	}
@@ -264,7 +267,8 @@ func (s *Server) Handler() http.Handler {
 		gql := s.GraphQL
 		r.Handle(path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			// The auth resolvers share the REST routes' rate limit, keyed by client.
-			gql.ServeHTTP(w, r.WithContext(plugins.WithClientIP(r.Context(), s.clientIP(r))))
+			ctx := plugins.WithResponseHeader(plugins.WithClientIP(r.Context(), s.clientIP(r)), w.Header())
+			gql.ServeHTTP(w, r.WithContext(ctx))
 		}))
 	}
 	// The plugins' routes, then the content types'.

@@ -39,6 +39,13 @@ type ValidationDetails struct {
 	Errors []FieldError `json:"errors"`
 }
 
+// RawDetails is a details object as JSON text, written as it is: an error the project's code
+// raised, whose keys keep the order it gave them.
+type RawDetails []byte
+
+// MarshalJSON is the text itself.
+func (d RawDetails) MarshalJSON() ([]byte, error) { return d, nil }
+
 // Validation is a 400 ValidationError with empty details.
 func Validation(format string, args ...any) *Error {
 	return &Error{Status: 400, Name: "ValidationError", Message: fmt.Sprintf(format, args...)}

@@ -24,6 +24,8 @@ func (b *Buffer) Details(d any) {
 	switch x := d.(type) {
 	case nil:
 		b.WriteString("{}")
+	case apierror.RawDetails:
+		b.Write(x)
 	case apierror.ValidationDetails:
 		b.WriteString(`{"errors":[`)
 		for i, fe := range x.Errors {

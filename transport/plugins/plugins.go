@@ -190,3 +190,18 @@ func ClientIPFrom(ctx context.Context) string {
 	ip, _ := ctx.Value(clientIPKey{}).(string)
 	return ip
 }
+
+type responseHeaderKey struct{}
+
+// WithResponseHeader carries the headers of the response being made to code that only gets a
+// context (a GraphQL resolver), for what it adds to the answer (a cookie the project's login
+// controller sets, as Strapi's resolvers hand the controller the request's own koa context).
+func WithResponseHeader(ctx context.Context, h http.Header) context.Context {
+	return context.WithValue(ctx, responseHeaderKey{}, h)
+}
+
+// ResponseHeaderFrom is the header WithResponseHeader stored, nil without one.
+func ResponseHeaderFrom(ctx context.Context) http.Header {
+	h, _ := ctx.Value(responseHeaderKey{}).(http.Header)
+	return h
+}

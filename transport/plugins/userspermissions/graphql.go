@@ -2,6 +2,7 @@ package userspermissions
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -43,6 +44,19 @@ func (s *Service) resolve(ctx context.Context, c *execute.Call) (any, error) {
 			return nil, err
 		}
 		return meValue(acc, role), nil
+	case gqlschema.ActionLogin, gqlschema.ActionRegister:
+		action := map[string]string{gqlschema.ActionLogin: "auth.callback", gqlschema.ActionRegister: "auth.register"}[rf.Action]
+		if s.ProjectAuth != nil {
+			status, out, ok, err := s.ProjectAuth(ctx, action, input)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				return projectAuthPayload(status, out)
+			}
+		}
+	}
+	switch rf.Action {
 	case gqlschema.ActionLogin:
 		// The REST route's limit and key (Strapi keys login by body.email, which a login
 		// has not): each login of a batch counts.
@@ -202,4 +216,42 @@ func (s *Service) graphQLRateLimit(ctx context.Context, email any, path string) 
 		return &apierror.Error{Status: 429, Name: "RateLimitError", Message: "Too many requests, please try again later."}
 	}
 	return nil
+}
+
+// projectAuthPayload is the login or register payload Strapi's resolvers make of the answer
+// of the auth controller the project replaced: an error answer is the resolver's error; else
+// { user: body.user || body, jwt: body.jwt }.
+func projectAuthPayload(status int, out []byte) (any, error) {
+	var body map[string]any
+	if err := json.Unmarshal(out, &body); err != nil {
+		return nil, &apierror.Error{Status: 500, Name: "InternalServerError", Message: "Internal Server Error"}
+	}
+	if status >= 400 {
+		// The error as the controller's answer has it, its details' keys in their order.
+		var env struct {
+			Error struct {
+				Name    string          `json:"name"`
+				Message string          `json:"message"`
+				Details json.RawMessage `json:"details"`
+			} `json:"error"`
+		}
+		ae := &apierror.Error{Status: status, Name: "ApplicationError", Message: "Bad Request"}
+		if json.Unmarshal(out, &env) == nil && env.Error.Name != "" {
+			ae.Name, ae.Message = env.Error.Name, env.Error.Message
+			if len(env.Error.Details) > 0 {
+				ae.Details = apierror.RawDetails(env.Error.Details)
+			}
+		}
+		return nil, ae
+	}
+	user := body["user"]
+	if user == nil {
+		user = body
+	}
+	if u, ok := user.(map[string]any); ok {
+		if id, ok := u["id"].(float64); ok {
+			u["id"] = strconv.FormatFloat(id, 'f', -1, 64)
+		}
+	}
+	return map[string]any{"jwt": body["jwt"], "user": user}, nil
 }

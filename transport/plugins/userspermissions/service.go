@@ -44,6 +44,11 @@ type Service struct {
 	// FetchUser is the user service's fetchAuthenticatedUser as the project replaced it
 	// (the user as JSON, "null" for none), which authenticates a JWT's user in its place.
 	FetchUser func(ctx context.Context, id int64) ([]byte, error)
+	// ProjectAuth runs an auth controller action the project's extension replaced
+	// (auth.callback, auth.register) with body as ctx.request.body, for the GraphQL login and
+	// register mutations, which call the controller as Strapi's do: the answer's status and
+	// JSON body; ok is false for an action the project did not replace.
+	ProjectAuth func(ctx context.Context, action string, body map[string]any) (status int, out []byte, ok bool, err error)
 	// Entries writes the attributes an app's extension adds to the user type (planner/write's
 	// Writer); without it only the plugin's own attributes are written.
 	Entries EntryWriter
