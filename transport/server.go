@@ -805,7 +805,11 @@ func (s *Server) deadline(ctx context.Context) (context.Context, context.CancelF
 // Authenticate identifies the caller (see userspermissions.Service.Authenticate): no credentials is the
 // public role, a bearer token a user's JWT or an API token; an *apierror.Error refuses it.
 func (s *Server) Authenticate(r *http.Request) (*ir.Caller, error) {
-	return s.Auth.Authenticate(r.Context(), r.Header.Get("Authorization"))
+	c, err := s.Auth.Authenticate(r.Context(), r.Header.Get("Authorization"))
+	if err == nil {
+		projectcode.RecordCaller(r.Context(), c) // for the app-level middlewares after next()
+	}
+	return c, err
 }
 
 // authorize authenticates the request and checks the route's action.

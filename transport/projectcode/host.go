@@ -420,7 +420,10 @@ func (rt *Runtime) nativeRoute(c *call, query, body []byte, app bool, header []b
 		if state != "" {
 			ctx = context.WithValue(ctx, appStateKey{}, state)
 		}
-		return rt.Host.AppNext(ctx, c.method, c.path, QueryString(query), jsonBody(body), requestHeaders(header))
+		h := &callerHolder{}
+		status, out, hdr := rt.Host.AppNext(context.WithValue(ctx, callerKey{}, h), c.method, c.path, QueryString(query), jsonBody(body), requestHeaders(header))
+		c.routeCaller = h.who
+		return status, out, hdr
 	}
 	status, out := rt.Host.NativeRoute(c.ctx, c.method, c.path, QueryString(query), jsonBody(body))
 	return status, out, nil

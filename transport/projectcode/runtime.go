@@ -173,6 +173,9 @@ type call struct {
 	// is the context it was opened from; a run that ends with it open rolls it back.
 	txEnd   func(ctx context.Context, commit bool) error
 	txOuter context.Context
+	// routeCaller is the caller the route after the app-level middlewares authenticated
+	// (RecordCaller), nil before or without one.
+	routeCaller *ir.Caller
 }
 
 // closeTx rolls back the strapi.db.transaction a run left open (its script failed, ran out
@@ -443,6 +446,16 @@ func (rt *Runtime) newVM() (*vm, error) {
 		return goja.Undefined()
 	})
 	host.Set("nativeStatus", func(goja.FunctionCall) goja.Value { return r.ToValue(v.status) })
+	// nativeCaller is the caller the app-level chain's route authenticated, as putCaller puts
+	// one on a request (authKind, authId, authType), or null.
+	host.Set("nativeCaller", func(goja.FunctionCall) goja.Value {
+		if v.cur == nil || v.cur.routeCaller == nil {
+			return goja.Null()
+		}
+		o := r.NewObject()
+		putCaller(r, o, v.cur.routeCaller)
+		return o
+	})
 	// serviceMethods lists a plugin service's methods ("null" when Quarry has none); read at
 	// call time, as the server sets the services after the sandboxes may have been made.
 	host.Set("serviceMethods", func(name string) string {

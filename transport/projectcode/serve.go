@@ -467,3 +467,19 @@ type stackHeadersKey struct{}
 func WithStackHeaders(ctx context.Context, h http.Header) context.Context {
 	return context.WithValue(ctx, stackHeadersKey{}, h)
 }
+
+// callerKey holds, in the context of a request the app-level middlewares' chain hands on, where
+// its route's authentication leaves the caller (RecordCaller): what ctx.state.user and
+// ctx.state.auth are to the middlewares after their next(), as in Strapi, whose router sets
+// them on the same ctx.
+type callerKey struct{}
+
+type callerHolder struct{ who *ir.Caller }
+
+// RecordCaller notes the caller a request's route authenticated, for the app-level
+// middlewares that handed the request on (nothing outside such a request).
+func RecordCaller(ctx context.Context, who *ir.Caller) {
+	if h, ok := ctx.Value(callerKey{}).(*callerHolder); ok && who != nil {
+		h.who = who
+	}
+}

@@ -1610,6 +1610,15 @@
   function appNext(ctx) {
     var body = host.nativeRoute(JSON.stringify(ctx.query), JSON.stringify(ctx.request.body === undefined ? null : ctx.request.body), true, JSON.stringify(ctx.request.headers), appState(ctx.state));
     ctx.__res.status = host.nativeStatus();
+    // The route's authentication sets ctx.state.user and ctx.state.auth on Strapi's one ctx:
+    // the middlewares see them after next().
+    var who = host.nativeCaller();
+    if (who) {
+      var req = ctx.__req;
+      req.authKind = who.authKind; req.authId = who.authId; req.authType = who.authType;
+      if (who.authKind === 'user') req.userId = who.authId;
+      ownData(ctx.state, 'auth', authFromReq(req));
+    }
     var h = host.nativeHeaders();
     var hdrs = ctx.__res.headers;
     for (var i = 0; i + 1 < h.length; i += 2) {

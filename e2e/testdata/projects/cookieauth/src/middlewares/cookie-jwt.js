@@ -11,5 +11,9 @@ module.exports = (config, { strapi }) => {
       ctx.request.header.authorization = `Bearer ${token}`;
     }
     await next();
+    // Who the route authenticated, for the front-end's logs.
+    if (ctx.state.user) {
+      ctx.set('X-User', `${ctx.state.user.username} (${ctx.state.auth.strategy.name})`);
+    }
   };
 };
