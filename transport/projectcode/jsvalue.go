@@ -28,9 +28,6 @@ func jsRequest(r *goja.Runtime, req *request, query *qs.Object, who *ir.Caller) 
 	put(o, "querystring", jsString(r, req.Querystring))
 	put(o, "headers", jsStringMap(r, req.Headers))
 	put(o, "ip", jsString(r, req.IP))
-	if req.ResHeaders != "" {
-		put(o, "resHeaders", r.ToValue(req.ResHeaders))
-	}
 	if req.Encrypted {
 		put(o, "encrypted", r.ToValue(true))
 	}

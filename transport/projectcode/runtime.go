@@ -176,6 +176,10 @@ type call struct {
 	// routeCaller is the caller the route after the app-level middlewares authenticated
 	// (RecordCaller), nil before or without one.
 	routeCaller *ir.Caller
+	// resHeader is the response's header as the middlewares before the route left it (CORS'
+	// Vary: Origin, X-Powered-By): what Koa's ctx.response has before the route's code runs,
+	// read by the sandbox only when its code reads a header it did not set (preHeader).
+	resHeader http.Header
 }
 
 // closeTx rolls back the strapi.db.transaction a run left open (its script failed, ran out
@@ -446,6 +450,25 @@ func (rt *Runtime) newVM() (*vm, error) {
 		return goja.Undefined()
 	})
 	host.Set("nativeStatus", func(goja.FunctionCall) goja.Value { return r.ToValue(v.status) })
+	// preHeader is a header the middlewares before the route set (lower-case name), as Koa's
+	// response has it; undefined when there is none.
+	host.Set("preHeader", func(c goja.FunctionCall) goja.Value {
+		if v.cur == nil || v.cur.resHeader == nil {
+			return goja.Undefined()
+		}
+		vals := v.cur.resHeader.Values(c.Argument(0).String())
+		switch {
+		case len(vals) == 0:
+			return goja.Undefined()
+		case strings.EqualFold(c.Argument(0).String(), "set-cookie"):
+			out := make([]any, len(vals))
+			for i, s := range vals {
+				out[i] = s
+			}
+			return r.NewArray(out...)
+		}
+		return r.ToValue(strings.Join(vals, ", "))
+	})
 	// nativeCaller is the caller the app-level chain's route authenticated, as putCaller puts
 	// one on a request (authKind, authId, authType), or null.
 	host.Set("nativeCaller", func(goja.FunctionCall) goja.Value {

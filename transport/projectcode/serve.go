@@ -76,9 +76,6 @@ type request struct {
 	// Encrypted is a request that came over TLS (Koa's socket.encrypted): ctx.protocol is
 	// https for it whatever its headers say.
 	Encrypted bool `json:"encrypted,omitempty"`
-	// ResHeaders are the response's headers as the middlewares before the route left them
-	// (JSON of lower-case names and values).
-	ResHeaders string `json:"-"`
 }
 
 // Serve answers a request through a route's chain, for a caller already authenticated and
@@ -116,21 +113,6 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 	if who != nil && who.Kind == ir.UserCaller {
 		req.UserID = who.UserID
 	}
-	if len(w.Header()) > 0 {
-		pre := make(map[string]any, len(w.Header()))
-		for k, v := range w.Header() {
-			if len(v) == 0 {
-				continue
-			}
-			if strings.EqualFold(k, "Set-Cookie") {
-				pre[strings.ToLower(k)] = v
-			} else {
-				pre[strings.ToLower(k)] = strings.Join(v, ", ")
-			}
-		}
-		b, _ := json.Marshal(pre)
-		req.ResHeaders = string(b)
-	}
 	route.once.Do(func() {
 		b, _ := json.Marshal(route)
 		route.json = string(b)
@@ -141,7 +123,7 @@ func (rt *Runtime) serve(w http.ResponseWriter, r *http.Request, route *Route, w
 	}
 	bodyJSON := goja.Null()
 	var res boxResult
-	c := &call{who: who, route: route.Key, method: r.Method, path: r.URL.Path}
+	c := &call{who: who, route: route.Key, method: r.Method, path: r.URL.Path, resHeader: w.Header()}
 	err = rt.run(ctx, c, func(v *vm, js *goja.Runtime) (goja.Value, error) {
 		if len(body) > 0 {
 			bodyJSON = js.ToValue(string(body))

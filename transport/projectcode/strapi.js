@@ -1187,7 +1187,7 @@
   Object.defineProperty(requestProto, 'body', { get: function () { return this.__req.body; }, set: function (v) { this.__req.body = v; } });
   Object.defineProperty(requestProto, 'query', { get: function () { return this.__req.query; }, set: function (v) { this.__req.query = v; } });
   var responseProto = {
-    get: function (n) { return this.__res.headers[String(n).toLowerCase()]; },
+    get: function (n) { return resHeader(this.__res, String(n).toLowerCase()); },
     set: function (n, v) { setHeader(this.__res, n, v); }
   };
   Object.defineProperty(responseProto, 'body', { get: function () { return this.__ctx.body; }, set: function (v) { this.__ctx.body = v; } });
@@ -1253,6 +1253,13 @@
     }
     return out;
   }
+  // resHeader is a response header as Koa's response has it: set by the code, or else by the
+  // middlewares before the route (CORS' Vary: Origin), unless the code removed it.
+  function resHeader(res, k) {
+    var v = res.headers[k];
+    if (v === undefined && !(res.removed && res.removed.indexOf(k) >= 0)) v = host.preHeader(k);
+    return v;
+  }
   var koaResponse = {
     redirect: function (url, alt) {
       var ctx = this.__ctx || this;
@@ -1278,7 +1285,7 @@
       setHeader(ctx.__res, 'Content-Disposition', contentDisposition(filename));
     },
     append: function (field, val) {
-      var res = (this.__ctx || this).__res, prev = res.headers[String(field).toLowerCase()];
+      var res = (this.__ctx || this).__res, prev = resHeader(res, String(field).toLowerCase());
       if (prev) val = Array.isArray(prev) ? prev.concat(val) : [prev].concat(val);
       setHeader(res, field, val);
     },
@@ -1288,7 +1295,7 @@
       (res.removed || (res.removed = [])).push(k);
     },
     vary: function (field) {
-      var res = (this.__ctx || this).__res, cur = res.headers.vary;
+      var res = (this.__ctx || this).__res, cur = resHeader(res, 'vary');
       var list = cur ? String(cur).split(/\s*,\s*/) : [];
       if (list.indexOf('*') >= 0) return;
       String(field).split(/\s*,\s*/).forEach(function (f) {
@@ -1381,9 +1388,7 @@
   // without a descriptor object for each of a request's internals.
   var hidden = host.hidden;
   function makeCtx(req) {
-    // The response's headers start as the middlewares before the route left them (CORS'
-    // Vary: Origin, X-Powered-By, the security headers), as Koa's ctx.response has them.
-    var res = { status: undefined, body: undefined, raw: null, headers: req.resHeaders ? JSON.parse(req.resHeaders) : {} };
+    var res = { status: undefined, body: undefined, raw: null, headers: {} };
     if (!req.query) req.query = {};
     var state = { route: req.route };
     if (req.authKind !== undefined) Object.defineProperty(state, 'auth', authProp);
