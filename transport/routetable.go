@@ -173,8 +173,8 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 	}
 	t.AuthUser = m.AuthUser != nil
 	var hooked []string
-	for _, c := range m.UploadHooks(routes.Events("create")) {
-		hooked = append(hooked, c.File+": "+strings.TrimSuffix(c.What, " (the upload plugin's own writes and reads of its files do not run the file model's lifecycle hooks under Quarry)"))
+	for _, c := range m.Hooks(routes.UploadFileUID, routes.Events("create")) {
+		hooked = append(hooked, c.File+": "+c.What)
 	}
 	t.UploadHooked = strings.Join(hooked, "; ")
 	return t
