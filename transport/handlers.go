@@ -169,21 +169,32 @@ func (s *Server) lowerWrite(w http.ResponseWriter, r *http.Request, m *schemas.M
 	return rest.ParseWrite(in)
 }
 
-// readJSON reads a JSON request body of at most max bytes, numbers kept as json.Number;
-// nil for an empty body. The errors are Strapi's: 413 over the limit, its SyntaxError
-// envelope for malformed JSON.
-func readJSON(w http.ResponseWriter, r *http.Request, max int64) (any, error) {
+// readBody reads a request body of at most max bytes, with Strapi's (koa-body's) errors: 413
+// over the limit — a declared length over it refused unread, as reading would wait for a body
+// that may never come — and a ValidationError for a body that could not be read.
+func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
+	tooLarge := &apierror.Error{Status: http.StatusRequestEntityTooLarge, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
 	if r.ContentLength > max {
-		// Refused at once: reading would wait for a body that may never come.
-		return nil, &apierror.Error{Status: 413, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
+		return nil, tooLarge
 	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, &apierror.Error{Status: 413, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
+			return nil, tooLarge
 		}
 		return nil, apierror.Validation("Unreadable request body")
+	}
+	return raw, nil
+}
+
+// readJSON reads a JSON request body of at most max bytes, numbers kept as json.Number;
+// nil for an empty body. The errors are Strapi's: 413 over the limit, its SyntaxError
+// envelope for malformed JSON.
+func readJSON(w http.ResponseWriter, r *http.Request, max int64) (any, error) {
+	raw, err := readBody(w, r, max)
+	if err != nil {
+		return nil, err
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, nil

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"mime"
 	"net"
 	"net/http"
@@ -97,16 +95,9 @@ func (s *Server) plainBody(w http.ResponseWriter, r *http.Request) (map[string]a
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "application/x-www-form-urlencoded" && s.FormMaxBody > 0 {
 		limit = s.FormMaxBody
 	}
-	raw, err := []byte(nil), error(&http.MaxBytesError{Limit: limit})
-	if r.ContentLength <= limit { // a declared length over the limit is refused unread
-		raw, err = io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	}
+	raw, err := readBody(w, r, limit)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, &apierror.Error{Status: 413, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
-		}
-		return nil, apierror.Validation("Unreadable request body")
+		return nil, err
 	}
 	out := map[string]any{}
 	if len(bytes.TrimSpace(raw)) == 0 {

@@ -118,12 +118,9 @@ func (s *Server) projectBody(w http.ResponseWriter, r *http.Request) ([]byte, *u
 	if mt != "application/json" && mt != "application/vnd.api+json" {
 		return nil, nil, nil
 	}
-	b, err := []byte(nil), error(&http.MaxBytesError{Limit: s.MaxBody})
-	if r.ContentLength <= s.MaxBody { // a declared length over the limit is refused unread
-		b, err = io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBody))
-	}
+	b, err := readBody(w, r, s.MaxBody)
 	if err != nil {
-		return nil, nil, &apierror.Error{Status: http.StatusRequestEntityTooLarge, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
+		return nil, nil, err
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, nil, nil
@@ -153,13 +150,9 @@ func (s *Server) formBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	if s.FormMaxBody > 0 {
 		limit = s.FormMaxBody // strapi::body's formLimit
 	}
-	tooLarge := &apierror.Error{Status: http.StatusRequestEntityTooLarge, Name: "PayloadTooLargeError", Message: "request entity too large", NoDetails: true}
-	if r.ContentLength > limit {
-		return nil, tooLarge
-	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	raw, err := readBody(w, r, limit)
 	if err != nil {
-		return nil, tooLarge
+		return nil, err
 	}
 	if !form {
 		return json.Marshal(string(raw))
