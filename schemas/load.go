@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -552,13 +553,55 @@ func (s *Schema) linkRelation(m *Model, a *Attribute) error {
 		return nil
 	}
 	if a.InversedBy != "" {
+		if a.Relation == OneToMany {
+			return fail("one side of a oneToMany cannot be the owner side in a bidirectional relation") // Strapi refuses to start
+		}
 		inv, ok := t.Attr(a.InversedBy)
-		if !ok || inv.Type != Relation || inv.Target != m || inv.MappedBy != a.Name {
+		mutual := ok && inv != a && inv.Type == Relation && inv.Target == m && inv.InversedBy == a.Name && inv.MappedBy == ""
+		if !mutual && (!ok || inv.Type != Relation || inv.Target != m || inv.MappedBy != a.Name) {
 			return fail(fmt.Sprintf("inversedBy %q needs %s.%s with mappedBy %q", a.InversedBy, t.UID, a.InversedBy, a.Name))
+		}
+		if mutual && a.Relation != inv.Relation {
+			return fail(fmt.Sprintf("relation %s does not match %s on %s.%s", a.Relation, inv.Relation, t.UID, a.InversedBy))
+		}
+		if mutual && builtBefore(m, a, t, inv) {
+			// Both sides own (Strapi's templates ship such a pair): each gets its table, then
+			// the side built later points this one at its own, as at a mapped side.
+			own := ownerJoin(t, inv)
+			a.Shadowed = ownerJoin(m, a)
+			a.Link = &Join{Table: own.Table, SourceCol: own.TargetCol, TargetCol: own.SourceCol,
+				OrderCol: own.InvOrderCol, InvOrderCol: own.OrderCol}
+			return nil
 		}
 	}
 	a.Link = ownerJoin(m, a)
 	return nil
+}
+
+// builtBefore says whether Strapi's database metadata builds the relations of attribute a of
+// m before those of b of o: the plugins' content types first, then the project's in the order
+// Node lists their folders (byte order of the api, then of the content type), components
+// last, and a model's attributes in their schema's order.
+func builtBefore(m *Model, a *Attribute, o *Model, b *Attribute) bool {
+	if m == o {
+		return slices.Index(m.Attributes, a) < slices.Index(m.Attributes, b)
+	}
+	rm, km := buildOrder(m)
+	ro, ko := buildOrder(o)
+	if rm != ro {
+		return rm < ro
+	}
+	return slices.Compare(km, ko) < 0
+}
+
+func buildOrder(m *Model) (int, []string) {
+	switch {
+	case m.Kind == Component:
+		return 2, strings.SplitN(m.UID, ".", 2)
+	case strings.HasPrefix(m.UID, "api::"):
+		return 1, strings.SplitN(strings.TrimPrefix(m.UID, "api::"), ".", 2)
+	}
+	return 0, []string{m.UID}
 }
 
 func compatible(owner, inverse RelationKind) bool {

@@ -70,3 +70,41 @@ func TestLoadBrokenNamesFileAndAttribute(t *testing.T) {
 		t.Fatalf("error does not name file/attribute/problem: %v", err)
 	}
 }
+
+// TestLoadBothSidesInversedBy: a pair whose two sides both say inversedBy (Strapi's
+// e-commerce template) loads as Strapi's metadata builds it: each side's link table made, the
+// side built later (the api folders in byte order) giving both sides its own.
+func TestLoadBothSidesInversedBy(t *testing.T) {
+	s, err := Load("../e2e/testdata/projects/starter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		uid, attr, table, src, tgt, order, invOrder, shadowed string
+	}{
+		{"api::shelf.shelf", "items", "shelves_items_links", "shelf_id", "item_id", "item_order", "shelf_order", ""},
+		{"api::item.item", "shelves", "shelves_items_links", "item_id", "shelf_id", "shelf_order", "item_order", "items_shelves_links"},
+		{"api::maker.maker", "gadget", "makers_gadget_links", "maker_id", "gadget_id", "", "", ""},
+		{"api::gadget.gadget", "maker", "makers_gadget_links", "gadget_id", "maker_id", "", "", "gadgets_maker_links"},
+	} {
+		a, ok := s.Models[c.uid].Attr(c.attr)
+		if !ok {
+			t.Fatalf("%s.%s missing", c.uid, c.attr)
+		}
+		j := a.Link
+		if j.Table != c.table || j.SourceCol != c.src || j.TargetCol != c.tgt || j.OrderCol != c.order || j.InvOrderCol != c.invOrder {
+			t.Errorf("%s.%s: link %+v", c.uid, c.attr, j)
+		}
+		if got := ""; a.Shadowed != nil {
+			got = a.Shadowed.Table
+			if got != c.shadowed {
+				t.Errorf("%s.%s: shadowed %s, want %q", c.uid, c.attr, got, c.shadowed)
+			}
+		} else if c.shadowed != "" {
+			t.Errorf("%s.%s: not shadowed, want %s", c.uid, c.attr, c.shadowed)
+		}
+		if a.OwnsLink() != (c.shadowed == "") {
+			t.Errorf("%s.%s: OwnsLink %v", c.uid, c.attr, a.OwnsLink())
+		}
+	}
+}

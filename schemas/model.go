@@ -93,6 +93,12 @@ type Attribute struct {
 	// Unlinked marks a mappedBy relation that no owner names with inversedBy: Strapi 4 boots
 	// with it but keeps no link table for it, so it never holds an entry.
 	Unlinked bool
+	// Shadowed is set on an owner (inversedBy) whose target names it back with inversedBy
+	// too, where no side is mappedBy: Strapi makes a link table for each side, and the side
+	// its metadata builds last gives both sides its own, so this side reads and writes that
+	// table as a mapped side would (Link) and Shadowed is the table Strapi makes for it and
+	// never fills.
+	Shadowed *Join
 
 	// Components and dynamic zones.
 	Repeatable bool
@@ -123,6 +129,12 @@ type Attribute struct {
 }
 
 // IsScalar reports whether the attribute is stored in a column of its model's table.
+// OwnsLink says whether the relation's link table is the one Strapi makes for this side: an
+// owner's (not mappedBy, not Shadowed), which names its columns from this side.
+func (a *Attribute) OwnsLink() bool {
+	return a.Type == Relation && a.MappedBy == "" && a.Shadowed == nil && a.Link != nil && !a.Link.Morph
+}
+
 func (a *Attribute) IsScalar() bool { return a.Column != "" }
 
 // IsToMany reports whether a relation or media attribute holds a list.

@@ -82,11 +82,16 @@ func Layout(d Dialect, s *schemas.Schema) []Table {
 	seen := map[string]bool{}
 	for _, m := range models {
 		for _, a := range m.Attributes {
-			if a.Type != schemas.Relation || a.MappedBy != "" || a.Link == nil || a.Link.Morph || seen[a.Link.Table] {
+			j := a.Link
+			if a.Shadowed != nil {
+				j = a.Shadowed // made by Strapi, never filled: the layout keeps it
+			} else if !a.OwnsLink() {
 				continue
 			}
-			seen[a.Link.Table] = true
-			j := a.Link
+			if seen[j.Table] {
+				continue
+			}
+			seen[j.Table] = true
 			out = append(out, linkTable(d, j.Table, j.SourceCol, m.Table, j.TargetCol, a.Target.Table, j.OrderCol, j.InvOrderCol))
 		}
 		if m.ComponentsTable != "" {

@@ -144,7 +144,7 @@ func QuarryIndexes(s *schemas.Schema) []ExtraIndex {
 	seen := map[string]bool{}
 	for _, m := range models {
 		for _, a := range m.Attributes {
-			if a.Type != schemas.Relation || a.MappedBy != "" || a.Link == nil || a.Link.Morph || seen[a.Link.Table] {
+			if !a.OwnsLink() || seen[a.Link.Table] {
 				continue
 			}
 			seen[a.Link.Table] = true

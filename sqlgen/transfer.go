@@ -81,7 +81,7 @@ func ContentTables(s *schemas.Schema) (rows, joins []string) {
 	}
 	for _, m := range models {
 		for _, a := range m.Attributes {
-			if a.Type != schemas.Relation || a.MappedBy != "" || a.Link == nil || a.Link.Morph || seen[a.Link.Table] {
+			if !a.OwnsLink() || seen[a.Link.Table] {
 				continue
 			}
 			seen[a.Link.Table] = true

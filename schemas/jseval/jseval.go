@@ -45,6 +45,12 @@ type Options struct {
 	// Strict makes requiring an npm module the sandbox does not provide an error naming it
 	// (for code that runs requests); otherwise it is an inert stub (for reading files).
 	Strict bool
+	// StubNodeModules makes Node's modules that reach files, processes or the network
+	// (fs, child_process, …) inert stubs noted among the unresolved modules, as npm modules
+	// are, where they are otherwise an error: for reading what project code declares, where a
+	// seeding bootstrap() requires fs at the top of its file (Strapi's own templates) and the
+	// routes of a file lacking a module are refused for it. Strict wins.
+	StubNodeModules bool
 }
 
 // Result is one evaluated file.
@@ -510,17 +516,19 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 			return v, nil
 		}
 	}
-	if forbiddenModules[strings.TrimPrefix(name, "node:")] {
+	if forbiddenModules[strings.TrimPrefix(name, "node:")] && (s.opts.Strict || !s.opts.StubNodeModules) {
 		return nil, fmt.Errorf("require('%s'): files, processes and the network are not available to project files under Quarry", name)
 	}
 	if !filepath.IsAbs(name) && s.opts.Strict {
 		return nil, &NotProvidedError{Module: name}
 	}
 	if !filepath.IsAbs(name) {
-		// A bare module the sandbox does not have (an npm package's helper): a stub,
-		// noted, rather than a failure, since most are cron tasks or helpers that only run
-		// inside handlers. Every property of the stub is the stub, and calling it gives it,
-		// so top-level uses (`_.merge(…)`) do not throw; JSON drops it (it is a function).
+		// A bare module the sandbox does not have (an npm package's helper, or Node's fs
+		// that a seeding bootstrap() requires at the top): a stub, noted, rather than a
+		// failure, since most only run inside handlers or on a first run, and the file's
+		// routes are then refused or forwarded for the module it lacks. Every property of the
+		// stub is the stub, and calling it gives it, so top-level uses (`_.merge(…)`) do not
+		// throw; JSON drops it (it is a function).
 		s.unresolved = append(s.unresolved, name)
 		return s.stub()
 	}

@@ -76,6 +76,9 @@ type Recording struct {
 	Policies, Middlewares []string
 	// Threw is what the call threw (or rejected with), "" when it finished.
 	Threw string
+	// Unresolved lists the modules the file and the call required that the sandbox does
+	// not provide (npm packages, Node's fs), which the recording stubbed.
+	Unresolved []string
 }
 
 // Subscription is one strapi.db.lifecycles.subscribe call: the models it names (nil: every
@@ -431,7 +434,7 @@ const recorderSource = `(function (init) {
 // did. Nothing the call reaches performs anything: this is how Quarry learns what a project's
 // register(), bootstrap() and plugin extensions declare (route policies and middlewares,
 // lifecycle subscriptions, GraphQL Shadow CRUD) without running them against its data.
-func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Recording, error) {
+func Record(ctx context.Context, path string, opts Options, in RecordInput) (rec *Recording, err error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, &Error{File: path, Err: err}
@@ -441,6 +444,11 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (*Re
 		return nil, &Error{File: path, Err: err}
 	}
 	defer s.stop()
+	defer func() {
+		if rec != nil {
+			rec.Unresolved = s.unresolved
+		}
+	}()
 	mod, err := s.require(abs)
 	if err != nil {
 		return nil, &Error{File: path, Err: jsError(err)}

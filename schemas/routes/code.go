@@ -373,7 +373,7 @@ func (m *Model) loadServices(ctx context.Context, api string) error {
 	for _, rel := range files {
 		base := strings.TrimSuffix(filepath.Base(rel), filepath.Ext(rel))
 		uid := "api::" + api + "." + base
-		res, err := jseval.EvalModule(ctx, filepath.Join(m.Dir, rel), m.Eval)
+		res, err := jseval.EvalModule(ctx, filepath.Join(m.Dir, rel), m.reading())
 		if err != nil {
 			// A service Quarry cannot read may replace every core method.
 			m.Unreadable = append(m.Unreadable, fmt.Sprintf("%s (%v)", rel, unwrap(err)))
@@ -439,7 +439,7 @@ func (m *Model) loadLifecyclesIn(ctx context.Context, relDir, prefix string) err
 		if rel == "" {
 			continue
 		}
-		res, err := jseval.EvalModule(ctx, filepath.Join(m.Dir, rel), m.Eval)
+		res, err := jseval.EvalModule(ctx, filepath.Join(m.Dir, rel), m.reading())
 		if err != nil {
 			m.addHooks(uid, Code{File: rel, What: fmt.Sprintf("lifecycle hooks Quarry could not read (%v)", unwrap(err))}, []string{"*"})
 			continue
@@ -588,12 +588,13 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 	abs := filepath.Join(m.Dir, rel)
 	uses := 0 // the strapi.server.use calls recorded, whatever they were given
 	for _, export := range []string{"register", "bootstrap"} {
-		rec, err := jseval.Record(ctx, abs, m.Eval, m.recordInput(in, export, ""))
+		rec, err := jseval.Record(ctx, abs, m.reading(), m.recordInput(in, export, ""))
 		what := export + "()"
 		if err != nil {
 			m.Global = append(m.Global, Code{File: rel, What: fmt.Sprintf("%s could not be read (%v)", what, unwrap(err))})
 			return
 		}
+		m.noteUnprovided(rel, rec.Unresolved)
 		if !rec.Called || !rec.Touched && rec.Threw == "" {
 			continue
 		}
@@ -839,7 +840,7 @@ func (m *Model) loadExtensions(ctx context.Context, in CodeInput) error {
 		if rel == "" {
 			continue
 		}
-		rec, err := jseval.Record(ctx, filepath.Join(m.Dir, rel), m.Eval, m.recordInput(in, "", p))
+		rec, err := jseval.Record(ctx, filepath.Join(m.Dir, rel), m.reading(), m.recordInput(in, "", p))
 		if err != nil {
 			m.PluginAll[p] = append(m.PluginAll[p], Code{File: rel, What: fmt.Sprintf("a plugin extension Quarry could not read (%v)", unwrap(err))})
 			continue
@@ -848,6 +849,7 @@ func (m *Model) loadExtensions(ctx context.Context, in CodeInput) error {
 			m.PluginAll[p] = append(m.PluginAll[p], Code{File: rel, What: "a plugin extension that failed under Quarry: " + rec.Threw})
 			continue
 		}
+		m.noteUnprovided(rel, rec.Unresolved)
 		m.serviceMethods(rel, "the extension", rec.ServiceMethods)
 		var replaced []string
 		for kind, names := range map[string][]string{"policies": rec.Policies, "middlewares": rec.Middlewares} {
@@ -942,7 +944,7 @@ func (m *Model) loadLocalPlugins(ctx context.Context, in CodeInput) error {
 		}
 		code := Code{File: rel, What: "the local plugin " + name}
 		// strapi-server exports the plugin object, or a function of { env } making it.
-		res, err := jseval.EvalFile(ctx, filepath.Join(m.Dir, rel), m.Eval)
+		res, err := jseval.EvalFile(ctx, filepath.Join(m.Dir, rel), m.reading())
 		if err != nil {
 			code.What += fmt.Sprintf(", which Quarry could not read (%v)", unwrap(err))
 			m.LocalPrefixes = append(m.LocalPrefixes, LocalPrefix{Path: "/api/" + name, Code: code}, LocalPrefix{Path: "/" + name, Code: code})
@@ -1392,7 +1394,12 @@ func (m *Model) noteUnprovided(rel string, modules []string) {
 	if m.unprovided == nil {
 		m.unprovided = map[string][]string{}
 	}
-	m.unprovided[filepath.ToSlash(rel)] = modules
+	key := filepath.ToSlash(rel)
+	for _, mod := range modules {
+		if !slices.Contains(m.unprovided[key], mod) {
+			m.unprovided[key] = append(m.unprovided[key], mod)
+		}
+	}
 }
 
 // provided says whether every npm module file requires is provided by Quarry's sandbox.
@@ -1423,7 +1430,7 @@ func (m *Model) checkModules(rel string) string {
 	}
 	if !m.checked[rel] {
 		m.checked[rel] = true
-		if res, err := jseval.EvalModule(context.Background(), filepath.Join(m.Dir, rel), m.Eval); err == nil {
+		if res, err := jseval.EvalModule(context.Background(), filepath.Join(m.Dir, rel), m.reading()); err == nil {
 			m.noteUnprovided(rel, res.Unresolved)
 		}
 	}

@@ -182,6 +182,15 @@ func (m *Model) IsPublic(uid, action string) bool {
 
 var exts = []string{".js", ".ts"}
 
+// reading is the options the model reads the project's files with: Node's fs and the like
+// are stubs noted as modules the file lacks (its routes are refused for them), so that a
+// src/index.js whose seeding bootstrap() requires fs does not refuse every route.
+func (m *Model) reading() jseval.Options {
+	opts := m.Eval
+	opts.StubNodeModules = true
+	return opts
+}
+
 // Load evaluates the project's route and controller files.
 func Load(ctx context.Context, dir string, opts jseval.Options) (*Model, error) {
 	m := &Model{Core: map[string]*CoreRouter{}, Actions: map[string][]string{}, UnreadableControllers: map[string]bool{}, unreadableAPIs: map[string]bool{}, Dir: dir, Eval: opts}
@@ -206,7 +215,7 @@ func Load(ctx context.Context, dir string, opts jseval.Options) (*Model, error) 
 			m.Files = true
 			// A file Strapi would run but the sandbox cannot (a helper doing I/O at load)
 			// must not keep the project from being served: it is named in a warning.
-			res, err := jseval.EvalModule(ctx, filepath.Join(dir, rel), opts)
+			res, err := jseval.EvalModule(ctx, filepath.Join(dir, rel), m.Eval)
 			if err == nil {
 				err = m.addRouter(name, rel, order, res.Value)
 			}
@@ -221,7 +230,7 @@ func Load(ctx context.Context, dir string, opts jseval.Options) (*Model, error) 
 			return nil, err
 		}
 		for _, rel := range ctrls {
-			res, err := jseval.EvalModule(ctx, filepath.Join(dir, rel), opts)
+			res, err := jseval.EvalModule(ctx, filepath.Join(dir, rel), m.reading())
 			if err != nil {
 				// A controller Quarry cannot read may define every core action.
 				m.Unreadable = append(m.Unreadable, fmt.Sprintf("%s (%v)", rel, unwrap(err)))

@@ -361,7 +361,7 @@ func (r *exportRun) links() error {
 	models := append(entityModels(s), s.Components...)
 	for _, m := range models {
 		for _, a := range m.Attributes {
-			if a.Type != schemas.Relation || a.Link == nil || a.Link.Morph || a.MappedBy != "" || Ignored(a.TargetUID) {
+			if !a.OwnsLink() || Ignored(a.TargetUID) {
 				continue
 			}
 			if err := r.relationLinks(lw, m, a); err != nil {

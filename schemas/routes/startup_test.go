@@ -1,0 +1,73 @@
+package routes
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/quarrycms/quarry/schemas/jseval"
+)
+
+// TestSeedingBootstrapModules: Strapi's templates seed a fresh database from bootstrap()
+// with Node's fs and npm modules required at the top of src/bootstrap.js; that alone does not
+// refuse every route (register() is Strapi's default), while a controller requiring fs, and
+// lifecycles subscribed from an index.js that lacks a module, stay refused.
+func TestSeedingBootstrapModules(t *testing.T) {
+	files := map[string]string{
+		"src/bootstrap.js": `'use strict';
+const fs = require('fs');
+const path = require('node:path');
+const mime = require('mime-types');
+module.exports = async () => {
+  const store = strapi.store({ type: 'type', name: 'setup' });
+  if (await store.get({ key: 'initHasRun' })) return;
+  const p = path.join('data', 'uploads', 'a.jpg');
+  await strapi.plugin('upload').service('upload').upload({ files: { path: p, size: fs.statSync(p).size, type: mime.lookup(p) }, data: {} });
+};`,
+		"src/index.js": `'use strict';
+const bootstrap = require('./bootstrap');
+module.exports = { register() {}, bootstrap };`,
+		"src/api/tag/content-types/tag/schema.json": `{"kind":"collectionType","collectionName":"tags","info":{"singularName":"tag","pluralName":"tags"},"attributes":{"name":{"type":"string"}}}`,
+		"src/api/tag/controllers/tag.js": `const fs = require('fs');
+module.exports = require('@strapi/strapi').factories.createCoreController('api::tag.tag', () => ({
+  async find(ctx) { ctx.body = fs.readFileSync('tags.json', 'utf8'); },
+}));`,
+	}
+	dir := project(t, files)
+	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.LoadCode(context.Background(), CodeInput{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Global) > 0 {
+		t.Fatalf("every route refused: %+v", m.Global)
+	}
+	if len(m.NotRun) != 1 || !strings.Contains(m.NotRun[0].What, "bootstrap() is not run") {
+		t.Errorf("bootstrap() noted as %+v", m.NotRun)
+	}
+	code := m.CoreCode("api::tag.tag", "find")
+	if len(code) == 0 || code[0].Runnable || !strings.Contains(code[0].What, "'fs'") {
+		t.Errorf("tag find: %+v, want refused for 'fs'", code)
+	}
+
+	files["src/index.js"] = `'use strict';
+const bootstrap = require('./bootstrap');
+module.exports = {
+  register({ strapi }) { strapi.db.lifecycles.subscribe({ models: ['api::tag.tag'], beforeCreate() {} }); },
+  bootstrap,
+};`
+	dir = project(t, files)
+	m, err = Load(context.Background(), dir, jseval.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.LoadCode(context.Background(), CodeInput{}); err != nil {
+		t.Fatal(err)
+	}
+	hooks := m.Hooks("api::tag.tag", Events("create"))
+	if len(hooks) == 0 || hooks[0].Runnable {
+		t.Errorf("beforeCreate of a src/index.js lacking modules: %+v, want refused", hooks)
+	}
+}
