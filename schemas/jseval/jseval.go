@@ -517,7 +517,7 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 		}
 	}
 	if forbiddenModules[strings.TrimPrefix(name, "node:")] && (s.opts.Strict || !s.opts.StubNodeModules) {
-		return nil, fmt.Errorf("require('%s'): files, processes and the network are not available to project files under Quarry", name)
+		return nil, &NotProvidedError{Module: name, Forbidden: true}
 	}
 	if !filepath.IsAbs(name) && s.opts.Strict {
 		return nil, &NotProvidedError{Module: name}
@@ -570,10 +570,17 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 	return v, nil
 }
 
-// NotProvidedError is a strict sandbox's refusal of an npm module it does not provide.
-type NotProvidedError struct{ Module string }
+// NotProvidedError is a strict sandbox's refusal of an npm module it does not provide, or of
+// one of Node's modules that reach files, processes or the network (Forbidden).
+type NotProvidedError struct {
+	Module    string
+	Forbidden bool
+}
 
 func (e *NotProvidedError) Error() string {
+	if e.Forbidden {
+		return fmt.Sprintf("require('%s'): files, processes and the network are not available to project files under Quarry", e.Module)
+	}
 	return fmt.Sprintf("require('%s'): the module is not provided by Quarry's sandbox", e.Module)
 }
 
