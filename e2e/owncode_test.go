@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"database/sql"
 	"encoding/json"
 	"flag"
 	"net/http"
@@ -46,6 +47,10 @@ type ownCodeStep struct {
 	// Keep names values of the step's JSON answer (by a dotted path, "0.url") that later
 	// steps' paths use as {name}: a stored file's url, whose hash is random.
 	Keep map[string]string
+	// SQL runs on the server's database instead of a request (what no API makes, such as an
+	// admin panel user); when recording, on the Strapi's (QUARRY_ORACLE_DATABASE_URL). The
+	// step's answer is 0 and nothing.
+	SQL string
 }
 
 // instead is the answer Quarry gives in place of the recorded one, and why.
@@ -220,6 +225,10 @@ func keptValue(body []byte, path string) string {
 
 func (c *ownCodeClient) step(t *testing.T, st ownCodeStep) (int, string) {
 	t.Helper()
+	if st.SQL != "" {
+		c.exec(t, st)
+		return 0, ""
+	}
 	method := st.Method
 	if method == "" {
 		method = "GET"
@@ -430,5 +439,27 @@ func TestNexusRefusedAtStart(t *testing.T) {
 	}
 	if log := srv.log.String(); !strings.Contains(log, "the GraphQL endpoint is refused") || !strings.Contains(log, "t.connectionField (in a nexus definition)") {
 		t.Errorf("the start-up log does not name the nexus construct:\n%s", log)
+	}
+}
+
+// exec runs a step's SQL on the database of the server the client talks to.
+func (c *ownCodeClient) exec(t *testing.T, st ownCodeStep) {
+	t.Helper()
+	var db *sql.DB
+	if c.srv.Env == nil {
+		u := os.Getenv("QUARRY_ORACLE_DATABASE_URL")
+		if u == "" {
+			t.Fatalf("step %q: recording its SQL needs QUARRY_ORACLE_DATABASE_URL (the Strapi's PostgreSQL database)", st.Name)
+		}
+		var err error
+		if db, err = sql.Open("pgx", u); err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+	} else {
+		db = openDB(t, c.srv)
+	}
+	if _, err := db.Exec(st.SQL); err != nil {
+		t.Fatalf("step %q: %v", st.Name, err)
 	}
 }

@@ -9,7 +9,9 @@ var updateStarter = flag.Bool("update-starter", false, "record testdata/starter_
 
 // starterSteps write and read both pairs of the starter project's relations, whose two sides
 // each say inversedBy: connects, positions, disconnects and deletes from either side, filters
-// through them, a oneToOne's target taken over, and GraphQL.
+// through them, a oneToOne's target taken over, and GraphQL; and a relation to the admin
+// panel's users (admin::user), which REST populates and filters without their private fields
+// and GraphQL leaves out.
 var starterSteps = []ownCodeStep{
 	{Name: "an item", Method: "POST", Path: "/api/items", Body: `{"data":{"title":"Pen","price":1.5}}`},
 	{Name: "another", Method: "POST", Path: "/api/items", Body: `{"data":{"title":"Ink"}}`},
@@ -39,6 +41,18 @@ var starterSteps = []ownCodeStep{
 	{Name: "the gadgets after", Path: "/api/gadgets?populate[maker][fields][0]=name&sort=id&fields[0]=name", As: "public"},
 	{Name: "a gadget's maker unset", Method: "PUT", Path: "/api/gadgets/2", Body: `{"data":{"maker":null}}`},
 	{Name: "makers by their gadget's name", Path: "/api/makers?filters[gadget][name][$eq]=G1&fields[0]=name", As: "public"},
+	{Name: "no curator yet", Path: "/api/shelves/1?populate=curator&fields[0]=name", As: "public"},
+	{Name: "an admin panel user", SQL: "INSERT INTO admin_users (firstname, lastname, email, is_active, blocked) VALUES ('Ada', 'Lovelace', 'ada@example.com', true, false)"},
+	{Name: "the shelf's curator set", Method: "PUT", Path: "/api/shelves/1?populate=curator&fields[0]=name", Body: `{"data":{"curator":1}}`},
+	{Name: "everything populated: the curator without private fields", Path: "/api/shelves?populate=*&sort=id", As: "public"},
+	{Name: "shelves by their curator's first name", Path: "/api/shelves?filters[curator][firstname][$eq]=Ada&fields[0]=name", As: "public"},
+	{Name: "by a private field of the curator", Path: "/api/shelves?filters[curator][email][$eq]=ada@example.com&fields[0]=name", As: "public"},
+	{Name: "a private field of the curator asked for", Path: "/api/shelves/1?populate[curator][fields][0]=email&populate[curator][fields][1]=lastname&fields[0]=name", As: "public"},
+	{Name: "sorted by the curator's name", Path: "/api/shelves?sort=curator.firstname:desc&fields[0]=name", As: "public"},
+	{Name: "a curator that does not exist", Method: "POST", Path: "/api/shelves", Body: `{"data":{"name":"Nobody's","curator":99}}`},
+	{Name: "the curator connected on a new shelf", Method: "POST", Path: "/api/shelves?populate[curator][fields][0]=firstname&fields[0]=name", Body: `{"data":{"name":"Side","curator":{"connect":[1]}}}`},
+	{Name: "no curator in GraphQL's shelf type", Method: "POST", Path: "/graphql", Body: `{"query":"{ __type(name: \"Shelf\") { fields { name } } }"}`},
+	{Name: "nor in its input", Method: "POST", Path: "/graphql", Body: `{"query":"mutation { updateShelf(id: 1, data: { curator: 1 }) { data { id } } }"}`},
 	{Name: "both sides through GraphQL", Method: "POST", Path: "/graphql",
 		Body: `{"query":"{ shelves(sort: \"id\") { data { id attributes { name items { data { id attributes { title shelves { data { id } } } } } } } } makers(sort: \"id\") { data { id attributes { name gadget { data { id attributes { name maker { data { id } } } } } } } } }"}`},
 }

@@ -45,6 +45,17 @@ func (o origin) at(path []*schemas.Attribute) string {
 	return s
 }
 
+// filterTree resolves the filter tree of a query or of a populated attribute on model m.
+func (b *builder) filterTree(m *schemas.Model, f *ir.Filter, o origin) (plan.Expr, error) {
+	b.restricted = nil
+	e, err := b.filter(m, f, nil, o)
+	if err == nil && b.restricted != nil {
+		err = b.restricted
+	}
+	b.restricted = nil
+	return e, err
+}
+
 // filter resolves a filter tree on model m reached through path.
 func (b *builder) filter(m *schemas.Model, f *ir.Filter, path []*schemas.Attribute, o origin) (plan.Expr, error) {
 	switch f.Kind {
@@ -113,8 +124,11 @@ func (b *builder) traversable(m *schemas.Model, name string, path []*schemas.Att
 		return nil, apierror.InvalidParam(name).At(o.at(path) + "[" + name + "]")
 	}
 	// Strapi ignores a filter through an unlinked mappedBy relation, which widens the result.
-	if a.Type == schemas.Relation && (a.Unlinked || !b.who.CanFind(a.Target.UID)) {
+	if a.Type == schemas.Relation && a.Unlinked {
 		return nil, apierror.InvalidParam(name).At(o.at(path) + "[" + name + "]")
+	}
+	if a.Type == schemas.Relation && !b.who.CanFind(a.Target.UID) && b.restricted == nil {
+		b.restricted = apierror.InvalidParam(name).At(o.at(path) + "[" + name + "]")
 	}
 	return a, nil
 }

@@ -64,6 +64,10 @@ type builder struct {
 	graphql bool
 	// values counts the filter values planned so far (MaxFilterValues).
 	values int
+	// restricted is the first relation of the filter tree being planned that the caller may
+	// not find: Strapi's validator reports it only once the whole tree passed its other
+	// checks (unknown keys, passwords, private fields), so it is returned last (filterTree).
+	restricted error
 
 	// The plan's parts, carved from slabs sized by sizes.
 	nodes  slab[node]
@@ -120,7 +124,7 @@ func (p *Planner) Read(q *ir.Query, who Principal) (*plan.Plan, error) {
 	where := r.where[:0]
 	if q.Filters != nil {
 		// findOne validates its filters, as Strapi does, but does not apply them.
-		e, err := b.filter(m, q.Filters, nil, origin{})
+		e, err := b.filterTree(m, q.Filters, origin{})
 		if err != nil {
 			return nil, err
 		}
@@ -455,7 +459,7 @@ func (b *builder) options(m *schemas.Model, f *ir.PopulateField) error {
 		}
 	}
 	if f.Filters != nil {
-		if _, err := b.filter(m, f.Filters, nil, origin{populate: true, field: f.Field}); err != nil {
+		if _, err := b.filterTree(m, f.Filters, origin{populate: true, field: f.Field}); err != nil {
 			return err
 		}
 	}
@@ -469,6 +473,11 @@ func (b *builder) add(out []*plan.Child, m *schemas.Model, a *schemas.Attribute,
 		return out, nil
 	}
 	if a.Type == schemas.Relation && !b.who.CanFind(a.Target.UID) {
+		// Strapi validates the populate's own fields, sort and filters (a private field
+		// asked for) before it drops the relation.
+		if err := b.stray(a.Target, f, pubState, depth); err != nil {
+			return nil, err
+		}
 		b.removed = append(b.removed, fmt.Sprintf("populate %s: caller may not find %s", a.Name, a.Target.UID))
 		return out, nil
 	}
@@ -597,7 +606,7 @@ func (b *builder) childSelect(s *plan.Select, m *schemas.Model, f *ir.PopulateFi
 	}
 	var filter plan.Expr
 	if f.Filters != nil {
-		if filter, err = b.filter(m, f.Filters, nil, origin{populate: true, field: f.Field}); err != nil {
+		if filter, err = b.filterTree(m, f.Filters, origin{populate: true, field: f.Field}); err != nil {
 			return err
 		}
 	}

@@ -339,6 +339,9 @@ func build(todo []*pending) (*Schema, error) {
 			s.Plugins = append(s.Plugins, m) // served by the plugin's own routes
 			continue
 		}
+		if m.IsAdmin() {
+			continue // a relation target only
+		}
 		s.ContentTypes = append(s.ContentTypes, m)
 		for _, name := range []string{m.PluralName, m.SingularName} {
 			if other, dup := s.byPlural[name]; dup {

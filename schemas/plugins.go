@@ -1,5 +1,7 @@
 package schemas
 
+import "strings"
+
 // UIDs of the upload and i18n plugins' content types.
 const (
 	FileUID   = "plugin::upload.file"
@@ -36,7 +38,37 @@ var pluginSchemas = []struct{ uid, json string }{
 }`},
 }
 
-// pluginModels returns the upload folder and i18n locale models.
+// AdminUserUID is the admin panel's user type, which content types may relate to (an
+// entry's reviewer): Strapi populates and filters it as any target, with its private fields
+// left out, and keeps it out of GraphQL.
+const AdminUserUID = "admin::user"
+
+// adminUserSchema is Strapi 4.26's admin user type without its roles (private, and their
+// type is the admin panel's own): its table is one of the system tables Quarry creates.
+const adminUserSchema = `{
+  "kind": "collectionType",
+  "collectionName": "admin_users",
+  "info": {"singularName": "user", "pluralName": "users", "displayName": "User"},
+  "options": {"draftAndPublish": false},
+  "attributes": {
+    "firstname": {"type": "string", "minLength": 1},
+    "lastname": {"type": "string", "minLength": 1},
+    "username": {"type": "string"},
+    "email": {"type": "email", "minLength": 6, "required": true, "unique": true, "private": true},
+    "password": {"type": "password", "minLength": 6, "private": true},
+    "resetPasswordToken": {"type": "string", "private": true},
+    "registrationToken": {"type": "string", "private": true},
+    "isActive": {"type": "boolean", "default": false, "private": true},
+    "blocked": {"type": "boolean", "default": false, "private": true},
+    "preferedLanguage": {"type": "string"}
+  }
+}`
+
+// IsAdmin reports whether a model is one of the admin panel's (admin::user): a relation
+// target only, with no routes, permissions or GraphQL type.
+func (m *Model) IsAdmin() bool { return strings.HasPrefix(m.UID, "admin::") }
+
+// pluginModels returns the upload folder, i18n locale and admin user models.
 func pluginModels() ([]*pending, error) {
 	var out []*pending
 	for _, s := range pluginSchemas {
@@ -46,7 +78,11 @@ func pluginModels() ([]*pending, error) {
 		}
 		out = append(out, p)
 	}
-	return out, nil
+	p, err := readModelData([]byte(adminUserSchema), "admin "+AdminUserUID, AdminUserUID, false)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, p), nil
 }
 
 // Folders returns the upload plugin's folder type.
