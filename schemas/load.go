@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -35,16 +36,41 @@ type rawSchema struct {
 	Attributes json.RawMessage `json:"attributes"`
 }
 
+// looseNumber is a bound Strapi applies only when it is a JSON number (lodash's isNumber):
+// the content-type builder writes a biginteger's min and max as strings, which Strapi boots
+// with and ignores.
+type looseNumber struct{ v *float64 }
+
+func (n *looseNumber) UnmarshalJSON(b []byte) error {
+	var f float64
+	if json.Unmarshal(b, &f) == nil {
+		n.v = &f
+	}
+	return nil
+}
+
+// looseInt is a length bound Strapi applies only when it is an integer (lodash's isInteger).
+type looseInt struct{ v *int }
+
+func (n *looseInt) UnmarshalJSON(b []byte) error {
+	var f float64
+	if json.Unmarshal(b, &f) == nil && f == math.Trunc(f) && math.Abs(f) < 1<<31 {
+		i := int(f)
+		n.v = &i
+	}
+	return nil
+}
+
 type rawAttr struct {
 	Type          string          `json:"type"`
 	Required      bool            `json:"required"`
 	Unique        bool            `json:"unique"`
 	Private       bool            `json:"private"`
 	Default       json.RawMessage `json:"default"`
-	Min           *float64        `json:"min"`
-	Max           *float64        `json:"max"`
-	MinLength     *int            `json:"minLength"`
-	MaxLength     *int            `json:"maxLength"`
+	Min           looseNumber     `json:"min"`
+	Max           looseNumber     `json:"max"`
+	MinLength     looseInt        `json:"minLength"`
+	MaxLength     looseInt        `json:"maxLength"`
 	Regex         string          `json:"regex"`
 	Enum          []string        `json:"enum"`
 	EnumName      string          `json:"enumName"`
@@ -397,7 +423,7 @@ func (s *Schema) buildAttrs(p *pending) error {
 			return fail(name, "this name is reserved")
 		}
 		a := &Attribute{Name: name, Type: AttrType(ra.Type), CustomField: ra.CustomField, Required: ra.Required, Unique: ra.Unique,
-			Private: ra.Private, Min: ra.Min, Max: ra.Max, MinLength: ra.MinLength, MaxLength: ra.MaxLength,
+			Private: ra.Private, Min: ra.Min.v, Max: ra.Max.v, MinLength: ra.MinLength.v, MaxLength: ra.MaxLength.v,
 			Enum: ra.Enum, EnumName: ra.EnumName, TargetField: ra.TargetField, Multiple: ra.Multiple, Allowed: ra.AllowedTypes,
 			Repeatable: ra.Repeatable, Declared: na.src}
 		// Strapi's i18n counts an attribute as localized only when it says so, except relations

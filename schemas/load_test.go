@@ -2,6 +2,8 @@ package schemas
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -106,5 +108,37 @@ func TestLoadBothSidesInversedBy(t *testing.T) {
 		if a.OwnsLink() != (c.shadowed == "") {
 			t.Errorf("%s.%s: OwnsLink %v", c.uid, c.attr, a.OwnsLink())
 		}
+	}
+}
+
+// TestLoadBoundsStrapiIgnores: bounds Strapi applies only when they are numbers (the
+// content-type builder writes a biginteger's as strings) load, and are ignored as Strapi
+// ignores them, where Quarry refused to start.
+func TestLoadBoundsStrapiIgnores(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "src", "api", "story", "content-types", "story")
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	schema := `{"kind": "collectionType", "collectionName": "stories",
+  "info": {"singularName": "story", "pluralName": "stories", "displayName": "Story"},
+  "attributes": {
+    "position": {"type": "biginteger", "required": true, "min": "1", "max": "900"},
+    "rank": {"type": "integer", "min": 2, "max": "9"},
+    "title": {"type": "string", "minLength": "3", "maxLength": 2.5}
+  }}`
+	if err := os.WriteFile(filepath.Join(p, "schema.json"), []byte(schema), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := s.Models["api::story.story"]
+	pos, _ := m.Attr("position")
+	rank, _ := m.Attr("rank")
+	title, _ := m.Attr("title")
+	if pos.Min != nil || pos.Max != nil || rank.Min == nil || *rank.Min != 2 || rank.Max != nil || title.MinLength != nil || title.MaxLength != nil {
+		t.Errorf("bounds: position %v %v, rank %v %v, title %v %v", pos.Min, pos.Max, rank.Min, rank.Max, title.MinLength, title.MaxLength)
 	}
 }

@@ -41,15 +41,15 @@ type DatabaseConnection struct {
 
 // DatabaseParams is database.connection.connection.
 type DatabaseParams struct {
-	ConnectionString string   `json:"connectionString"`
-	Host             string   `json:"host"`
-	Port             *FlexInt `json:"port" validate:"omitnil,min=0,max=65535"`
-	Database         string   `json:"database"`
-	User             string   `json:"user"`
-	Password         string   `json:"password"`
-	Schema           string   `json:"schema"`
-	SSL              SSL      `json:"ssl"`
-	Filename         string   `json:"filename"`
+	ConnectionString string    `json:"connectionString"`
+	Host             string    `json:"host"`
+	Port             *FlexInt  `json:"port" validate:"omitnil,min=0,max=65535"`
+	Database         string    `json:"database"`
+	User             string    `json:"user"`
+	Password         string    `json:"password"`
+	Schema           OptString `json:"schema"`
+	SSL              SSL       `json:"ssl"`
+	Filename         string    `json:"filename"`
 }
 
 // DatabasePool is database.connection.pool (tarn's min and max).
@@ -250,6 +250,25 @@ func (n *FlexInt) Int(def int) int {
 		return def
 	}
 	return int(*n)
+}
+
+// OptString is a string that may be given as false or null, which Strapi's dialects take as
+// not given (`schema: false` in a SQLite project's connection).
+type OptString string
+
+// UnmarshalJSON takes a string, false or null.
+func (o *OptString) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case "false", "null":
+		*o = ""
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return &json.UnmarshalTypeError{Value: jsonKind(b), Type: reflect.TypeFor[string]()}
+	}
+	*o = OptString(s)
+	return nil
 }
 
 // StringOrNumber is a value given as a string ("30d", "1m") or a number (seconds, ms).

@@ -23,6 +23,8 @@ func TestTypedWrongKeys(t *testing.T) {
 			`config/database.js: connection.client is "oracle", expected one of sqlite`},
 		{map[string]string{"config/database.json": `{"connection": {"client": "postgres", "connection": {"port": 99999}}}`},
 			`config/database.json: connection.connection.port is 99999, expected a value of at most 65535`},
+		{map[string]string{"config/database.json": `{"connection": {"client": "postgres", "connection": {"schema": true}}}`},
+			`config/database.json: connection.connection.schema is true, expected a string`},
 		{map[string]string{"config/server.js": "module.exports = { port: 'http' };"},
 			`config/server.js: port is "http", expected an integer`},
 		{map[string]string{"config/plugins.js": "module.exports = { graphql: { config: { endpoint: 'gql' } } };"},
@@ -102,5 +104,24 @@ func TestParseBytes(t *testing.T) {
 	}
 	if _, ok := ParseBytes("huge"); ok {
 		t.Error("huge parsed")
+	}
+}
+
+// TestTypedFalsySchema: a connection's schema given as false or null is no schema, as
+// Strapi's dialects read it (a SQLite project's development config).
+func TestTypedFalsySchema(t *testing.T) {
+	for _, v := range []string{"false", "null", `""`} {
+		dir := writeFiles(t, map[string]string{"config/database.json": `{"connection": {"client": "sqlite", "connection": {"filename": ".tmp/data.db", "schema": ` + v + `}}}`})
+		p, err := Load(context.Background(), Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		typed, err := p.Typed()
+		if err != nil {
+			t.Fatalf("schema %s: %v", v, err)
+		}
+		if typed.Database.Connection.Connection.Schema != "" {
+			t.Errorf("schema %s read as %q", v, typed.Database.Connection.Connection.Schema)
+		}
 	}
 }

@@ -632,7 +632,7 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 		// not return, after an error): a middleware of every request Quarry would not run.
 		m.Global = append(m.Global, Code{File: rel, What: "strapi.server.use or strapi.server.routes is called where Quarry could not follow it (behind a condition, or after an error or a use of data)"})
 	}
-	if src, err := os.ReadFile(abs); err == nil && subscribeUse.Match(src) && !m.subscribed[rel] {
+	if src, err := os.ReadFile(abs); err == nil && subscribeUse.Match(withoutComments(src)) && !m.subscribed[rel] {
 		// A subscription the recording did not reach: every model's writes and reads.
 		m.addSubscription(rel, jseval.Subscription{}, false)
 	}

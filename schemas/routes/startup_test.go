@@ -71,3 +71,32 @@ module.exports = {
 		t.Errorf("beforeCreate of a src/index.js lacking modules: %+v, want refused", hooks)
 	}
 }
+
+// TestCommentedSubscribe: a strapi.db.lifecycles.subscribe left in a comment of
+// src/index.ts is no subscription; it refused every route of the models as one Quarry could
+// not follow.
+func TestCommentedSubscribe(t *testing.T) {
+	dir := project(t, map[string]string{
+		"src/api/tag/content-types/tag/schema.json": `{"kind":"collectionType","collectionName":"tags","info":{"singularName":"tag","pluralName":"tags"},"attributes":{"name":{"type":"string"}}}`,
+		"src/index.ts": `export default {
+  register() {},
+  bootstrap({ strapi }) {
+    // strapi.db.lifecycles.subscribe({
+    //   models: ['admin::user'],
+    //   afterCreate() {},
+    // });
+    /* strapi.db.lifecycles.subscribe({ afterUpdate() {} }); */
+  },
+};`,
+	})
+	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.LoadCode(context.Background(), CodeInput{}); err != nil {
+		t.Fatal(err)
+	}
+	if hooks := m.Hooks("api::tag.tag", Events("find")); len(hooks) > 0 || len(m.Global) > 0 {
+		t.Errorf("a commented-out subscribe: hooks %+v, global %+v", hooks, m.Global)
+	}
+}

@@ -225,7 +225,7 @@ func postgresURL(p projectconfig.DatabaseParams) (string, error) {
 		}
 	}
 	if p.Schema != "" && q.Get("search_path") == "" {
-		q.Set("search_path", p.Schema)
+		q.Set("search_path", string(p.Schema))
 	}
 	u.RawQuery = q.Encode()
 	return u.String(), nil
