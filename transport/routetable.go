@@ -502,7 +502,16 @@ func GraphQLRefusals(m *routes.Model, s *schemas.Schema, runProject bool) map[st
 		add(field, code)
 	}
 	for field, action := range map[string]string{"Mutation.upload": "create", "Mutation.multipleUpload": "create", "Mutation.updateFileInfo": "update", "Mutation.removeFile": "delete"} {
-		add(field, append(slices.Clone(m.PluginAll["upload"]), m.UploadHooks(routes.Events(action))...))
+		code := append(slices.Clone(m.PluginAll["upload"]), m.UploadHooks(routes.Events(action))...)
+		// What refuses the REST route that stores or deletes files (a provider Quarry does
+		// not have) refuses the mutation doing the same.
+		switch action {
+		case "create":
+			code = append(code, m.Plugin["upload content-api.upload"]...)
+		case "delete":
+			code = append(code, m.Plugin["upload content-api.destroy"]...)
+		}
+		add(field, code)
 	}
 	return out
 }

@@ -180,7 +180,9 @@ type Plugins struct {
 			Breakpoints          map[string]int `json:"breakpoints" validate:"omitempty,dive,min=1"`
 			ResponsiveDimensions *bool          `json:"responsiveDimensions"`
 			SizeOptimization     *bool          `json:"sizeOptimization"`
-			Provider             string         `json:"provider" validate:"omitempty,oneof=local aws-s3 @strapi/provider-upload-local @strapi/provider-upload-aws-s3"`
+			// Provider is any provider package; those Quarry does not have leave the media
+			// library read-only (the upload plugin's Config.Unsupported).
+			Provider string `json:"provider"`
 		} `json:"config"`
 	} `json:"upload"`
 	I18n struct {

@@ -1270,6 +1270,18 @@ func (m *Model) PluginCode(plugin, handler string, model string, events []string
 	return out
 }
 
+// RefusePluginHandlers makes the routes of a plugin's handlers run code Quarry does not run
+// (c): they are forwarded with --upstream, otherwise refused (an upload provider Quarry does
+// not have refuses the handlers that store or delete files).
+func (m *Model) RefusePluginHandlers(plugin string, handlers []string, c Code) {
+	if m.Plugin == nil {
+		m.Plugin = map[string][]Code{}
+	}
+	for _, h := range handlers {
+		m.Plugin[plugin+" "+h] = append(m.Plugin[plugin+" "+h], c)
+	}
+}
+
 // UploadHooks are the lifecycle hooks of the upload plugin's file model (a subscription
 // naming plugin::upload.file, or one seeing every model) that a route of the plugin fires:
 // Quarry's upload plugin writes and reads its files itself, without them, so each one makes

@@ -25,6 +25,7 @@ import (
 	"github.com/quarrycms/quarry/sqlgen/database"
 	"github.com/quarrycms/quarry/transport/plugins/email"
 	"github.com/quarrycms/quarry/transport/plugins/i18n"
+	"github.com/quarrycms/quarry/transport/plugins/upload"
 	"github.com/quarrycms/quarry/transport/plugins/userspermissions"
 	"github.com/quarrycms/quarry/transport/projectcode"
 )
@@ -189,6 +190,13 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 		RESTPrefix: "/api", Routes: rm}
 	if err := rm.LoadCode(ctx, a.codeInput()); err != nil {
 		return nil, err
+	}
+	if uc, err := upload.LoadConfig(dir, getenv); err == nil && uc.Unsupported != "" {
+		what := fmt.Sprintf("the upload provider %q, which Quarry does not have (local and aws-s3): it stores and deletes the files", uc.Unsupported)
+		if uc.UnsupportedWhy != "" {
+			what = "the upload provider, which cannot store files: " + uc.UnsupportedWhy
+		}
+		rm.RefusePluginHandlers("upload", []string{"content-api.upload", "content-api.destroy"}, routes.Code{File: "config/plugins", What: what})
 	}
 	// A local plugin's content-API actions, and the actions a plugin extension adds with
 	// their routes, are grantable as Strapi lists them (plugin::<name>.<controller>.<action>).

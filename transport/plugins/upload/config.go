@@ -40,6 +40,14 @@ type Config struct {
 	Provider string
 	// S3 is the aws-s3 provider's configuration; nil for the local provider.
 	S3 *S3Config
+	// Unsupported is the provider as configured when Quarry has no implementation of it
+	// (@strapi/provider-upload-cloudinary, …): files are read from the database as stored,
+	// and every write that stores or deletes a file answers NotImplementedError (or goes to
+	// Strapi with --upstream).
+	Unsupported string
+	// UnsupportedWhy says why a provider Quarry has cannot store files (an aws-s3
+	// configuration without its bucket); "" for a provider Quarry does not have.
+	UnsupportedWhy string
 	// ImageMemory is the memory the images being processed at once may hold, in bytes
 	// (decoded pixels and the formats' working buffers; QUARRY_IMAGE_MEMORY, 0: the
 	// default, DefaultImageMemory). Uploads past it wait for others to finish.
@@ -122,19 +130,28 @@ func ParseConfig(appDir string, plugins []byte, getenv func(string) string) (Con
 	}
 	uc := pf.Upload.Config
 	kind, ok := providerKind(uc.Provider)
-	if !ok {
-		return c, fmt.Errorf("upload provider %q is not supported (local and aws-s3 are)", uc.Provider)
-	}
 	if uc.Provider != "" {
 		c.Provider = uc.Provider
 	}
+	if !ok {
+		// A provider package Quarry has no implementation of (cloudinary, …): the media
+		// library is read as stored, and storing or deleting files is refused.
+		c.Unsupported = uc.Provider
+	}
 	var po providerOptions
-	if kind == "aws-s3" {
+	if !ok {
+		// Its providerOptions are its own (cloud names, keys): not read.
+	} else if kind == "aws-s3" {
 		s3c, err := parseS3Config(uc.ProviderOptions, uc.ActionOptions)
-		if err != nil {
+		switch {
+		case errors.Is(err, errNoBucket):
+			// Strapi starts and fails on the first upload: the library is read-only here.
+			c.Unsupported, c.UnsupportedWhy = uc.Provider, err.Error()
+		case err != nil:
 			return c, fmt.Errorf("upload provider %s: %w", uc.Provider, err)
+		default:
+			c.S3 = s3c
 		}
-		c.S3 = s3c
 	} else if len(uc.ProviderOptions) > 0 && string(uc.ProviderOptions) != "null" {
 		if err := json.Unmarshal(uc.ProviderOptions, &po); err != nil {
 			return c, fmt.Errorf("upload.config.providerOptions: %w", err)

@@ -216,6 +216,9 @@ func (s *Service) resolveTarget(tg *Target) (*target, error) {
 // Upload stores the files of one request in its own transaction and returns the new file
 // ids, in order.
 func (s *Service) Upload(ctx context.Context, req UploadRequest) ([]int64, error) {
+	if err := s.stores(); err != nil {
+		return nil, err
+	}
 	b, err := s.Prepare(ctx, req)
 	if err != nil {
 		return nil, err
@@ -486,6 +489,9 @@ func deref(p *string) string {
 // content. The new content is stored over the old objects' names before the row is
 // updated; if the update fails, the objects the old record did not have are deleted.
 func (s *Service) Replace(ctx context.Context, id int64, in *Incoming, info FileInfo) error {
+	if err := s.stores(); err != nil {
+		return err
+	}
 	t, err := s.begin(ctx)
 	if err != nil {
 		return err
@@ -609,6 +615,9 @@ func (s *Service) UpdateInfo(ctx context.Context, id int64, info FileInfo) error
 // provider in use, as Strapi decides) the stored file and formats, and announces
 // media.delete with the file as it was. found is false for an unknown id.
 func (s *Service) Remove(ctx context.Context, id int64) (found bool, err error) {
+	if err := s.stores(); err != nil {
+		return false, err
+	}
 	ev, err := s.fileEvent(ctx, s.DB, write.MediaDelete, id)
 	if err != nil {
 		return false, err

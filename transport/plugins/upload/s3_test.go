@@ -62,10 +62,20 @@ func TestParseS3Config(t *testing.T) {
 		t.Fatalf("top-level credentials: %+v %v", c.S3, err)
 	}
 
+	// A provider Quarry does not have, and an aws-s3 one without its bucket (an environment
+	// variable not set), leave the media library read-only rather than stop the server.
+	for name, cfg := range map[string]string{
+		"cloudinary":                     `{"upload":{"config":{"provider":"cloudinary","providerOptions":{"cloud_name":"demo"}}}}`,
+		"aws-s3":                         `{"upload":{"config":{"provider":"aws-s3","providerOptions":{"s3Options":{"region":"x"}}}}}`,
+		"@strapi/provider-upload-aws-s3": `{"upload":{"config":{"provider":"@strapi/provider-upload-aws-s3","providerOptions":{"s3Options":{"params":{"ACL":"private"}}}}}}`,
+	} {
+		c, err := ParseConfig("/app", []byte(cfg), func(string) string { return "" })
+		if err != nil || c.Unsupported != name || c.S3 != nil {
+			t.Errorf("%s: %+v %v", cfg, c, err)
+		}
+	}
+
 	for _, bad := range []string{
-		`{"upload":{"config":{"provider":"cloudinary"}}}`,
-		`{"upload":{"config":{"provider":"aws-s3","providerOptions":{"s3Options":{"region":"x"}}}}}`,
-		`{"upload":{"config":{"provider":"aws-s3","providerOptions":{"s3Options":{"params":{"ACL":"private"}}}}}}`,
 		`{"upload":{"config":{"provider":"aws-s3","providerOptions":{"s3Options":{"endpoint":"minio:9000","params":{"Bucket":"b"}}}}}}`,
 		`{"upload":{"config":{"provider":"aws-s3","providerOptions":{"s3Options":{"params":{"Bucket":"b","signedUrlExpires":"soon"}}}}}}`,
 		`{"upload":{"config":{"provider":"aws-s3","providerOptions":{"s3Options":{"params":{"Bucket":"b"}}},"actionOptions":{"uploadStream":{"Expires":"x"}}}}}`,

@@ -54,6 +54,10 @@ type PutParams struct {
 // Private reports whether urls are signed when served (the provider's isPrivate).
 func (c *S3Config) Private() bool { return c.ACL == "private" }
 
+// errNoBucket is an aws-s3 configuration without its bucket (an environment variable not
+// set): Strapi starts with it and fails on the first upload.
+var errNoBucket = errors.New("the aws-s3 provider needs providerOptions.s3Options.params.Bucket")
+
 // providerKind tells the providers Quarry has apart by the configured name, as Strapi
 // resolves it (lower-cased, with or without the @strapi/provider-upload- prefix).
 func providerKind(name string) (string, bool) {
@@ -120,13 +124,13 @@ func parseS3Config(providerOptions, actionOptions json.RawMessage) (*S3Config, e
 	c.DualStack = truthy(merged["useDualstackEndpoint"])
 	params, ok := merged["params"].(map[string]any)
 	if !ok {
-		return nil, errors.New("the aws-s3 provider needs providerOptions.s3Options.params with the Bucket")
+		return nil, errNoBucket
 	}
 	if c.Bucket, err = optString(params, "Bucket", "s3Options.params.Bucket"); err != nil {
 		return nil, err
 	}
 	if c.Bucket == "" {
-		return nil, errors.New("the aws-s3 provider needs providerOptions.s3Options.params.Bucket")
+		return nil, errNoBucket
 	}
 	if acl, err := optString(params, "ACL", "s3Options.params.ACL"); err != nil {
 		return nil, err

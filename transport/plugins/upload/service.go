@@ -92,6 +92,11 @@ func NewFromConfig(ctx context.Context, cfg Config, s *schemas.Schema, db *datab
 		cfg.Provider = "local"
 	}
 	var store storage = localStorage{dir: cfg.Dir}
+	if cfg.Unsupported != "" {
+		svc := &Service{Config: cfg}
+		store = unavailableStorage{dir: cfg.Dir, err: svc.providerUnsupported()}
+		log.Warn("upload: the provider is not one Quarry has; the media library is served as stored, and uploads, replaces and deletes of files answer 501 (or go to Strapi with --upstream)", "provider", cfg.Unsupported)
+	}
 	if cfg.S3 != nil {
 		st, err := newS3Storage(ctx, cfg.S3, log)
 		if err != nil {

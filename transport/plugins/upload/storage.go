@@ -3,8 +3,11 @@ package upload
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/quarrycms/quarry/ir/apierror"
 )
 
 // object is one stored file of a record: the file itself or one of its formats. Its place in
@@ -61,6 +64,38 @@ func (l localStorage) remove(_ context.Context, o object) error {
 	}
 	return nil
 }
+
+// providerUnsupported is the answer to a write that would store or delete a file with a
+// provider Quarry does not have.
+func (s *Service) providerUnsupported() error {
+	msg := fmt.Sprintf("the upload provider %q is not one Quarry has (local and aws-s3 are): storing and deleting files is served by Strapi beside Quarry (quarry serve --upstream)", s.Config.Unsupported)
+	if s.Config.UnsupportedWhy != "" {
+		msg = "the upload provider cannot store files: " + s.Config.UnsupportedWhy
+	}
+	return &apierror.Error{Status: 501, Name: "NotImplementedError", Message: msg}
+}
+
+// stores refuses a write that stores or deletes files when the provider is one Quarry does
+// not have, before anything is written.
+func (s *Service) stores() error {
+	if s.Config.Unsupported != "" {
+		return s.providerUnsupported()
+	}
+	return nil
+}
+
+// unavailableStorage stands for a provider Quarry does not have: every write reaching it
+// fails (the service refuses them before, with stores).
+type unavailableStorage struct {
+	dir string
+	err error
+}
+
+func (u unavailableStorage) stagingDir() string                          { return u.dir }
+func (u unavailableStorage) put(context.Context, object) (string, error) { return "", u.err }
+func (u unavailableStorage) unput(context.Context, object) error         { return nil }
+func (u unavailableStorage) publish(object) error                        { return u.err }
+func (u unavailableStorage) remove(context.Context, object) error        { return u.err }
 
 // storage is the service's store (the local provider for a Service built without
 // NewFromConfig).
