@@ -53,8 +53,15 @@ var starterSteps = []ownCodeStep{
 	{Name: "the curator connected on a new shelf", Method: "POST", Path: "/api/shelves?populate[curator][fields][0]=firstname&fields[0]=name", Body: `{"data":{"name":"Side","curator":{"connect":[1]}}}`},
 	{Name: "no curator in GraphQL's shelf type", Method: "POST", Path: "/graphql", Body: `{"query":"{ __type(name: \"Shelf\") { fields { name } } }"}`},
 	{Name: "nor in its input", Method: "POST", Path: "/graphql", Body: `{"query":"mutation { updateShelf(id: 1, data: { curator: 1 }) { data { id } } }"}`},
+	{Name: "a helper register() hung on strapi", Path: "/api/items/2/label", As: "public"},
+	{Name: "the helper on an entry that is not there", Path: "/api/items/99/label", As: "public"},
+	{Name: "a client a local plugin's bootstrap() hung on strapi", Path: "/api/items-notes/ping", As: "public",
+		Instead: &instead{Status: 501, Strapi: 200, Why: "Quarry does not run local plugins' register() and bootstrap(): what they set on strapi answers NotImplementedError where the project uses it",
+			Body: `{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"strapi.notesClient (set by bootstrap() of the local plugin notes (src/plugins/notes/strapi-server.js), which Quarry does not run) is not provided by Quarry","details":{}}}`}},
+	{Name: "the project's own Query.maker in place of Shadow CRUD's", Method: "POST", Path: "/graphql", As: "public", Body: `{"query":"{ maker(id: 7) }"}`},
 	{Name: "both sides through GraphQL", Method: "POST", Path: "/graphql",
 		Body: `{"query":"{ shelves(sort: \"id\") { data { id attributes { name items { data { id attributes { title shelves { data { id } } } } } } } } makers(sort: \"id\") { data { id attributes { name gadget { data { id attributes { name maker { data { id } } } } } } } } }"}`},
+	{Name: "the project's Query.maker in the schema", Method: "POST", Path: "/graphql", Body: `{"query":"{ __type(name: \"Query\") { fields(includeDeprecated: true) { name type { name kind } args { name type { name } } } } }"}`},
 }
 
 // TestStarterTemplate serves a project written as Strapi's starter templates are (a seeding

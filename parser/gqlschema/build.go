@@ -10,6 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/schemas"
@@ -111,6 +112,11 @@ func Build(cs *schemas.Schema, cfg Config) (*Schema, error) {
 		g.defs = append(g.defs, &def{kind: ast.Object, name: "Mutation", fields: g.mut})
 	}
 
+	var replaced []replacedField
+	replaced = g.yieldExtendedFields(replaced, cfg.TypeDefs)
+	for _, use := range g.ext.Uses() {
+		replaced = g.yieldExtendedFields(replaced, use.TypeDefs)
+	}
 	sources := []*ast.Source{{Name: "#1 shadow-crud.graphql", Input: g.sdl()}}
 	if strings.TrimSpace(cfg.TypeDefs) != "" {
 		sources = append(sources, &ast.Source{Name: "#2 config/plugins.json typeDefs", Input: cfg.TypeDefs})
@@ -141,6 +147,7 @@ func Build(cs *schemas.Schema, cfg Config) (*Schema, error) {
 		}
 		return nil, fmt.Errorf("graphql schema: %w", err)
 	}
+	placeReplaced(schema, replaced)
 	if schema.Query == nil {
 		return nil, errors.New("graphql schema: no Query type (Shadow CRUD is disabled or every query is, and no typeDefs add one)")
 	}
@@ -553,6 +560,69 @@ func (g *gen) roots(m *schemas.Model, name string) {
 }
 
 // sdl renders the definitions as SDL for gqlparser to load.
+// replacedField is a generated field a project's typeDefs define again, and its place.
+type replacedField struct {
+	typ, field string
+	at         int
+}
+
+// yieldExtendedFields drops from the generated types the fields that typeDefs define again
+// in an `extend type` (a project's own Query.page through nexus' extendType), with their
+// generated resolvers: the project's definition replaces Shadow CRUD's, in its place, as in
+// Strapi's schema (placeReplaced), where it was a start-up error here. SDL that does not
+// parse is left to the schema's load to report.
+func (g *gen) yieldExtendedFields(out []replacedField, typeDefs string) []replacedField {
+	if strings.TrimSpace(typeDefs) == "" {
+		return out
+	}
+	doc, err := parser.ParseSchema(&ast.Source{Input: typeDefs})
+	if err != nil {
+		return out
+	}
+	for _, ext := range doc.Extensions {
+		if ext.Kind != ast.Object {
+			continue
+		}
+		for _, d := range g.defs {
+			if d.kind != ast.Object || d.name != ext.Name {
+				continue
+			}
+			kept := d.fields[:0]
+			for i, f := range d.fields {
+				if ext.Fields.ForName(f.name) == nil {
+					kept = append(kept, f)
+					continue
+				}
+				out = append(out, replacedField{typ: d.name, field: f.name, at: i})
+				if d.name == "Query" || d.name == "Mutation" {
+					delete(g.out.roots, strings.ToLower(d.name)+"."+f.name)
+				}
+			}
+			d.fields = kept
+		}
+	}
+	return out
+}
+
+// placeReplaced moves each field a project's typeDefs defined again to the place of the
+// generated one it replaced (nexus keeps a field's place when a definition replaces it).
+func placeReplaced(schema *ast.Schema, replaced []replacedField) {
+	slices.SortStableFunc(replaced, func(a, b replacedField) int { return a.at - b.at })
+	for _, r := range replaced {
+		t := schema.Types[r.typ]
+		if t == nil {
+			continue
+		}
+		i := slices.IndexFunc(t.Fields, func(f *ast.FieldDefinition) bool { return f.Name == r.field })
+		if i < 0 {
+			continue
+		}
+		f := t.Fields[i]
+		t.Fields = slices.Delete(t.Fields, i, i+1)
+		t.Fields = slices.Insert(t.Fields, min(r.at, len(t.Fields)), f)
+	}
+}
+
 func (g *gen) sdl() string {
 	var b strings.Builder
 	for _, d := range g.defs {

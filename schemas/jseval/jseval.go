@@ -45,6 +45,12 @@ type Options struct {
 	// Strict makes requiring an npm module the sandbox does not provide an error naming it
 	// (for code that runs requests); otherwise it is an inert stub (for reading files).
 	Strict bool
+	// LazyModules makes a strict sandbox give a module it does not provide as a value that
+	// answers NotImplementedError naming it where it is used, rather than an error at require:
+	// src/index's register() runs although the file requires fs at its top for bootstrap()'s
+	// first-run seed. Routes whose files lack a module are refused before they run (the routes
+	// model); this stops only code that reaches one anyway.
+	LazyModules bool
 	// StubNodeModules makes Node's modules that reach files, processes or the network
 	// (fs, child_process, …) inert stubs noted among the unresolved modules, as npm modules
 	// are, where they are otherwise an error: for reading what project code declares, where a
@@ -358,6 +364,50 @@ const stubSource = `(function () {
   return stub;
 })()`
 
+// lazyMissingSource makes the value a lazy sandbox gives for a module it does not have:
+// reading it gives more of the same (destructuring at the top of a file works), and calling
+// or constructing any of it throws NotImplementedError naming the module and the use.
+const lazyMissingSource = `(function (fail) {
+  function missing(mod, forbidden, path) {
+    return new Proxy(function () {}, {
+      get: function (t, k) {
+        if (typeof k === 'symbol' || k === 'then' || k === '__esModule' || k === 'toJSON') return undefined;
+        if (k === 'prototype') return t.prototype;
+        return missing(mod, forbidden, path + '.' + String(k));
+      },
+      apply: function () { throw fail(mod, forbidden, path + '()'); },
+      construct: function () { throw fail(mod, forbidden, 'new ' + path + '()'); }
+    });
+  }
+  return missing;
+})`
+
+// notProvided is a strict sandbox's answer to a module it does not have: the error, or with
+// LazyModules a value that answers NotImplementedError where it is used.
+func (s *sandbox) notProvided(np *NotProvidedError) (goja.Value, error) {
+	if !s.opts.LazyModules {
+		return nil, np
+	}
+	mk, ok := s.cache["\x00missing"]
+	if !ok {
+		v, err := s.rt.RunString(lazyMissingSource)
+		if err != nil {
+			return nil, err
+		}
+		build, _ := goja.AssertFunction(v)
+		fail := s.rt.ToValue(func(c goja.FunctionCall) goja.Value {
+			e := &NotProvidedError{Module: c.Argument(0).String(), Forbidden: c.Argument(1).ToBoolean()}
+			return s.notImplemented(e.Error() + " (" + c.Argument(2).String() + ")")
+		})
+		if mk, err = build(goja.Undefined(), fail); err != nil {
+			return nil, err
+		}
+		s.cache["\x00missing"] = mk
+	}
+	missing, _ := goja.AssertFunction(mk)
+	return missing(goja.Undefined(), s.rt.ToValue(np.Module), s.rt.ToValue(np.Forbidden), s.rt.ToValue(np.Module))
+}
+
 func (s *sandbox) stub() (goja.Value, error) {
 	if v, ok := s.cache["\x00stub"]; ok {
 		return v, nil
@@ -517,10 +567,10 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 		}
 	}
 	if forbiddenModules[strings.TrimPrefix(name, "node:")] && (s.opts.Strict || !s.opts.StubNodeModules) {
-		return nil, &NotProvidedError{Module: name, Forbidden: true}
+		return s.notProvided(&NotProvidedError{Module: name, Forbidden: true})
 	}
 	if !filepath.IsAbs(name) && s.opts.Strict {
-		return nil, &NotProvidedError{Module: name}
+		return s.notProvided(&NotProvidedError{Module: name})
 	}
 	if !filepath.IsAbs(name) {
 		// A bare module the sandbox does not have (an npm package's helper, or Node's fs

@@ -76,6 +76,9 @@ type Recording struct {
 	Policies, Middlewares []string
 	// Threw is what the call threw (or rejected with), "" when it finished.
 	Threw string
+	// OwnProperties are the properties the call hung on strapi that are none of Strapi's
+	// (strapi.bots = {}), which the request sandboxes' strapi takes as Strapi's does.
+	OwnProperties []string
 	// Unresolved lists the modules the file and the call required that the sandbox does
 	// not provide (npm packages, Node's fs), which the recording stubbed.
 	Unresolved []string
@@ -116,7 +119,7 @@ type ShadowCall struct {
 // Proxy that notes the path it was reached by; `then` is undefined on it so that awaiting it
 // does not hang.
 const recorderSource = `(function (init) {
-  var rec = { touched: false, unsupported: [], data: [], subs: [], shadow: [], uses: [],
+  var rec = { touched: false, unsupported: [], data: [], subs: [], shadow: [], uses: [], own: [],
               controllers: [], services: [], policies: [], middlewares: [], methods: [], serverUses: 0, serverCalls: 0, serverRoutes: [] };
   function note(list, p) { if (list.indexOf(p) < 0) list.push(p); }
   function trap(path, list) {
@@ -355,15 +358,35 @@ const recorderSource = `(function (init) {
     })(),
     dirs: { app: { root: '.', src: './src' }, dist: { root: '.', src: './src' } }
   };
+  // Properties the project hangs on strapi (strapi.bots = {} in register()): Strapi's object
+  // takes them, and so does the request sandboxes' (which run register()); replacing one of
+  // Strapi's own APIs is unsupported.
+  var own = {};
+  var STRAPI_API = ['app', 'router', 'fs', 'container', 'telemetry', 'webhookRunner', 'webhookStore', 'customFields',
+    'reload', 'requestContext', 'entityValidator', 'sanitizers', 'validators', 'auth', 'contentAPI', 'isLoaded',
+    'features', 'ee', 'EE', 'api', 'apis', 'middlewares', 'policies', 'hooks', 'startupLogger', 'destroy', 'load',
+    'start', 'stop', 'listen', 'openAdmin', 'postListen', 'license', 'config', 'log', 'components', 'contentTypes',
+    'registry', 'modules', 'plugins', 'services', 'controllers', 'admin', 'db', 'entityService', 'store', 'server',
+    'eventHub', 'cron', 'dirs', 'i18n', 'documentation', 'migrations', 'getModel'];
   strapi = new Proxy(known, {
     get: function (t, k) {
       if (typeof k === 'symbol' || k === 'then') return undefined;
       rec.touched = true;
       if (Object.prototype.hasOwnProperty.call(t, k)) return t[k];
+      if (Object.prototype.hasOwnProperty.call(own, k)) return own[k];
       note(rec.unsupported, 'strapi.' + String(k));
       return unsupported('strapi.' + String(k));
     },
-    set: function (t, k) { rec.touched = true; note(rec.unsupported, 'strapi.' + String(k) + ' ='); return true; }
+    set: function (t, k, v) {
+      rec.touched = true;
+      if (typeof k === 'string' && !Object.prototype.hasOwnProperty.call(t, k) && STRAPI_API.indexOf(k) < 0) {
+        own[k] = v;
+        note(rec.own, k);
+        return true;
+      }
+      note(rec.unsupported, 'strapi.' + String(k) + ' =');
+      return true;
+    }
   });
   // The plugin object a plugin extension (src/extensions/<name>/strapi-server.js) receives.
   function extensionObject(name) {
@@ -424,7 +447,7 @@ const recorderSource = `(function (init) {
       return { touched: rec.touched, unsupported: rec.unsupported, data: rec.data, subs: rec.subs,
                routes: out, shadow: rec.shadow, uses: rec.uses, controllers: rec.controllers,
                services: rec.services, policies: rec.policies, middlewares: rec.middlewares, methods: rec.methods, cron: !!rec.cron,
-               serverUses: rec.serverUses, serverCalls: rec.serverCalls, serverRoutes: rec.serverRoutes, eventHub: !!rec.eventHub };
+               serverUses: rec.serverUses, serverCalls: rec.serverCalls, serverRoutes: rec.serverRoutes, eventHub: !!rec.eventHub, own: rec.own };
     }
   };
 })`
@@ -513,6 +536,11 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (rec
 	}
 	out.Called = true
 	threw := ""
+	// Strapi sets global.strapi before it loads any of the project's files: code that reads
+	// the global (a vendored plugin's helpers) sees the one the call is given.
+	if err := s.rt.Set("strapi", recObj.Get("strapi")); err != nil {
+		return nil, &Error{File: path, Err: err}
+	}
 	v, err := fn(mod, args...)
 	if err != nil {
 		if errors.Is(jsError(err), ErrTimeout) || errors.Is(err, context.Canceled) {
@@ -557,6 +585,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (rec
 		ServerCalls int                         `json:"serverCalls"`
 		ServerRts   []ServerRoute               `json:"serverRoutes"`
 		EventHub    bool                        `json:"eventHub"`
+		Own         []string                    `json:"own"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, &Error{File: path, Err: fmt.Errorf("recording: %w", err)}
@@ -569,6 +598,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (rec
 	out.Cron = raw.Cron
 	out.ServerUses, out.ServerUseCalls, out.ServerRoutes = raw.ServerUses, raw.ServerCalls, raw.ServerRts
 	out.EventHub = raw.EventHub
+	out.OwnProperties = raw.Own
 	if in.Export == "" && (len(out.Controllers) > 0 || len(out.Services) > 0 || len(out.ServiceMethods) > 0 || len(out.Policies) > 0 || len(out.Middlewares) > 0) {
 		out.Touched = true
 	}

@@ -149,6 +149,14 @@ type codeState struct {
 	Global []Code
 	// Plugin is code a plugin's route runs, by "plugin handler" ("users-permissions user.find").
 	Plugin map[string][]Code
+	// UnsetProperties are the properties local plugins' register() or bootstrap(), or
+	// src/index's bootstrap(), hang on strapi (strapi.cloudinary), which the request
+	// sandboxes do not run, by name: what set it. The sandboxes give them as values answering
+	// NotImplementedError when used.
+	UnsetProperties map[string]string
+	// RegisterProperties are the properties src/index's register() hangs on strapi
+	// (strapi.bots): a request sandbox runs register() when one is first read.
+	RegisterProperties []string
 	// PluginAll is code every route of a plugin runs (an extension replacing its services, or
 	// one Quarry could not read), by plugin.
 	PluginAll map[string][]Code
@@ -607,6 +615,25 @@ func (m *Model) recordStartup(ctx context.Context, rel string, in CodeInput, plu
 			m.serverRoute(rel, export, plugin, i, r)
 		}
 		uses += rec.ServerUseCalls
+		for _, p := range rec.OwnProperties {
+			// What src/index's register() hangs on strapi, the request sandboxes set by running
+			// it when the property is first read. A local plugin's register() and bootstrap(),
+			// and src/index's bootstrap(), run once at start, not in the requests' sandboxes:
+			// what they set is there as a value that answers NotImplementedError naming it,
+			// wherever the project uses it.
+			if plugin == "" && export == "register" {
+				m.RegisterProperties = append(m.RegisterProperties, p)
+				continue
+			}
+			if m.UnsetProperties == nil {
+				m.UnsetProperties = map[string]string{}
+			}
+			by := fmt.Sprintf("%s() of %s", export, rel)
+			if plugin != "" {
+				by = fmt.Sprintf("%s() of the local plugin %s (%s)", export, plugin, rel)
+			}
+			m.UnsetProperties[p] = by
+		}
 		if rec.EventHub {
 			m.EventHub = append(m.EventHub, Code{File: rel, What: what + " uses strapi.eventHub, whose listeners Quarry runs only when it runs bootstrap()", Runnable: true})
 		}

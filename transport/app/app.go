@@ -331,7 +331,7 @@ func (a *App) ProjectCode(host projectcode.Host, runner *exec.Runner, log *slog.
 	qc, _ := a.Config.Quarry() // checked when the app was opened
 	return &projectcode.Runtime{Dir: a.Dir, Schema: a.Schema, Eval: a.Routes.Eval, Host: host,
 		Planner: &planner.Planner{Schema: a.Schema, Config: cfg}, Runner: runner, DB: a.DB,
-		Log: log, Config: a.ConfigMap(), Subscriptions: a.Routes.Subscriptions, BootstrapUses: a.Routes.BootstrapUses(), RegisterServices: a.Routes.RegisterServices, ReadHooked: a.Routes.ReadHookModels(), FetchAllow: qc.Fetch.Allow,
+		Log: log, Config: a.ConfigMap(), Subscriptions: a.Routes.Subscriptions, BootstrapUses: a.Routes.BootstrapUses(), RegisterServices: a.Routes.RegisterServices, UnsetProperties: a.Routes.UnsetProperties, RegisterProperties: a.Routes.RegisterProperties, ReadHooked: a.Routes.ReadHookModels(), FetchAllow: qc.Fetch.Allow,
 		PluginsOff: a.pluginsOff(), ServerConfigFiles: a.configFiles("server"), PluginLifecycles: a.Routes.PluginLifecycles(), EventHub: len(a.Routes.EventHub) > 0}
 }
 

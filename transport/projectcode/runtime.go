@@ -106,6 +106,12 @@ type Runtime struct {
 	// RegisterServices: src/index's register() assigns methods of plugin services
 	// (routes.Model.RegisterServices); each sandbox runs it before handing out one.
 	RegisterServices bool
+	// UnsetProperties are properties of strapi that local plugins set and the sandboxes do
+	// not (routes.Model.UnsetProperties): name → what sets it.
+	UnsetProperties map[string]string
+	// RegisterProperties are what src/index's register() hangs on strapi
+	// (routes.Model.RegisterProperties).
+	RegisterProperties []string
 	// ReadHooked are the models with read lifecycle hooks ("*" for every model) as the
 	// start-up recording found them (routes.Model.ReadHookModels): a read of one in a sandbox
 	// that does not reach all of src/index's subscriptions is refused, never run without them.
@@ -343,9 +349,16 @@ func (rt *Runtime) run(ctx context.Context, c *call, start func(v *vm, r *goja.R
 	return nil
 }
 
-func (rt *Runtime) newVM() (*vm, error) {
+// newVM makes a request sandbox: a module Quarry does not provide stops only the code that
+// uses it (jseval.Options.LazyModules).
+func (rt *Runtime) newVM() (*vm, error) { return rt.newVMWith(true) }
+
+// newVMWith makes a sandbox; lazy as newVM. Bootstrap's is not lazy: start-up code reaching
+// for fs (a first-run seed) does not start, rather than run halfway.
+func (rt *Runtime) newVMWith(lazy bool) (*vm, error) {
 	opts := rt.Eval
 	opts.Strict = true
+	opts.LazyModules = lazy
 	opts.Modules = map[string]string{"@strapi/strapi": "module.exports = { factories: globalThis.__quarry.factories };"}
 	js, err := jseval.NewVM(opts)
 	if err != nil {
@@ -708,7 +721,7 @@ func (rt *Runtime) setupJSON() (string, error) {
 	}
 	b, err := json.Marshal(map[string]any{"contentTypes": cts, "components": comps, "files": rt.files, "config": cfg,
 		"statuses": statuses, "root": rt.Dir, "maxLength": maxLength,
-		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "bootstrapUses": rt.BootstrapUses, "registerServices": rt.RegisterServices, "readHooked": orNone(rt.ReadHooked),
+		"pluginRoutes": pluginRouteObjects(), "indexFile": indexFile(rt.Dir), "subscriptions": rt.Subscriptions, "bootstrapUses": rt.BootstrapUses, "registerServices": rt.RegisterServices, "readHooked": orNone(rt.ReadHooked), "unsetProperties": rt.UnsetProperties, "registerProperties": orNone(rt.RegisterProperties),
 		"pluginsOff": orNone(rt.PluginsOff), "serverConfigFiles": orNone(rt.ServerConfigFiles), "deferredBody": DeferredBody})
 	return string(b), err
 }

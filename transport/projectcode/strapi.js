@@ -888,6 +888,30 @@
     eventHub: eventHub
   };
 
+  // What local plugins hang on strapi in their register() or bootstrap(), which the sandbox
+  // does not run: a value answering NotImplementedError when the project uses it (the code
+  // reaching it does not run on without it); src/index's register() may set it anew.
+  Object.keys(host.unsetProperties || {}).forEach(function (k) {
+    if (Object.prototype.hasOwnProperty.call(strapi, k)) return;
+    var trapValue = notProvided('strapi.' + k + ' (set by ' + host.unsetProperties[k] + ', which Quarry does not run)');
+    Object.defineProperty(strapi, k, { configurable: true, enumerable: false,
+      get: function () { return trapValue; },
+      set: function (v) { Object.defineProperty(strapi, k, { value: v, writable: true, configurable: true, enumerable: true }); } });
+  });
+
+  // What src/index's register() hangs on strapi (strapi.bots = {}): the first read runs
+  // register() in this sandbox (its synchronous part sets it), as Strapi ran it at start.
+  (host.registerProperties || []).forEach(function (k) {
+    if (Object.prototype.hasOwnProperty.call(strapi, k)) return;
+    Object.defineProperty(strapi, k, { configurable: true, enumerable: false,
+      get: function () {
+        if (!registering) ensureRegister().catch(function () {});
+        var d = Object.getOwnPropertyDescriptor(strapi, k);
+        return d && 'value' in d ? d.value : undefined;
+      },
+      set: function (v) { Object.defineProperty(strapi, k, { value: v, writable: true, configurable: true, enumerable: true }); } });
+  });
+
   // ---- response transform (Strapi's transformResponse) ----
   function isPlain(v) { return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date); }
   function isEntry(v) { return v === null || isPlain(v) || Array.isArray(v); }
@@ -1741,14 +1765,19 @@
   var chains = {};
   // src/index's register(), run once per sandbox for the plugin routes it changes with
   // functions of its own; a register() that fails refuses those routes.
-  var registered;
+  var registered, registerFailed;
   function ensureRegister() {
     if (registered) return registered;
     registered = new Promise(function (resolve) {
       var mod = indexModule();
       var reg = mod && mod.register;
       registering = true;
-      try { resolve(typeof reg === 'function' ? reg.call(mod, { strapi: strapi }) : undefined); } finally { registering = false; }
+      try {
+        resolve(typeof reg === 'function' ? reg.call(mod, { strapi: strapi }) : undefined);
+      } catch (e) {
+        registerFailed = e; // known at once, for what cannot wait (the GraphQL extensions)
+        throw e;
+      } finally { registering = false; }
     }).catch(function (e) {
       throw new errors.NotImplementedError('register() in ' + host.indexFile + ' failed under Quarry: ' + (e && e.message ? e.message : String(e)));
     });
@@ -3001,7 +3030,12 @@
   function graphqlExtensions() {
     gqlResolvers = {};
     var out = [];
-    ensureRegister(); // its synchronous part: where use() is called
+    ensureRegister().catch(function () {}); // its synchronous part: where use() is called
+    if (registerFailed) {
+      // Without register() the extension is not known: serving Shadow CRUD alone would skip
+      // its resolversConfig.
+      throw new errors.NotImplementedError('register() in ' + host.indexFile + ' failed under Quarry: ' + (registerFailed && registerFailed.message ? registerFailed.message : String(registerFailed)));
+    }
     graphqlUses.forEach(function (u, i) {
       var d = { typeDefs: '', resolvers: {}, config: {}, unsupported: [] };
       var ext;

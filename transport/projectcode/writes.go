@@ -503,7 +503,7 @@ func (rt *Runtime) Bootstrap(ctx context.Context, limit time.Duration) error {
 	if rt.err != nil {
 		return rt.err
 	}
-	v, err := rt.newVM()
+	v, err := rt.newVMWith(false)
 	if err != nil {
 		return err
 	}

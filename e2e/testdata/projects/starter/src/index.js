@@ -27,7 +27,24 @@ async function importSeedData() {
 }
 
 module.exports = {
-  register(/* { strapi } */) {},
+  register({ strapi }) {
+    // Helpers hung on strapi for the project's controllers, as real projects do.
+    strapi.catalog = {
+      label(item) { return item ? `${item.title} (#${item.id})` : 'nothing'; },
+    };
+    // A query of the project's own that takes the place of Shadow CRUD's.
+    strapi.plugin('graphql').service('extension').use(({ nexus }) => ({
+      types: [
+        nexus.extendType({
+          type: 'Query',
+          definition(t) {
+            t.field('maker', { type: 'String', args: { id: 'ID' }, resolve: (parent, args) => `maker ${args.id}` });
+          },
+        }),
+      ],
+      resolversConfig: { 'Query.maker': { auth: false } },
+    }));
+  },
 
   async bootstrap() {
     if (await isFirstRun()) {
