@@ -339,8 +339,13 @@ func (a *App) ProjectCode(host projectcode.Host, runner *exec.Runner, log *slog.
 // paths.
 func (a *App) configFiles(name string) []string {
 	var out []string
+	dir, err := filepath.Abs(a.Dir)
+	if err != nil {
+		dir = a.Dir
+	}
 	for _, l := range a.Config.Layers(name) {
-		out = append(out, filepath.Join(a.Dir, l.File))
+		// The sandbox requires project files by absolute path (--app . is relative).
+		out = append(out, filepath.Join(dir, l.File))
 	}
 	return out
 }
