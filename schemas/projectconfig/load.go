@@ -212,7 +212,18 @@ func (p *Project) loadFile(ctx context.Context, rel string) (any, error) {
 		}
 		return v, nil
 	}
-	res, err := jseval.EvalFile(ctx, full, p.EvalOptions())
+	opts := p.EvalOptions()
+	// A config file that reaches fs through what it requires (config/server.ts importing cron
+	// tasks whose services read files) loads with fs an inert stub, as npm modules are, with
+	// the warning every unresolved module gets. Where the settings are secrets and
+	// connections (a CA certificate, a token salt or a provider's key read from a file) a
+	// value must not silently go missing: there fs stays an error.
+	switch strings.TrimSuffix(filepath.Base(rel), filepath.Ext(rel)) {
+	case "database", "admin", "plugins":
+	default:
+		opts.StubNodeModules = true
+	}
+	res, err := jseval.EvalFile(ctx, full, opts)
 	if err != nil {
 		var je *jseval.Error
 		if errors.As(err, &je) {

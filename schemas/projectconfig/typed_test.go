@@ -125,3 +125,26 @@ func TestTypedFalsySchema(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigRequiringFs: a config file reaching fs through what it requires (cron tasks whose
+// services read files) loads, fs an inert stub named in Unresolved; config/database still
+// refuses it, where a certificate read from a file would go missing.
+func TestConfigRequiringFs(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"config/cron-tasks.js": "const fs = require('fs');\nmodule.exports = { report: { task: () => fs.writeFileSync('r.csv', ''), options: { rule: '0 0 * * *' } } };",
+		"config/server.js":     "const tasks = require('./cron-tasks');\nmodule.exports = { cron: { enabled: true, tasks } };",
+	})
+	p, err := Load(context.Background(), Options{Dir: dir})
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	if got := p.Unresolved["config/server.js"]; !reflect.DeepEqual(got, []string{"fs"}) {
+		t.Errorf("unresolved of config/server.js: %v", got)
+	}
+	dir = writeFiles(t, map[string]string{
+		"config/database.js": "const fs = require('fs');\nmodule.exports = { connection: { client: 'postgres', connection: { ssl: { ca: fs.readFileSync('ca.pem').toString() } } } };",
+	})
+	if _, err := Load(context.Background(), Options{Dir: dir}); err == nil || !strings.Contains(err.Error(), "require('fs')") {
+		t.Errorf("config/database requiring fs: %v", err)
+	}
+}
