@@ -270,11 +270,11 @@ func (m *Model) globalMiddlewares(list []any) {
 			cfg, _ = o["config"].(map[string]any)
 		}
 		if file, ok := m.appMiddleware(name); ok {
-			m.AppMiddlewares = append(m.AppMiddlewares, AppMiddleware{Name: "global::" + file, Config: cfg, File: filepath.ToSlash(filepath.Join("src", "middlewares", file))})
+			m.addAppMiddleware(AppMiddleware{Name: "global::" + file, Config: cfg, File: filepath.ToSlash(filepath.Join("src", "middlewares", file))})
 			continue
 		}
 		if file, ok := m.pluginMiddleware(name); ok {
-			m.AppMiddlewares = append(m.AppMiddlewares, AppMiddleware{Name: name, Config: cfg, File: file})
+			m.addAppMiddleware(AppMiddleware{Name: name, Config: cfg, File: file})
 			continue
 		}
 		switch {
@@ -287,6 +287,16 @@ func (m *Model) globalMiddlewares(list []any) {
 			}
 			m.Global = append(m.Global, Code{File: "config/middlewares", What: what})
 		}
+	}
+}
+
+// addAppMiddleware adds one of the project's middlewares to the app-level chain; one whose
+// file requires a module Quarry does not provide (koa2-ratelimit) runs on every request, so
+// every request is Strapi's (forwarded) or refused.
+func (m *Model) addAppMiddleware(a AppMiddleware) {
+	m.AppMiddlewares = append(m.AppMiddlewares, a)
+	if a.File != "" && !m.provided(m.checkModules(a.File)) {
+		m.Global = append(m.Global, Code{File: a.File, What: "app-level middleware " + a.Name + m.unprovidedNote(a.File)})
 	}
 }
 

@@ -100,3 +100,25 @@ func TestCommentedSubscribe(t *testing.T) {
 		t.Errorf("a commented-out subscribe: hooks %+v, global %+v", hooks, m.Global)
 	}
 }
+
+// TestAppMiddlewareLackingModule: an app-level middleware whose file requires a module Quarry
+// does not provide runs on every request: every route is refused (forwarded with
+// --upstream), where they were listed as served and each answered 501.
+func TestAppMiddlewareLackingModule(t *testing.T) {
+	dir := project(t, map[string]string{
+		"src/api/tag/content-types/tag/schema.json": `{"kind":"collectionType","collectionName":"tags","info":{"singularName":"tag","pluralName":"tags"},"attributes":{"name":{"type":"string"}}}`,
+		"src/middlewares/rate-limit.js": `const { RateLimit } = require('koa2-ratelimit');
+module.exports = () => RateLimit.middleware({ max: 100 });`,
+		"src/middlewares/trail.js": `module.exports = () => async (ctx, next) => next();`,
+	})
+	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.LoadCode(context.Background(), CodeInput{Middlewares: []any{"strapi::errors", "global::trail", "global::rate-limit"}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Global) != 1 || !strings.Contains(m.Global[0].What, "global::rate-limit (it requires 'koa2-ratelimit'") {
+		t.Errorf("global: %+v", m.Global)
+	}
+}
