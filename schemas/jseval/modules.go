@@ -23,7 +23,7 @@ import (
 // against the real packages (testdata/modules.cases): lodash (and lodash/<function>),
 // slugify, qs, axios and node-fetch, yup (with what @strapi/utils adds to it) (over the sandbox's fetch, to the hosts config/quarry
 // allows), uuid, bcrypt, bcryptjs, jsonwebtoken and dayjs; Node's util, events, querystring
-// and url, and crypto's basics in Go. A module not here is an inert stub when reading files
+// and url, and crypto's basics in Go; koa2-ratelimit (its memory store kept by the host). A module not here is an inert stub when reading files
 // and a NotImplementedError (501) when running requests.
 //
 //go:embed modules/*.js
@@ -34,7 +34,7 @@ var npmModules = map[string]string{"lodash": "modules/lodash.js", "slugify": "mo
 	"axios": "modules/axios.js", "node-fetch": "modules/node-fetch.js", "uuid": "modules/uuid.js",
 	"bcrypt": "modules/bcrypt.js", "bcryptjs": "modules/bcryptjs.js", "jsonwebtoken": "modules/jsonwebtoken.js",
 	"dayjs": "modules/dayjs.js", "util": "modules/util.js", "events": "modules/events.js", "querystring": "modules/querystring.js",
-	"yup": "modules/yup.js"}
+	"yup": "modules/yup.js", "koa2-ratelimit": "modules/koa2-ratelimit.js"}
 
 // embeddedPrograms holds the provided modules compiled once for every sandbox (a compiled
 // program is immutable and shared between runtimes): a pooled VM that loads yup or lodash

@@ -1589,6 +1589,14 @@ var upServiceCallers = map[string][]string{
 	"role.updateRole":            {"role.updateRole"},
 	"role.deleteRole":            {"role.deleteRole"},
 	"user.ensureHashedPasswords": {}, // run at start only
+	// The third-party providers: connecting (the grant redirect) and their callback.
+	"providers.connect":          {"auth.callback"},
+	"providers.buildRedirectUri": {"auth.connect"},
+	"providers-registry.getAll":  {"auth.connect", "auth.callback"},
+	"providers-registry.get":     {"auth.connect", "auth.callback"},
+	"providers-registry.add":     {"auth.connect", "auth.callback"},
+	"providers-registry.remove":  {"auth.connect", "auth.callback"},
+	"providers-registry.run":     {"auth.callback"},
 }
 
 // upServiceMethods are the methods of the plugin's services as Strapi defines them: a method
@@ -1598,6 +1606,8 @@ var upServiceMethods = map[string][]string{
 		"validatePassword", "sendConfirmationEmail", "ensureHashedPasswords"},
 	"jwt":  {"getToken", "issue", "verify"},
 	"role": {"createRole", "findOne", "find", "updateRole", "deleteRole"},
+	"providers":          {"connect", "buildRedirectUri"},
+	"providers-registry": {"getAll", "get", "add", "remove", "run"},
 }
 
 // serviceMethods weighs the plugin service methods a recorded call assigned: a method some
@@ -1637,7 +1647,9 @@ func (m *Model) serviceMethods(rel, what string, methods []string) {
 			continue
 		}
 		var callers []string
-		if method == "*" {
+		if method == "*" || method == "=" {
+			// A whole service replaced (or one whose methods could not be told): every
+			// caller of any of its methods.
 			for _, k := range known {
 				callers = append(callers, upServiceCallers[svc+"."+k]...)
 			}

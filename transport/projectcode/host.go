@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/quarrycms/quarry/ir"
 	"github.com/quarrycms/quarry/ir/apierror"
@@ -111,6 +112,8 @@ func (rt *Runtime) do(c *call, op string, args []byte) ([]byte, error) {
 		return b, err
 	case "net.fetch":
 		return rt.fetch(c.ctx, args)
+	case "ratelimit.incr":
+		return rt.hits.incr(args, time.Now())
 	case "eventHub.emit":
 		return rt.emitFromCode(c, args)
 	case "i18n.defaultLocale":

@@ -142,6 +142,7 @@ type Runtime struct {
 	setup  string                       // the JSON the sandboxes' strapi.js is built with
 	kept   *keptState                   // the sandbox that ran bootstrap(), kept for the cron jobs and listeners
 	hub    hubState                     // what the eventHub listeners wait for
+	hits   hitStore                     // koa2-ratelimit's memory store, shared by the sandboxes
 	err    error
 }
 

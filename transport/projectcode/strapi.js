@@ -118,6 +118,10 @@
   }
   globalThis.fetch = quarryFetch;
   globalThis.__quarryFetch = quarryFetch;
+  // koa2-ratelimit's memory store, kept by the host for every sandbox.
+  globalThis.__quarryHits = function (key, interval, weight, undo) {
+    return call('ratelimit.incr', { key: String(key), interval: Number(interval) || 0, weight: Number(weight) || 0, undo: !!undo });
+  };
 
   // ---- models ----
   var contentTypes = host.contentTypes; // uid → {uid, kind, info, options, attributes}
