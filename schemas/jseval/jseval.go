@@ -357,7 +357,9 @@ func (s *sandbox) setupGlobals() error {
 
 const stubSource = `(function () {
   var stub = new Proxy(function () {}, {
-    get: function (t, k) { return k === Symbol.toPrimitive ? function () { return ''; } : stub; },
+    // __esModule is undefined, so that an ES module's import of it (esbuild's __toESM) takes
+    // the stub as its default export rather than an object without one.
+    get: function (t, k) { return k === Symbol.toPrimitive ? function () { return ''; } : k === '__esModule' ? undefined : stub; },
     apply: function () { return stub; },
     construct: function () { return stub; }
   });

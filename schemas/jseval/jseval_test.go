@@ -169,3 +169,22 @@ func TestTypeScriptDirname(t *testing.T) {
 		t.Errorf("got %v, want %v", res.Value, want)
 	}
 }
+
+// TestStubDefaultImport: an ES module's default import of an npm module the sandbox lacks,
+// called at the top of the file (axiosRetry(axios, {...})), reads: the stub is its default
+// export; the file's lifecycles were unreadable ('Value is not an object').
+func TestStubDefaultImport(t *testing.T) {
+	dir := t.TempDir()
+	f := write(t, dir, "client.ts", `import axios from "axios";
+import axiosRetry from "axios-retry";
+axiosRetry(axios, { retries: 3 });
+export const ping = async () => 1;
+export default { afterUpdate() {} };`)
+	res, err := EvalModule(context.Background(), f, Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(res.Unresolved, []string{"axios-retry"}) {
+		t.Errorf("unresolved: %v", res.Unresolved)
+	}
+}
