@@ -20,7 +20,8 @@ import (
 )
 
 // The npm modules real Strapi projects require most, written for Quarry's sandbox and checked
-// against the real packages (testdata/modules.cases): lodash (and lodash/<function>),
+// against the real packages (testdata/modules.cases): lodash (and lodash/<function>;
+// lodash/fp and lodash/fp/<function>, testdata/fp.cases),
 // slugify, qs, axios and node-fetch, yup (with what @strapi/utils adds to it) (over the sandbox's fetch, to the hosts config/quarry
 // allows), uuid, bcrypt, bcryptjs, jsonwebtoken and dayjs; Node's util, events, querystring
 // and url, and crypto's basics in Go; koa2-ratelimit (its memory store kept by the host). A module not here is an inert stub when reading files
@@ -34,7 +35,7 @@ var npmModules = map[string]string{"lodash": "modules/lodash.js", "slugify": "mo
 	"axios": "modules/axios.js", "node-fetch": "modules/node-fetch.js", "uuid": "modules/uuid.js",
 	"bcrypt": "modules/bcrypt.js", "bcryptjs": "modules/bcryptjs.js", "jsonwebtoken": "modules/jsonwebtoken.js",
 	"dayjs": "modules/dayjs.js", "util": "modules/util.js", "events": "modules/events.js", "querystring": "modules/querystring.js",
-	"yup": "modules/yup.js", "koa2-ratelimit": "modules/koa2-ratelimit.js"}
+	"yup": "modules/yup.js", "koa2-ratelimit": "modules/koa2-ratelimit.js", "lodash/fp": "modules/lodash-fp.js"}
 
 // embeddedPrograms holds the provided modules compiled once for every sandbox (a compiled
 // program is immutable and shared between runtimes): a pooled VM that loads yup or lodash
@@ -67,6 +68,9 @@ func Provided(name string) bool {
 	if f, ok := strings.CutPrefix(name, "lodash/"); ok && f != "fp" && !strings.Contains(f, "/") {
 		return true
 	}
+	if f, ok := strings.CutPrefix(name, "lodash/fp/"); ok && f != "" && !strings.Contains(f, "/") {
+		return true
+	}
 	switch name {
 	case "crypto", "path", "url", "buffer", "timers", "timers/promises", "@strapi/utils", "@strapi/strapi":
 		return true
@@ -87,6 +91,13 @@ func (s *sandbox) builtin(name string) (v goja.Value, ok bool, err error) {
 			err = s.strapiExtendsYup(v)
 		}
 		return v, true, err
+	}
+	if f, found := strings.CutPrefix(bare, "lodash/fp/"); found && Provided(bare) {
+		fp, err := s.require("lodash/fp")
+		if err != nil {
+			return nil, true, err
+		}
+		return fp.ToObject(s.rt).Get(f), true, nil
 	}
 	if f, found := strings.CutPrefix(bare, "lodash/"); found && Provided(bare) {
 		lodash, err := s.require("lodash")

@@ -194,3 +194,76 @@ module.exports = { ok: typeof v4 + typeof bcrypt.hash + typeof bcryptjs.hash + t
 		t.Errorf("unresolved %v, want [dayjs/plugin/utc]", res.Unresolved)
 	}
 }
+
+var updateFP = flag.Bool("update-fp", false, "record testdata/fp.golden.json from the real lodash/fp (node with lodash under $QUARRY_NPM_REFERENCE/node_modules)")
+
+// TestLodashFP compares the sandbox's lodash/fp with the real one's answers to the same
+// expressions (testdata/fp.cases).
+func TestLodashFP(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "fp.cases"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []string
+	for l := range strings.SplitSeq(string(raw), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			cases = append(cases, l)
+		}
+	}
+	golden := filepath.Join("testdata", "fp.golden.json")
+	const prelude = `var fp = require('lodash/fp');`
+	if *updateFP {
+		ref := os.Getenv("QUARRY_NPM_REFERENCE")
+		if ref == "" {
+			t.Fatal("-update-fp needs QUARRY_NPM_REFERENCE: a folder with node_modules/lodash")
+		}
+		src, _ := json.Marshal(cases)
+		script := prelude + `
+var out = {};
+for (const e of ` + string(src) + `) {
+  try { out[e] = String(JSON.stringify(eval('(' + e + ')'))); } catch (x) { out[e] = 'THROW ' + x.name + ': ' + x.message; }
+}
+process.stdout.write(JSON.stringify(out, null, 1));`
+		cmd := exec.Command("node", "-e", script)
+		cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(ref, "node_modules"))
+		b, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("node: %v", err)
+		}
+		if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]string
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	vm, err := NewVM(Options{Root: t.TempDir(), Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := vm.Runtime()
+	rt.Set("require", vm.RequireFunc())
+	if _, err := rt.RunString(prelude); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range cases {
+		w, ok := want[e]
+		if !ok {
+			t.Errorf("%s: not recorded (run with -update-fp)", e)
+			continue
+		}
+		v, err := rt.RunString("(function () { try { return String(JSON.stringify(" + e + ")); } catch (x) { return 'THROW ' + x.name + ': ' + x.message; } })()")
+		if err != nil {
+			t.Errorf("%s: %v", e, err)
+			continue
+		}
+		if got := v.String(); got != w {
+			t.Errorf("%s\n got %s\nwant %s", e, got, w)
+		}
+	}
+}
