@@ -1604,8 +1604,8 @@ var upServiceCallers = map[string][]string{
 var upServiceMethods = map[string][]string{
 	"user": {"count", "add", "edit", "fetch", "fetchAuthenticatedUser", "fetchAll", "remove",
 		"validatePassword", "sendConfirmationEmail", "ensureHashedPasswords"},
-	"jwt":  {"getToken", "issue", "verify"},
-	"role": {"createRole", "findOne", "find", "updateRole", "deleteRole"},
+	"jwt":                {"getToken", "issue", "verify"},
+	"role":               {"createRole", "findOne", "find", "updateRole", "deleteRole"},
 	"providers":          {"connect", "buildRedirectUri"},
 	"providers-registry": {"getAll", "get", "add", "remove", "run"},
 }
