@@ -122,3 +122,34 @@ module.exports = () => RateLimit.middleware({ max: 100 });`,
 		t.Errorf("global: %+v", m.Global)
 	}
 }
+
+// TestProvidersRegistryReplaced: an extension replacing users-permissions' providers
+// registry (a custom OAuth provider) refuses the routes that use it, connect and the
+// provider callback, where it refused every route of the project.
+func TestProvidersRegistryReplaced(t *testing.T) {
+	dir := project(t, map[string]string{
+		"src/api/tag/content-types/tag/schema.json": `{"kind":"collectionType","collectionName":"tags","info":{"singularName":"tag","pluralName":"tags"},"attributes":{"name":{"type":"string"}}}`,
+		"src/extensions/users-permissions/strapi-server.js": `module.exports = (plugin) => {
+  plugin.services['providers-registry'] = () => ({ getAll() { return {}; }, run() { return null; } });
+  return plugin;
+};`,
+	})
+	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.LoadCode(context.Background(), CodeInput{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Global) > 0 {
+		t.Fatalf("every route refused: %+v", m.Global)
+	}
+	for _, h := range []string{"auth.connect", "auth.callback"} {
+		if len(m.Plugin["users-permissions "+h]) == 0 {
+			t.Errorf("%s not refused", h)
+		}
+	}
+	if c := m.Plugin["users-permissions user.me"]; len(c) > 0 {
+		t.Errorf("user.me refused: %+v", c)
+	}
+}
