@@ -254,7 +254,7 @@ func (t *RouteTable) core(s *schemas.Schema, method string, segs []string) (Reso
 // coreMatch says whether segs is a path of m's core router: its routes (nil when the
 // project has no route files) and the path's id ("" for the type's own path).
 func (t *RouteTable) coreMatch(m *schemas.Model, segs []string) (r *CoreRoutes, id string, ok bool) {
-	if !m.IsContentType() {
+	if !m.IsContentType() || m.IsAdmin() { // the admin panel's users have no content-API route
 		return nil, "", false
 	}
 	prefix, name := "", m.PluralName

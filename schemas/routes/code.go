@@ -1647,9 +1647,7 @@ func (m *Model) serviceMethods(rel, what string, methods []string) {
 			continue
 		}
 		var callers []string
-		if method == "*" || method == "=" {
-			// A whole service replaced (or one whose methods could not be told): every
-			// caller of any of its methods.
+		if method == "*" {
 			for _, k := range known {
 				callers = append(callers, upServiceCallers[svc+"."+k]...)
 			}

@@ -107,8 +107,8 @@ func TestCommentedSubscribe(t *testing.T) {
 func TestAppMiddlewareLackingModule(t *testing.T) {
 	dir := project(t, map[string]string{
 		"src/api/tag/content-types/tag/schema.json": `{"kind":"collectionType","collectionName":"tags","info":{"singularName":"tag","pluralName":"tags"},"attributes":{"name":{"type":"string"}}}`,
-		"src/middlewares/rate-limit.js": `const { RateLimit } = require('koa2-ratelimit');
-module.exports = () => RateLimit.middleware({ max: 100 });`,
+		"src/middlewares/rate-limit.js": `const rateLimit = require('express-rate-limit');
+module.exports = () => rateLimit({ max: 100 });`,
 		"src/middlewares/trail.js": `module.exports = () => async (ctx, next) => next();`,
 	})
 	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
@@ -118,7 +118,7 @@ module.exports = () => RateLimit.middleware({ max: 100 });`,
 	if err := m.LoadCode(context.Background(), CodeInput{Middlewares: []any{"strapi::errors", "global::trail", "global::rate-limit"}}); err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Global) != 1 || !strings.Contains(m.Global[0].What, "global::rate-limit (it requires 'koa2-ratelimit'") {
+	if len(m.Global) != 1 || !strings.Contains(m.Global[0].What, "global::rate-limit (it requires 'express-rate-limit'") {
 		t.Errorf("global: %+v", m.Global)
 	}
 }

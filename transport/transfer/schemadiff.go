@@ -58,6 +58,9 @@ func compareSchemas(s *schemas.Schema, archived map[string]*archiveSchema) []Dif
 		}
 	}
 	for uid, m := range s.Models {
+		if m.IsAdmin() {
+			continue // a relation target only; Strapi's transfers leave the admin's types out
+		}
 		a, ok := archived[uid]
 		if !ok {
 			if !m.IsPlugin() {
