@@ -31,6 +31,7 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 	if err := applyShadowCRUD(gcfg.Extension(), a.Routes.Shadow); err != nil {
 		return err
 	}
+	extFile := "" // the file whose GraphQL extension the schema carries
 	if srv.Code != nil && len(a.Routes.GraphQL) > 0 {
 		// register() extends the schema with use(): Quarry runs it when it can (SDL typeDefs,
 		// resolvers and policies of the project's), else the endpoint stays refused.
@@ -43,6 +44,7 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 			for _, x := range exts {
 				gcfg.Extension().Use(x)
 			}
+			extFile = a.Routes.GraphQL[0].File
 			a.Routes.GraphQL = nil
 			srv.Routes.ServeGraphQL(gcfg.Endpoint)
 		}
@@ -68,6 +70,13 @@ func mountGraphQL(a *app.App, srv *transport.Server, log *slog.Logger, getenv fu
 		opts.Upload = srv.Upload.GraphQLMultipart()
 	}
 	h, err := gqltransport.New(opts)
+	if err != nil && extFile != "" {
+		// The project's extension does not make a schema Quarry can build: the endpoint is
+		// refused (Strapi's with --upstream), never served without the extension.
+		log.Warn("the GraphQL endpoint is refused: the schema with the project's GraphQL extension does not build under Quarry", "error", err)
+		srv.Routes.RefuseGraphQL(gcfg.Endpoint, routes.Code{File: extFile, What: "register()'s GraphQL extension: " + err.Error()})
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -165,6 +165,9 @@ const recorderSource = `(function (init) {
   // A service by uid: a plugin's as strapi.plugin(p).service(s); an api's noted under its
   // uid ("api::a.b" as the plugin, "" as the service).
   function uidService(uid) {
+    // strapi.service('plugin::graphql.extension') is the extension service itself: its use()
+    // and Shadow CRUD calls are recorded, never passed over as data.
+    if (String(uid) === 'plugin::graphql.extension') return extension;
     var m = pluginUID(uid);
     if (m) return serviceTrap(m[1], m[2]);
     if (/^(api|global)::/.test(uid)) return serviceTrap(uid, '', 'strapi.service(' + uid + ')');

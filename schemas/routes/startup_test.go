@@ -153,3 +153,28 @@ func TestProvidersRegistryReplaced(t *testing.T) {
 		t.Errorf("user.me refused: %+v", c)
 	}
 }
+
+// TestGraphQLExtensionByUID: register() reaching the GraphQL extension service as
+// strapi.service('plugin::graphql.extension') extends the schema like
+// strapi.plugin('graphql').service('extension'); it was read as a use of data and the
+// extension (its resolversConfig included) never applied.
+func TestGraphQLExtensionByUID(t *testing.T) {
+	dir := project(t, map[string]string{
+		"src/index.js": `module.exports = {
+  register({ strapi }) {
+    const extensionService = strapi.service('plugin::graphql.extension');
+    extensionService.use(() => ({ typeDefs: 'type Query { hello: String }', resolversConfig: { 'Query.articles': { auth: false } } }));
+  },
+};`,
+	})
+	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.LoadCode(context.Background(), CodeInput{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.GraphQL) != 1 || !strings.Contains(m.GraphQL[0].What, "resolversConfig Query.articles") {
+		t.Errorf("GraphQL uses: %+v", m.GraphQL)
+	}
+}
