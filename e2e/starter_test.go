@@ -63,6 +63,8 @@ var starterSteps = []ownCodeStep{
 	{Name: "third request: too many", Path: "/api/items-limited", As: "public", Headers: []string{"x-ratelimit-limit", "x-ratelimit-remaining", "retry-after"}},
 	{Name: "a query string is the same key", Path: "/api/items-limited?x=1", As: "public"},
 	{Name: "the project's own Query.maker in place of Shadow CRUD's", Method: "POST", Path: "/graphql", As: "public", Body: `{"query":"{ maker(id: 7) }"}`},
+	{Name: "the tutorials' item(title:) merged into Shadow CRUD's item", Method: "POST", Path: "/graphql", As: "public", Body: `{"query":"{ item(title: \"Ink\") { data { id attributes { title } } } }"}`},
+	{Name: "the merged field's arguments", Method: "POST", Path: "/graphql", Body: `{"query":"{ __type(name: \"Query\") { fields { name args { name type { name kind } } } } }"}`},
 	{Name: "both sides through GraphQL", Method: "POST", Path: "/graphql",
 		Body: `{"query":"{ shelves(sort: \"id\") { data { id attributes { name items { data { id attributes { title shelves { data { id } } } } } } } } makers(sort: \"id\") { data { id attributes { name gadget { data { id attributes { name maker { data { id } } } } } } } } }"}`},
 	{Name: "the project's Query.maker in the schema", Method: "POST", Path: "/graphql", Body: `{"query":"{ __type(name: \"Query\") { fields(includeDeprecated: true) { name type { name kind } args { name type { name } } } } }"}`},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/formatter"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 
@@ -56,6 +57,9 @@ type fdef struct {
 type adef struct{ name, typ, dflt string }
 
 type gen struct {
+	// front lists, by type, the fields the project's typeDefs declare of a generated type
+	// (placeFront).
+	front  map[string][]string
 	cs     *schemas.Schema
 	cfg    Config
 	ext    *Extension
@@ -113,9 +117,19 @@ func Build(cs *schemas.Schema, cfg Config) (*Schema, error) {
 	}
 
 	var replaced []replacedField
+	cfg.TypeDefs = g.mergeTypeDefs(cfg.TypeDefs)
 	replaced = g.yieldExtendedFields(replaced, cfg.TypeDefs)
-	for _, use := range g.ext.Uses() {
-		replaced = g.yieldExtendedFields(replaced, use.TypeDefs)
+	uses := g.ext.Uses()
+	for i := range uses {
+		uses[i].TypeDefs = g.mergeTypeDefs(uses[i].TypeDefs)
+		replaced = g.yieldExtendedFields(replaced, uses[i].TypeDefs)
+		for _, op := range []string{"Query", "Mutation"} {
+			// The project's resolver of a generated root field is the one that runs, as in
+			// Strapi, where the extension's resolvers are added over Shadow CRUD's.
+			for f := range uses[i].Resolvers[op] {
+				delete(g.out.roots, strings.ToLower(op)+"."+f)
+			}
+		}
 	}
 	sources := []*ast.Source{{Name: "#1 shadow-crud.graphql", Input: g.sdl()}}
 	if strings.TrimSpace(cfg.TypeDefs) != "" {
@@ -124,7 +138,7 @@ func Build(cs *schemas.Schema, cfg Config) (*Schema, error) {
 	for name, rc := range cfg.ResolversConfig {
 		g.out.rconfig[name] = rc
 	}
-	for i, use := range g.ext.Uses() {
+	for i, use := range uses {
 		if strings.TrimSpace(use.TypeDefs) != "" {
 			sources = append(sources, &ast.Source{Name: fmt.Sprintf("#%d extension %d typeDefs", i+3, i+1), Input: use.TypeDefs})
 		}
@@ -148,6 +162,7 @@ func Build(cs *schemas.Schema, cfg Config) (*Schema, error) {
 		return nil, fmt.Errorf("graphql schema: %w", err)
 	}
 	placeReplaced(schema, replaced)
+	placeFront(schema, g.front)
 	if schema.Query == nil {
 		return nil, errors.New("graphql schema: no Query type (Shadow CRUD is disabled or every query is, and no typeDefs add one)")
 	}
@@ -560,6 +575,106 @@ func (g *gen) roots(m *schemas.Model, name string) {
 }
 
 // sdl renders the definitions as SDL for gqlparser to load.
+// mergeTypeDefs merges into the generated types what a project's SDL typeDefs declare of
+// them, as Strapi's mergeSchemas (graphql-tools' mergeTypeDefs) does: `type Query { … }`
+// where Query exists adds to it rather than redeclaring it, and a field both define with the
+// same type keeps its place and takes the project's arguments after its own (the tutorials'
+// `article(slug: String!): ArticleEntityResponse`), non-null if the project's is. A field
+// defined with another type stays in the extension (yieldExtendedFields replaces the
+// generated one). SDL that does not parse is left to the schema's load to report.
+func (g *gen) mergeTypeDefs(typeDefs string) string {
+	if strings.TrimSpace(typeDefs) == "" {
+		return typeDefs
+	}
+	doc, err := parser.ParseSchema(&ast.Source{Input: typeDefs})
+	if err != nil {
+		return typeDefs
+	}
+	generated := func(name string, kind ast.DefinitionKind) *def {
+		for _, d := range g.defs {
+			if d.name == name && d.kind == kind {
+				return d
+			}
+		}
+		return nil
+	}
+	changed := false
+	kept := doc.Definitions[:0]
+	declared := map[*ast.Definition]bool{} // a `type X` of the project's, not an `extend type X`
+	for _, d := range doc.Definitions {
+		if (d.Kind == ast.Object || d.Kind == ast.InputObject) && generated(d.Name, d.Kind) != nil {
+			// graphql-tools merges the project's declaration first: its fields come first,
+			// then the generated ones it does not declare (placeFront).
+			doc.Extensions = append(doc.Extensions, d)
+			declared[d] = true
+			if g.front == nil {
+				g.front = map[string][]string{}
+			}
+			for _, f := range d.Fields {
+				g.front[d.Name] = append(g.front[d.Name], f.Name)
+			}
+			changed = true
+			continue
+		}
+		kept = append(kept, d)
+	}
+	doc.Definitions = kept
+	exts := doc.Extensions[:0]
+	for _, ext := range doc.Extensions {
+		gd := generated(ext.Name, ext.Kind)
+		if gd == nil {
+			exts = append(exts, ext)
+			continue
+		}
+		fields := ext.Fields[:0]
+		for _, f := range ext.Fields {
+			i := slices.IndexFunc(gd.fields, func(x fdef) bool { return x.name == f.Name })
+			own := f.Type.String()
+			if i < 0 || (own != gd.fields[i].typ && strings.TrimSuffix(own, "!") != strings.TrimSuffix(gd.fields[i].typ, "!")) {
+				fields = append(fields, f)
+				continue
+			}
+			gf := &gd.fields[i]
+			var projectArgs []adef
+			for _, a := range f.Arguments {
+				ad := adef{name: a.Name, typ: a.Type.String()}
+				if a.DefaultValue != nil {
+					ad.dflt = a.DefaultValue.String()
+				}
+				projectArgs = append(projectArgs, ad)
+			}
+			// The merged arguments: a declaration's come before the generated ones, an
+			// extension's after them; a name both give keeps the first.
+			first, then := gf.args, projectArgs
+			if declared[ext] {
+				first, then = projectArgs, gf.args
+			}
+			merged := slices.Clone(first)
+			for _, a := range then {
+				if slices.IndexFunc(merged, func(x adef) bool { return x.name == a.name }) < 0 {
+					merged = append(merged, a)
+				}
+			}
+			gf.args = merged
+			if f.Type.NonNull {
+				gf.typ = own
+			}
+			changed = true
+		}
+		ext.Fields = fields
+		if len(ext.Fields) > 0 || len(ext.Directives) > 0 || len(ext.Interfaces) > 0 {
+			exts = append(exts, ext)
+		}
+	}
+	doc.Extensions = exts
+	if !changed {
+		return typeDefs
+	}
+	var b strings.Builder
+	formatter.NewFormatter(&b).FormatSchemaDocument(doc)
+	return b.String()
+}
+
 // replacedField is a generated field a project's typeDefs define again, and its place.
 type replacedField struct {
 	typ, field string
@@ -602,6 +717,29 @@ func (g *gen) yieldExtendedFields(out []replacedField, typeDefs string) []replac
 		}
 	}
 	return out
+}
+
+// placeFront puts first, in their order, the fields a project's `type X { … }` declares of a
+// generated type, as graphql-tools' merge lists them.
+func placeFront(schema *ast.Schema, front map[string][]string) {
+	for typ, names := range front {
+		t := schema.Types[typ]
+		if t == nil {
+			continue
+		}
+		var head, rest ast.FieldList
+		for _, n := range names {
+			if f := t.Fields.ForName(n); f != nil && !slices.Contains(head, f) {
+				head = append(head, f)
+			}
+		}
+		for _, f := range t.Fields {
+			if !slices.Contains(head, f) {
+				rest = append(rest, f)
+			}
+		}
+		t.Fields = append(head, rest...)
+	}
 }
 
 // placeReplaced moves each field a project's typeDefs defined again to the place of the

@@ -44,6 +44,27 @@ module.exports = {
       ],
       resolversConfig: { 'Query.maker': { auth: false } },
     }));
+    // The tutorials' override of a generated query: its SDL merges into Shadow CRUD's field
+    // (the argument is added to id), and its resolver answers through the format service.
+    strapi.service('plugin::graphql.extension').use(({ strapi }) => ({
+      typeDefs: `
+        type Query {
+          item(title: String): ItemEntityResponse
+        }
+      `,
+      resolvers: {
+        Query: {
+          item: {
+            resolve: async (parent, args) => {
+              const { toEntityResponse } = strapi.service('plugin::graphql.format').returnTypes;
+              const found = await strapi.services['api::item.item'].find({ filters: { title: args.title } });
+              return toEntityResponse(found.results[0]);
+            },
+          },
+        },
+      },
+      resolversConfig: { 'Query.item': { auth: false } },
+    }));
   },
 
   async bootstrap() {
