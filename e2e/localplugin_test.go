@@ -21,6 +21,10 @@ var localPluginSteps = []ownCodeStep{
 	{Name: "a task without a title", Method: "POST", Path: "/api/todo/tasks", Body: `{"board":1}`, As: "public"},
 	{Name: "a title too long", Method: "POST", Path: "/api/todo/tasks", Body: `{"title":"` + longTitle + `"}`, As: "public"},
 	{Name: "the tasks with their boards", Path: "/api/todo/tasks", As: "public"},
+	{Name: "a public admin route of the plugin", Path: "/todo/summary", As: "public"},
+	{Name: "an admin route needing the admin's authentication", Path: "/todo/private", As: "public",
+		Instead: &instead{Status: 501, Strapi: 401, Why: "the admin panel's authentication is Strapi's: Quarry refuses the plugin's admin routes that are not public",
+			Body: `{"data":null,"error":{"status":501,"name":"NotImplementedError","message":"This route runs the project's own code, which Quarry does not run: src/plugins/todo/strapi-server.js: the local plugin todo's route handler plugin::todo.task.summary. Serve it beside Strapi (quarry serve --upstream).","details":{}}}`}},
 	{Name: "the open tasks", Path: "/api/todo/tasks/open", As: "public"},
 	{Name: "GraphQL: the plugin's tasks", Method: "POST", Path: "/graphql", As: "public",
 		Body: `{"query":"{ todoTasks(sort: \"id\") { data { id attributes { title done board { data { id attributes { name } } } } } meta { pagination { total } } } }"}`},
@@ -43,7 +47,14 @@ var localPluginSteps = []ownCodeStep{
 const longTitle = "This title is far too long for a task: it runs past the eighty characters the schema allows"
 
 func TestLocalPluginContentType(t *testing.T) {
-	replayProject(t, "localplugin", localPluginSteps, *updateLocalPlugin, "-update-localplugin")
+	replayProjectChecking(t, "localplugin", localPluginSteps, *updateLocalPlugin, "-update-localplugin", func(t *testing.T, routes string) {
+		// Only the plugin's admin route that is not public is refused.
+		for _, l := range strings.Split(routes, "\n") {
+			if strings.Contains(l, " refused ") != strings.HasPrefix(l, "GET     /todo/private ") {
+				t.Errorf("routes: %s", l)
+			}
+		}
+	})
 }
 
 // TestLocalPluginLifecyclesNotRunnable: a local plugin content type whose lifecycles require

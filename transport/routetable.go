@@ -154,12 +154,19 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 				Policies: orEmpty(r.Config.Policies), Middlewares: orEmpty(r.Config.Middlewares),
 				Info: map[string]any{"pluginName": r.ExtPlugin, "type": "content-api"}, Config: routeConfigObject(r.Config)}
 		}
-		if runProject && r.Plugin != "" && strings.HasPrefix(r.Path, "/api/") && runnable(withoutGlobal(pr.Code, m.Global)) && len(m.Global) == 0 {
-			// A local plugin's content-API route runs its own controller in the sandbox;
-			// its admin routes (outside /api) stay refused, as the admin panel is Strapi's.
+		api := strings.HasPrefix(r.Path, "/api/")
+		if runProject && r.Plugin != "" && (api || r.Config.Public()) && runnable(withoutGlobal(pr.Code, m.Global)) && len(m.Global) == 0 {
+			// A local plugin's content-API route runs its own controller in the sandbox, and
+			// so does an admin route (outside /api) that config.auth: false makes public (a
+			// plugin exporting its routes as a list); its other admin routes stay refused, as
+			// the admin panel's authentication is Strapi's.
+			typ := "content-api"
+			if !api {
+				typ = "admin"
+			}
 			pr.Project = &projectcode.Route{Key: r.Method + " " + r.Path, Method: r.Method, Path: r.Path, Handler: r.Handler,
 				Policies: orEmpty(r.Config.Policies), Middlewares: orEmpty(r.Config.Middlewares),
-				Info: map[string]any{"pluginName": r.Plugin, "type": "content-api"}, Config: routeConfigObject(r.Config)}
+				Info: map[string]any{"pluginName": r.Plugin, "type": typ}, Config: routeConfigObject(r.Config)}
 		}
 		t.Plugin = append(t.Plugin, pr)
 	}

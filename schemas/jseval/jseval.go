@@ -45,12 +45,13 @@ type Options struct {
 	// Strict makes requiring an npm module the sandbox does not provide an error naming it
 	// (for code that runs requests); otherwise it is an inert stub (for reading files).
 	Strict bool
-	// LazyModules makes a strict sandbox give a module it does not provide as a value that
-	// answers NotImplementedError naming it where it is used, rather than an error at require:
-	// src/index's register() runs although the file requires fs at its top for bootstrap()'s
-	// first-run seed. Routes whose files lack a module are refused before they run (the routes
-	// model); this stops only code that reaches one anyway.
-	LazyModules bool
+	// LazyFrom names the files (src/index.*) under whose load a strict sandbox gives a module
+	// it does not provide as a value that answers NotImplementedError naming it where it is
+	// used, rather than an error at require: src/index's register() runs although the file
+	// requires fs at its top for bootstrap()'s first-run seed. The files that load loads are
+	// kept apart from the same files loaded for anything else, which stay strict: a lifecycle
+	// or controller requiring a module Quarry lacks still fails to load.
+	LazyFrom func(file string) bool
 	// StubNodeModules makes Node's modules that reach files, processes or the network
 	// (fs, child_process, …) inert stubs noted among the unresolved modules, as npm modules
 	// are, where they are otherwise an error: for reading what project code declares, where a
@@ -152,6 +153,7 @@ type sandbox struct {
 	cache      map[string]goja.Value
 	loading    map[string]bool
 	unresolved []string
+	lazy       bool // loading a LazyFrom file's modules
 	timer      *time.Timer
 	stopCtx    func() bool
 	// ctx and deadline bound the run under way, for the Go loops of the natives (bcrypt's
@@ -384,10 +386,10 @@ const lazyMissingSource = `(function (fail) {
   return missing;
 })`
 
-// notProvided is a strict sandbox's answer to a module it does not have: the error, or with
-// LazyModules a value that answers NotImplementedError where it is used.
+// notProvided is a strict sandbox's answer to a module it does not have: the error, or under
+// a LazyFrom file's load a value that answers NotImplementedError where it is used.
 func (s *sandbox) notProvided(np *NotProvidedError) (goja.Value, error) {
-	if !s.opts.LazyModules {
+	if !s.lazy {
 		return nil, np
 	}
 	mk, ok := s.cache["\x00missing"]
@@ -588,7 +590,15 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v, ok := s.cache[file]; ok {
+	if !s.lazy && s.opts.LazyFrom != nil && s.opts.LazyFrom(file) {
+		s.lazy = true
+		defer func() { s.lazy = false }()
+	}
+	key := file
+	if s.lazy {
+		key = "\x00lazy:" + file // the lazy load's modules, apart from the strict ones
+	}
+	if v, ok := s.cache[key]; ok {
 		return v, nil
 	}
 	if s.loading[file] {
@@ -618,7 +628,7 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 			return nil, err
 		}
 	}
-	s.cache[file] = v
+	s.cache[key] = v
 	return v, nil
 }
 

@@ -351,7 +351,7 @@ func (rt *Runtime) run(ctx context.Context, c *call, start func(v *vm, r *goja.R
 }
 
 // newVM makes a request sandbox: a module Quarry does not provide stops only the code that
-// uses it (jseval.Options.LazyModules).
+// uses it while src/index loads (jseval.Options.LazyFrom).
 func (rt *Runtime) newVM() (*vm, error) { return rt.newVMWith(true) }
 
 // newVMWith makes a sandbox; lazy as newVM. Bootstrap's is not lazy: start-up code reaching
@@ -359,7 +359,12 @@ func (rt *Runtime) newVM() (*vm, error) { return rt.newVMWith(true) }
 func (rt *Runtime) newVMWith(lazy bool) (*vm, error) {
 	opts := rt.Eval
 	opts.Strict = true
-	opts.LazyModules = lazy
+	if index := indexFile(rt.Dir); lazy && index != "" {
+		if abs, err := filepath.Abs(index); err == nil {
+			index = abs
+		}
+		opts.LazyFrom = func(f string) bool { return f == index }
+	}
 	opts.Modules = map[string]string{"@strapi/strapi": "module.exports = { factories: globalThis.__quarry.factories };"}
 	js, err := jseval.NewVM(opts)
 	if err != nil {
