@@ -233,7 +233,7 @@ func localPluginModels(src string, plugins []string) ([]*pending, error) {
 			if err != nil {
 				return nil, fmt.Errorf("load schema %s: %w", f, err)
 			}
-			p, err := readModelData(data, f, "plugin::"+name+"."+ct, false)
+			p, err := readModelData(unwrapSchema(data), f, "plugin::"+name+"."+ct, false)
 			if err != nil {
 				return nil, err
 			}
@@ -251,6 +251,24 @@ func localPluginModels(src string, plugins []string) ([]*pending, error) {
 		}
 	}
 	return out, nil
+}
+
+// unwrapSchema takes a local plugin's schema file written as the content type object a
+// plugin's content-types index exports ({ "schema": { "kind": …, "attributes": … } }), which
+// Strapi reads as the schema it holds; other files are the schema itself.
+func unwrapSchema(data []byte) []byte {
+	var wrapped struct {
+		Schema     json.RawMessage `json:"schema"`
+		Kind       json.RawMessage `json:"kind"`
+		Attributes json.RawMessage `json:"attributes"`
+	}
+	if json.Unmarshal(data, &wrapped) != nil || len(wrapped.Schema) == 0 || wrapped.Kind != nil || wrapped.Attributes != nil {
+		return data
+	}
+	if t := bytes.TrimSpace(wrapped.Schema); len(t) == 0 || t[0] != '{' {
+		return data
+	}
+	return wrapped.Schema
 }
 
 func readModel(file, uid string, component bool) (*pending, error) {

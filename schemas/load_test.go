@@ -142,3 +142,17 @@ func TestLoadBoundsStrapiIgnores(t *testing.T) {
 		t.Errorf("bounds: position %v %v, rank %v %v, title %v %v", pos.Min, pos.Max, rank.Min, rank.Max, title.MinLength, title.MaxLength)
 	}
 }
+
+// TestUnwrapSchema: a local plugin's schema file holding the content type object its index
+// exports ({ schema: { … } }) is read as the schema it holds, as Strapi reads it; where
+// Quarry refused to start (kind "").
+func TestUnwrapSchema(t *testing.T) {
+	wrapped := `{"schema": {"kind": "collectionType", "collectionName": "events", "info": {"singularName": "event", "pluralName": "events"}, "attributes": {"name": {"type": "string"}}}}`
+	if got := string(unwrapSchema([]byte(wrapped))); !strings.HasPrefix(got, `{"kind": "collectionType"`) {
+		t.Errorf("wrapped: %s", got)
+	}
+	plain := `{"kind": "collectionType", "attributes": {"schema": {"type": "string"}}}`
+	if got := string(unwrapSchema([]byte(plain))); got != plain {
+		t.Errorf("plain: %s", got)
+	}
+}
