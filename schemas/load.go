@@ -514,12 +514,8 @@ func (s *Schema) buildAttrs(p *pending) error {
 			}
 			a.Regex, a.RegexSrc = re, ra.Regex
 		}
-		if a.Min != nil && a.Max != nil && *a.Min > *a.Max {
-			return fail(name, "min is greater than max")
-		}
-		if a.MinLength != nil && a.MaxLength != nil && *a.MinLength > *a.MaxLength {
-			return fail(name, "minLength is greater than maxLength")
-		}
+		// A min above max (or minLength above maxLength) is no start-up error: Strapi boots with
+		// it, and every value then fails one bound or the other, as its validator has it.
 		if a.Column != "" {
 			if other, dup := columns[a.Column]; dup {
 				return fail(name, fmt.Sprintf("column %q is already used by attribute %q", a.Column, other))
