@@ -80,3 +80,27 @@ module.exports = {
 		})
 	}
 }
+
+// TestUnimplementedPluginRefused: the content-API routes of an enabled plugin Quarry does not
+// implement (navigation, as package.json installs it) answer NotImplementedError naming it
+// (Strapi's with --upstream), where they were 404s; other paths keep their 404.
+func TestUnimplementedPluginRefused(t *testing.T) {
+	app := copyProject(t, filepath.Join("testdata", "projects", "txflow"))
+	pkg := filepath.Join(app, "package.json")
+	b, err := os.ReadFile(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, pkg, strings.Replace(string(b), `"dependencies": {`, `"dependencies": {
+    "strapi-plugin-navigation": "2.5.0",`, 1))
+	srv := start(t, backends()[0], app)
+	if st, b := srv.doAs(t, "", "GET", "/api/navigation/render/main", nil); st != 501 || !strings.Contains(string(b), "the plugin navigation, which Quarry does not implement") {
+		t.Errorf("GET /api/navigation/render/main: %d %s", st, b)
+	}
+	if st, _ := srv.doAs(t, "", "GET", "/api/nothing-here", nil); st != 404 {
+		t.Errorf("GET /api/nothing-here: %d", st)
+	}
+	if st, _ := srv.doAs(t, "", "GET", "/api/products", nil); st != 200 {
+		t.Errorf("GET /api/products: %d", st)
+	}
+}

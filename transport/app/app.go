@@ -191,6 +191,25 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if err := rm.LoadCode(ctx, a.codeInput()); err != nil {
 		return nil, err
 	}
+	// The content-API routes of enabled plugins Quarry does not implement (navigation,
+	// slugify, …) are under /api/<plugin>, as Strapi prefixes a plugin's routes: refused
+	// (forwarded with --upstream) rather than answered 404, unless the project's own routes
+	// or types use that segment.
+	for _, name := range proj.UnimplementedPlugins(typed) {
+		if _, ok := s.ByPlural(name); ok {
+			continue
+		}
+		if _, ok := s.BySingular(name); ok {
+			continue
+		}
+		if slices.ContainsFunc(rm.Custom, func(r routes.Route) bool {
+			return r.Path == "/api/"+name || strings.HasPrefix(r.Path, "/api/"+name+"/")
+		}) {
+			continue
+		}
+		rm.LocalPrefixes = append(rm.LocalPrefixes, routes.LocalPrefix{Path: "/api/" + name,
+			Code: routes.Code{File: "config/plugins", What: "the plugin " + name + ", which Quarry does not implement"}})
+	}
 	if uc, err := upload.LoadConfig(dir, getenv); err == nil && uc.Unsupported != "" {
 		what := fmt.Sprintf("the upload provider %q, which Quarry does not have (local and aws-s3): it stores and deletes the files", uc.Unsupported)
 		if uc.UnsupportedWhy != "" {
