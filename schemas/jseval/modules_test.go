@@ -17,9 +17,9 @@ import (
 var updateModules = flag.Bool("update-modules", false, "record testdata/modules.golden.json from the real npm packages (node with the packages under $QUARRY_NPM_REFERENCE/node_modules: lodash, slugify, qs, uuid@9, bcrypt, bcryptjs@2, jsonwebtoken@9, dayjs@1)")
 
 // moduleCases reads testdata/modules.cases: one expression per line.
-func moduleCases(t *testing.T) []string {
+func moduleCases(t *testing.T, file string) []string {
 	t.Helper()
-	f, err := os.Open("testdata/modules.cases")
+	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,18 +44,26 @@ function cb(f) { var out = []; f(function (err, v) { out.push(err ? [err.name, e
 // TestModules compares the sandbox's lodash, slugify, qs and crypto with the real packages'
 // answers to the same expressions.
 func TestModules(t *testing.T) {
-	cases := moduleCases(t)
-	golden := filepath.Join("testdata", "modules.golden.json")
 	// Local time is UTC on both sides (dayjs and Date read it), whatever the machine's zone.
 	defer func(l *time.Location) { time.Local = l }(time.Local)
 	time.Local = time.UTC
-	if *updateModules {
+	compareWithNode(t, "modules", modulesPrelude, *updateModules, "-update-modules needs QUARRY_NPM_REFERENCE: a folder with node_modules/{lodash,slugify,qs,uuid,bcrypt,bcryptjs,jsonwebtoken,dayjs}")
+}
+
+// compareWithNode evaluates testdata/<name>.cases (one expression a line, after prelude) in
+// the sandbox and compares each JSON.stringify with testdata/<name>.golden.json, which update
+// records from the real packages under Node ($QUARRY_NPM_REFERENCE/node_modules).
+func compareWithNode(t *testing.T, name, prelude string, update bool, needs string) {
+	t.Helper()
+	cases := moduleCases(t, filepath.Join("testdata", name+".cases"))
+	golden := filepath.Join("testdata", name+".golden.json")
+	if update {
 		ref := os.Getenv("QUARRY_NPM_REFERENCE")
 		if ref == "" {
-			t.Fatal("-update-modules needs QUARRY_NPM_REFERENCE: a folder with node_modules/{lodash,slugify,qs,uuid,bcrypt,bcryptjs,jsonwebtoken,dayjs}")
+			t.Fatal(needs)
 		}
 		src, _ := json.Marshal(cases)
-		script := modulesPrelude + `
+		script := prelude + `
 var out = {};
 for (const e of ` + string(src) + `) {
   try { out[e] = String(JSON.stringify(eval('(' + e + ')'))); } catch (x) { out[e] = 'THROW ' + x.name + ': ' + x.message; }
@@ -89,13 +97,13 @@ process.stdout.write(JSON.stringify(out, null, 1));`
 	}
 	rt := vm.Runtime()
 	rt.Set("require", vm.RequireFunc())
-	if _, err := rt.RunString(modulesPrelude); err != nil {
+	if _, err := rt.RunString(prelude); err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range cases {
 		w, ok := want[e]
 		if !ok {
-			t.Errorf("%s: not recorded (run with -update-modules)", e)
+			t.Errorf("%s: not recorded (run with the update flag)", e)
 			continue
 		}
 		v, err := rt.RunString("(function () { try { return String(JSON.stringify(" + e + ")); } catch (x) { return 'THROW ' + x.name + ': ' + x.message; } })()")
@@ -200,70 +208,5 @@ var updateFP = flag.Bool("update-fp", false, "record testdata/fp.golden.json fro
 // TestLodashFP compares the sandbox's lodash/fp with the real one's answers to the same
 // expressions (testdata/fp.cases).
 func TestLodashFP(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "fp.cases"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []string
-	for l := range strings.SplitSeq(string(raw), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			cases = append(cases, l)
-		}
-	}
-	golden := filepath.Join("testdata", "fp.golden.json")
-	const prelude = `var fp = require('lodash/fp');`
-	if *updateFP {
-		ref := os.Getenv("QUARRY_NPM_REFERENCE")
-		if ref == "" {
-			t.Fatal("-update-fp needs QUARRY_NPM_REFERENCE: a folder with node_modules/lodash")
-		}
-		src, _ := json.Marshal(cases)
-		script := prelude + `
-var out = {};
-for (const e of ` + string(src) + `) {
-  try { out[e] = String(JSON.stringify(eval('(' + e + ')'))); } catch (x) { out[e] = 'THROW ' + x.name + ': ' + x.message; }
-}
-process.stdout.write(JSON.stringify(out, null, 1));`
-		cmd := exec.Command("node", "-e", script)
-		cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(ref, "node_modules"))
-		b, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("node: %v", err)
-		}
-		if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want map[string]string
-	if err := json.Unmarshal(b, &want); err != nil {
-		t.Fatal(err)
-	}
-	vm, err := NewVM(Options{Root: t.TempDir(), Strict: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt := vm.Runtime()
-	rt.Set("require", vm.RequireFunc())
-	if _, err := rt.RunString(prelude); err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range cases {
-		w, ok := want[e]
-		if !ok {
-			t.Errorf("%s: not recorded (run with -update-fp)", e)
-			continue
-		}
-		v, err := rt.RunString("(function () { try { return String(JSON.stringify(" + e + ")); } catch (x) { return 'THROW ' + x.name + ': ' + x.message; } })()")
-		if err != nil {
-			t.Errorf("%s: %v", e, err)
-			continue
-		}
-		if got := v.String(); got != w {
-			t.Errorf("%s\n got %s\nwant %s", e, got, w)
-		}
-	}
+	compareWithNode(t, "fp", `var fp = require('lodash/fp');`, *updateFP, "-update-fp needs QUARRY_NPM_REFERENCE: a folder with node_modules/lodash")
 }

@@ -33,14 +33,7 @@ module.exports = require('@strapi/strapi').factories.createCoreController('api::
   async find(ctx) { ctx.body = fs.readFileSync('tags.json', 'utf8'); },
 }));`,
 	}
-	dir := project(t, files)
-	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.LoadCode(context.Background(), CodeInput{}); err != nil {
-		t.Fatal(err)
-	}
+	m := loadCode(t, files, CodeInput{})
 	if len(m.Global) > 0 {
 		t.Fatalf("every route refused: %+v", m.Global)
 	}
@@ -58,14 +51,7 @@ module.exports = {
   register({ strapi }) { strapi.db.lifecycles.subscribe({ models: ['api::tag.tag'], beforeCreate() {} }); },
   bootstrap,
 };`
-	dir = project(t, files)
-	m, err = Load(context.Background(), dir, jseval.Options{Root: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.LoadCode(context.Background(), CodeInput{}); err != nil {
-		t.Fatal(err)
-	}
+	m = loadCode(t, files, CodeInput{})
 	hooks := m.Hooks("api::tag.tag", Events("create"))
 	if len(hooks) == 0 || hooks[0].Runnable {
 		t.Errorf("beforeCreate of a src/index.js lacking modules: %+v, want refused", hooks)
@@ -76,7 +62,7 @@ module.exports = {
 // src/index.ts is no subscription; it refused every route of the models as one Quarry could
 // not follow.
 func TestCommentedSubscribe(t *testing.T) {
-	dir := project(t, map[string]string{
+	m := loadCode(t, map[string]string{
 		"src/api/tag/content-types/tag/schema.json": `{"kind":"collectionType","collectionName":"tags","info":{"singularName":"tag","pluralName":"tags"},"attributes":{"name":{"type":"string"}}}`,
 		"src/index.ts": `export default {
   register() {},
@@ -88,14 +74,7 @@ func TestCommentedSubscribe(t *testing.T) {
     /* strapi.db.lifecycles.subscribe({ afterUpdate() {} }); */
   },
 };`,
-	})
-	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.LoadCode(context.Background(), CodeInput{}); err != nil {
-		t.Fatal(err)
-	}
+	}, CodeInput{})
 	if hooks := m.Hooks("api::tag.tag", Events("find")); len(hooks) > 0 || len(m.Global) > 0 {
 		t.Errorf("a commented-out subscribe: hooks %+v, global %+v", hooks, m.Global)
 	}
@@ -105,19 +84,12 @@ func TestCommentedSubscribe(t *testing.T) {
 // does not provide runs on every request: every route is refused (forwarded with
 // --upstream), where they were listed as served and each answered 501.
 func TestAppMiddlewareLackingModule(t *testing.T) {
-	dir := project(t, map[string]string{
+	m := loadCode(t, map[string]string{
 		"src/api/tag/content-types/tag/schema.json": `{"kind":"collectionType","collectionName":"tags","info":{"singularName":"tag","pluralName":"tags"},"attributes":{"name":{"type":"string"}}}`,
 		"src/middlewares/rate-limit.js": `const rateLimit = require('express-rate-limit');
 module.exports = () => rateLimit({ max: 100 });`,
 		"src/middlewares/trail.js": `module.exports = () => async (ctx, next) => next();`,
-	})
-	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.LoadCode(context.Background(), CodeInput{Middlewares: []any{"strapi::errors", "global::trail", "global::rate-limit"}}); err != nil {
-		t.Fatal(err)
-	}
+	}, CodeInput{Middlewares: []any{"strapi::errors", "global::trail", "global::rate-limit"}})
 	if len(m.Global) != 1 || !strings.Contains(m.Global[0].What, "global::rate-limit (it requires 'express-rate-limit'") {
 		t.Errorf("global: %+v", m.Global)
 	}
@@ -127,20 +99,13 @@ module.exports = () => rateLimit({ max: 100 });`,
 // registry (a custom OAuth provider) refuses the routes that use it, connect and the
 // provider callback, where it refused every route of the project.
 func TestProvidersRegistryReplaced(t *testing.T) {
-	dir := project(t, map[string]string{
+	m := loadCode(t, map[string]string{
 		"src/api/tag/content-types/tag/schema.json": `{"kind":"collectionType","collectionName":"tags","info":{"singularName":"tag","pluralName":"tags"},"attributes":{"name":{"type":"string"}}}`,
 		"src/extensions/users-permissions/strapi-server.js": `module.exports = (plugin) => {
   plugin.services['providers-registry'] = () => ({ getAll() { return {}; }, run() { return null; } });
   return plugin;
 };`,
-	})
-	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.LoadCode(context.Background(), CodeInput{}); err != nil {
-		t.Fatal(err)
-	}
+	}, CodeInput{})
 	if len(m.Global) > 0 {
 		t.Fatalf("every route refused: %+v", m.Global)
 	}
@@ -159,22 +124,29 @@ func TestProvidersRegistryReplaced(t *testing.T) {
 // strapi.plugin('graphql').service('extension'); it was read as a use of data and the
 // extension (its resolversConfig included) never applied.
 func TestGraphQLExtensionByUID(t *testing.T) {
-	dir := project(t, map[string]string{
+	m := loadCode(t, map[string]string{
 		"src/index.js": `module.exports = {
   register({ strapi }) {
     const extensionService = strapi.service('plugin::graphql.extension');
     extensionService.use(() => ({ typeDefs: 'type Query { hello: String }', resolversConfig: { 'Query.articles': { auth: false } } }));
   },
 };`,
-	})
+	}, CodeInput{})
+	if len(m.GraphQL) != 1 || !strings.Contains(m.GraphQL[0].What, "resolversConfig Query.articles") {
+		t.Errorf("GraphQL uses: %+v", m.GraphQL)
+	}
+}
+
+// loadCode reads a project made of files as the routes model does at start.
+func loadCode(t *testing.T, files map[string]string, in CodeInput) *Model {
+	t.Helper()
+	dir := project(t, files)
 	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.LoadCode(context.Background(), CodeInput{}); err != nil {
+	if err := m.LoadCode(context.Background(), in); err != nil {
 		t.Fatal(err)
 	}
-	if len(m.GraphQL) != 1 || !strings.Contains(m.GraphQL[0].What, "resolversConfig Query.articles") {
-		t.Errorf("GraphQL uses: %+v", m.GraphQL)
-	}
+	return m
 }
