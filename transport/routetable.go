@@ -55,7 +55,7 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 		cr := &CoreRoutes{Action: map[string]bool{}, Public: map[string]bool{}, Query: map[string]QueryRewriter{}, Code: map[string][]routes.Code{},
 			Project: map[string]*projectcode.Route{}}
 		if r != nil {
-			cr.Order, cr.Prefix = r.Order, r.Prefix
+			cr.Order, cr.Prefix, cr.Pos = r.Order, r.Prefix, r.Pos
 			for action, c := range r.Config {
 				if !r.Enabled(action) || !routes.QueryOnly(m.Dir, c) {
 					continue
@@ -119,7 +119,7 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 		default:
 			path = strings.TrimPrefix(strings.TrimSuffix(*c.Config.Prefix, "/"), "/api") + c.Path
 		}
-		cr := CustomRoute{Order: c.Order, Method: c.Method, Path: path, Handler: c.Handler, Outside: outside, Code: pending(m.CustomCode(c), runProject)}
+		cr := CustomRoute{Order: c.Order, Pos: c.Pos, Method: c.Method, Path: path, Handler: c.Handler, Outside: outside, Code: pending(m.CustomCode(c), runProject)}
 		if runProject && runnable(cr.Code) {
 			cr.Project = &projectcode.Route{Key: c.Method + " " + path, Method: c.Method, Path: c.Path, Handler: c.Handler,
 				Policies: orEmpty(c.Config.Policies), Middlewares: orEmpty(c.Config.Middlewares),

@@ -365,7 +365,10 @@ const recorderSource = `(function (init) {
     },
     set: function (t, k) { rec.touched = true; note(rec.unsupported, 'strapi.' + String(k) + ' ='); return true; }
   });
-  // The plugin object a plugin extension (src/extensions/<name>/strapi-server.js) receives.
+  // The plugin object a plugin extension (src/extensions/<name>/strapi-server.js) receives,
+  // by plugin name: its routes are read back from it, whether the extension changed the
+  // list in place or set it anew.
+  var extensions = {};
   function extensionObject(name) {
     function table(kind, list) {
       return new Proxy({}, {
@@ -399,7 +402,7 @@ const recorderSource = `(function (init) {
       },
       set: function (t, k, v) { note(rec.services, String(k)); replaced(name, String(k), v); t[k] = v; return true; }
     });
-    return {
+    return extensions[name] = {
       routes: { 'content-api': { type: 'content-api', routes: routes[name] || [] }, admin: { type: 'admin', routes: [] } },
       controllers: table('controllers', rec.controllers),
       services: services,
@@ -421,6 +424,10 @@ const recorderSource = `(function (init) {
       var out = {};
       Object.keys(routes).forEach(function (k) { out[k] = routes[k]; });
       Object.keys(plugins).forEach(function (k) { out[k] = plugins[k].routes['content-api'].routes; });
+      Object.keys(extensions).forEach(function (k) {
+        var r = extensions[k].routes, api = r && r['content-api'];
+        out[k] = api && Array.isArray(api.routes) ? api.routes : [];
+      });
       return { touched: rec.touched, unsupported: rec.unsupported, data: rec.data, subs: rec.subs,
                routes: out, shadow: rec.shadow, uses: rec.uses, controllers: rec.controllers,
                services: rec.services, policies: rec.policies, middlewares: rec.middlewares, methods: rec.methods, cron: !!rec.cron,
@@ -453,6 +460,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (rec
 	if err != nil {
 		return nil, &Error{File: path, Err: jsError(err)}
 	}
+	s.loaded()
 	mod = importDefault(mod)
 	initJSON, err := json.Marshal(map[string]any{"routes": in.PluginRoutes, "contentTypes": in.ContentTypes, "config": orEmpty(in.Config)})
 	if err != nil {
