@@ -200,7 +200,7 @@ func (t *RouteTable) Resolve(s *schemas.Schema, method, path string) Resolved {
 		if c.Method != method || !matchPattern(c.Path, segs) {
 			continue
 		}
-		if (core.Kind == RouteCore || core.Kind == RouteRefused) && (coreOrder < c.Order || coreOrder == c.Order && corePos < c.Pos) {
+		if core.Model != nil && (coreOrder < c.Order || coreOrder == c.Order && corePos < c.Pos) {
 			break
 		}
 		if c.Outside {
