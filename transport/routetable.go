@@ -666,10 +666,21 @@ func (t *RouteTable) List(s *schemas.Schema, prefix string, upstream bool) []Rou
 	if t == nil {
 		return out
 	}
-	for _, c := range t.Custom {
+	for i := range t.Custom {
+		c := &t.Custom[i]
 		path := prefix + c.Path
 		if c.Outside {
 			path = c.Path
+		}
+		if r, ok := t.taken(s, c); ok {
+			// Listed as the core route that answers it.
+			why := "never reached: the core " + r.Action + " of " + r.Model.UID + " is routed first, as in Strapi"
+			if r.Kind == RouteProject {
+				out = append(out, RouteInfo{Method: c.Method, Path: path, How: HowQuarryJS, Why: why})
+				continue
+			}
+			add(c.Method, path, withoutGlobal(r.Code, t.Global), why)
+			continue
 		}
 		if c.Project != nil && len(t.Global) == 0 {
 			out = append(out, RouteInfo{Method: c.Method, Path: path, How: HowQuarryJS, Why: describe(c.Code)})
@@ -702,6 +713,17 @@ func (t *RouteTable) List(s *schemas.Schema, prefix string, upstream bool) []Rou
 		add(r.Method, r.Path, r.Code, "")
 	}
 	return out
+}
+
+// taken is the core route that every request of a custom route reaches instead (one
+// registered first, whose path takes the custom route's plain path: an extra
+// GET /releases/latest after the core findOne), ok false when none does.
+func (t *RouteTable) taken(s *schemas.Schema, c *CustomRoute) (r Resolved, ok bool) {
+	if c.Outside || len(t.Global) > 0 || strings.ContainsAny(c.Path, ":*()?") {
+		return Resolved{}, false
+	}
+	r = t.Resolve(s, c.Method, c.Path)
+	return r, r.Model != nil && r.Custom == nil
 }
 
 // withAuthUser is m with the project's fetchAuthenticatedUser refusing every route when

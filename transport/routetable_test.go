@@ -346,6 +346,11 @@ func TestBuildRoutesWrappedRouters(t *testing.T) {
 			t.Errorf("%s %s: got kind %d %q public %v, want %d %q %v", c.method, c.path, got.Kind, got.Action, got.Public, c.kind, c.action, c.public)
 		}
 	}
+	for _, r := range table.List(s, "/api", false) {
+		if r.Path == "/api/releases/latest" && (r.How != HowQuarryJS || !strings.HasPrefix(r.Why, "never reached: the core findOne of api::release.release")) {
+			t.Errorf("listed: %+v", r)
+		}
+	}
 	if got := table.Allowed(s, "/banner"); !slices.Equal(got, []string{"GET", "PUT"}) {
 		t.Errorf("allowed on /banner: %v", got)
 	}

@@ -708,8 +708,9 @@ func (m *Model) addSubscription(rel string, s jseval.Subscription, runnable bool
 // first match after has another handler is changed to that handler; one whose policies,
 // middlewares or auth changed runs the project's code; one no route after has is removed;
 // a route after whose method and path no route before has is added, wherever the call put it
-// (unshift, splice, push). Routes later in the list than one with the same method and path
-// are never reached, and change nothing.
+// (unshift, splice, push). Routes later in the list than one with the same method and path,
+// or than one whose path takes every request of theirs (a push of GET /users/stats after
+// GET /users/:id), are never reached, and change nothing.
 func (m *Model) diffPluginRoutes(rel, what string, after map[string][]map[string]any) {
 	before := map[string][]int{} // plugin → its routes' indexes in m.PluginRoutes
 	for i, r := range m.PluginRoutes {
@@ -781,7 +782,7 @@ func (m *Model) diffPluginRoutes(rel, what string, after map[string][]map[string
 		}
 		for i, r := range list {
 			k := routeKey(p, r)
-			if had[k] || first[k] != i {
+			if had[k] || first[k] != i || shadowed(p, list[:i], r) {
 				continue
 			}
 			handler, _ := r["handler"].(string)
@@ -791,6 +792,50 @@ func (m *Model) diffPluginRoutes(rel, what string, after map[string][]map[string
 			m.LocalRoutes = append(m.LocalRoutes, Route{File: rel, Method: strings.ToUpper(method), Path: pluginURL(p, path, r["config"]), Handler: "plugin::" + p + "." + handler})
 		}
 	}
+}
+
+// shadowed says whether a route of earlier, with r's method, takes every request r's path
+// matches: r's path is plain (no parameters) and the earlier route's path matches it, as
+// koa-router matches (named parameters, (.*) for the rest).
+func shadowed(plugin string, earlier []map[string]any, r map[string]any) bool {
+	method, _ := r["method"].(string)
+	path, _ := r["path"].(string)
+	segs := strings.Split(strings.Trim(pluginURL(plugin, path, r["config"]), "/"), "/")
+	for _, s := range segs {
+		if strings.ContainsAny(s, ":*()?") {
+			return false
+		}
+	}
+	for _, e := range earlier {
+		m, _ := e["method"].(string)
+		if !strings.EqualFold(m, method) && !strings.EqualFold(m, "ALL") {
+			continue
+		}
+		ep, _ := e["path"].(string)
+		if patternTakes(strings.Split(strings.Trim(pluginURL(plugin, ep, e["config"]), "/"), "/"), segs) {
+			return true
+		}
+	}
+	return false
+}
+
+// patternTakes matches a koa-router path's segments against a plain path's.
+func patternTakes(pattern, segs []string) bool {
+	for i, p := range pattern {
+		if p == "(.*)" || p == "*" {
+			return true
+		}
+		if i >= len(segs) {
+			return false
+		}
+		if strings.HasPrefix(p, ":") && !strings.ContainsAny(p, "()?") {
+			continue
+		}
+		if !strings.EqualFold(p, segs[i]) {
+			return false
+		}
+	}
+	return len(pattern) == len(segs)
 }
 
 // routeKey is what tells a plugin's routes apart: the method and the URL.

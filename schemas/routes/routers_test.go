@@ -124,8 +124,9 @@ func TestPluginRoutesDiff(t *testing.T) {
   list.splice(12, 0, { method: 'GET', path: '/users/stats', handler: 'user.stats', config: { prefix: '' } });
   list.find((r) => r.handler === 'user.me').config.policies = ['global::signed'];
   list.find((r) => r.handler === 'user.count').handler = 'user.find';
-  // Unreachable: the plugin's own GET /users/me comes first.
+  // Unreachable: the plugin's own GET /users/me and GET /users/:id come first.
   list.push({ method: 'GET', path: '/users/me', handler: 'user.meToo', config: { prefix: '' } });
+  list.push({ method: 'GET', path: '/users/latest', handler: 'user.latest', config: { prefix: '' } });
   plugin.routes['content-api'].routes = list.filter((r) => r.handler !== 'role.deleteRole');
   return plugin;
 };`,
