@@ -180,3 +180,44 @@ func TestPluginRoutesDiff(t *testing.T) {
 		t.Errorf("the logout route's code: %+v", code)
 	}
 }
+
+// TestRegisterUnshiftedPluginRoutes: src/index's register() putting a route first among the
+// plugin's and adding a policy to one of the plugin's own: the policy is the route's it was
+// added to, not the one that was at its position before.
+func TestRegisterUnshiftedPluginRoutes(t *testing.T) {
+	dir := project(t, map[string]string{
+		"src/policies/signed.js": `module.exports = (ctx) => Boolean(ctx.state.user);`,
+		"src/index.js": `module.exports = {
+  register({ strapi }) {
+    const routes = strapi.plugin('users-permissions').routes['content-api'].routes;
+    routes.unshift({ method: 'GET', path: '/users/export', handler: 'user.export', config: { prefix: '' } });
+    routes.find((r) => r.handler === 'user.find').config.policies = ['global::signed'];
+  },
+};`,
+	})
+	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.LoadCode(context.Background(), CodeInput{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range m.PluginRoutes {
+		want := []any(nil)
+		if r.Handler == "user.find" {
+			want = []any{"global::signed"}
+		}
+		if !reflect.DeepEqual(r.AddedPolicies, want) {
+			t.Errorf("%s %s: added policies %v", r.Method, r.Path, r.AddedPolicies)
+		}
+	}
+	if got := m.Plugin["users-permissions user.find"]; len(got) != 1 || got[0].What != "register() adds policies global::signed to user.find" || !got[0].Runnable {
+		t.Errorf("user.find: %+v", got)
+	}
+	if len(m.LocalRoutes) != 1 || m.LocalRoutes[0].Path != "/api/users/export" {
+		t.Errorf("added: %+v", m.LocalRoutes)
+	}
+	if len(m.Plugin) != 2 {
+		t.Errorf("plugin code: %v", m.Plugin)
+	}
+}
