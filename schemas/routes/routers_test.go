@@ -221,3 +221,39 @@ func TestRegisterUnshiftedPluginRoutes(t *testing.T) {
 		t.Errorf("plugin code: %v", m.Plugin)
 	}
 }
+
+// TestListedThenCoreRouter: a `{ routes }` file listing core routes of a type that a later
+// createCoreRouter file routes too keeps them as its custom routes (registered first, as in
+// Strapi); a later list's core routes of a type routed already are custom routes.
+func TestListedThenCoreRouter(t *testing.T) {
+	dir := project(t, map[string]string{
+		"src/api/release/content-types/release/schema.json": releaseSchema,
+		"src/api/release/routes/01-list.js": `module.exports = { routes: [
+  { method: 'GET', path: '/releases/top', handler: 'release.top' },
+  { method: 'GET', path: '/releases', handler: 'release.find', config: { auth: false } },
+] };`,
+		"src/api/release/routes/02-core.js": `module.exports = require('@strapi/strapi').factories.createCoreRouter('api::release.release', { prefix: '/v2' });`,
+		"src/api/release/routes/03-list.js": `module.exports = { routes: [{ method: 'DELETE', path: '/releases/:id', handler: 'release.delete' }] };`,
+	})
+	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := m.Core["api::release.release"]; r == nil || r.File != "src/api/release/routes/02-core.js" || r.Prefix != "/v2" || r.Only != nil {
+		t.Fatalf("core router: %+v", r)
+	}
+	var custom []string
+	for _, r := range m.Custom {
+		custom = append(custom, r.File+" "+r.Method+" "+r.Path+" "+r.Handler)
+	}
+	if want := []string{
+		"src/api/release/routes/01-list.js GET /releases/top api::release.release.top",
+		"src/api/release/routes/01-list.js GET /releases api::release.release.find",
+		"src/api/release/routes/03-list.js DELETE /releases/:id api::release.release.delete",
+	}; !reflect.DeepEqual(custom, want) {
+		t.Errorf("custom:\n got %q\nwant %q", custom, want)
+	}
+	if !m.Custom[1].Config.Public() {
+		t.Error("the listed find lost its config")
+	}
+}

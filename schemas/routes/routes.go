@@ -69,6 +69,9 @@ type CoreRouter struct {
 	// between it and a custom route of the same file that matches the same request (the
 	// first registered wins).
 	Pos map[string]int
+	// listed are the routes of a `{ routes }` file this router was read from, which are
+	// custom routes again when a createCoreRouter file for the type comes after it.
+	listed []Route
 }
 
 // Enabled applies only/except as Strapi does (except first, then only).
@@ -316,6 +319,15 @@ func (m *Model) addRouter(api, rel string, order int, v any) error {
 			}
 		}
 		r.Pos = corePositions(m.Eval.ContentTypes[uid], r)
+		if prev := m.Core[uid]; prev != nil && prev.listed != nil {
+			// An earlier file listed core routes of the type: they stay that file's (custom
+			// routes, registered before this router's), this router is the type's.
+			m.Custom = append(m.Custom, prev.listed...)
+			sort.SliceStable(m.Custom, func(i, j int) bool {
+				a, b := m.Custom[i], m.Custom[j]
+				return a.Order < b.Order || a.Order == b.Order && a.Pos < b.Pos
+			})
+		}
 		m.Core[uid] = r
 		return nil
 	}
@@ -352,6 +364,7 @@ func (m *Model) addRouter(api, rel string, order int, v any) error {
 				cr.Only = append(cr.Only, action)
 				cr.Config[action] = r.Config
 				cr.Pos[action] = r.Pos
+				cr.listed = append(cr.listed, r)
 				continue
 			}
 		}
