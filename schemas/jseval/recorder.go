@@ -420,6 +420,10 @@ const recorderSource = `(function (init) {
   return {
     strapi: strapi,
     extensionObject: extensionObject,
+    // What the extension returned is the plugin object Strapi keeps (a copy of its own, often).
+    extensionReturned: function (name, obj) {
+      if (obj && typeof obj === 'object' && obj !== extensions[name] && obj.routes) extensions[name] = obj;
+    },
     result: function () {
       var out = {};
       Object.keys(routes).forEach(function (k) { out[k] = routes[k]; });
@@ -527,14 +531,25 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (rec
 			return nil, &Error{File: path, Err: jsError(err)}
 		}
 		threw = jsError(err).Error()
-	} else if p, ok := v.Export().(*goja.Promise); ok {
-		// goja ran the promise's jobs when the call returned: an async function that only
-		// awaited the recorder has settled.
-		switch p.State() {
-		case goja.PromiseStateRejected:
-			threw = describeRejection(p.Result())
-		case goja.PromiseStatePending:
-			threw = "its promise did not settle"
+	} else {
+		returned := v
+		if p, ok := v.Export().(*goja.Promise); ok {
+			// goja ran the promise's jobs when the call returned: an async function that
+			// only awaited the recorder has settled.
+			returned = p.Result()
+			switch p.State() {
+			case goja.PromiseStateRejected:
+				threw = describeRejection(p.Result())
+			case goja.PromiseStatePending:
+				threw = "its promise did not settle"
+			}
+		}
+		if in.Export == "" && threw == "" {
+			// Strapi keeps what an extension returns (awaited) as the plugin object.
+			f, _ := goja.AssertFunction(recObj.Get("extensionReturned"))
+			if _, err := f(goja.Undefined(), s.rt.ToValue(in.Plugin), returned); err != nil {
+				return nil, &Error{File: path, Err: jsError(err)}
+			}
 		}
 	}
 	resultFn, _ := goja.AssertFunction(recObj.Get("result"))

@@ -257,3 +257,25 @@ func TestListedThenCoreRouter(t *testing.T) {
 		t.Error("the listed find lost its config")
 	}
 }
+
+// TestExtensionReturnsCopy: Strapi keeps the plugin object an extension returns (awaited):
+// routes set on a copy of its own count, as routes changed in place on the one it received.
+func TestExtensionReturnsCopy(t *testing.T) {
+	dir := project(t, map[string]string{
+		"src/extensions/users-permissions/strapi-server.js": `module.exports = async (plugin) => {
+  const api = plugin.routes['content-api'];
+  return { ...plugin, routes: { ...plugin.routes, 'content-api': { ...api, routes: api.routes.filter((r) => r.handler !== 'user.count') } } };
+};`,
+	})
+	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.LoadCode(context.Background(), CodeInput{}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]Code{"users-permissions user.count": {{File: "src/extensions/users-permissions/strapi-server.js", What: "the extension removes the route GET /users/count (user.count)"}}}
+	if !reflect.DeepEqual(m.Plugin, want) || len(m.LocalRoutes) > 0 {
+		t.Errorf("plugin code %v, added %v", m.Plugin, m.LocalRoutes)
+	}
+}
