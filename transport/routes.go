@@ -119,6 +119,7 @@ type PrefixRoute struct {
 // CoreRoutes is one createCoreRouter call.
 type CoreRoutes struct {
 	Order  int             // position among the project's routers
+	Pos    map[string]int  // each action's position in its file's routes
 	Prefix string          // the router's prefix ("/v2"), inserted after /api
 	Action map[string]bool // the core actions only/except leave
 	Public map[string]bool // actions with config.auth: false
@@ -142,6 +143,7 @@ type QueryRewriter interface {
 // CustomRoute is one route of a `{ routes: [...] }` file.
 type CustomRoute struct {
 	Order   int
+	Pos     int    // position in its file's routes
 	Method  string // upper case
 	Path    string // under /api, with the file's prefix: /articles/featured, /articles/:id/like
 	Handler string // api::article.article.featured
@@ -192,13 +194,13 @@ type Resolved struct {
 // matches wins.
 func (t *RouteTable) Resolve(s *schemas.Schema, method, path string) Resolved {
 	segs := splitPath(path)
-	core, coreOrder := t.core(s, method, segs)
+	core, coreOrder, corePos := t.core(s, method, segs)
 	for i := range t.Custom {
 		c := &t.Custom[i]
 		if c.Method != method || !matchPattern(c.Path, segs) {
 			continue
 		}
-		if (core.Kind == RouteCore || core.Kind == RouteRefused) && coreOrder < c.Order {
+		if core.Model != nil && (coreOrder < c.Order || coreOrder == c.Order && corePos < c.Pos) {
 			break
 		}
 		if c.Outside {
@@ -212,10 +214,11 @@ func (t *RouteTable) Resolve(s *schemas.Schema, method, path string) Resolved {
 	return core
 }
 
-// core matches segs against the content types' core routes.
-func (t *RouteTable) core(s *schemas.Schema, method string, segs []string) (Resolved, int) {
+// core matches segs against the content types' core routes: the route, its router's order
+// and its position in its file.
+func (t *RouteTable) core(s *schemas.Schema, method string, segs []string) (Resolved, int, int) {
 	best := Resolved{Kind: RouteNone}
-	order := 0
+	order, pos := 0, 0
 	for _, m := range s.Models {
 		r, id, ok := t.coreMatch(m, segs)
 		if !ok {
@@ -236,7 +239,7 @@ func (t *RouteTable) core(s *schemas.Schema, method string, segs []string) (Reso
 		if r != nil {
 			res.Public = r.Public[action]
 			res.Query = r.Query[action]
-			order = r.Order
+			order, pos = r.Order, r.Pos[action]
 			if p := r.Project[action]; p != nil {
 				res.Kind, res.Project = RouteProject, p
 				if id != "" {
@@ -246,9 +249,9 @@ func (t *RouteTable) core(s *schemas.Schema, method string, segs []string) (Reso
 				res.Kind, res.Code = RouteRefused, code
 			}
 		}
-		return res, order
+		return res, order, pos
 	}
-	return best, order
+	return best, order, pos
 }
 
 // coreMatch says whether segs is a path of m's core router: its routes (nil when the
@@ -285,14 +288,14 @@ func (t *RouteTable) coreMatch(m *schemas.Model, segs []string) (r *CoreRoutes, 
 func (t *RouteTable) Allowed(s *schemas.Schema, path string) []string {
 	segs := splitPath(path)
 	type routed struct {
-		order  int
-		method string
+		order, pos int
+		method     string
 	}
 	var list []routed
 	if t != nil {
 		for _, c := range t.Custom {
 			if !c.Outside && matchPattern(c.Path, segs) {
-				list = append(list, routed{c.Order, c.Method})
+				list = append(list, routed{c.Order, c.Pos, c.Method})
 			}
 		}
 	}
@@ -305,14 +308,24 @@ func (t *RouteTable) Allowed(s *schemas.Schema, path string) []string {
 		if r != nil {
 			order = r.Order
 		}
-		// The core router's order: find, findOne, create, update, delete.
+		// The core router's order: find, findOne, create, update, delete (or as its file
+		// lists them).
 		for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
 			if a := coreAction(m, method, id != ""); a != "" && (r == nil || r.Action == nil || r.Action[a]) {
-				list = append(list, routed{order, method})
+				pos := 0
+				if r != nil {
+					pos = r.Pos[a]
+				}
+				list = append(list, routed{order, pos, method})
 			}
 		}
 	}
-	sort.SliceStable(list, func(i, j int) bool { return list[i].order < list[j].order })
+	sort.SliceStable(list, func(i, j int) bool {
+		if list[i].order != list[j].order {
+			return list[i].order < list[j].order
+		}
+		return list[i].pos < list[j].pos
+	})
 	out := make([]string, len(list))
 	for i, x := range list {
 		out[i] = x.method

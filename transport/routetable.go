@@ -55,7 +55,7 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 		cr := &CoreRoutes{Action: map[string]bool{}, Public: map[string]bool{}, Query: map[string]QueryRewriter{}, Code: map[string][]routes.Code{},
 			Project: map[string]*projectcode.Route{}}
 		if r != nil {
-			cr.Order, cr.Prefix = r.Order, r.Prefix
+			cr.Order, cr.Prefix, cr.Pos = r.Order, r.Prefix, r.Pos
 			for action, c := range r.Config {
 				if !r.Enabled(action) || !routes.QueryOnly(m.Dir, c) {
 					continue
@@ -119,7 +119,7 @@ func BuildRoutes(m *routes.Model, s *schemas.Schema, graphqlPath string, runProj
 		default:
 			path = strings.TrimPrefix(strings.TrimSuffix(*c.Config.Prefix, "/"), "/api") + c.Path
 		}
-		cr := CustomRoute{Order: c.Order, Method: c.Method, Path: path, Handler: c.Handler, Outside: outside, Code: pending(m.CustomCode(c), runProject)}
+		cr := CustomRoute{Order: c.Order, Pos: c.Pos, Method: c.Method, Path: path, Handler: c.Handler, Outside: outside, Code: pending(m.CustomCode(c), runProject)}
 		if runProject && runnable(cr.Code) {
 			cr.Project = &projectcode.Route{Key: c.Method + " " + path, Method: c.Method, Path: c.Path, Handler: c.Handler,
 				Policies: orEmpty(c.Config.Policies), Middlewares: orEmpty(c.Config.Middlewares),
@@ -682,10 +682,21 @@ func (t *RouteTable) List(s *schemas.Schema, prefix string, upstream bool) []Rou
 	if t == nil {
 		return out
 	}
-	for _, c := range t.Custom {
+	for i := range t.Custom {
+		c := &t.Custom[i]
 		path := prefix + c.Path
 		if c.Outside {
 			path = c.Path
+		}
+		if r, ok := t.taken(s, c); ok {
+			// Listed as the core route that answers it.
+			why := "never reached: the core " + r.Action + " of " + r.Model.UID + " is routed first, as in Strapi"
+			if r.Kind == RouteProject {
+				out = append(out, RouteInfo{Method: c.Method, Path: path, How: HowQuarryJS, Why: why})
+				continue
+			}
+			add(c.Method, path, withoutGlobal(r.Code, t.Global), why)
+			continue
 		}
 		if c.Project != nil && len(t.Global) == 0 {
 			out = append(out, RouteInfo{Method: c.Method, Path: path, How: HowQuarryJS, Why: describe(c.Code)})
@@ -718,6 +729,17 @@ func (t *RouteTable) List(s *schemas.Schema, prefix string, upstream bool) []Rou
 		add(r.Method, r.Path, r.Code, "")
 	}
 	return out
+}
+
+// taken is the core route that every request of a custom route reaches instead (one
+// registered first, whose path takes the custom route's plain path: an extra
+// GET /releases/latest after the core findOne), ok false when none does.
+func (t *RouteTable) taken(s *schemas.Schema, c *CustomRoute) (r Resolved, ok bool) {
+	if c.Outside || len(t.Global) > 0 || strings.ContainsAny(c.Path, ":*()?") {
+		return Resolved{}, false
+	}
+	r = t.Resolve(s, c.Method, c.Path)
+	return r, r.Model != nil && r.Custom == nil
 }
 
 // withAuthUser is m with the project's fetchAuthenticatedUser refusing every route when

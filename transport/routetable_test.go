@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -298,6 +299,70 @@ func TestBuildRoutesHookWrites(t *testing.T) {
 			if cr.Project[a] != nil || !strings.Contains(describe(cr.Code[a]), c.why) || !strings.Contains(describe(gql[field]), c.why) {
 				t.Errorf("%s: %s: %s / GraphQL %s, want refused naming %q", c.name, a, describe(cr.Code[a]), describe(gql[field]), c.why)
 			}
+		}
+	}
+}
+
+// TestBuildRoutesWrappedRouters: the routers project's route files, read as Strapi registers
+// them: releases' core routes (find public) before its extra routes, so the extra
+// /releases/latest is never reached; the banner's route of its own before its core find and
+// update, DELETE answering 405; the extension's unshifted routes run its actions while the
+// plugin's own routes stay native. A core action running the project's controller is
+// reached before a later custom route of the same path too.
+func TestBuildRoutesWrappedRouters(t *testing.T) {
+	s, m := projectModel(t, "routers", func(app string) {
+		// findOne overridden: the core route runs the project's controller, still first.
+		ctrl := filepath.Join(app, "src", "api", "release", "controllers", "release.js")
+		src, err := os.ReadFile(ctrl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = []byte(strings.Replace(string(src), "  // The release's notes", "  async findOne(ctx) { return super.findOne(ctx); },\n\n  // The release's notes", 1))
+		if err := os.WriteFile(ctrl, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if len(m.Unreadable) > 0 {
+		t.Fatalf("unreadable: %q", m.Unreadable)
+	}
+	table := BuildRoutes(m, s, "/graphql", true, nil)
+	for _, c := range []struct {
+		method, path string
+		kind         RouteKind
+		action       string
+		public       bool
+	}{
+		{"GET", "/releases", RouteCore, "find", true},
+		{"GET", "/releases/1", RouteProject, "findOne", false},
+		{"GET", "/releases/latest", RouteProject, "findOne", false},
+		{"GET", "/releases/1/notes", RouteProject, "", false},
+		{"GET", "/banner", RouteCore, "find", true},
+		{"PUT", "/banner", RouteCore, "update", false},
+		{"DELETE", "/banner", RouteMethod, "", false},
+		{"GET", "/banner/text", RouteProject, "", false},
+	} {
+		got := table.Resolve(s, c.method, c.path)
+		if got.Kind != c.kind || got.Action != c.action || got.Public != c.public {
+			t.Errorf("%s %s: got kind %d %q public %v, want %d %q %v", c.method, c.path, got.Kind, got.Action, got.Public, c.kind, c.action, c.public)
+		}
+	}
+	for _, r := range table.List(s, "/api", false) {
+		if r.Path == "/api/releases/latest" && (r.How != HowQuarryJS || !strings.HasPrefix(r.Why, "never reached: the core findOne of api::release.release")) {
+			t.Errorf("listed: %+v", r)
+		}
+	}
+	if got := table.Allowed(s, "/banner"); !slices.Equal(got, []string{"GET", "PUT"}) {
+		t.Errorf("allowed on /banner: %v", got)
+	}
+	if pr, _ := table.PluginProject("POST", "/api/auth/logout"); pr == nil || pr.Handler != "plugin::users-permissions.auth.logout" {
+		t.Errorf("POST /api/auth/logout: %+v", pr)
+	}
+	for _, p := range [][2]string{{"GET", "/api/users/me"}, {"GET", "/api/users/count"}, {"DELETE", "/api/users-permissions/roles/1"}} {
+		if pr, _ := table.PluginProject(p[0], p[1]); pr != nil {
+			t.Errorf("%s %s runs project code: %+v", p[0], p[1], pr)
+		}
+		if code := table.Refused(p[0], p[1]); code != nil {
+			t.Errorf("%s %s refused: %v", p[0], p[1], code)
 		}
 	}
 }

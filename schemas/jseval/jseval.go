@@ -58,6 +58,18 @@ type Options struct {
 	// seeding bootstrap() requires fs at the top of its file (Strapi's own templates) and the
 	// routes of a file lacking a module are refused for it. Strict wins.
 	StubNodeModules bool
+	// ContentTypes are the project's content types as createCoreRouter's routes see them
+	// while route files are read: a router's routes getter builds Strapi's core routes of its
+	// uid from them. A uid not among them has no routes (reading them throws, as Strapi fails
+	// to start on it).
+	ContentTypes map[string]ContentType
+}
+
+// ContentType is what Strapi's core routes of a content type are made of.
+type ContentType struct {
+	Kind         string `json:"kind"` // collectionType or singleType
+	SingularName string `json:"singularName"`
+	PluralName   string `json:"pluralName"`
 }
 
 // Result is one evaluated file.
@@ -154,6 +166,7 @@ type sandbox struct {
 	loading    map[string]bool
 	unresolved []string
 	lazy       bool // loading a LazyFrom file's modules
+	ready      bool // the file evaluated has loaded (see loaded)
 	timer      *time.Timer
 	stopCtx    func() bool
 	// ctx and deadline bound the run under way, for the Go loops of the natives (bcrypt's
@@ -424,6 +437,17 @@ func (s *sandbox) stub() (goja.Value, error) {
 	return v, nil
 }
 
+// loaded tells the @strapi/strapi stand-in, once the file evaluated has loaded, that Strapi
+// has registered the content types: its routers' routes can be read.
+func (s *sandbox) loaded() {
+	s.ready = true
+	if m, ok := s.cache["@strapi/strapi"].(*goja.Object); ok {
+		if f, ok := goja.AssertFunction(m.Get("__loaded")); ok {
+			f(goja.Undefined())
+		}
+	}
+}
+
 // Env returns Strapi's env helper of this sandbox.
 func (s *sandbox) env() goja.Value { return s.cache["\x00env"] }
 
@@ -432,6 +456,7 @@ func (s *sandbox) run(abs string, call bool) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.loaded()
 	v = importDefault(v)
 	if fn, ok := goja.AssertFunction(v); ok && call {
 		arg := s.rt.NewObject()
@@ -481,7 +506,11 @@ func (s *sandbox) factoryKeys(fn goja.Callable) []string {
 func shape(o *goja.Object, depth int) map[string]any {
 	out := map[string]any{}
 	for _, k := range o.Keys() {
-		v := o.Get(k)
+		v, ok := getSafely(o, k)
+		if !ok {
+			out[k] = true // a getter that throws (a router's routes of an unknown type)
+			continue
+		}
 		if c, ok := v.(*goja.Object); ok && depth > 1 && c.ClassName() == "Object" {
 			out[k] = shape(c, depth-1)
 			continue
@@ -489,6 +518,19 @@ func shape(o *goja.Object, depth int) map[string]any {
 		out[k] = true
 	}
 	return out
+}
+
+// getSafely reads a property whose getter may throw.
+func getSafely(o *goja.Object, k string) (v goja.Value, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isJS := r.(*goja.Exception); !isJS {
+				panic(r)
+			}
+			v, ok = nil, false
+		}
+	}()
+	return o.Get(k), true
 }
 
 // importDefault is @strapi/utils importDefault: an ES module's default export.
@@ -551,7 +593,11 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 	}
 	src, ok := s.opts.Modules[name]
 	if !ok && name == "@strapi/strapi" {
-		src, ok = strapiModule, true
+		types, err := json.Marshal(s.opts.ContentTypes)
+		if err != nil {
+			return nil, err
+		}
+		src, ok = fmt.Sprintf("var contentTypes = %s, loaded = %t;\n%s", types, s.ready, strapiModule), true
 	}
 	if ok {
 		v, err := s.runSource(name, "/"+name, src, "/"+name)
@@ -785,8 +831,12 @@ const utilsSource = `(function (strapiYup) {
 })`
 
 // strapiModule is what `require('@strapi/strapi')` gives route, controller and service files:
-// factories that record what they were asked for instead of building Koa handlers. A core
-// router becomes {__quarry: "coreRouter", uid, config}; a core controller
+// factories that record what they were asked for instead of building Koa handlers.
+// createCoreRouter answers Strapi's router ({ type, prefix, routes }, routes a getter making
+// the core routes of the uid once, from contentTypes: { method, path, handler: uid.action,
+// config }, config[action] assigned on each, except then only applied as lodash's omit and
+// pick do), which a file may wrap or spread into a router of its own; exported as it is, it
+// becomes {__quarry: "coreRouter", uid, config}. A core controller becomes
 // {__quarry: "coreController", uid, actions: [the names its extension defines]}.
 const strapiModule = `
 var stub = new Proxy(function () {}, {
@@ -798,13 +848,60 @@ function keysOf(ext) {
   if (typeof ext === 'function') obj = ext({ strapi: stub });
   return obj && typeof obj === 'object' ? Object.keys(obj) : [];
 }
+// Strapi requires every file of the project's apis before it registers their content types:
+// a router's routes read while its file loads (loaded, set by the sandbox, still false) fail
+// to find them, and Strapi does not start.
+function coreRoutes(uid, cfg) {
+  if (!loaded) {
+    throw new TypeError("createCoreRouter('" + uid + "').routes is read while the file loads, before Strapi has registered the content types: Strapi fails to start on it (Cannot read properties of undefined (reading 'kind'))");
+  }
+  var ct = contentTypes && Object.prototype.hasOwnProperty.call(contentTypes, uid) ? contentTypes[uid] : undefined;
+  if (!ct) {
+    throw new TypeError("createCoreRouter('" + uid + "'): the project has no content type " + uid + ", whose core routes the router lists");
+  }
+  var name = ct.kind === 'singleType' ? ct.singularName : ct.pluralName;
+  var actions = ct.kind === 'singleType'
+    ? [['find', 'GET', ''], ['update', 'PUT', ''], ['delete', 'DELETE', '']]
+    : [['find', 'GET', ''], ['findOne', 'GET', '/:id'], ['create', 'POST', ''], ['update', 'PUT', '/:id'], ['delete', 'DELETE', '/:id']];
+  var config = cfg.config || {};
+  var all = {};
+  actions.forEach(function (a) {
+    var route = { method: a[1], path: '/' + name + a[2], handler: uid + '.' + a[0], config: {} };
+    Object.assign(route.config, config[a[0]] || {});
+    all[a[0]] = route;
+  });
+  var keys = Object.keys(all);
+  if (cfg.except) {
+    var except = [].concat(cfg.except).map(String);
+    keys = keys.filter(function (k) { return except.indexOf(k) < 0; });
+  }
+  if (cfg.only) {
+    // lodash's pick: in the order only names them.
+    keys = [].concat(cfg.only).map(String).filter(function (k, i, list) { return keys.indexOf(k) >= 0 && list.indexOf(k) === i; });
+  }
+  return keys.map(function (k) { return all[k]; });
+}
 module.exports = {
   factories: {
-    createCoreRouter: function (uid, cfg) { return { __quarry: 'coreRouter', uid: uid, config: cfg || {} }; },
+    createCoreRouter: function (uid, cfg) {
+      var c = cfg === undefined || cfg === null ? {} : cfg;
+      var routes;
+      var router = {
+        type: c.type === undefined ? 'content-api' : c.type,
+        prefix: c.prefix,
+        get routes() {
+          if (!routes) routes = coreRoutes(uid, c);
+          return routes;
+        }
+      };
+      Object.defineProperty(router, 'toJSON', { value: function () { return { __quarry: 'coreRouter', uid: uid, config: cfg || {} }; } });
+      return router;
+    },
     createCoreController: function (uid, ext) { return { __quarry: 'coreController', uid: uid, actions: keysOf(ext) }; },
     createCoreService: function (uid, ext) { return { __quarry: 'coreService', uid: uid, actions: keysOf(ext) }; }
   }
 };
+Object.defineProperty(module.exports, '__loaded', { value: function () { loaded = true; } });
 `
 
 // Template evaluates s as a JavaScript template literal with `process` in scope, as

@@ -391,7 +391,10 @@ const recorderSource = `(function (init) {
       return true;
     }
   });
-  // The plugin object a plugin extension (src/extensions/<name>/strapi-server.js) receives.
+  // The plugin object a plugin extension (src/extensions/<name>/strapi-server.js) receives,
+  // by plugin name: its routes are read back from it, whether the extension changed the
+  // list in place or set it anew.
+  var extensions = {};
   function extensionObject(name) {
     function table(kind, list) {
       return new Proxy({}, {
@@ -425,7 +428,7 @@ const recorderSource = `(function (init) {
       },
       set: function (t, k, v) { note(rec.services, String(k)); replaced(name, String(k), v); t[k] = v; return true; }
     });
-    return {
+    return extensions[name] = {
       routes: { 'content-api': { type: 'content-api', routes: routes[name] || [] }, admin: { type: 'admin', routes: [] } },
       controllers: table('controllers', rec.controllers),
       services: services,
@@ -443,10 +446,18 @@ const recorderSource = `(function (init) {
   return {
     strapi: strapi,
     extensionObject: extensionObject,
+    // What the extension returned is the plugin object Strapi keeps (a copy of its own, often).
+    extensionReturned: function (name, obj) {
+      if (obj && typeof obj === 'object' && obj !== extensions[name] && obj.routes) extensions[name] = obj;
+    },
     result: function () {
       var out = {};
       Object.keys(routes).forEach(function (k) { out[k] = routes[k]; });
       Object.keys(plugins).forEach(function (k) { out[k] = plugins[k].routes['content-api'].routes; });
+      Object.keys(extensions).forEach(function (k) {
+        var r = extensions[k].routes, api = r && r['content-api'];
+        out[k] = api && Array.isArray(api.routes) ? api.routes : [];
+      });
       return { touched: rec.touched, unsupported: rec.unsupported, data: rec.data, subs: rec.subs,
                routes: out, shadow: rec.shadow, uses: rec.uses, controllers: rec.controllers,
                services: rec.services, policies: rec.policies, middlewares: rec.middlewares, methods: rec.methods, cron: !!rec.cron,
@@ -479,6 +490,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (rec
 	if err != nil {
 		return nil, &Error{File: path, Err: jsError(err)}
 	}
+	s.loaded()
 	mod = importDefault(mod)
 	initJSON, err := json.Marshal(map[string]any{"routes": in.PluginRoutes, "contentTypes": in.ContentTypes, "config": orEmpty(in.Config)})
 	if err != nil {
@@ -550,14 +562,25 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (rec
 			return nil, &Error{File: path, Err: jsError(err)}
 		}
 		threw = jsError(err).Error()
-	} else if p, ok := v.Export().(*goja.Promise); ok {
-		// goja ran the promise's jobs when the call returned: an async function that only
-		// awaited the recorder has settled.
-		switch p.State() {
-		case goja.PromiseStateRejected:
-			threw = describeRejection(p.Result())
-		case goja.PromiseStatePending:
-			threw = "its promise did not settle"
+	} else {
+		returned := v
+		if p, ok := v.Export().(*goja.Promise); ok {
+			// goja ran the promise's jobs when the call returned: an async function that
+			// only awaited the recorder has settled.
+			returned = p.Result()
+			switch p.State() {
+			case goja.PromiseStateRejected:
+				threw = describeRejection(p.Result())
+			case goja.PromiseStatePending:
+				threw = "its promise did not settle"
+			}
+		}
+		if in.Export == "" && threw == "" {
+			// Strapi keeps what an extension returns (awaited) as the plugin object.
+			f, _ := goja.AssertFunction(recObj.Get("extensionReturned"))
+			if _, err := f(goja.Undefined(), s.rt.ToValue(in.Plugin), returned); err != nil {
+				return nil, &Error{File: path, Err: jsError(err)}
+			}
 		}
 	}
 	resultFn, _ := goja.AssertFunction(recObj.Get("result"))

@@ -739,14 +739,19 @@ func (m *Model) addSubscription(rel string, s jseval.Subscription, runnable bool
 	}
 }
 
-// diffPluginRoutes compares the plugins' routes after a recorded call with before: a route
-// whose policies, middlewares or handler changed, and a route added, run the project's code.
+// diffPluginRoutes compares the plugins' routes after a recorded call with before, route by
+// route as Strapi's router tells them apart: by method and path (under its prefix), the first
+// route of the list that has them being the one a request reaches. A route of before whose
+// first match after has another handler is changed to that handler; one whose policies,
+// middlewares or auth changed runs the project's code; one no route after has is removed;
+// a route after whose method and path no route before has is added, wherever the call put it
+// (unshift, splice, push). Routes later in the list than one with the same method and path,
+// or than one whose path takes every request of theirs (a push of GET /users/stats after
+// GET /users/:id), are never reached, and change nothing.
 func (m *Model) diffPluginRoutes(rel, what string, after map[string][]map[string]any) {
-	before := map[string][]map[string]any{}
-	index := map[string][]int{} // plugin → its routes' indexes in m.PluginRoutes
+	before := map[string][]int{} // plugin → its routes' indexes in m.PluginRoutes
 	for i, r := range m.PluginRoutes {
-		before[r.Plugin] = append(before[r.Plugin], r.Object())
-		index[r.Plugin] = append(index[r.Plugin], i)
+		before[r.Plugin] = append(before[r.Plugin], i)
 	}
 	plugins := make([]string, 0, len(after))
 	for p := range after {
@@ -755,19 +760,32 @@ func (m *Model) diffPluginRoutes(rel, what string, after map[string][]map[string
 	sort.Strings(plugins)
 	for _, p := range plugins {
 		list := after[p]
-		prev := before[p]
+		first := map[string]int{} // method and URL → the first route after that has them
 		for i, r := range list {
-			handler, _ := r["handler"].(string)
-			if i >= len(prev) {
-				method, _ := r["method"].(string)
-				path, _ := r["path"].(string)
-				m.Plugin[p+" "+handler] = append(m.Plugin[p+" "+handler], Code{File: rel, What: fmt.Sprintf("%s adds the route %s %s (%s)", what, strings.ToUpper(method), path, handler)})
-				m.LocalRoutes = append(m.LocalRoutes, Route{File: rel, Method: strings.ToUpper(method), Path: pluginURL(p, path, r["config"]), Handler: "plugin::" + p + "." + handler})
+			k := routeKey(p, r)
+			if _, ok := first[k]; !ok {
+				first[k] = i
+			}
+		}
+		had := map[string]bool{}
+		for _, bi := range before[p] {
+			pr := &m.PluginRoutes[bi]
+			old := pr.Object()
+			k := routeKey(p, old)
+			had[k] = true
+			j, ok := first[k]
+			if !ok {
+				m.Plugin[p+" "+pr.Handler] = append(m.Plugin[p+" "+pr.Handler], Code{File: rel, What: fmt.Sprintf("%s removes the route %s %s (%s)", what, pr.Method, pr.Path, pr.Handler)})
 				continue
 			}
-			old := prev[i]
-			if h, _ := old["handler"].(string); h != handler {
-				m.Plugin[p+" "+h] = append(m.Plugin[p+" "+h], Code{File: rel, What: what + " changes the handler of " + h + " to " + handler})
+			r := list[j]
+			handler, _ := r["handler"].(string)
+			if handler != pr.Handler {
+				desc := handler
+				if _, isString := r["handler"].(string); !isString {
+					desc = "a handler given as a function"
+				}
+				m.Plugin[p+" "+pr.Handler] = append(m.Plugin[p+" "+pr.Handler], Code{File: rel, What: fmt.Sprintf("%s changes the handler of %s %s (%s) to %s", what, pr.Method, pr.Path, pr.Handler, desc)})
 				continue
 			}
 			oc, _ := old["config"].(map[string]any)
@@ -775,7 +793,6 @@ func (m *Model) diffPluginRoutes(rel, what string, after map[string][]map[string
 			for _, key := range []string{"policies", "middlewares"} {
 				if added := addedEntries(asList(oc[key]), asList(nc[key])); len(added) > 0 {
 					raw := addedRaw(asList(oc[key]), asList(nc[key]))
-					pr := &m.PluginRoutes[index[p][i]]
 					var cfg RouteConfig
 					if key == "policies" {
 						pr.AddedPolicies = append(pr.AddedPolicies, raw...)
@@ -800,10 +817,69 @@ func (m *Model) diffPluginRoutes(rel, what string, after map[string][]map[string
 				m.Plugin[p+" "+handler] = append(m.Plugin[p+" "+handler], Code{File: rel, What: what + " changes the auth config of " + handler})
 			}
 		}
-		if len(list) < len(prev) {
-			m.PluginAll[p] = append(m.PluginAll[p], Code{File: rel, What: what + " removes routes of the " + p + " plugin"})
+		for i, r := range list {
+			k := routeKey(p, r)
+			if had[k] || first[k] != i || shadowed(p, list[:i], r) {
+				continue
+			}
+			handler, _ := r["handler"].(string)
+			method, _ := r["method"].(string)
+			path, _ := r["path"].(string)
+			m.Plugin[p+" "+handler] = append(m.Plugin[p+" "+handler], Code{File: rel, What: fmt.Sprintf("%s adds the route %s %s (%s)", what, strings.ToUpper(method), path, handler)})
+			m.LocalRoutes = append(m.LocalRoutes, Route{File: rel, Method: strings.ToUpper(method), Path: pluginURL(p, path, r["config"]), Handler: "plugin::" + p + "." + handler})
 		}
 	}
+}
+
+// shadowed says whether a route of earlier, with r's method, takes every request r's path
+// matches: r's path is plain (no parameters) and the earlier route's path matches it, as
+// koa-router matches (named parameters, (.*) for the rest).
+func shadowed(plugin string, earlier []map[string]any, r map[string]any) bool {
+	method, _ := r["method"].(string)
+	path, _ := r["path"].(string)
+	segs := strings.Split(strings.Trim(pluginURL(plugin, path, r["config"]), "/"), "/")
+	for _, s := range segs {
+		if strings.ContainsAny(s, ":*()?") {
+			return false
+		}
+	}
+	for _, e := range earlier {
+		m, _ := e["method"].(string)
+		if !strings.EqualFold(m, method) && !strings.EqualFold(m, "ALL") {
+			continue
+		}
+		ep, _ := e["path"].(string)
+		if patternTakes(strings.Split(strings.Trim(pluginURL(plugin, ep, e["config"]), "/"), "/"), segs) {
+			return true
+		}
+	}
+	return false
+}
+
+// patternTakes matches a koa-router path's segments against a plain path's.
+func patternTakes(pattern, segs []string) bool {
+	for i, p := range pattern {
+		if p == "(.*)" || p == "*" {
+			return true
+		}
+		if i >= len(segs) {
+			return false
+		}
+		if strings.HasPrefix(p, ":") && !strings.ContainsAny(p, "()?") {
+			continue
+		}
+		if !strings.EqualFold(p, segs[i]) {
+			return false
+		}
+	}
+	return len(pattern) == len(segs)
+}
+
+// routeKey is what tells a plugin's routes apart: the method and the URL.
+func routeKey(plugin string, r map[string]any) string {
+	method, _ := r["method"].(string)
+	path, _ := r["path"].(string)
+	return strings.ToUpper(method) + " " + strings.TrimSuffix(pluginURL(plugin, path, r["config"]), "/")
 }
 
 func pluginURL(plugin, path string, config any) string {

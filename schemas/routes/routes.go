@@ -26,6 +26,7 @@ package routes
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -64,6 +65,13 @@ type CoreRouter struct {
 	Except []string
 	// Config is config[action] for the actions that have one.
 	Config map[string]RouteConfig
+	// Pos is each routed action's position in its file's list of routes, which decides
+	// between it and a custom route of the same file that matches the same request (the
+	// first registered wins).
+	Pos map[string]int
+	// listed are the routes of a `{ routes }` file this router was read from, which are
+	// custom routes again when a createCoreRouter file for the type comes after it.
+	listed []Route
 }
 
 // Enabled applies only/except as Strapi does (except first, then only).
@@ -86,6 +94,7 @@ type Route struct {
 	Plugin  string // the local plugin (src/plugins/<name>) whose route it is
 	File    string
 	Order   int    // position of its file among all routers
+	Pos     int    // position in its file's list of routes
 	Prefix  string // the file's router prefix ("" when none)
 	Method  string // upper case
 	Path    string // as declared, e.g. /articles/featured
@@ -191,8 +200,17 @@ func (m *Model) reading() jseval.Options {
 	return opts
 }
 
-// Load evaluates the project's route and controller files.
+// Load evaluates the project's route and controller files. opts.ContentTypes are the content
+// types createCoreRouter lists the core routes of (a file may wrap or spread them); when nil,
+// those of the project's src/api/*/content-types/*/schema.json.
 func Load(ctx context.Context, dir string, opts jseval.Options) (*Model, error) {
+	if opts.ContentTypes == nil {
+		types, err := apiContentTypes(dir)
+		if err != nil {
+			return nil, err
+		}
+		opts.ContentTypes = types
+	}
 	m := &Model{Core: map[string]*CoreRouter{}, Actions: map[string][]string{}, UnreadableControllers: map[string]bool{}, unreadableAPIs: map[string]bool{}, Dir: dir, Eval: opts}
 	apis, err := os.ReadDir(filepath.Join(dir, "src", "api"))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -300,6 +318,16 @@ func (m *Model) addRouter(api, rel string, order int, v any) error {
 				r.Config[action] = routeConfig(c)
 			}
 		}
+		r.Pos = corePositions(m.Eval.ContentTypes[uid], r)
+		if prev := m.Core[uid]; prev != nil && prev.listed != nil {
+			// An earlier file listed core routes of the type: they stay that file's (custom
+			// routes, registered before this router's), this router is the type's.
+			m.Custom = append(m.Custom, prev.listed...)
+			sort.SliceStable(m.Custom, func(i, j int) bool {
+				a, b := m.Custom[i], m.Custom[j]
+				return a.Order < b.Order || a.Order == b.Order && a.Pos < b.Pos
+			})
+		}
 		m.Core[uid] = r
 		return nil
 	}
@@ -308,6 +336,7 @@ func (m *Model) addRouter(api, rel string, order int, v any) error {
 		return fmt.Errorf("a routes file must export a router (createCoreRouter) or { routes: [...] }")
 	}
 	prefix, _ := obj["prefix"].(string)
+	var routes []Route
 	for i, x := range list {
 		rt, _ := x.(map[string]any)
 		method, _ := rt["method"].(string)
@@ -316,11 +345,123 @@ func (m *Model) addRouter(api, rel string, order int, v any) error {
 		if rt == nil || method == "" || path == "" {
 			return fmt.Errorf("routes[%d] needs a method and a path", i)
 		}
-		r := Route{API: api, File: rel, Order: order, Prefix: prefix, Method: strings.ToUpper(method), Path: path,
-			Handler: qualify(api, handler), Config: routeConfig(rt["config"])}
+		routes = append(routes, Route{API: api, File: rel, Order: order, Pos: i, Prefix: prefix, Method: strings.ToUpper(method), Path: path,
+			Handler: qualify(api, handler), Config: routeConfig(rt["config"])})
+	}
+	// The routes that are a content type's core routes (createCoreRouter's, wrapped or
+	// spread into this list, or written out as Strapi makes them) are that type's core
+	// router in this file: its core actions are served as a createCoreRouter file's, with
+	// each route's config. The others are custom routes.
+	own := map[string]*CoreRouter{}
+	for _, r := range routes {
+		if uid, action := m.coreRoute(r); uid != "" && (m.Core[uid] == nil || own[uid] != nil) {
+			cr := own[uid]
+			if cr == nil {
+				cr = &CoreRouter{UID: uid, File: rel, Order: order, Prefix: prefix, Only: []string{}, Config: map[string]RouteConfig{}, Pos: map[string]int{}}
+				own[uid], m.Core[uid] = cr, cr
+			}
+			if !slices.Contains(cr.Only, action) {
+				cr.Only = append(cr.Only, action)
+				cr.Config[action] = r.Config
+				cr.Pos[action] = r.Pos
+				cr.listed = append(cr.listed, r)
+				continue
+			}
+		}
 		m.Custom = append(m.Custom, r)
 	}
 	return nil
+}
+
+// coreRoute says which content type's core route r is (uid and action), "" when none: its
+// handler is uid.action, and its method and path are those Strapi's core router gives that
+// action. A route with a config.prefix of its own is registered beside its router, and so
+// stays a custom route.
+func (m *Model) coreRoute(r Route) (uid, action string) {
+	i := strings.LastIndexByte(r.Handler, '.')
+	if i < 0 || r.Config.Prefix != nil {
+		return "", ""
+	}
+	uid, action = r.Handler[:i], r.Handler[i+1:]
+	ct, ok := m.Eval.ContentTypes[uid]
+	if !ok {
+		return "", ""
+	}
+	for _, c := range coreRoutesOf(ct) {
+		if c.action == action && c.method == r.Method && c.path == r.Path {
+			return uid, action
+		}
+	}
+	return "", ""
+}
+
+type coreRouteDef struct{ action, method, path string }
+
+// coreRoutesOf are Strapi's core routes of a content type, in its core router's order.
+func coreRoutesOf(ct jseval.ContentType) []coreRouteDef {
+	if ct.Kind == "singleType" {
+		p := "/" + ct.SingularName
+		return []coreRouteDef{{"find", "GET", p}, {"update", "PUT", p}, {"delete", "DELETE", p}}
+	}
+	p := "/" + ct.PluralName
+	return []coreRouteDef{{"find", "GET", p}, {"findOne", "GET", p + "/:id"}, {"create", "POST", p},
+		{"update", "PUT", p + "/:id"}, {"delete", "DELETE", p + "/:id"}}
+}
+
+// corePositions are the positions of a createCoreRouter's routes in its list, as Strapi
+// makes it: the core router's order, less except, or the order only names them in (lodash's
+// pick).
+func corePositions(ct jseval.ContentType, r *CoreRouter) map[string]int {
+	var names []string
+	for _, c := range coreRoutesOf(ct) {
+		if r.Except == nil || !slices.Contains(r.Except, c.action) {
+			names = append(names, c.action)
+		}
+	}
+	if r.Only != nil {
+		var picked []string
+		for _, a := range r.Only {
+			if slices.Contains(names, a) && !slices.Contains(picked, a) {
+				picked = append(picked, a)
+			}
+		}
+		names = picked
+	}
+	pos := map[string]int{}
+	for i, a := range names {
+		pos[a] = i
+	}
+	return pos
+}
+
+// apiContentTypes reads the kind and names of the project's content types
+// (src/api/<api>/content-types/<name>/schema.json, uid api::<api>.<name>).
+func apiContentTypes(dir string) (map[string]jseval.ContentType, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "src", "api", "*", "content-types", "*", "schema.json"))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]jseval.ContentType{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var s struct {
+			Kind string `json:"kind"`
+			Info struct {
+				SingularName string `json:"singularName"`
+				PluralName   string `json:"pluralName"`
+			} `json:"info"`
+		}
+		if json.Unmarshal(data, &s) != nil {
+			continue // the schema loader says what is wrong with it
+		}
+		ctDir := filepath.Dir(f)
+		api := filepath.Base(filepath.Dir(filepath.Dir(ctDir)))
+		out["api::"+api+"."+filepath.Base(ctDir)] = jseval.ContentType{Kind: s.Kind, SingularName: s.Info.SingularName, PluralName: s.Info.PluralName}
+	}
+	return out, nil
 }
 
 // qualify is Strapi's route scope: a handler "article.featured" of api "article" is

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/quarrycms/quarry/schemas/jseval"
@@ -75,7 +76,7 @@ export default factories.createCoreController('api::tag.tag', { async delete(ctx
 	want := []Route{
 		{API: "article", File: "src/api/article/routes/01-custom.js", Method: "GET", Path: "/articles/featured",
 			Handler: "api::article.article.featured", Config: RouteConfig{Auth: ptr(false)}},
-		{API: "article", File: "src/api/article/routes/01-custom.js", Method: "POST", Path: "/articles/:id/like",
+		{API: "article", File: "src/api/article/routes/01-custom.js", Pos: 1, Method: "POST", Path: "/articles/:id/like",
 			Handler: "api::article.article.like"},
 	}
 	if !reflect.DeepEqual(m.Custom, want) {
@@ -106,14 +107,18 @@ func TestBadRouteFile(t *testing.T) {
 		"src/api/b/routes/b.js":      `const fs = require('fs'); module.exports = { routes: JSON.parse(fs.readFileSync('x')) };`,
 		"src/api/b/controllers/b.js": `throw new Error('nope');`,
 		"src/api/c/routes/c.js":      `const h = require('some-helper'); module.exports = h.merge({}, require('@strapi/strapi').factories.createCoreRouter('api::c.c'));`,
-		// lodash is the sandbox's own: the router it copies is read.
-		"src/api/d/routes/d.js": `const _ = require('lodash'); module.exports = _.merge({}, require('@strapi/strapi').factories.createCoreRouter('api::d.d', { only: ['find'] }));`,
+		// lodash is the sandbox's own, and copying the router as the file loads reads its
+		// routes before Strapi has the content types: Strapi does not start.
+		"src/api/d/routes/d.js":                 `const _ = require('lodash'); module.exports = _.merge({}, require('@strapi/strapi').factories.createCoreRouter('api::d.d', { only: ['find'] }));`,
+		"src/api/d/content-types/d/schema.json": `{"kind": "collectionType", "info": {"singularName": "d", "pluralName": "ds"}}`,
+		"src/api/e/routes/e.js":                 `const _ = require('lodash'); module.exports = { get routes() { return _.cloneDeep(require('@strapi/strapi').factories.createCoreRouter('api::e.e', { only: ['find'] }).routes); } };`,
+		"src/api/e/content-types/e/schema.json": `{"kind": "collectionType", "info": {"singularName": "e", "pluralName": "es"}}`,
 	})
 	m, err := Load(context.Background(), dir, jseval.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Unreadable) != 4 {
+	if len(m.Unreadable) != 5 || !strings.Contains(m.Unreadable[4], "src/api/d/routes/d.js (createCoreRouter('api::d.d').routes is read while the file loads") {
 		t.Errorf("unreadable: %q", m.Unreadable)
 	}
 	if !m.IsCoreEnabled("api::b.b", "find") {
@@ -124,8 +129,11 @@ func TestBadRouteFile(t *testing.T) {
 	if !m.IsCoreEnabled("api::c.c", "find") {
 		t.Error("api c lost its core routes")
 	}
-	if !m.IsCoreEnabled("api::d.d", "find") || m.IsCoreEnabled("api::d.d", "create") {
-		t.Error("api d's router, copied by lodash, was not read")
+	if !m.IsCoreEnabled("api::d.d", "find") || len(m.CoreCode("api::d.d", "find")) == 0 {
+		t.Error("api d, whose routes file Strapi does not start on, is not refused")
+	}
+	if !m.IsCoreEnabled("api::e.e", "find") || m.IsCoreEnabled("api::e.e", "create") || len(m.CoreCode("api::e.e", "find")) > 0 {
+		t.Error("api e's core routes, copied by lodash when Strapi reads them, were not read")
 	}
 }
 

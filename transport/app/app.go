@@ -19,6 +19,7 @@ import (
 	"github.com/quarrycms/quarry/planner"
 	"github.com/quarrycms/quarry/planner/exec"
 	"github.com/quarrycms/quarry/schemas"
+	"github.com/quarrycms/quarry/schemas/jseval"
 	"github.com/quarrycms/quarry/schemas/projectconfig"
 	"github.com/quarrycms/quarry/schemas/routes"
 	"github.com/quarrycms/quarry/sqlgen"
@@ -171,7 +172,20 @@ func open(ctx context.Context, dir string, getenv func(string) string, log *slog
 	if err != nil {
 		return nil, err
 	}
-	rm, err := routes.Load(ctx, dir, proj.EvalOptions())
+	evalOpts := proj.EvalOptions()
+	// createCoreRouter's routes, which a route file may wrap or spread, are those of the
+	// content types as loaded.
+	evalOpts.ContentTypes = map[string]jseval.ContentType{}
+	for _, m := range s.Models {
+		if m.IsContentType() {
+			kind := "collectionType"
+			if m.Kind == schemas.SingleType {
+				kind = "singleType"
+			}
+			evalOpts.ContentTypes[m.UID] = jseval.ContentType{Kind: kind, SingularName: m.SingularName, PluralName: m.PluralName}
+		}
+	}
+	rm, err := routes.Load(ctx, dir, evalOpts)
 	if err != nil {
 		return nil, err
 	}

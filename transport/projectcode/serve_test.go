@@ -334,3 +334,25 @@ module.exports = () => async (ctx) => {
 		t.Fatalf("hanging route: %d after %v", w.Code, time.Since(start))
 	}
 }
+
+// TestServeCoreRouter: createCoreRouter in the project's code is Strapi's router, its routes
+// the core routes of the uid (only's order, config[action] on each).
+func TestServeCoreRouter(t *testing.T) {
+	rt, route, _ := stampProject(t)
+	mw := `'use strict';
+const { createCoreRouter } = require('@strapi/strapi').factories;
+module.exports = () => async (ctx) => {
+  const r = createCoreRouter('api::article.article', { only: ['findOne', 'find'], config: { find: { auth: false } } });
+  ctx.body = { type: r.type, prefix: r.prefix === undefined ? 'none' : r.prefix, routes: r.routes, same: r.routes === r.routes };
+};
+`
+	if err := os.WriteFile(filepath.Join(rt.Dir, "src", "middlewares", "stamp.js"), []byte(mw), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	rt.Serve(w, httptest.NewRequest(http.MethodGet, "/api/articles", nil), route, &ir.Caller{Kind: ir.TokenCaller, TokenID: 1, TokenType: "full-access"}, nil, nil, "127.0.0.1")
+	want := `{"type":"content-api","prefix":"none","routes":[{"method":"GET","path":"/articles/:id","handler":"api::article.article.findOne","config":{}},{"method":"GET","path":"/articles","handler":"api::article.article.find","config":{"auth":false}}],"same":true}`
+	if w.Code != http.StatusOK || w.Body.String() != want {
+		t.Fatalf("%d %s\nwant %s", w.Code, w.Body.String(), want)
+	}
+}

@@ -1159,7 +1159,40 @@
       return user;
     };
   }
-  function createCoreRouter(uid, cfg) { return { __quarry: 'coreRouter', uid: uid, config: cfg || {} }; }
+  // Strapi's router: its routes (a getter, made once) are the core routes of the uid, with
+  // config[action] assigned on each, except then only applied as lodash's omit and pick do.
+  function createCoreRouter(uid, cfg) {
+    var c = cfg === undefined || cfg === null ? {} : cfg;
+    var routes;
+    return {
+      type: c.type === undefined ? 'content-api' : c.type,
+      prefix: c.prefix,
+      get routes() {
+        if (routes) return routes;
+        var ct = contentTypes[uid];
+        if (!ct) throw new TypeError("Cannot read properties of undefined (reading 'kind')");
+        var single = ct.kind === 'singleType';
+        var name = '/' + (single ? ct.info.singularName : ct.info.pluralName);
+        var defs = single ? [['find', 'GET', ''], ['update', 'PUT', ''], ['delete', 'DELETE', '']]
+          : [['find', 'GET', ''], ['findOne', 'GET', '/:id'], ['create', 'POST', ''], ['update', 'PUT', '/:id'], ['delete', 'DELETE', '/:id']];
+        var config = c.config || {};
+        var all = {};
+        defs.forEach(function (d) {
+          all[d[0]] = { method: d[1], path: name + d[2], handler: uid + '.' + d[0], config: Object.assign({}, config[d[0]] || {}) };
+        });
+        var keys = Object.keys(all);
+        if (c.except) {
+          var except = [].concat(c.except).map(String);
+          keys = keys.filter(function (k) { return except.indexOf(k) < 0; });
+        }
+        if (c.only) {
+          keys = [].concat(c.only).map(String).filter(function (k, i, list) { return keys.indexOf(k) >= 0 && list.indexOf(k) === i; });
+        }
+        routes = keys.map(function (k) { return all[k]; });
+        return routes;
+      }
+    };
+  }
 
   // ---- Koa's context ----
   // ctxProto holds what every request's ctx shares (Koa's delegated methods and Strapi's
