@@ -195,7 +195,7 @@ func TestJSProjectConfig(t *testing.T) {
 				t.Errorf("a body over jsonLimit: %d %s", st, b)
 			}
 			log := s.log.String()
-			for _, want := range []string{`plugins=sitemap`, `routes="GET /api/articles/featured"`} {
+			for _, want := range []string{`plugins=sitemap`, `routes="GET /api/articles/featured, * /api/sitemap/*"`} {
 				if !strings.Contains(log, want) {
 					t.Errorf("start-up log lacks %s:\n%s", want, log)
 				}
