@@ -575,6 +575,10 @@ func (s *Schema) linkRelations(models []*Model) error {
 			switch {
 			case !ok:
 				return fail(fmt.Sprintf("inversedBy attribute %s not found target %s", a.InversedBy, t.UID)) // Strapi's words
+			case inv.Type == Media:
+				// Strapi's metadata takes media for a (morph) relation and boots; the media
+				// attribute still reads its files, and this owner is one-sided.
+				continue
 			case inv.Type != Relation:
 				return fail(fmt.Sprintf("inversedBy attribute %s targets non relational attribute in %s", a.InversedBy, t.UID))
 			case inv.System:
@@ -600,9 +604,10 @@ func (s *Schema) linkRelations(models []*Model) error {
 				return &Error{File: m.File, Attribute: a.Name, Problem: fmt.Sprintf("relation %s does not match %s on %s.%s", a.Relation, b.Relation, b.Owner.UID, b.Name)}
 			}
 			a.Link = v.join
-			if a.MappedBy == "" && v.by != a {
-				// An owner a later owner names: Strapi still makes its table (DDL), but the
-				// attribute reads and writes the other's.
+			if a.MappedBy == "" && v.join != own[a] {
+				// An owner a later owner names (or that names itself): Strapi still makes its
+				// table (DDL), but the attribute reads and writes the other's (or its own,
+				// the other way round).
 				a.Shadowed = own[a]
 			}
 		}

@@ -95,9 +95,10 @@ type Attribute struct {
 	Unlinked bool
 	// Shadowed is set on an owner (inversedBy, or no mappedBy) that an owner built after it
 	// names with inversedBy (both sides of a pair saying inversedBy; two owners naming one
-	// attribute): Strapi makes this owner's link table (Shadowed), then points the attribute
-	// at the later owner's table, so it reads and writes that table as a mapped side would
-	// (Link). Shadowed is filled only through a side this owner names, if that side reads it.
+	// attribute), or that names itself: Strapi makes this owner's link table (Shadowed), then
+	// points the attribute at the later owner's table (or its own, the other way round), so
+	// it reads and writes that table as a mapped side would (Link). Shadowed is filled only
+	// through a side this owner names, if that side reads it.
 	Shadowed *Join
 
 	// Components and dynamic zones.
