@@ -615,19 +615,28 @@ func (s *Schema) linkRelations(models []*Model) error {
 	return nil
 }
 
-// buildOrder places a model in the order Strapi's database metadata builds relations: the
-// plugins' content types first, then the project's in the order Node lists their folders
-// (byte order of the api, then of the content type), components last; a model's attributes
-// are built in their schema's order.
+// buildOrder places a model in the order Strapi's database metadata builds relations, its
+// content-type registry's (Strapi 4.26.2 lists it so on every start): the admin panel's
+// types, the plugins' (upload, users-permissions, i18n, then the project's local plugins by
+// uid), the project's in the order Node lists their folders (byte order of the api, then of
+// the content type), components last; a model's attributes are built in their schema's order.
 func buildOrder(m *Model) (int, []string) {
 	switch {
 	case m.Kind == Component:
-		return 2, strings.SplitN(m.UID, ".", 2)
+		return 3, strings.SplitN(m.UID, ".", 2)
 	case strings.HasPrefix(m.UID, "api::"):
-		return 1, strings.SplitN(strings.TrimPrefix(m.UID, "api::"), ".", 2)
+		return 2, strings.SplitN(strings.TrimPrefix(m.UID, "api::"), ".", 2)
 	}
-	return 0, []string{m.UID}
+	if i := slices.Index(registryOrder, m.UID); i >= 0 {
+		return 0, []string{fmt.Sprintf("%04d", i)}
+	}
+	return 1, []string{m.UID}
 }
+
+// registryOrder is the start of Strapi 4.26.2's content-type registry: the admin panel's and
+// the built-in plugins' types Quarry knows, in the order Strapi registers them.
+var registryOrder = []string{"admin::permission", AdminUserUID, "admin::role", FileUID, FolderUID,
+	PermissionUID, RoleUID, UserUID, LocaleUID}
 
 func compatible(owner, inverse RelationKind) bool {
 	switch owner {
