@@ -1,7 +1,10 @@
 package e2e
 
 import (
+	"bytes"
 	"flag"
+	"os"
+	"os/exec"
 	"testing"
 )
 
@@ -46,6 +49,12 @@ var inversesSteps = []ownCodeStep{
 	{Name: "the second broker given the first landlord, from its side", Method: "PUT", Path: "/api/brokers/2?populate[landlords][fields][0]=title", Body: `{"data":{"landlords":[1]}}`},
 	{Name: "that landlord's broker", Path: "/api/landlords/1?populate[broker][fields][0]=name&fields[0]=name"},
 	{Name: "the brokers then", Path: "/api/brokers?populate[landlords][fields][0]=title&sort=id&fields[0]=name", As: "public"},
+	{Name: "a lease that does not exist, from the broker's side", Method: "PUT", Path: "/api/brokers/1", Body: `{"data":{"landlords":[4]}}`},
+	{Name: "a fourth lease", Method: "POST", Path: "/api/leases", Body: `{"data":{"title":"Flat 4"}}`},
+	{Name: "now a lease whose id no landlord has: the landlords' foreign key refuses it", Method: "PUT", Path: "/api/brokers/1", Body: `{"data":{"landlords":[4]}}`},
+	{Name: "nothing written", Path: "/api/brokers/1?populate[landlords][fields][0]=title&fields[0]=name", As: "public"},
+	{Name: "the first broker given the third landlord in GraphQL", Method: "POST", Path: "/graphql",
+		Body: `{"query":"mutation { updateBroker(id: 1, data: { landlords: [3] }) { data { id attributes { landlords { data { id attributes { title } } } } } } }"}`},
 	{Name: "brokers in GraphQL", Method: "POST", Path: "/graphql",
 		Body: `{"query":"{ brokers(sort: \"id\") { data { id attributes { name landlords { data { id attributes { title } } } } } } landlords(sort: \"id\") { data { id attributes { name broker { data { id } } } } } }"}`},
 
@@ -73,4 +82,52 @@ var inversesSteps = []ownCodeStep{
 // relations, and its helpers folder (a require cycle) made the custom controller unreadable.
 func TestInverses(t *testing.T) {
 	replayProject(t, "inverses", inversesSteps, *updateInverses, "-update-inverses")
+}
+
+// TestInversesLinkTables: the link tables Quarry makes on PostgreSQL for the inverses project
+// (an owner's table read by an attribute that does not map it back, two owners naming one
+// attribute) are the ones Strapi 4.26.2 made, column for column, index for index
+// (testdata/inverses_links_schema.sql: pg_dump of its *_links tables, recorded with
+// -update-inverses from QUARRY_ORACLE_DATABASE_URL).
+func TestInversesLinkTables(t *testing.T) {
+	const golden = "testdata/inverses_links_schema.sql"
+	if *updateInverses {
+		u := os.Getenv("QUARRY_ORACLE_DATABASE_URL")
+		if u == "" {
+			t.Fatal("-update-inverses needs QUARRY_ORACLE_DATABASE_URL (the Strapi's PostgreSQL database)")
+		}
+		if err := os.WriteFile(golden, []byte(pgDumpLinks(t, u)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	admin := os.Getenv("QUARRY_TEST_POSTGRES_URL")
+	if admin == "" {
+		t.Skip("QUARRY_TEST_POSTGRES_URL not set")
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := freshPostgres(t, admin)
+	app := copyProject(t, "testdata/projects/inverses")
+	start(t, backend{Name: "postgres", Env: func(*testing.T) []string { return []string{"DATABASE_CLIENT=postgres", "DATABASE_URL=" + db} }}, app)
+	if got := pgDumpLinks(t, db); got != string(want) {
+		t.Errorf("link tables differ from Strapi's:\n%s", lineDiff(string(want), got))
+	}
+}
+
+// pgDumpLinks is the normalized schema-only dump of the *_links tables of the database at url.
+func pgDumpLinks(t *testing.T, url string) string {
+	t.Helper()
+	bin, err := exec.LookPath("pg_dump")
+	if err != nil {
+		t.Skip("pg_dump not installed")
+	}
+	var out, errb bytes.Buffer
+	cmd := exec.Command(bin, "--schema-only", "--no-owner", "--no-privileges", "-t", "*_links", pgDumpURL(url))
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("pg_dump: %v\n%s", err, errb.String())
+	}
+	return normalizeDump(out.String())
 }

@@ -531,15 +531,15 @@ func linkMedia(m *Model) {
 }
 
 // linkRelations gives every relation attribute of models the link table it reads and writes,
-// as Strapi's database metadata does. Strapi builds the relations model by model (builtBefore)
+// as Strapi's database metadata does. Strapi builds the relations model by model (buildOrder)
 // and attribute by attribute; each owner (inversedBy, or no mappedBy) makes its link table
 // and takes it as its joinTable, and when it says inversedBy it then sets the named attribute
 // of its target (which must exist and be a relation: Strapi checks nothing else) to the
-// inverse view of that table, whatever the named attribute's own mappedBy says. The last
-// assignment to an attribute wins: an attribute reads the table of the last owner built that
-// names it, unless it is itself an owner built after all of those. An owner whose table ends
-// up read by no one but a side that names it is Shadowed by the table it reads; a mappedBy
-// attribute that no owner names is Unlinked.
+// inverse view of that table, whatever the named attribute's own mappedBy or target says. The
+// last assignment to an attribute wins: an attribute reads the table of the last owner built
+// that names it, unless it is itself an owner built after all of those. An owner that ends up
+// reading another table keeps its own as Shadowed (made, and filled only through the side it
+// names); a mappedBy attribute that no owner names is Unlinked.
 func (s *Schema) linkRelations(models []*Model) error {
 	order := slices.Clone(models)
 	slices.SortStableFunc(order, func(x, y *Model) int {
