@@ -20,8 +20,9 @@ var updateInverses = flag.Bool("update-inverses", false, "record testdata/invers
 //     leases (mappedBy "broker", a lease's broker naming nothing back): a broker's landlords
 //     are read through the landlords' link table as lease ids.
 //
-// And a helpers folder whose modules require its index back (Node's partial exports), used by
-// a custom controller.
+// And a landlord's partners, a manyToMany naming itself with inversedBy (Strapi reads its
+// table the other way round), and a helpers folder whose modules require its index back
+// (Node's partial exports), used by a custom controller.
 var inversesSteps = []ownCodeStep{
 	{Name: "helpers from modules requiring their index back", Path: "/api/comments-digest?who=ann", As: "public"},
 
@@ -75,6 +76,14 @@ var inversesSteps = []ownCodeStep{
 	{Name: "a user deleted", Method: "DELETE", Path: "/api/users/2"},
 	{Name: "the comments once it is gone", Path: "/api/comments?populate[writer][fields][0]=username&populate[signedBy][fields][0]=username&sort=id"},
 	{Name: "public comments, users left out", Path: "/api/comments?populate=*&sort=id", As: "public"},
+
+	{Name: "a landlord's partners, a relation naming itself", Method: "PUT", Path: "/api/landlords/1?populate[partners][fields][0]=name&fields[0]=name", Body: `{"data":{"partners":[3]}}`},
+	{Name: "the other connects back", Method: "PUT", Path: "/api/landlords/3?populate[partners][fields][0]=name&fields[0]=name", Body: `{"data":{"partners":{"connect":[1]}}}`},
+	{Name: "a new landlord partnering both", Method: "POST", Path: "/api/landlords?populate[partners][fields][0]=name&fields[0]=name", Body: `{"data":{"name":"Dee","partners":[3,1]}}`},
+	{Name: "landlords with their partners", Path: "/api/landlords?populate[partners][fields][0]=name&fields[0]=name&sort=id", As: "public"},
+	{Name: "landlords by a partner's name", Path: "/api/landlords?filters[partners][name][$eq]=Cy&fields[0]=name&sort=id", As: "public"},
+	{Name: "partners in GraphQL", Method: "POST", Path: "/graphql",
+		Body: `{"query":"{ landlords(sort: \"id\") { data { id attributes { name partners { data { id } } } } } }"}`},
 }
 
 // TestInverses serves testdata/projects/inverses on Quarry alone, on every database, against

@@ -101,6 +101,24 @@ CREATE SEQUENCE public.landlords_broker_links_id_seq
 
 ALTER SEQUENCE public.landlords_broker_links_id_seq OWNED BY public.landlords_broker_links.id;
 
+CREATE TABLE public.landlords_partners_links (
+    id integer NOT NULL,
+    landlord_id integer,
+    inv_landlord_id integer,
+    landlord_order double precision,
+    inv_landlord_order double precision
+);
+
+CREATE SEQUENCE public.landlords_partners_links_id_seq
+    AS integer
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE public.landlords_partners_links_id_seq OWNED BY public.landlords_partners_links.id;
+
 CREATE TABLE public.leases_broker_links (
     id integer NOT NULL,
     lease_id integer,
@@ -231,6 +249,8 @@ ALTER TABLE ONLY public.files_folder_links ALTER COLUMN id SET DEFAULT nextval('
 
 ALTER TABLE ONLY public.landlords_broker_links ALTER COLUMN id SET DEFAULT nextval('public.landlords_broker_links_id_seq'::regclass);
 
+ALTER TABLE ONLY public.landlords_partners_links ALTER COLUMN id SET DEFAULT nextval('public.landlords_partners_links_id_seq'::regclass);
+
 ALTER TABLE ONLY public.leases_broker_links ALTER COLUMN id SET DEFAULT nextval('public.leases_broker_links_id_seq'::regclass);
 
 ALTER TABLE ONLY public.strapi_api_token_permissions_token_links ALTER COLUMN id SET DEFAULT nextval('public.strapi_api_token_permissions_token_links_id_seq'::regclass);
@@ -280,6 +300,12 @@ ALTER TABLE ONLY public.landlords_broker_links
 
 ALTER TABLE ONLY public.landlords_broker_links
     ADD CONSTRAINT landlords_broker_links_unique UNIQUE (landlord_id, broker_id);
+
+ALTER TABLE ONLY public.landlords_partners_links
+    ADD CONSTRAINT landlords_partners_links_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.landlords_partners_links
+    ADD CONSTRAINT landlords_partners_links_unique UNIQUE (landlord_id, inv_landlord_id);
 
 ALTER TABLE ONLY public.leases_broker_links
     ADD CONSTRAINT leases_broker_links_pkey PRIMARY KEY (id);
@@ -361,6 +387,14 @@ CREATE INDEX landlords_broker_links_inv_fk ON public.landlords_broker_links USIN
 
 CREATE INDEX landlords_broker_links_order_inv_fk ON public.landlords_broker_links USING btree (landlord_order);
 
+CREATE INDEX landlords_partners_links_fk ON public.landlords_partners_links USING btree (landlord_id);
+
+CREATE INDEX landlords_partners_links_inv_fk ON public.landlords_partners_links USING btree (inv_landlord_id);
+
+CREATE INDEX landlords_partners_links_order_fk ON public.landlords_partners_links USING btree (landlord_order);
+
+CREATE INDEX landlords_partners_links_order_inv_fk ON public.landlords_partners_links USING btree (inv_landlord_order);
+
 CREATE INDEX leases_broker_links_fk ON public.leases_broker_links USING btree (lease_id);
 
 CREATE INDEX leases_broker_links_inv_fk ON public.leases_broker_links USING btree (broker_id);
@@ -436,6 +470,12 @@ ALTER TABLE ONLY public.landlords_broker_links
 
 ALTER TABLE ONLY public.landlords_broker_links
     ADD CONSTRAINT landlords_broker_links_inv_fk FOREIGN KEY (broker_id) REFERENCES public.brokers(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.landlords_partners_links
+    ADD CONSTRAINT landlords_partners_links_fk FOREIGN KEY (landlord_id) REFERENCES public.landlords(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.landlords_partners_links
+    ADD CONSTRAINT landlords_partners_links_inv_fk FOREIGN KEY (inv_landlord_id) REFERENCES public.landlords(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.leases_broker_links
     ADD CONSTRAINT leases_broker_links_fk FOREIGN KEY (lease_id) REFERENCES public.leases(id) ON DELETE CASCADE;
