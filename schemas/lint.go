@@ -53,6 +53,33 @@ func Lint(s *Schema) []string {
 		}
 		out = append(out, lintFile(f, data)...)
 	}
+	return append(out, lintInverses(s)...)
+}
+
+// lintInverses names the owners whose inversedBy names an attribute that does not map them
+// back: Strapi boots with them (and Quarry serves them as it does), but the named attribute
+// then reads this owner's link table, whatever its own mappedBy or target says, which is
+// seldom what the schema's author meant.
+func lintInverses(s *Schema) []string {
+	var out []string
+	for _, m := range s.Models {
+		for _, a := range m.Attributes {
+			if a.Type != Relation || a.MappedBy != "" || a.InversedBy == "" || a.Target == nil {
+				continue
+			}
+			inv, ok := a.Target.Attr(a.InversedBy)
+			if !ok || inv.Type != Relation || inv.Target == m && (inv.MappedBy == a.Name || inv.MappedBy == "" && inv.InversedBy == a.Name) {
+				continue
+			}
+			how := "reads this attribute's link table"
+			if inv.Link != a.Link && (inv.Link == nil || inv.Link.Table != a.Link.Table) {
+				how = "reads the table of another owner naming it"
+			}
+			out = append(out, fmt.Sprintf("%s: attribute %q: inversedBy %q names %s.%s, which does not map it back (mappedBy %q, target %s): Strapi boots and %s.%s %s",
+				m.File, a.Name, a.InversedBy, a.Target.UID, inv.Name, inv.MappedBy, inv.TargetUID, a.Target.UID, inv.Name, how))
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

@@ -83,3 +83,33 @@ func TestLintRealProjectsQuiet(t *testing.T) {
 		}
 	}
 }
+
+// TestLintInverses: an owner whose inversedBy names an attribute that does not map it back
+// (two owners naming a user's comments; a landlord's broker naming a broker's landlords, which
+// target leases) is named, with what Strapi then reads; pairs that map each other back (and
+// both-inversedBy pairs) are not.
+func TestLintInverses(t *testing.T) {
+	s, err := Load("../e2e/testdata/projects/inverses")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := lintInverses(s)
+	if len(got) != 2 {
+		t.Fatalf("want two warnings, got %q", got)
+	}
+	for i, want := range []string{
+		`comment/schema.json: attribute "signedBy": inversedBy "comments" names plugin::users-permissions.user.comments, which does not map it back (mappedBy "writer", target api::comment.comment): Strapi boots and plugin::users-permissions.user.comments reads this attribute's link table`,
+		`landlord/schema.json: attribute "broker": inversedBy "landlords" names api::broker.broker.landlords, which does not map it back (mappedBy "broker", target api::lease.lease): Strapi boots and api::broker.broker.landlords reads this attribute's link table`,
+	} {
+		if !strings.HasSuffix(got[i], want) {
+			t.Errorf("warning %d:\n got %s\nwant …%s", i, got[i], want)
+		}
+	}
+	s, err = Load("../e2e/testdata/projects/starter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lintInverses(s); len(got) != 0 {
+		t.Errorf("starter: %q", got)
+	}
+}

@@ -410,10 +410,13 @@ func build(todo []*pending) (*Schema, error) {
 	if err := s.linkFileFolder(); err != nil {
 		return nil, err
 	}
+	models := []*Model{s.Files}
 	for _, p := range todo {
-		if err := s.linkRelations(p.model); err != nil {
-			return nil, err
-		}
+		linkMedia(p.model)
+		models = append(models, p.model)
+	}
+	if err := s.linkRelations(models); err != nil {
+		return nil, err
 	}
 	if err := s.checkComponentCycles(); err != nil {
 		return nil, err
@@ -557,95 +560,123 @@ func (s *Schema) buildAttrs(p *pending) error {
 // singular is the snake_case name used in link-table column names.
 func (m *Model) singular() string { return SnakeCase(m.SingularName) }
 
-func (s *Schema) linkRelations(m *Model) error {
+// linkMedia gives m's media attributes their morph link.
+func linkMedia(m *Model) {
 	for _, a := range m.Attributes {
-		switch a.Type {
-		case Media:
+		if a.Type == Media {
 			a.Link = &Join{Table: "files_related_morphs", SourceCol: "related_id", TargetCol: "file_id",
 				OrderCol: "order", Morph: true, MorphType: m.UID, MorphField: a.Name}
-		case Relation:
-			if a.System {
-				continue // localizations: joined at build time
+		}
+	}
+}
+
+// linkRelations gives every relation attribute of models the link table it reads and writes,
+// as Strapi's database metadata does. Strapi builds the relations model by model (buildOrder)
+// and attribute by attribute; each owner (inversedBy, or no mappedBy) makes its link table
+// and takes it as its joinTable, and when it says inversedBy it then sets the named attribute
+// of its target (which must exist and be a relation: Strapi checks nothing else) to the
+// inverse view of that table, whatever the named attribute's own mappedBy or target says. The
+// last assignment to an attribute wins: an attribute reads the table of the last owner built
+// that names it, unless it is itself an owner built after all of those. An owner that ends up
+// reading another table keeps its own as Shadowed (made, and filled only through the side it
+// names); a mappedBy attribute that no owner names is Unlinked.
+func (s *Schema) linkRelations(models []*Model) error {
+	order := slices.Clone(models)
+	slices.SortStableFunc(order, func(x, y *Model) int {
+		rx, kx := buildOrder(x)
+		ry, ky := buildOrder(y)
+		if rx != ry {
+			return rx - ry
+		}
+		return slices.Compare(kx, ky)
+	})
+	type view struct {
+		join *Join
+		by   *Attribute // the owner whose table it is
+	}
+	views := map[*Attribute]view{}
+	own := map[*Attribute]*Join{}
+	for _, m := range order {
+		for _, a := range m.Attributes {
+			if a.Type != Relation || a.System || a.MappedBy != "" {
+				continue
 			}
-			if err := s.linkRelation(m, a); err != nil {
-				return err
+			fail := func(problem string) error { return &Error{File: m.File, Attribute: a.Name, Problem: problem} }
+			if a.InversedBy != "" && a.Relation == OneToMany {
+				return fail("one side of a oneToMany cannot be the owner side in a bidirectional relation") // Strapi refuses to start
+			}
+			j := ownerJoin(m, a)
+			own[a], views[a] = j, view{j, a}
+			if a.InversedBy == "" {
+				continue
+			}
+			t := a.Target
+			inv, ok := t.Attr(a.InversedBy)
+			switch {
+			case !ok:
+				return fail(fmt.Sprintf("inversedBy attribute %s not found target %s", a.InversedBy, t.UID)) // Strapi's words
+			case inv.Type == Media:
+				// Strapi's metadata takes media for a (morph) relation and boots; the media
+				// attribute still reads its files, and this owner is one-sided.
+				continue
+			case inv.Type != Relation:
+				return fail(fmt.Sprintf("inversedBy attribute %s targets non relational attribute in %s", a.InversedBy, t.UID))
+			case inv.System:
+				return fail(fmt.Sprintf("inversedBy names %s.%s, which Strapi adds itself", t.UID, a.InversedBy))
+			}
+			views[inv] = view{&Join{Table: j.Table, SourceCol: j.TargetCol, TargetCol: j.SourceCol,
+				OrderCol: j.InvOrderCol, InvOrderCol: j.OrderCol}, a}
+		}
+	}
+	for _, m := range models {
+		for _, a := range m.Attributes {
+			if a.Type != Relation || a.System {
+				continue
+			}
+			v, ok := views[a]
+			if !ok {
+				// A mappedBy side no owner names: Strapi boots with it but gives it no link
+				// table, and the relation holds nothing (REST leaves it out, GraphQL lists it).
+				a.Unlinked = true
+				continue
+			}
+			if b := v.by; b != a && !compatible(b.Relation, a.Relation) && (a.MappedBy != "" || a.Relation != b.Relation) {
+				return &Error{File: m.File, Attribute: a.Name, Problem: fmt.Sprintf("relation %s does not match %s on %s.%s", a.Relation, b.Relation, b.Owner.UID, b.Name)}
+			}
+			a.Link = v.join
+			if a.MappedBy == "" && v.join != own[a] {
+				// An owner a later owner names (or that names itself): Strapi still makes its
+				// table (DDL), but the attribute reads and writes the other's (or its own,
+				// the other way round).
+				a.Shadowed = own[a]
 			}
 		}
 	}
 	return nil
 }
 
-func (s *Schema) linkRelation(m *Model, a *Attribute) error {
-	fail := func(problem string) error { return &Error{File: m.File, Attribute: a.Name, Problem: problem} }
-	t := a.Target
-	if a.MappedBy != "" {
-		inv, ok := t.Attr(a.MappedBy)
-		if !ok || inv.Type != Relation || inv.Target != m || inv.InversedBy != a.Name {
-			// Strapi gives the mapped side its link table from an owner that names it with
-			// inversedBy; without one (the owner is missing or one-sided) it boots and the
-			// relation holds nothing: REST leaves it out, GraphQL lists it.
-			a.Unlinked = true
-			return nil
-		}
-		if !compatible(inv.Relation, a.Relation) {
-			return fail(fmt.Sprintf("relation %s does not match %s on %s.%s", a.Relation, inv.Relation, t.UID, a.MappedBy))
-		}
-		own := ownerJoin(t, inv)
-		a.Link = &Join{Table: own.Table, SourceCol: own.TargetCol, TargetCol: own.SourceCol,
-			OrderCol: own.InvOrderCol, InvOrderCol: own.OrderCol}
-		return nil
-	}
-	if a.InversedBy != "" {
-		if a.Relation == OneToMany {
-			return fail("one side of a oneToMany cannot be the owner side in a bidirectional relation") // Strapi refuses to start
-		}
-		inv, ok := t.Attr(a.InversedBy)
-		mutual := ok && inv != a && inv.Type == Relation && inv.Target == m && inv.InversedBy == a.Name && inv.MappedBy == ""
-		if !mutual && (!ok || inv.Type != Relation || inv.Target != m || inv.MappedBy != a.Name) {
-			return fail(fmt.Sprintf("inversedBy %q needs %s.%s with mappedBy %q", a.InversedBy, t.UID, a.InversedBy, a.Name))
-		}
-		if mutual && a.Relation != inv.Relation {
-			return fail(fmt.Sprintf("relation %s does not match %s on %s.%s", a.Relation, inv.Relation, t.UID, a.InversedBy))
-		}
-		if mutual && builtBefore(m, a, t, inv) {
-			// Both sides own (Strapi's templates ship such a pair): each gets its table, then
-			// the side built later points this one at its own, as at a mapped side.
-			own := ownerJoin(t, inv)
-			a.Shadowed = ownerJoin(m, a)
-			a.Link = &Join{Table: own.Table, SourceCol: own.TargetCol, TargetCol: own.SourceCol,
-				OrderCol: own.InvOrderCol, InvOrderCol: own.OrderCol}
-			return nil
-		}
-	}
-	a.Link = ownerJoin(m, a)
-	return nil
-}
-
-// builtBefore says whether Strapi's database metadata builds the relations of attribute a of
-// m before those of b of o: the plugins' content types first, then the project's in the order
-// Node lists their folders (byte order of the api, then of the content type), components
-// last, and a model's attributes in their schema's order.
-func builtBefore(m *Model, a *Attribute, o *Model, b *Attribute) bool {
-	if m == o {
-		return slices.Index(m.Attributes, a) < slices.Index(m.Attributes, b)
-	}
-	rm, km := buildOrder(m)
-	ro, ko := buildOrder(o)
-	if rm != ro {
-		return rm < ro
-	}
-	return slices.Compare(km, ko) < 0
-}
-
+// buildOrder places a model in the order Strapi's database metadata builds relations, its
+// content-type registry's (Strapi 4.26.2 lists it so on every start): the admin panel's
+// types, the plugins' (upload, users-permissions, i18n, then the project's local plugins by
+// uid), the project's in the order Node lists their folders (byte order of the api, then of
+// the content type), components last; a model's attributes are built in their schema's order.
 func buildOrder(m *Model) (int, []string) {
 	switch {
 	case m.Kind == Component:
-		return 2, strings.SplitN(m.UID, ".", 2)
+		return 3, strings.SplitN(m.UID, ".", 2)
 	case strings.HasPrefix(m.UID, "api::"):
-		return 1, strings.SplitN(strings.TrimPrefix(m.UID, "api::"), ".", 2)
+		return 2, strings.SplitN(strings.TrimPrefix(m.UID, "api::"), ".", 2)
 	}
-	return 0, []string{m.UID}
+	if i := slices.Index(registryOrder, m.UID); i >= 0 {
+		return 0, []string{fmt.Sprintf("%04d", i)}
+	}
+	return 1, []string{m.UID}
 }
+
+// registryOrder is the start of Strapi 4.26.2's content-type registry: the admin panel's and
+// the built-in plugins' types Quarry knows, in the order Strapi registers them.
+var registryOrder = []string{"admin::permission", AdminUserUID, "admin::role", FileUID, FolderUID,
+	PermissionUID, RoleUID, UserUID, LocaleUID}
 
 func compatible(owner, inverse RelationKind) bool {
 	switch owner {

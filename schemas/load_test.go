@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -108,6 +109,144 @@ func TestLoadBothSidesInversedBy(t *testing.T) {
 		if a.OwnsLink() != (c.shadowed == "") {
 			t.Errorf("%s.%s: OwnsLink %v", c.uid, c.attr, a.OwnsLink())
 		}
+	}
+}
+
+// strapiLinks is testdata/linkmatrix/strapi_links.json: the link table of each relation
+// attribute (null: none) and the columns of each link table, as Strapi 4.26.2's database
+// metadata builds them for the folder (recorded by its record.js).
+type strapiLinks struct {
+	Attributes map[string]*struct {
+		Table, Source, Target, Order, InvOrder string
+	}
+	Tables map[string][]string
+}
+
+func readStrapiLinks(t *testing.T) strapiLinks {
+	t.Helper()
+	data, err := os.ReadFile("testdata/linkmatrix/strapi_links.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strapiLinks
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
+// TestLoadLinkMatrix: every relation of testdata/linkmatrix reads the link table Strapi's
+// metadata gives it: inversedBy naming a mappedBy side that maps another attribute, or
+// another type's attribute, or an owner (built before: shadowed; after: its own table), two
+// owners naming one attribute, an attribute naming itself, a component naming a type's.
+func TestLoadLinkMatrix(t *testing.T) {
+	want := readStrapiLinks(t)
+	s, err := Load("testdata/linkmatrix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, m := range s.Models {
+		for _, a := range m.Attributes {
+			if a.Type != Relation || a.System || !strings.HasPrefix(m.UID, "api::") && m.Kind != Component {
+				continue
+			}
+			key := m.UID + "." + a.Name
+			w, ok := want.Attributes[key]
+			if !ok {
+				t.Errorf("%s: not in Strapi's metadata", key)
+				continue
+			}
+			seen++
+			if w == nil {
+				if !a.Unlinked || a.Link != nil {
+					t.Errorf("%s: link %+v, want none (Unlinked)", key, a.Link)
+				}
+				continue
+			}
+			j := a.Link
+			if j == nil {
+				t.Errorf("%s: no link, want %+v", key, *w)
+				continue
+			}
+			if j.Table != w.Table || j.SourceCol != w.Source || j.TargetCol != w.Target || j.OrderCol != w.Order || j.InvOrderCol != w.InvOrder {
+				t.Errorf("%s: link %+v, want %+v", key, *j, *w)
+			}
+			if own := a.OwnJoin(); own != nil {
+				if cols, ok := want.Tables[own.Table]; !ok || cols[1] != own.SourceCol || cols[2] != own.TargetCol {
+					t.Errorf("%s: owns %s (%s, %s), Strapi's tables: %v", key, own.Table, own.SourceCol, own.TargetCol, cols)
+				}
+			}
+		}
+	}
+	if seen != len(want.Attributes) {
+		t.Errorf("%d relations compared, Strapi has %d", seen, len(want.Attributes))
+	}
+}
+
+// TestLoadInverseErrors: Strapi refuses to start when an inversedBy names no attribute of its
+// target, or one that is not a relation, and for a oneToMany owner saying inversedBy; Quarry
+// refuses with Strapi's words, on the owner's file and attribute (Strapi 4.26.2 printed the
+// first two). An inversedBy naming a media attribute boots (Strapi's metadata takes media for a
+// relation): the owner keeps its own table and the media its files.
+func TestLoadInverseErrors(t *testing.T) {
+	for _, c := range []struct {
+		name, owner, other, problem string
+	}{
+		{"missing", `{"type":"relation","relation":"manyToOne","target":"api::other.other","inversedBy":"nothing"}`, `{"name":{"type":"string"}}`,
+			"inversedBy attribute nothing not found target api::other.other"},
+		{"not a relation", `{"type":"relation","relation":"manyToMany","target":"api::other.other","inversedBy":"name"}`, `{"name":{"type":"string"}}`,
+			"inversedBy attribute name targets non relational attribute in api::other.other"},
+		{"oneToMany owner", `{"type":"relation","relation":"oneToMany","target":"api::other.other","inversedBy":"back"}`,
+			`{"back":{"type":"relation","relation":"manyToOne","target":"api::one.one","mappedBy":"link"}}`,
+			"one side of a oneToMany cannot be the owner side in a bidirectional relation"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write := func(api, attrs string) {
+				p := dir + "/src/api/" + api + "/content-types/" + api
+				if err := os.MkdirAll(p, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				src := `{"kind":"collectionType","info":{"singularName":"` + api + `","pluralName":"` + api + `s"},"attributes":` + attrs + `}`
+				if err := os.WriteFile(p+"/schema.json", []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write("one", `{"link":`+c.owner+`}`)
+			write("other", c.other)
+			_, err := Load(dir)
+			var se *Error
+			if !errors.As(err, &se) || se.Attribute != "link" || !strings.Contains(se.File, "/one/schema.json") || se.Problem != c.problem {
+				t.Fatalf("got %v, want %q on one.link", err, c.problem)
+			}
+		})
+	}
+}
+
+func TestLoadInverseMedia(t *testing.T) {
+	dir := t.TempDir()
+	for api, attrs := range map[string]string{
+		"one":   `{"link":{"type":"relation","relation":"manyToOne","target":"api::other.other","inversedBy":"cover"}}`,
+		"other": `{"cover":{"type":"media","multiple":false}}`,
+	} {
+		p := dir + "/src/api/" + api + "/content-types/" + api
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		src := `{"kind":"collectionType","info":{"singularName":"` + api + `","pluralName":"` + api + `s"},"attributes":` + attrs + `}`
+		if err := os.WriteFile(p+"/schema.json", []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, _ := s.Models["api::one.one"].Attr("link")
+	cover, _ := s.Models["api::other.other"].Attr("cover")
+	if !link.OwnsLink() || link.Link.Table != "one_link_links" || link.Link.InvOrderCol != "one_order" || !cover.Link.Morph {
+		t.Errorf("link %+v (owns %v), cover %+v", link.Link, link.OwnsLink(), cover.Link)
 	}
 }
 

@@ -93,11 +93,12 @@ type Attribute struct {
 	// Unlinked marks a mappedBy relation that no owner names with inversedBy: Strapi 4 boots
 	// with it but keeps no link table for it, so it never holds an entry.
 	Unlinked bool
-	// Shadowed is set on an owner (inversedBy) whose target names it back with inversedBy
-	// too, where no side is mappedBy: Strapi makes a link table for each side, and the side
-	// its metadata builds last gives both sides its own, so this side reads and writes that
-	// table as a mapped side would (Link) and Shadowed is the table Strapi makes for it and
-	// never fills.
+	// Shadowed is set on an owner (inversedBy, or no mappedBy) that an owner built after it
+	// names with inversedBy (both sides of a pair saying inversedBy; two owners naming one
+	// attribute), or that names itself: Strapi makes this owner's link table (Shadowed), then
+	// points the attribute at the later owner's table (or its own, the other way round), so
+	// it reads and writes that table as a mapped side would (Link). Shadowed is filled only
+	// through a side this owner names, if that side reads it.
 	Shadowed *Join
 
 	// Components and dynamic zones.
@@ -128,12 +129,26 @@ type Attribute struct {
 	Localized bool
 }
 
-// IsScalar reports whether the attribute is stored in a column of its model's table.
 // OwnsLink says whether the relation's link table is the one Strapi makes for this side: an
 // owner's (not mappedBy, not Shadowed), which names its columns from this side.
 func (a *Attribute) OwnsLink() bool {
 	return a.Type == Relation && a.MappedBy == "" && a.Shadowed == nil && a.Link != nil && !a.Link.Morph
 }
+
+// OwnJoin is the link table Strapi makes for an owner (OwnsLink's, or the one it Shadowed),
+// with its columns named from this side; nil for other attributes. Its foreign keys are the
+// source column to the owner's model and the target column to the attribute's target.
+func (a *Attribute) OwnJoin() *Join {
+	if a.Type == Relation && a.MappedBy == "" && a.Shadowed != nil {
+		return a.Shadowed
+	}
+	if a.OwnsLink() {
+		return a.Link
+	}
+	return nil
+}
+
+// IsScalar reports whether the attribute is stored in a column of its model's table.
 
 func (a *Attribute) IsScalar() bool { return a.Column != "" }
 

@@ -103,8 +103,8 @@ func (s *Schema) linkFileFolder() error {
 		s.Files.removeAttr("folder")
 		return nil
 	}
-	a.Target = folder
-	return s.linkRelation(s.Files, a)
+	a.Target = folder // linked with the others (linkRelations)
+	return nil
 }
 
 func (m *Model) removeAttr(name string) {

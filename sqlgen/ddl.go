@@ -82,13 +82,8 @@ func Layout(d Dialect, s *schemas.Schema) []Table {
 	seen := map[string]bool{}
 	for _, m := range models {
 		for _, a := range m.Attributes {
-			j := a.Link
-			if a.Shadowed != nil {
-				j = a.Shadowed // made by Strapi, never filled: the layout keeps it
-			} else if !a.OwnsLink() {
-				continue
-			}
-			if seen[j.Table] {
+			j := a.OwnJoin() // every owner's, shadowed ones too: Strapi makes them all
+			if j == nil || seen[j.Table] {
 				continue
 			}
 			seen[j.Table] = true

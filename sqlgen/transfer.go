@@ -81,11 +81,12 @@ func ContentTables(s *schemas.Schema) (rows, joins []string) {
 	}
 	for _, m := range models {
 		for _, a := range m.Attributes {
-			if !a.OwnsLink() || seen[a.Link.Table] {
+			j := a.OwnJoin() // shadowed ones too: a side they name may fill them
+			if j == nil || seen[j.Table] {
 				continue
 			}
-			seen[a.Link.Table] = true
-			joins = append(joins, a.Link.Table)
+			seen[j.Table] = true
+			joins = append(joins, j.Table)
 		}
 		if m.ComponentsTable != "" {
 			joins = append(joins, m.ComponentsTable)

@@ -401,31 +401,48 @@ func (x *execer) deleteEntries(m *schemas.Model, ids []int64) error {
 	if err := x.deleteLinksOf(m, ids); err != nil {
 		return err
 	}
-	// Links other types hold towards this entry (unidirectional relations, and the owning
-	// side of bidirectional ones).
+	// Links the tables of owners hold towards this entry (unidirectional relations, and the
+	// owning side of bidirectional ones) or from it (an owner's table another attribute reads
+	// in its place), as their foreign keys cascade under Strapi.
 	seen := map[string]bool{}
 	for _, a := range m.Attributes {
 		if a.Type == schemas.Relation && !a.Unlinked {
 			seen[a.Link.Table+"\x00"+a.Link.SourceCol] = true
 		}
 	}
-	models := append(append([]*schemas.Model(nil), x.w.Schema.ContentTypes...), x.w.Schema.Components...)
+	models := append(append(append([]*schemas.Model(nil), x.w.Schema.ContentTypes...), x.w.Schema.Components...), x.w.Schema.Plugins...)
 	for _, o := range models {
 		for _, a := range o.Attributes {
-			if a.Type != schemas.Relation || a.MappedBy != "" || a.Target != m {
+			j := a.OwnJoin()
+			if j == nil {
 				continue
 			}
-			k := a.Link.Table + "\x00" + a.Link.TargetCol
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			if err := x.db.exec(deleteIn(x.db.d, a.Link.Table, a.Link.TargetCol, ids)); err != nil {
-				return err
+			for _, col := range linkColumnsTo(m, o, a, j) {
+				k := j.Table + "\x00" + col
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				if err := x.db.exec(deleteIn(x.db.d, j.Table, col, ids)); err != nil {
+					return err
+				}
 			}
 		}
 	}
 	return x.db.exec(deleteIn(x.db.d, m.Table, "id", ids))
+}
+
+// linkColumnsTo are the columns of the link table j that attribute a of model o owns which
+// refer to rows of m: its source column when o is m, its target column when a targets m.
+func linkColumnsTo(m, o *schemas.Model, a *schemas.Attribute, j *schemas.Join) []string {
+	var cols []string
+	if o == m {
+		cols = append(cols, j.SourceCol)
+	}
+	if a.Target == m {
+		cols = append(cols, j.TargetCol)
+	}
+	return cols
 }
 
 // deleteIn deletes the rows whose col is one of ids: "= ?" for one (the single delete's

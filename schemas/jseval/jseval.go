@@ -159,11 +159,13 @@ func Transpile(src []byte, file string) (string, error) {
 }
 
 type sandbox struct {
-	rt         *goja.Runtime
-	opts       Options
-	root       string
-	cache      map[string]goja.Value
-	loading    map[string]bool
+	rt    *goja.Runtime
+	opts  Options
+	root  string
+	cache map[string]goja.Value
+	// loading holds the module object of each project file being run, by path: a require
+	// cycle back to one gets its module.exports as it stands, as Node's does.
+	loading    map[string]*goja.Object
 	unresolved []string
 	lazy       bool // loading a LazyFrom file's modules
 	ready      bool // the file evaluated has loaded (see loaded)
@@ -192,7 +194,7 @@ func newSandbox(ctx context.Context, opts Options) (*sandbox, error) {
 	}
 	rt := goja.New()
 	rt.SetMaxCallStackSize(2000)
-	s := &sandbox{rt: rt, opts: opts, root: root, cache: map[string]goja.Value{}, loading: map[string]bool{},
+	s := &sandbox{rt: rt, opts: opts, root: root, cache: map[string]goja.Value{}, loading: map[string]*goja.Object{},
 		ctx: ctx, deadline: time.Now().Add(opts.Timeout)}
 	s.timer = time.AfterFunc(opts.Timeout, func() { rt.Interrupt(ErrTimeout) })
 	s.stopCtx = context.AfterFunc(ctx, func() { rt.Interrupt(ctx.Err()) })
@@ -647,11 +649,11 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 	if v, ok := s.cache[key]; ok {
 		return v, nil
 	}
-	if s.loading[file] {
-		return nil, fmt.Errorf("require cycle through %s", file)
+	if mod, ok := s.loading[file]; ok {
+		// A cycle: Node hands back the module's exports as filled so far (its module object
+		// is cached before it runs), whatever the module later does with module.exports.
+		return mod.Get("exports"), nil
 	}
-	s.loading[file] = true
-	defer delete(s.loading, file)
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
@@ -670,12 +672,25 @@ func (s *sandbox) require(name string) (goja.Value, error) {
 				return nil, err
 			}
 		}
-		if v, err = s.runSource(file, file, src, s.runtimeName(file)); err != nil {
+		prog, err := compileModule(file, src)
+		if err != nil {
+			return nil, err
+		}
+		if v, err = s.loadModule(prog, file); err != nil {
 			return nil, err
 		}
 	}
 	s.cache[key] = v
 	return v, nil
+}
+
+// loadModule runs a project file's compiled module, its module object held as loading while
+// it runs (a require cycle back to it gets its exports so far).
+func (s *sandbox) loadModule(prog *goja.Program, file string) (goja.Value, error) {
+	mod := s.newModule()
+	s.loading[file] = mod
+	defer delete(s.loading, file)
+	return s.runModuleIn(prog, mod, file, s.runtimeName(file))
 }
 
 // NotProvidedError is a strict sandbox's refusal of an npm module it does not provide, or of
@@ -764,15 +779,26 @@ func compileModule(name, src string) (*goja.Program, error) {
 // runModule runs a compiled module (compileModule) with file's directory for its relative
 // requires, and returns its module.exports.
 func (s *sandbox) runModule(prog *goja.Program, file, runtimeFile string) (goja.Value, error) {
+	return s.runModuleIn(prog, s.newModule(), file, runtimeFile)
+}
+
+// newModule is a module object, { exports: {} }, before its module runs.
+func (s *sandbox) newModule() *goja.Object {
+	module := s.rt.NewObject()
+	module.Set("exports", s.rt.NewObject())
+	return module
+}
+
+// runModuleIn is runModule with the module object the module fills (cached as loading
+// before it runs, for require cycles).
+func (s *sandbox) runModuleIn(prog *goja.Program, module *goja.Object, file, runtimeFile string) (goja.Value, error) {
 	rt := s.rt
 	wrapper, err := rt.RunProgram(prog)
 	if err != nil {
 		return nil, jsError(err)
 	}
 	fn, _ := goja.AssertFunction(wrapper)
-	module := rt.NewObject()
-	exports := rt.NewObject()
-	module.Set("exports", exports)
+	exports := module.Get("exports")
 	dir := filepath.Dir(file)
 	req := func(call goja.FunctionCall) goja.Value {
 		n := call.Argument(0).String()

@@ -182,25 +182,28 @@ func deleteUser(ctx context.Context, db q, d sqlgen.Dialect, s *schemas.Schema, 
 	models := append(append(append([]*schemas.Model(nil), s.ContentTypes...), s.Components...), s.Plugins...)
 	for _, m := range models {
 		for _, a := range m.Attributes {
-			if a.Type != schemas.Relation || a.Link == nil || a.Link.Morph {
+			// The link tables Strapi makes, as their foreign keys cascade: the source column
+			// of the user's own (role), the target column of those towards it (article.editor).
+			j := a.OwnJoin()
+			if j == nil {
 				continue
 			}
-			var col string
-			switch {
-			case m == user && a.MappedBy == "":
-				col = a.Link.SourceCol // links the user owns (role)
-			case a.Target == user && a.MappedBy == "":
-				col = a.Link.TargetCol // links towards the user (article.editor)
-			default:
-				continue
+			var cols []string
+			if m == user {
+				cols = append(cols, j.SourceCol)
 			}
-			k := a.Link.Table + "\x00" + col
-			if seen[k] {
-				continue
+			if a.Target == user {
+				cols = append(cols, j.TargetCol)
 			}
-			seen[k] = true
-			if err := run(ctx, db, sqlgen.Delete(d, a.Link.Table, col, id)); err != nil {
-				return fmt.Errorf("delete user links: %w", err)
+			for _, col := range cols {
+				k := j.Table + "\x00" + col
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				if err := run(ctx, db, sqlgen.Delete(d, j.Table, col, id)); err != nil {
+					return fmt.Errorf("delete user links: %w", err)
+				}
 			}
 		}
 	}

@@ -1,0 +1,5 @@
+'use strict';
+
+const { createCoreService } = require('@strapi/strapi').factories;
+
+module.exports = createCoreService('api::broker.broker');
