@@ -167,8 +167,9 @@ type sandbox struct {
 	// cycle back to one gets its module.exports as it stands, as Node's does.
 	loading    map[string]*goja.Object
 	unresolved []string
-	lazy       bool // loading a LazyFrom file's modules
-	ready      bool // the file evaluated has loaded (see loaded)
+	lazy       bool   // loading a LazyFrom file's modules
+	requiring  string // the project file whose require call is running
+	ready      bool   // the file evaluated has loaded (see loaded)
 	timer      *time.Timer
 	stopCtx    func() bool
 	// ctx and deadline bound the run under way, for the Go loops of the natives (bcrypt's
@@ -404,7 +405,9 @@ const lazyMissingSource = `(function (fail) {
 // notProvided is a strict sandbox's answer to a module it does not have: the error, or under
 // a LazyFrom file's load a value that answers NotImplementedError where it is used.
 func (s *sandbox) notProvided(np *NotProvidedError) (goja.Value, error) {
-	if !s.lazy {
+	// Lazy under a LazyFrom file's load, or when such a file itself requires the module
+	// (a plugin extension's factory requiring a service file when it runs).
+	if !s.lazy && (s.opts.LazyFrom == nil || s.requiring == "" || !s.opts.LazyFrom(s.requiring)) {
 		return nil, np
 	}
 	mk, ok := s.cache["\x00missing"]
@@ -808,6 +811,9 @@ func (s *sandbox) runModuleIn(prog *goja.Program, module *goja.Object, file, run
 		} else if strings.HasPrefix(n, "node:") {
 			target = strings.TrimPrefix(n, "node:")
 		}
+		prev := s.requiring
+		s.requiring = file
+		defer func() { s.requiring = prev }()
 		return s.requireOrThrow(target)
 	}
 	if _, err := fn(goja.Undefined(), exports, rt.ToValue(req), module, rt.ToValue(runtimeFile), rt.ToValue(filepath.Dir(runtimeFile))); err != nil {

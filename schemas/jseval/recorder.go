@@ -1,11 +1,14 @@
 package jseval
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/dop251/goja"
 )
@@ -79,6 +82,11 @@ type Recording struct {
 	// OwnProperties are the properties the call hung on strapi that are none of Strapi's
 	// (strapi.bots = {}), which the request sandboxes' strapi takes as Strapi's does.
 	OwnProperties []string
+	// AddedFrom names, for a policy or middleware an extension added to the plugin object
+	// ("middlewares jwt"), the project file whose module exports that function (directly or
+	// as a property), when it is another file than the extension's: what the function needs
+	// is that file's modules, not every module the extension requires.
+	AddedFrom map[string]string
 	// Unresolved lists the modules the file and the call required that the sandbox does
 	// not provide (npm packages, Node's fs), which the recording stubbed.
 	Unresolved []string
@@ -513,6 +521,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (rec
 	out := &Recording{}
 	var fn goja.Callable
 	var args []goja.Value
+	var extObj *goja.Object // the plugin object an extension is given
 	if in.Export == "" {
 		f, ok := goja.AssertFunction(mod)
 		if !ok {
@@ -524,6 +533,7 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (rec
 			return nil, &Error{File: path, Err: jsError(err)}
 		}
 		fn, args = f, []goja.Value{obj}
+		extObj = obj.ToObject(s.rt)
 	} else {
 		o, ok := mod.(*goja.Object)
 		if !ok {
@@ -625,6 +635,9 @@ func Record(ctx context.Context, path string, opts Options, in RecordInput) (rec
 	out.ServerUses, out.ServerUseCalls, out.ServerRoutes = raw.ServerUses, raw.ServerCalls, raw.ServerRts
 	out.EventHub = raw.EventHub
 	out.OwnProperties = raw.Own
+	if extObj != nil {
+		out.AddedFrom = s.exportingFiles(extObj, map[string][]string{"middlewares": out.Middlewares, "policies": out.Policies}, path)
+	}
 	if in.Export == "" && (len(out.Controllers) > 0 || len(out.Services) > 0 || len(out.ServiceMethods) > 0 || len(out.Policies) > 0 || len(out.Middlewares) > 0) {
 		out.Touched = true
 	}
@@ -648,4 +661,49 @@ func orEmpty(m map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return m
+}
+
+// exportingFiles finds, for each function the extension object's tables hold under the
+// names given, the project file whose module exports it (the module itself, else one of its
+// properties), other than the extension's own file.
+func (s *sandbox) exportingFiles(ext *goja.Object, names map[string][]string, self string) map[string]string {
+	self, _ = filepath.Abs(self)
+	var files []string
+	for key := range s.cache {
+		if f := strings.TrimPrefix(key, "\x00lazy:"); filepath.IsAbs(f) && f != self {
+			files = append(files, key)
+		}
+	}
+	sort.Strings(files)
+	out := map[string]string{}
+	for kind, list := range names {
+		tbl, ok := ext.Get(kind).(*goja.Object)
+		if !ok {
+			continue
+		}
+		for _, name := range list {
+			fn := tbl.Get(name)
+			if _, ok := goja.AssertFunction(fn); !ok {
+				continue
+			}
+			direct, property := "", ""
+			for _, key := range files {
+				mod := s.cache[key]
+				if mod.StrictEquals(fn) && direct == "" {
+					direct = key
+				} else if o, ok := mod.(*goja.Object); ok && property == "" {
+					for _, k := range o.Keys() {
+						if o.Get(k).StrictEquals(fn) {
+							property = key
+							break
+						}
+					}
+				}
+			}
+			if f := cmp.Or(direct, property); f != "" {
+				out[kind+" "+name] = strings.TrimPrefix(f, "\x00lazy:")
+			}
+		}
+	}
+	return out
 }

@@ -975,7 +975,16 @@ func (m *Model) loadExtensions(ctx context.Context, in CodeInput) error {
 				if m.extAdded == nil {
 					m.extAdded = map[string]string{}
 				}
-				m.extAdded[kind+" plugin::"+p+"."+n] = rel
+				from := rel
+				if f := rec.AddedFrom[kind+" "+n]; f != "" {
+					// The function's own file, read for the modules it needs: the
+					// extension's other requires (a replaced service's) do not refuse it.
+					dir, _ := filepath.Abs(m.Dir)
+					if r, err := filepath.Rel(dir, f); err == nil && !strings.HasPrefix(r, "..") {
+						from = m.checkModules(filepath.ToSlash(r))
+					}
+				}
+				m.extAdded[kind+" plugin::"+p+"."+n] = from
 			}
 			if len(own) > 0 {
 				replaced = append(replaced, kind+" "+strings.Join(own, ", "))

@@ -150,3 +150,32 @@ func loadCode(t *testing.T, files map[string]string, in CodeInput) *Model {
 	}
 	return m
 }
+
+// TestExtensionMiddlewareOwnFile: a middleware a plugin extension adds is judged by the
+// modules of the file that exports it, not by everything the extension file requires (here a
+// replaced service needing an OAuth library), where every route was refused for the latter.
+func TestExtensionMiddlewareOwnFile(t *testing.T) {
+	m := loadCode(t, map[string]string{
+		"src/api/tag/content-types/tag/schema.json": `{"kind":"collectionType","collectionName":"tags","info":{"singularName":"tag","pluralName":"tags"},"attributes":{"name":{"type":"string"}}}`,
+		"src/extensions/users-permissions/strapi-server.js": `const { cookieJwt } = require('./server/middlewares');
+module.exports = (plugin) => {
+  plugin.middlewares.cookieJwt = cookieJwt;
+  plugin.services['providers-registry'] = require('./server/services/providers-registry');
+  return plugin;
+};`,
+		"src/extensions/users-permissions/server/middlewares/index.js": `module.exports = { cookieJwt: require('./cookie-jwt') };`,
+		"src/extensions/users-permissions/server/middlewares/cookie-jwt.js": `const _ = require('lodash/fp');
+module.exports = () => async (ctx, next) => { const t = ctx.cookies.get('token'); if (t) ctx.request.header.authorization = 'Bearer ' + t; await next(); };`,
+		"src/extensions/users-permissions/server/services/providers-registry.js": `const purest = require('purest');
+module.exports = () => ({ getAll() { return {}; }, run() { return purest; } });`,
+	}, CodeInput{Middlewares: []any{"strapi::errors", "plugin::users-permissions.cookieJwt", "strapi::body"}})
+	if len(m.Global) > 0 {
+		t.Fatalf("every route refused: %+v", m.Global)
+	}
+	if len(m.AppMiddlewares) != 1 || m.AppMiddlewares[0].Name != "plugin::users-permissions.cookieJwt" {
+		t.Errorf("app middlewares: %+v", m.AppMiddlewares)
+	}
+	if len(m.Plugin["users-permissions auth.callback"]) == 0 {
+		t.Errorf("the provider callback is not refused for the replaced registry")
+	}
+}

@@ -359,11 +359,24 @@ func (rt *Runtime) newVM() (*vm, error) { return rt.newVMWith(true) }
 func (rt *Runtime) newVMWith(lazy bool) (*vm, error) {
 	opts := rt.Eval
 	opts.Strict = true
-	if index := indexFile(rt.Dir); lazy && index != "" {
-		if abs, err := filepath.Abs(index); err == nil {
+	if lazy {
+		// src/index and the plugin extensions: what they require for code Quarry refuses
+		// anyway (a seed, a replaced service) must not keep the rest of them from loading.
+		index := indexFile(rt.Dir)
+		if abs, err := filepath.Abs(index); err == nil && index != "" {
 			index = abs
 		}
-		opts.LazyFrom = func(f string) bool { return f == index }
+		ext, _ := filepath.Abs(filepath.Join(rt.Dir, "src", "extensions"))
+		opts.LazyFrom = func(f string) bool {
+			if abs, err := filepath.Abs(f); err == nil {
+				f = abs
+			}
+			if f == index && index != "" {
+				return true
+			}
+			rel, err := filepath.Rel(ext, f)
+			return err == nil && !strings.HasPrefix(rel, "..")
+		}
 	}
 	opts.Modules = map[string]string{"@strapi/strapi": "module.exports = { factories: globalThis.__quarry.factories };"}
 	js, err := jseval.NewVM(opts)
