@@ -374,8 +374,10 @@ func (rt *Runtime) newVMWith(lazy bool) (*vm, error) {
 			if f == index && index != "" {
 				return true
 			}
+			// An extension's own code, not its content types' lifecycles, which stay strict
+			// (a write whose hooks lack a module is refused when they load).
 			rel, err := filepath.Rel(ext, f)
-			return err == nil && !strings.HasPrefix(rel, "..")
+			return err == nil && !strings.HasPrefix(rel, "..") && !strings.Contains(filepath.ToSlash(rel), "/content-types/")
 		}
 	}
 	opts.Modules = map[string]string{"@strapi/strapi": "module.exports = { factories: globalThis.__quarry.factories };"}
