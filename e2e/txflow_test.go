@@ -59,17 +59,7 @@ module.exports = {
   },
 };
 `)
-	mustWrite(t, filepath.Join(app, "src", "api", "order", "routes", "02-files.js"), `'use strict';
-module.exports = { routes: [{ method: 'POST', path: '/orders/receipt', handler: 'receipt.attach', config: { auth: false } }] };
-`)
-	mustWrite(t, filepath.Join(app, "src", "api", "order", "controllers", "receipt.js"), `'use strict';
-module.exports = {
-  async attach(ctx) {
-    const files = await strapi.plugin('upload').service('upload').upload({ data: {}, files: ctx.request.files.files });
-    ctx.body = files.map((f) => f.caption);
-  },
-};
-`)
+	writeReceiptRoute(t, app, "caption")
 	srv := start(t, backends()[0], app)
 	routesOut := quarry(t, srv.Env, "routes", "--app", app)
 	for _, want := range []string{"POST     /api/upload ", "GRAPHQL  Mutation.upload ", "GRAPHQL  Mutation.multipleUpload "} {
@@ -94,4 +84,22 @@ module.exports = {
 	if st, b, _ := srv.send(t, "", "POST", "/api/orders/receipt", ctype, form); st != 501 || !strings.Contains(string(b), "beforeCreate") {
 		t.Errorf("the upload service's upload: %d %s", st, b)
 	}
+}
+
+// writeReceiptRoute adds to a copy of the txflow project POST /api/orders/receipt, whose
+// controller stores the request's files with the upload service and answers each stored
+// file's field.
+func writeReceiptRoute(t *testing.T, app, field string) {
+	t.Helper()
+	mustWrite(t, filepath.Join(app, "src", "api", "order", "routes", "02-files.js"), `'use strict';
+module.exports = { routes: [{ method: 'POST', path: '/orders/receipt', handler: 'receipt.attach', config: { auth: false } }] };
+`)
+	mustWrite(t, filepath.Join(app, "src", "api", "order", "controllers", "receipt.js"), `'use strict';
+module.exports = {
+  async attach(ctx) {
+    const files = await strapi.plugin('upload').service('upload').upload({ data: {}, files: ctx.request.files.files });
+    ctx.body = files.map((f) => f.`+field+`);
+  },
+};
+`)
 }

@@ -26,17 +26,7 @@ func TestUploadProviderUnsupported(t *testing.T) {
   },
 });
 `)
-			mustWrite(t, filepath.Join(app, "src", "api", "order", "routes", "02-files.js"), `'use strict';
-module.exports = { routes: [{ method: 'POST', path: '/orders/receipt', handler: 'receipt.attach', config: { auth: false } }] };
-`)
-			mustWrite(t, filepath.Join(app, "src", "api", "order", "controllers", "receipt.js"), `'use strict';
-module.exports = {
-  async attach(ctx) {
-    const files = await strapi.plugin('upload').service('upload').upload({ data: {}, files: ctx.request.files.files });
-    ctx.body = files.map((f) => f.url);
-  },
-};
-`)
+			writeReceiptRoute(t, app, "url")
 			srv := start(t, be, app)
 			out := quarry(t, srv.Env, "routes", "--app", app)
 			for _, l := range strings.Split(out, "\n") {

@@ -900,8 +900,10 @@
     var trapValue = notProvided('strapi.' + k + ' (set by ' + host.unsetProperties[k] + ', which Quarry does not run)');
     Object.defineProperty(strapi, k, { configurable: true, enumerable: false,
       get: function () { return trapValue; },
-      set: function (v) { Object.defineProperty(strapi, k, { value: v, writable: true, configurable: true, enumerable: true }); } });
+      set: function (v) { ownValue(k, v); } });
   });
+  // A property set on strapi becomes a plain one, as on Strapi's object.
+  function ownValue(k, v) { Object.defineProperty(strapi, k, { value: v, writable: true, configurable: true, enumerable: true }); }
 
   // What src/index's register() hangs on strapi (strapi.bots = {}): the first read runs
   // register() in this sandbox (its synchronous part sets it), as Strapi ran it at start.
@@ -913,7 +915,7 @@
         var d = Object.getOwnPropertyDescriptor(strapi, k);
         return d && 'value' in d ? d.value : undefined;
       },
-      set: function (v) { Object.defineProperty(strapi, k, { value: v, writable: true, configurable: true, enumerable: true }); } });
+      set: function (v) { ownValue(k, v); } });
   });
 
   // ---- response transform (Strapi's transformResponse) ----

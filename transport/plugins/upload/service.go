@@ -93,8 +93,7 @@ func NewFromConfig(ctx context.Context, cfg Config, s *schemas.Schema, db *datab
 	}
 	var store storage = localStorage{dir: cfg.Dir}
 	if cfg.Unsupported != "" {
-		svc := &Service{Config: cfg}
-		store = unavailableStorage{dir: cfg.Dir, err: svc.providerUnsupported()}
+		store = unavailableStorage{dir: cfg.Dir, err: cfg.providerUnsupported()}
 		log.Warn("upload: the provider is not one Quarry has; the media library is served as stored, and uploads, replaces and deletes of files answer 501 (or go to Strapi with --upstream)", "provider", cfg.Unsupported)
 	}
 	if cfg.S3 != nil {

@@ -67,10 +67,10 @@ func (l localStorage) remove(_ context.Context, o object) error {
 
 // providerUnsupported is the answer to a write that would store or delete a file with a
 // provider Quarry does not have.
-func (s *Service) providerUnsupported() error {
-	msg := fmt.Sprintf("the upload provider %q is not one Quarry has (local and aws-s3 are): storing and deleting files is served by Strapi beside Quarry (quarry serve --upstream)", s.Config.Unsupported)
-	if s.Config.UnsupportedWhy != "" {
-		msg = "the upload provider cannot store files: " + s.Config.UnsupportedWhy
+func (c Config) providerUnsupported() error {
+	msg := fmt.Sprintf("the upload provider %q is not one Quarry has (local and aws-s3 are): storing and deleting files is served by Strapi beside Quarry (quarry serve --upstream)", c.Unsupported)
+	if c.UnsupportedWhy != "" {
+		msg = "the upload provider cannot store files: " + c.UnsupportedWhy
 	}
 	return &apierror.Error{Status: 501, Name: "NotImplementedError", Message: msg}
 }
@@ -79,7 +79,7 @@ func (s *Service) providerUnsupported() error {
 // not have, before anything is written.
 func (s *Service) stores() error {
 	if s.Config.Unsupported != "" {
-		return s.providerUnsupported()
+		return s.Config.providerUnsupported()
 	}
 	return nil
 }
